@@ -1,0 +1,18 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "tweetcli",
+    products: [
+        .library(name: "TweetCore", targets: ["TweetCore"]),
+        .executable(name: "tweetcli", targets: ["tweetcli"]),
+    ],
+    targets: [
+        // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing.
+        .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
+        .target(name: "TweetCore", dependencies: ["CCrypt"]),
+        .executableTarget(name: "tweetcli", dependencies: ["TweetCore"]),
+        .testTarget(name: "TweetCoreTests", dependencies: ["TweetCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,57 @@
+import CCrypt
+import Foundation
+
+/// Hashes and checks passwords with yescrypt, through the system's libxcrypt.
+public struct PasswordHasher: Sendable {
+    /// Where the salt's random bytes come from: `nil` lets libxcrypt read the OS's randomness.
+    private let saltBytes: (@Sendable () -> [UInt8])?
+
+    /// A hasher with salts from the operating system's randomness.
+    public init() {
+        saltBytes = nil
+    }
+
+    /// A hasher whose salts come from `saltBytes` (reproducible demo data; never for real accounts).
+    public init(saltBytes: @escaping @Sendable () -> [UInt8]) {
+        self.saltBytes = saltBytes
+    }
+
+    /// A yescrypt hash of `password` with a new salt (`$y$…`).
+    /// - Throws: ``AuthError/passwordHashingFailed`` if libxcrypt refuses.
+    public func hash(_ password: String) throws -> String {
+        var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
+        let random = saltBytes?().map { CChar(bitPattern: $0) }
+        let made: UnsafeMutablePointer<CChar>? =
+            if let random {
+                crypt_gensalt_rn("$y$", 0, random, Int32(random.count), &setting, Int32(setting.count))
+            } else {
+                crypt_gensalt_rn("$y$", 0, nil, 0, &setting, Int32(setting.count))
+            }
+        guard made != nil else { throw AuthError.passwordHashingFailed }
+        let hash = try Self.crypt(password, setting: setting)
+        guard hash.hasPrefix("$y$") else { throw AuthError.passwordHashingFailed }
+        return hash
+    }
+
+    /// Whether `password` matches `hash`, compared in constant time.
+    public func verify(_ password: String, against hash: String) -> Bool {
+        guard let computed = try? Self.crypt(password, setting: Array(hash.utf8CString)) else {
+            return false  // A hash libxcrypt cannot read matches no password.
+        }
+        let (a, b) = (Array(computed.utf8), Array(hash.utf8))
+        guard a.count == b.count, !computed.hasPrefix("*") else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    private static func crypt(_ password: String, setting: [CChar]) throws -> String {
+        // crypt_data is about 32 KiB: keep it off the stack, zeroed as libxcrypt asks.
+        guard let raw = calloc(1, MemoryLayout<crypt_data>.size) else { throw AuthError.passwordHashingFailed }
+        defer {
+            memset(raw, 0, MemoryLayout<crypt_data>.size)  // Leave no trace of the password behind.
+            free(raw)
+        }
+        let data = raw.assumingMemoryBound(to: crypt_data.self)
+        guard let result = crypt_r(password, setting, data) else { throw AuthError.passwordHashingFailed }
+        return String(cString: result)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Keeps who is signed in, apart from the database, as Firebase Auth keeps its session on the
+/// device: one small JSON file per store, mode 0600.
+public struct SessionStore: Sendable {
+    /// The session file.
+    public let path: String
+
+    struct Session: Codable, Equatable {
+        var uid: String
+        var store: String
+    }
+
+    /// A session kept at `path`.
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// The signed-in uid, or `nil` when nobody is signed in.
+    func load() throws -> Session? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return try JSONDecoder().decode(Session.self, from: data)
+        } catch {
+            throw AuthError.sessionUnavailable(path: path, reason: "it is unreadable; run 'tweetcli logout' to reset it")
+        }
+    }
+
+    /// Records `session` atomically (temp file + rename), creating the directory (0700).
+    func save(_ session: Session) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let temporary = path + ".new"
+            let data = try JSONEncoder().encode(session)
+            guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+            else { throw CocoaError(.fileWriteUnknown) }
+            guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            throw AuthError.sessionUnavailable(path: path, reason: "it cannot be written")
+        }
+    }
+
+    /// Signs out: removes the file if it exists.
+    func clear() throws {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw AuthError.sessionUnavailable(path: path, reason: "it cannot be removed")
+        }
+    }
+}

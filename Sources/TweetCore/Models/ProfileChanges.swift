@@ -1,0 +1,24 @@
+/// The fields `edit-profile` may change; `nil` leaves a field as it is, an empty string clears it.
+public struct ProfileChanges: Equatable, Sendable {
+    public var fullname: String?
+    public var bio: String?
+    public var location: String?
+    public var website: String?
+    public var profileImageUrl: String?
+
+    public init(
+        fullname: String? = nil, bio: String? = nil, location: String? = nil, website: String? = nil,
+        profileImageUrl: String? = nil
+    ) {
+        self.fullname = fullname
+        self.bio = bio
+        self.location = location
+        self.website = website
+        self.profileImageUrl = profileImageUrl
+    }
+
+    /// Whether nothing would change.
+    public var isEmpty: Bool {
+        fullname == nil && bio == nil && location == nil && website == nil && profileImageUrl == nil
+    }
+}

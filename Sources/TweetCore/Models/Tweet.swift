@@ -1,0 +1,91 @@
+import Foundation
+
+/// A tweet, stored at `tweets/{id}` (the course's `Tweet`), with its author joined on the client.
+public struct Tweet: Codable, Equatable, Sendable, Identifiable {
+    public var id: String
+    /// The author's uid.
+    public var uid: String
+    public var caption: String
+    /// How many users like it; always equals its number of `user-likes` documents.
+    public var likes: Int
+    /// When the store received it.
+    public var timestamp: Date
+    /// The tweet this one replies to, if it is a reply.
+    public var replyToId: String?
+    /// The author, joined by the service (not stored in the tweet document).
+    public var user: User?
+    /// Whether the signed-in user likes it (not stored; `nil` when nobody is signed in).
+    public var didLike: Bool?
+
+    public init(
+        id: String, uid: String, caption: String, likes: Int = 0, timestamp: Date, replyToId: String? = nil,
+        user: User? = nil, didLike: Bool? = nil
+    ) {
+        self.id = id
+        self.uid = uid
+        self.caption = caption
+        self.likes = likes
+        self.timestamp = timestamp
+        self.replyToId = replyToId
+        self.user = user
+        self.didLike = didLike
+    }
+
+    /// Whether the tweet is a reply.
+    public var isReply: Bool { replyToId != nil }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, uid, caption, likes, timestamp, replyToId, user, didLike
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(caption, forKey: .caption)
+        try container.encode(likes, forKey: .likes)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encode(replyToId, forKey: .replyToId)
+        try container.encode(user, forKey: .user)
+        try container.encodeIfPresent(didLike, forKey: .didLike)
+    }
+}
+
+/// The stored fields of `tweets/{id}`: what the store indexes and what a tweet row needs.
+struct TweetRecord: Codable, Equatable {
+    var id: String
+    var uid: String
+    var caption: String
+    var likes: Int
+    var timestamp: Date
+    var replyToId: String?
+
+    init(id: String, uid: String, caption: String, likes: Int, timestamp: Date, replyToId: String?) {
+        self.id = id
+        self.uid = uid
+        self.caption = caption
+        self.likes = likes
+        self.timestamp = timestamp
+        self.replyToId = replyToId
+    }
+
+    init(_ tweet: Tweet) {
+        self.init(
+            id: tweet.id, uid: tweet.uid, caption: tweet.caption, likes: tweet.likes, timestamp: tweet.timestamp,
+            replyToId: tweet.replyToId)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(caption, forKey: .caption)
+        try container.encode(likes, forKey: .likes)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encode(replyToId, forKey: .replyToId)  // null, so "replyToId == null" finds non-replies
+    }
+
+    var tweet: Tweet {
+        Tweet(id: id, uid: uid, caption: caption, likes: likes, timestamp: timestamp, replyToId: replyToId)
+    }
+}

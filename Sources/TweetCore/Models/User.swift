@@ -1,0 +1,47 @@
+import Foundation
+
+/// A user's public profile, stored at `users/{uid}` (the course's `User`).
+public struct User: Codable, Equatable, Sendable, Identifiable {
+    /// The uid: the document ID of `users/{uid}`.
+    public var id: String
+    /// The sign-in email, stored lowercase.
+    public var email: String
+    /// The handle without "@": lowercase, unique, 1–15 of `[a-z0-9_]`.
+    public var username: String
+    public var fullname: String
+    public var profileImageUrl: String?
+    public var bio: String?
+    public var location: String?
+    public var website: String?
+
+    public init(
+        id: String, email: String, username: String, fullname: String, profileImageUrl: String? = nil,
+        bio: String? = nil, location: String? = nil, website: String? = nil
+    ) {
+        self.id = id
+        self.email = email
+        self.username = username
+        self.fullname = fullname
+        self.profileImageUrl = profileImageUrl
+        self.bio = bio
+        self.location = location
+        self.website = website
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, email, username, fullname, profileImageUrl, bio, location, website
+    }
+
+    // Explicit nulls, so every user in `--json` output has the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(email, forKey: .email)
+        try container.encode(username, forKey: .username)
+        try container.encode(fullname, forKey: .fullname)
+        try container.encode(profileImageUrl, forKey: .profileImageUrl)
+        try container.encode(bio, forKey: .bio)
+        try container.encode(location, forKey: .location)
+        try container.encode(website, forKey: .website)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The services of one store, wired together: what every view model takes.
+public struct AppServices: Sendable {
+    public let store: any DocumentStore
+    public let auth: AuthService
+    public let users: UserService
+    public let tweets: TweetService
+
+    /// Wires services over `store`.
+    public init(store: any DocumentStore, auth: AuthService, ids: IDGenerator = .random) {
+        self.store = store
+        self.auth = auth
+        users = UserService(store: store, auth: auth)
+        tweets = TweetService(store: store, auth: auth, users: users, ids: ids)
+    }
+
+    /// Opens the local store in `storeDirectory`, with its session file under `stateDirectory`.
+    /// - Throws: ``StoreError`` when the store cannot be opened.
+    public static func local(storeDirectory: String, stateDirectory: String) throws -> AppServices {
+        let directory = URL(fileURLWithPath: storeDirectory).standardizedFileURL.path
+        let store = try LocalDocumentStore(directory: directory)
+        let session = SessionStore(path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory))
+        return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
+    }
+
+    /// One session file per store: `<state>/sessions/<hash of the store's path>.json`.
+    static func sessionPath(forStore directory: String, stateDirectory: String) -> String {
+        // FNV-1a names the file; it only has to be stable, not secret.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in directory.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let name = String(hash, radix: 16)
+        return ((stateDirectory as NSString).appendingPathComponent("sessions") as NSString)
+            .appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + ".json")
+    }
+}
+
+/// Where tweetcli keeps things by default, from the XDG base directory variables.
+public enum AppPaths {
+    /// `--store`, else `TWEETCLI_STORE`, else `$XDG_DATA_HOME/tweetcli`, else `~/.local/share/tweetcli`.
+    public static func storeDirectory(option: String?, environment: [String: String]) -> String {
+        if let option, !option.isEmpty { return option }
+        if let path = environment["TWEETCLI_STORE"], !path.isEmpty { return path }
+        return (base("XDG_DATA_HOME", fallback: ".local/share", environment) as NSString)
+            .appendingPathComponent("tweetcli")
+    }
+
+    /// `$XDG_STATE_HOME/tweetcli`, else `~/.local/state/tweetcli`.
+    public static func stateDirectory(environment: [String: String]) -> String {
+        (base("XDG_STATE_HOME", fallback: ".local/state", environment) as NSString).appendingPathComponent("tweetcli")
+    }
+
+    private static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> String {
+        if let value = environment[variable], value.hasPrefix("/") { return value }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return (home as NSString).appendingPathComponent(fallback)
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// What can go wrong posting, reading, liking or deleting tweets.
+public enum TweetError: Error, Equatable, LocalizedError {
+    /// The caption is empty or only whitespace.
+    case emptyCaption
+    /// The caption is longer than a tweet may be.
+    case captionTooLong(length: Int, limit: Int)
+    /// No tweet has this ID.
+    case notFound(String)
+    /// The signed-in user tried to delete someone else's tweet.
+    case notOwner(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .emptyCaption:
+            return "the caption is empty; say what's happening"
+        case .captionTooLong(let length, let limit):
+            return "caption is \(length)/\(limit) characters; shorten it by \(length - limit)"
+        case .notFound(let id):
+            return "there is no tweet \(id); tweet IDs are shown under each tweet in 'tweetcli feed'"
+        case .notOwner(let id):
+            return "tweet \(id) is not yours; you can only delete your own tweets"
+        }
+    }
+}

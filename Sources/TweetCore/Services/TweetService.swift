@@ -1,0 +1,214 @@
+import Foundation
+
+/// Tweets, replies and likes (the course's `TweetService`), with its bugs fixed: the store orders
+/// and limits every page, authors are joined with one batched read per page, likes are transactions,
+/// and a damaged document is an error that names it.
+public final class TweetService: Sendable {
+    /// The longest caption, in characters.
+    public static let maximumCaptionLength = 280
+
+    let store: any DocumentStore
+    let auth: AuthService
+    let users: UserService
+    private let ids: IDGenerator
+
+    public init(store: any DocumentStore, auth: AuthService, users: UserService, ids: IDGenerator = .random) {
+        self.store = store
+        self.auth = auth
+        self.users = users
+        self.ids = ids
+    }
+
+    private var tweets: CollectionReference { store.collection(Collections.tweets) }
+
+    // MARK: Reading
+
+    /// The newest tweets of everyone (the course's `fetchTweets`).
+    /// - Parameters:
+    ///   - limit: the page size.
+    ///   - before: the ID of the last tweet of the previous page, to read the next one.
+    public func fetchTweets(limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
+        try await page(tweets.query, limit: limit, before: before)
+    }
+
+    /// The newest tweets of the users the signed-in user follows, and their own.
+    public func fetchFollowingTweets(limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
+        let me = try auth.requireUid()
+        let uids = try await users.followingUids(of: me) + [me]
+        return try await page(
+            tweets.query.whereField("uid", in: uids.map { .string($0) }), limit: limit, before: before)
+    }
+
+    /// The newest tweets of `uid` that are not replies (the profile's Tweets tab).
+    public func fetchTweets(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
+        try await page(
+            tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isEqualTo: .null),
+            limit: limit, before: before)
+    }
+
+    /// The newest replies of `uid` (the profile's Replies tab).
+    public func fetchReplies(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
+        try await page(
+            tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isNotEqualTo: .null),
+            limit: limit, before: before)
+    }
+
+    /// The replies to one tweet, oldest first (a thread).
+    public func fetchReplies(toTweet id: String, limit: Int = 20) async throws -> [Tweet] {
+        let records = try await tweets.whereField("replyToId", isEqualTo: .string(id))
+            .order(by: "timestamp").limit(to: limit).getDocuments()
+        return try await hydrate(records)
+    }
+
+    /// The tweets `uid` likes, the newest like first (the profile's Likes tab).
+    public func fetchLikedTweets(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
+        let likes = store.collection(Collections.likes(of: uid))
+        var query = likes.order(by: "timestamp", descending: true).limit(to: limit)
+        if let before {
+            guard let cursor = try await store.getDocument(likes.document(before)) else {
+                throw TweetError.notFound(before)
+            }
+            query = query.start(after: cursor)
+        }
+        let likedIDs = try await query.getDocuments().map(\.documentID)
+        let found = try await store.getDocuments(likedIDs.map { tweets.document($0) })
+        let byID = Dictionary(found.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
+        // deleteTweet removes a tweet's likes in the same transaction, so every like has its tweet.
+        return try await hydrate(likedIDs.compactMap { byID[$0] })
+    }
+
+    /// One tweet, with its author.
+    /// - Throws: ``TweetError/notFound(_:)``.
+    public func fetchTweet(withID id: String) async throws -> Tweet {
+        guard let snapshot = try await store.getDocument(tweets.document(id)) else { throw TweetError.notFound(id) }
+        return try await hydrate([snapshot])[0]
+    }
+
+    /// Whether the signed-in user likes tweet `id`.
+    public func didLike(tweetID id: String) async throws -> Bool {
+        let me = try auth.requireUid()
+        return try await store.getDocument(store.collection(Collections.likes(of: me)).document(id)) != nil
+    }
+
+    // MARK: Writing
+
+    /// Posts a tweet as the signed-in user, stamped with the store's clock, with no likes yet.
+    /// - Parameters:
+    ///   - caption: the text; surrounding whitespace is kept out.
+    ///   - replyTo: the ID of the tweet this one answers.
+    /// - Throws: ``AuthError/notSignedIn``, ``TweetError/emptyCaption``, ``TweetError/captionTooLong(length:limit:)``,
+    ///   ``TweetError/notFound(_:)`` for a missing `replyTo`.
+    public func uploadTweet(caption: String, replyTo: String? = nil) async throws -> Tweet {
+        let uid = try auth.requireUid()
+        let caption = try Self.validatedCaption(caption)
+        let path = tweets.document(ids.next())
+        let author = store.collection(Collections.users).document(uid)
+        let parent = replyTo.map { tweets.document($0) }
+        let record = try await store.runTransaction { transaction in
+            guard try transaction.getDocument(author) != nil else { throw AuthError.notSignedIn }
+            if let parent, try transaction.getDocument(parent) == nil {
+                throw TweetError.notFound(parent.documentID)
+            }
+            let record = TweetRecord(
+                id: path.documentID, uid: uid, caption: caption, likes: 0, timestamp: transaction.time,
+                replyToId: replyTo)
+            try transaction.setData(from: record, at: path)
+            return record
+        }
+        var tweet = record.tweet
+        tweet.user = try await users.fetchUser(withUid: uid)
+        tweet.didLike = false
+        return tweet
+    }
+
+    /// Checks a caption and returns it trimmed.
+    public static func validatedCaption(_ caption: String) throws -> String {
+        let trimmed = caption.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw TweetError.emptyCaption }
+        let length = trimmed.count
+        guard length <= maximumCaptionLength else {
+            throw TweetError.captionTooLong(length: length, limit: maximumCaptionLength)
+        }
+        return trimmed
+    }
+
+    /// The signed-in user likes tweet `id`: the count and the `user-likes` document change together,
+    /// and liking twice counts once.
+    @discardableResult
+    public func likeTweet(id: String) async throws -> Tweet {
+        let me = try auth.requireUid()
+        let tweet = tweets.document(id)
+        let like = store.collection(Collections.likes(of: me)).document(id)
+        try await store.runTransaction { transaction in
+            guard try transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
+            guard try transaction.getDocument(like) == nil else { return }
+            transaction.setData(
+                ["timestamp": .string(Timestamp.string(from: transaction.time)), "tweetId": .string(id)], at: like)
+            transaction.updateData(["likes": .increment(1)], at: tweet)
+        }
+        return try await fetchTweet(withID: id)
+    }
+
+    /// The signed-in user stops liking tweet `id`; unliking a tweet not liked changes nothing,
+    /// and the count never goes below 0.
+    @discardableResult
+    public func unlikeTweet(id: String) async throws -> Tweet {
+        let me = try auth.requireUid()
+        let tweet = tweets.document(id)
+        let like = store.collection(Collections.likes(of: me)).document(id)
+        try await store.runTransaction { transaction in
+            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard try transaction.getDocument(like) != nil else { return }
+            let likes = snapshot.data["likes"]?.integerValue ?? 0
+            transaction.deleteDocument(like)
+            transaction.updateData(["likes": .value(.integer(max(0, likes - 1)))], at: tweet)
+        }
+        return try await fetchTweet(withID: id)
+    }
+
+    /// Deletes one of the signed-in user's tweets, with every like of it.
+    /// - Throws: ``TweetError/notFound(_:)``, ``TweetError/notOwner(_:)``.
+    public func deleteTweet(id: String) async throws {
+        let me = try auth.requireUid()
+        let tweet = tweets.document(id)
+        let likes = store.collectionGroup(Collections.userLikes).whereField("tweetId", isEqualTo: .string(id))
+        try await store.runTransaction { transaction in
+            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard snapshot.data["uid"]?.stringValue == me else { throw TweetError.notOwner(id) }
+            transaction.deleteDocument(tweet)
+            for like in try transaction.getDocuments(likes) { transaction.deleteDocument(like.path) }
+        }
+    }
+
+    // MARK: Pages
+
+    /// Runs `query` newest first from after tweet `before`, and joins the page.
+    private func page(_ query: Query, limit: Int, before: String?) async throws -> [Tweet] {
+        var query = query.order(by: "timestamp", descending: true).limit(to: limit)
+        if let before {
+            guard let cursor = try await store.getDocument(tweets.document(before)) else {
+                throw TweetError.notFound(before)
+            }
+            query = query.start(after: cursor)
+        }
+        return try await hydrate(query.getDocuments())
+    }
+
+    /// Decodes a page of tweet documents and joins their authors and the signed-in user's likes,
+    /// with one batched read each (never one read per tweet).
+    private func hydrate(_ snapshots: [DocumentSnapshot]) async throws -> [Tweet] {
+        var page = try snapshots.map { try $0.data(as: TweetRecord.self).tweet }
+        guard !page.isEmpty else { return [] }
+        let authors = try await users.fetchUsers(withUids: page.map(\.uid))
+        var liked: Set<String>?
+        if let me = try auth.currentUid() {
+            let likes = store.collection(Collections.likes(of: me))
+            liked = Set(try await store.getDocuments(page.map { likes.document($0.id) }).map(\.documentID))
+        }
+        for index in page.indices {
+            page[index].user = authors[page[index].uid]
+            page[index].didLike = liked.map { $0.contains(page[index].id) }
+        }
+        return page
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// What can go wrong looking up, editing or following users.
+public enum UserError: Error, Equatable, LocalizedError {
+    /// No user has this uid or @username.
+    case notFound(String)
+    /// A user tried to follow or unfollow themselves.
+    case cannotFollowSelf
+    /// A profile field is invalid; the reason says which and why.
+    case invalidProfile(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .notFound(let reference):
+            return "there is no user \(reference); run 'tweetcli explore' to find users"
+        case .cannotFollowSelf:
+            return "you cannot follow or unfollow yourself"
+        case .invalidProfile(let reason):
+            return reason
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+
+/// Users, profiles and follows (the course's `UserService`).
+public final class UserService: Sendable {
+    let store: any DocumentStore
+    let auth: AuthService
+
+    public init(store: any DocumentStore, auth: AuthService) {
+        self.store = store
+        self.auth = auth
+    }
+
+    private var users: CollectionReference { store.collection(Collections.users) }
+
+    /// The user with `uid`.
+    /// - Throws: ``UserError/notFound(_:)`` when there is none.
+    public func fetchUser(withUid uid: String) async throws -> User {
+        guard let snapshot = try await store.getDocument(users.document(uid)) else { throw UserError.notFound(uid) }
+        return try snapshot.data(as: User.self)
+    }
+
+    /// The user with `username` (with or without "@", any case).
+    /// - Throws: ``UserError/notFound(_:)`` when there is none.
+    public func fetchUser(withUsername username: String) async throws -> User {
+        let name = (username.hasPrefix("@") ? String(username.dropFirst()) : username).lowercased()
+        guard let snapshot = try await users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
+            .getDocuments().first
+        else { throw UserError.notFound("@\(name)") }
+        return try snapshot.data(as: User.self)
+    }
+
+    /// A user named either way: `@username`, else a uid, else a bare username.
+    public func fetchUser(matching reference: String) async throws -> User {
+        if reference.hasPrefix("@") { return try await fetchUser(withUsername: reference) }
+        if let snapshot = try await store.getDocument(users.document(reference)) {
+            return try snapshot.data(as: User.self)
+        }
+        do {
+            return try await fetchUser(withUsername: reference)
+        } catch UserError.notFound {
+            throw UserError.notFound(reference)
+        }
+    }
+
+    /// Several users in one batched read, by uid; uids with no user are left out.
+    public func fetchUsers(withUids uids: some Sequence<String>) async throws -> [String: User] {
+        let paths = Set(uids).map { users.document($0) }
+        guard !paths.isEmpty else { return [:] }
+        var result: [String: User] = [:]
+        for snapshot in try await store.getDocuments(paths) {
+            result[snapshot.documentID] = try snapshot.data(as: User.self)
+        }
+        return result
+    }
+
+    /// All users, by username (the course's `fetchUsers`).
+    public func fetchUsers(limit: Int? = nil) async throws -> [User] {
+        var query = users.order(by: "username")
+        if let limit { query = query.limit(to: limit) }
+        return try await query.getDocuments().map { try $0.data(as: User.self) }
+    }
+
+    /// Users whose username or full name contains `text`, ignoring case, by username.
+    public func searchUsers(matching text: String, limit: Int? = nil) async throws -> [User] {
+        let needle = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let needleName = needle.hasPrefix("@") ? String(needle.dropFirst()) : needle
+        guard !needleName.isEmpty else { return try await fetchUsers(limit: limit) }
+        let matches = try await fetchUsers().filter { user in
+            user.username.contains(needleName) || user.fullname.lowercased().contains(needle)
+        }
+        return limit.map { Array(matches.prefix($0)) } ?? matches
+    }
+
+    /// Changes the signed-in user's profile and returns it.
+    /// - Throws: ``UserError/invalidProfile(_:)`` for an empty full name or a website that is not http(s).
+    public func updateProfile(_ changes: ProfileChanges) async throws -> User {
+        let uid = try auth.requireUid()
+        var updates: [String: FieldValue] = [:]
+        if let fullname = changes.fullname?.trimmingCharacters(in: .whitespacesAndNewlines) {
+            guard (1...50).contains(fullname.count) else { throw AuthError.invalidFullname }
+            updates["fullname"] = .value(.string(fullname))
+        }
+        for (field, value, limit) in [
+            ("bio", changes.bio, 160), ("location", changes.location, 30), ("website", changes.website, 100),
+            ("profileImageUrl", changes.profileImageUrl, 500),
+        ] {
+            guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+            guard value.count <= limit else {
+                throw UserError.invalidProfile("the \(field) must have at most \(limit) characters")
+            }
+            if (field == "website" || field == "profileImageUrl") && !value.isEmpty {
+                guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil
+                else { throw UserError.invalidProfile("\"\(value)\" is not a web address; it should start with https://") }
+            }
+            updates[field] = value.isEmpty ? .value(.null) : .value(.string(value))
+        }
+        let path = users.document(uid)
+        if !updates.isEmpty {
+            let updates = updates
+            try await store.runTransaction { transaction in
+                guard try transaction.getDocument(path) != nil else { throw UserError.notFound(uid) }
+                transaction.updateData(updates, at: path)
+            }
+        }
+        return try await fetchUser(withUid: uid)
+    }
+
+    /// The signed-in user follows `uid`: both documents are written, or neither.
+    /// Following someone already followed changes nothing.
+    public func follow(uid: String) async throws {
+        let me = try auth.requireUid()
+        guard me != uid else { throw UserError.cannotFollowSelf }
+        let (following, follower, target) = followPaths(me: me, other: uid)
+        try await store.runTransaction { transaction in
+            guard try transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
+            let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
+            transaction.setData(["timestamp": stamp], at: following)
+            transaction.setData(["timestamp": stamp], at: follower)
+        }
+    }
+
+    /// The signed-in user stops following `uid`: both documents go, or neither.
+    public func unfollow(uid: String) async throws {
+        let me = try auth.requireUid()
+        guard me != uid else { throw UserError.cannotFollowSelf }
+        let (following, follower, target) = followPaths(me: me, other: uid)
+        try await store.runTransaction { transaction in
+            guard try transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
+            transaction.deleteDocument(following)
+            transaction.deleteDocument(follower)
+        }
+    }
+
+    /// Whether the signed-in user follows `uid` (false when signed out).
+    public func isFollowing(uid: String) async throws -> Bool {
+        guard let me = try auth.currentUid() else { return false }
+        return try await store.getDocument(store.collection(Collections.following(of: me)).document(uid)) != nil
+    }
+
+    /// The uids `uid` follows.
+    public func followingUids(of uid: String) async throws -> [String] {
+        try await store.collection(Collections.following(of: uid)).query.getDocuments().map(\.documentID)
+    }
+
+    /// Following, followers and tweets of `uid`, counted by the store.
+    public func fetchStats(forUid uid: String) async throws -> UserStats {
+        async let following = store.collection(Collections.following(of: uid)).query.count()
+        async let followers = store.collection(Collections.followers(of: uid)).query.count()
+        async let tweets = store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid)).count()
+        return try await UserStats(following: following, followers: followers, tweets: tweets)
+    }
+
+    private func followPaths(me: String, other: String) -> (DocumentPath, DocumentPath, DocumentPath) {
+        (
+            store.collection(Collections.following(of: me)).document(other),
+            store.collection(Collections.followers(of: other)).document(me),
+            users.document(other)
+        )
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// A Firestore-shaped document database: collections of JSON documents, queries, transactions.
+///
+/// The protocol is asynchronous and says nothing about files, so a server engine can implement
+/// it later; ``LocalDocumentStore`` is the engine that keeps documents in a local directory.
+public protocol DocumentStore: Sendable {
+    /// The document at `path`, or `nil` when there is none.
+    func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot?
+
+    /// Several documents in one read; paths with no document are left out of the result.
+    func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot]
+
+    /// The documents a query selects, in the query's order and within its limit.
+    func runQuery(_ query: Query) async throws -> [DocumentSnapshot]
+
+    /// How many documents a query selects (its limit and cursor apply).
+    func count(_ query: Query) async throws -> Int
+
+    /// Runs `body` with the store locked against other writers, then commits its writes
+    /// atomically: all of them or, when `body` throws, none.
+    func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T
+}
+
+extension DocumentStore {
+    /// The collection at `path`, such as `"tweets"` or `"users/\(uid)/user-likes"`.
+    public func collection(_ path: String) -> CollectionReference {
+        CollectionReference(store: self, path: path)
+    }
+
+    /// All collections named `id`, wherever they sit (Firestore's collection group).
+    public func collectionGroup(_ id: String) -> Query {
+        Query(store: self, scope: .collectionGroup(id))
+    }
+
+    /// Writes `fields` as the whole document at `path`, in a transaction of its own.
+    public func setData(_ fields: JSONObject, at path: DocumentPath) async throws {
+        try await runTransaction { $0.setData(fields, at: path) }
+    }
+}
+
+/// A collection of documents, the starting point of a query.
+public struct CollectionReference: Sendable {
+    let store: any DocumentStore
+    /// The collection's slash-separated path.
+    public let path: String
+
+    /// The document with `id` in this collection.
+    public func document(_ id: String) -> DocumentPath { DocumentPath(collection: path, documentID: id) }
+
+    /// A query over the whole collection.
+    public var query: Query { Query(store: store, scope: .collection(path)) }
+
+    /// A query keeping documents whose `field` equals `value`.
+    public func whereField(_ field: String, isEqualTo value: JSONValue) -> Query {
+        query.whereField(field, isEqualTo: value)
+    }
+
+    /// A query ordered by `field`.
+    public func order(by field: String, descending: Bool = false) -> Query {
+        query.order(by: field, descending: descending)
+    }
+}
+
+/// Where one document lives: its collection's path and its ID.
+public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
+    /// The collection's slash-separated path, such as `"users/abc/user-likes"`.
+    public let collection: String
+    /// The document's ID within its collection.
+    public let documentID: String
+
+    /// Creates the path of document `documentID` in `collection`.
+    public init(collection: String, documentID: String) {
+        self.collection = collection
+        self.documentID = documentID
+    }
+
+    /// `collection/documentID`.
+    public var description: String { "\(collection)/\(documentID)" }
+
+    /// Splits `"a/b/c/d"` into collection `"a/b/c"` and ID `"d"`; `nil` for a collection path.
+    init?(_ string: String) {
+        let parts = string.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.count % 2 == 0, !parts.contains(where: \.isEmpty) else { return nil }
+        collection = parts.dropLast().joined(separator: "/")
+        documentID = String(parts.last!)
+    }
+
+    /// The last component of the collection path: `"user-likes"` for `"users/abc/user-likes"`.
+    var collectionID: Substring { collection.split(separator: "/").last ?? Substring(collection) }
+}
+
+/// One document as read from the store.
+public struct DocumentSnapshot: Sendable, Equatable {
+    /// Where the document lives.
+    public let path: DocumentPath
+    /// Its fields.
+    public let data: JSONObject
+
+    /// Creates a snapshot of `data` at `path`.
+    public init(path: DocumentPath, data: JSONObject) {
+        self.path = path
+        self.data = data
+    }
+
+    /// The document's ID.
+    public var documentID: String { path.documentID }
+
+    /// Decodes the document as `T`, with its ID as the `id` field (Firestore's `@DocumentID`).
+    /// - Throws: ``StoreError/undecodable(path:reason:)`` naming the document and the key path.
+    public func data<T: Decodable>(as type: T.Type) throws -> T {
+        var fields = data
+        fields["id"] = .string(path.documentID)
+        return try DocumentCoding.decode(type, from: fields, path: path.description)
+    }
+}
+
+/// A change to one field in ``Transaction/updateData(_:at:)``.
+public enum FieldValue: Sendable, Equatable {
+    /// Sets the field to this value.
+    case value(JSONValue)
+    /// Adds to the field's integer (a missing field counts as 0).
+    case increment(Int64)
+    /// Removes the field.
+    case delete
+}

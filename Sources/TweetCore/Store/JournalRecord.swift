@@ -1,0 +1,91 @@
+import Foundation
+
+/// One committed transaction: a journal line `{"crc":"<8 hex>","tx":{"ops":[…],"seq":N,"time":"…"}}`.
+///
+/// The CRC-32 covers the exact bytes of the `tx` value, so any changed byte is caught, even one
+/// that leaves valid JSON.
+struct JournalRecord: Equatable {
+    enum Operation: Equatable {
+        case set(DocumentPath, JSONObject)
+        case delete(DocumentPath)
+    }
+
+    var sequence: Int64
+    var time: Date
+    var operations: [Operation]
+
+    private static let prefix = Array("{\"crc\":\"".utf8)
+    private static let middle = Array("\",\"tx\":".utf8)
+
+    init(sequence: Int64, time: Date, operations: [Operation]) {
+        self.sequence = sequence
+        self.time = time
+        self.operations = operations
+    }
+
+    /// The record's line, newline included.
+    func line() -> [UInt8] {
+        let ops: [JSONValue] = operations.map { operation in
+            switch operation {
+            case .set(let path, let fields):
+                return .object(["op": .string("set"), "path": .string(path.description), "data": .object(fields)])
+            case .delete(let path):
+                return .object(["op": .string("delete"), "path": .string(path.description)])
+            }
+        }
+        let body = JSONValue.object([
+            "seq": .integer(sequence), "time": .string(Timestamp.string(from: time)), "ops": .array(ops),
+        ]).serialized()
+        let crc = String(CRC32.checksum(body), radix: 16)
+        var line = Self.prefix
+        line.append(contentsOf: (String(repeating: "0", count: 8 - crc.count) + crc).utf8)
+        line.append(contentsOf: Self.middle)
+        line.append(contentsOf: body)
+        line.append(UInt8(ascii: "}"))
+        line.append(0x0A)
+        return line
+    }
+
+    /// Parses and verifies one line (without its newline).
+    init(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws {
+        func damaged(_ reason: String) -> StoreError {
+            StoreError.corruptRecord(file: file, line: lineNumber, reason: reason)
+        }
+        let headerLength = Self.prefix.count + 8 + Self.middle.count
+        let bytes = Array(line)
+        guard bytes.count > headerLength + 1, bytes.starts(with: Self.prefix),
+            bytes[(Self.prefix.count + 8)..<headerLength].elementsEqual(Self.middle), bytes.last == UInt8(ascii: "}")
+        else { throw damaged("not a journal record") }
+        let body = bytes[headerLength..<(bytes.count - 1)]
+        guard let stored = UInt32(String(decoding: bytes[Self.prefix.count..<(Self.prefix.count + 8)], as: UTF8.self), radix: 16),
+            stored == CRC32.checksum(body)
+        else { throw damaged("checksum mismatch") }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(body)
+        } catch {
+            throw damaged("invalid JSON: \(error)")
+        }
+        guard case .object(let tx) = value, let sequence = tx["seq"]?.integerValue,
+            let timeText = tx["time"]?.stringValue, let time = Timestamp.date(from: timeText),
+            case .array(let ops)? = tx["ops"]
+        else { throw damaged("missing seq, time or ops") }
+        var operations: [Operation] = []
+        operations.reserveCapacity(ops.count)
+        for op in ops {
+            guard case .object(let fields) = op, let pathText = fields["path"]?.stringValue,
+                let path = DocumentPath(pathText)
+            else { throw damaged("an operation without a valid path") }
+            switch fields["op"]?.stringValue {
+            case "set":
+                guard case .object(let data)? = fields["data"] else { throw damaged("a set without data") }
+                operations.append(.set(path, data))
+            case "delete":
+                operations.append(.delete(path))
+            default:
+                throw damaged("an unknown operation")
+            }
+        }
+        self.init(sequence: sequence, time: time, operations: operations)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+
+/// A query over a collection, built the way Firestore's are:
+/// `store.collection("tweets").whereField("uid", isEqualTo: .string(uid)).order(by: "timestamp", descending: true).limit(to: 20)`.
+public struct Query: Sendable {
+    /// Which documents the query looks at.
+    public enum Scope: Sendable, Hashable {
+        /// The documents of one collection.
+        case collection(String)
+        /// The documents of every collection with this ID.
+        case collectionGroup(String)
+    }
+
+    /// A condition on one field.
+    public struct Filter: Sendable, Equatable {
+        /// How the field is compared with the value.
+        public enum Operator: Sendable, Equatable {
+            case equal, notEqual, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
+            /// The field equals one of the values of an array.
+            case `in`
+        }
+        public var field: String
+        public var op: Operator
+        public var value: JSONValue
+    }
+
+    /// One sort key.
+    public struct Order: Sendable, Equatable {
+        public var field: String
+        public var descending: Bool
+    }
+
+    /// The field name that stands for a document's ID in filters, orders and cursors.
+    public static let documentID = "__name__"
+
+    let store: any DocumentStore
+    public let scope: Scope
+    public private(set) var filters: [Filter] = []
+    public private(set) var orders: [Order] = []
+    public private(set) var limit: Int?
+    /// Values of the order fields (then the document ID) to start after.
+    public private(set) var startAfter: [JSONValue]?
+
+    init(store: any DocumentStore, scope: Scope) {
+        self.store = store
+        self.scope = scope
+    }
+
+    /// Keeps documents whose `field` equals `value`.
+    public func whereField(_ field: String, isEqualTo value: JSONValue) -> Query {
+        filtered(field, .equal, value)
+    }
+
+    /// Keeps documents whose `field` differs from `value`; a missing field never matches.
+    public func whereField(_ field: String, isNotEqualTo value: JSONValue) -> Query {
+        filtered(field, .notEqual, value)
+    }
+
+    /// Keeps documents whose `field` equals one of `values`.
+    public func whereField(_ field: String, in values: [JSONValue]) -> Query {
+        filtered(field, .in, .array(values))
+    }
+
+    /// Keeps documents whose `field` is less than `value`.
+    public func whereField(_ field: String, isLessThan value: JSONValue) -> Query {
+        filtered(field, .lessThan, value)
+    }
+
+    /// Keeps documents whose `field` is greater than `value`.
+    public func whereField(_ field: String, isGreaterThan value: JSONValue) -> Query {
+        filtered(field, .greaterThan, value)
+    }
+
+    /// Sorts by `field`; ties fall back to later orders and finally to the document ID.
+    public func order(by field: String, descending: Bool = false) -> Query {
+        var copy = self
+        copy.orders.append(Order(field: field, descending: descending))
+        return copy
+    }
+
+    /// Returns at most `count` documents.
+    public func limit(to count: Int) -> Query {
+        var copy = self
+        copy.limit = max(0, count)
+        return copy
+    }
+
+    /// Starts after `snapshot` in this query's order: the next page after it.
+    public func start(after snapshot: DocumentSnapshot) -> Query {
+        var copy = self
+        copy.startAfter = orders.map { snapshot.value(of: $0.field) } + [.string(snapshot.documentID)]
+        return copy
+    }
+
+    /// Runs the query.
+    public func getDocuments() async throws -> [DocumentSnapshot] {
+        try await store.runQuery(self)
+    }
+
+    /// Counts what the query selects.
+    public func count() async throws -> Int {
+        try await store.count(self)
+    }
+
+    private func filtered(_ field: String, _ op: Filter.Operator, _ value: JSONValue) -> Query {
+        var copy = self
+        copy.filters.append(Filter(field: field, op: op, value: value))
+        return copy
+    }
+}
+
+extension DocumentSnapshot {
+    /// The value of a (dotted) field, the document ID for ``Query/documentID``, `.null` when missing.
+    func value(of field: String) -> JSONValue {
+        if field == Query.documentID { return .string(documentID) }
+        return lookup(field) ?? .null
+    }
+
+    func lookup(_ field: String) -> JSONValue? {
+        guard field.contains(".") else { return data[field] }
+        var current: JSONValue = .object(data)
+        for part in field.split(separator: ".") {
+            guard case .object(let fields) = current, let next = fields[String(part)] else { return nil }
+            current = next
+        }
+        return current
+    }
+}
+
+extension Query {
+    /// Whether `snapshot` passes every filter.
+    func matches(_ snapshot: DocumentSnapshot) -> Bool {
+        filters.allSatisfy { filter in
+            let value: JSONValue? =
+                filter.field == Query.documentID ? .string(snapshot.documentID) : snapshot.lookup(filter.field)
+            guard let value else { return false }
+            switch filter.op {
+            case .equal: return JSONValue.queryEquals(value, filter.value)
+            case .notEqual: return !JSONValue.queryEquals(value, filter.value)
+            case .in:
+                guard case .array(let options) = filter.value else { return false }
+                return options.contains { JSONValue.queryEquals(value, $0) }
+            case .lessThan: return JSONValue.compare(value, filter.value) == .orderedAscending
+            case .lessThanOrEqual: return JSONValue.compare(value, filter.value) != .orderedDescending
+            case .greaterThan: return JSONValue.compare(value, filter.value) == .orderedDescending
+            case .greaterThanOrEqual: return JSONValue.compare(value, filter.value) != .orderedAscending
+            }
+        }
+    }
+
+    /// The sort keys with the document ID last, in the direction of the last explicit order.
+    var effectiveOrders: [Order] {
+        if orders.last?.field == Query.documentID { return orders }
+        return orders + [Order(field: Query.documentID, descending: orders.last?.descending ?? false)]
+    }
+
+    /// Compares two documents in the query's order.
+    func compare(_ lhs: DocumentSnapshot, _ rhs: DocumentSnapshot) -> ComparisonResult {
+        for order in effectiveOrders {
+            var result = JSONValue.compare(lhs.value(of: order.field), rhs.value(of: order.field))
+            if order.descending { result = ComparisonResult(rawValue: -result.rawValue)! }
+            if result != .orderedSame { return result }
+        }
+        return .orderedSame
+    }
+
+    /// Whether `snapshot` comes after the cursor (always true without one).
+    func isAfterCursor(_ snapshot: DocumentSnapshot) -> Bool {
+        guard let cursor = startAfter else { return true }
+        for (order, cursorValue) in zip(effectiveOrders, cursor) {
+            var result = JSONValue.compare(snapshot.value(of: order.field), cursorValue)
+            if order.descending { result = ComparisonResult(rawValue: -result.rawValue)! }
+            if result != .orderedSame { return result == .orderedDescending }
+        }
+        return false
+    }
+
+    /// Applies filters, cursor, order and limit to candidate documents.
+    func select(from candidates: some Sequence<DocumentSnapshot>) -> [DocumentSnapshot] {
+        var selected = candidates.filter { matches($0) && isAfterCursor($0) }
+        selected.sort { compare($0, $1) == .orderedAscending }
+        if let limit, selected.count > limit { selected.removeSubrange(limit...) }
+        return selected
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// What can go wrong in the document store.
+public enum StoreError: Error, Equatable, LocalizedError {
+    /// The store's directory or a file in it could not be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// Reading or writing a store file failed.
+    case io(path: String, reason: String)
+    /// A record in a store file is damaged (bad checksum, bad JSON, bad shape).
+    case corruptRecord(file: String, line: Int, reason: String)
+    /// A store file was written by a newer (or unknown) format version.
+    case unsupportedFormat(file: String, version: String)
+    /// A document's fields do not decode as the model they should hold.
+    case undecodable(path: String, reason: String)
+    /// An update named a document that does not exist.
+    case documentNotFound(path: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "cannot open the store at \(path): \(reason)"
+        case .io(let path, let reason):
+            return "cannot read or write \(path): \(reason)"
+        case .corruptRecord(let file, let line, let reason):
+            return "the store file \(file) is damaged at line \(line) (\(reason)); run 'tweetcli doctor' for details"
+        case .unsupportedFormat(let file, let version):
+            return "the store file \(file) has format \(version), which this tweetcli cannot read; upgrade tweetcli"
+        case .undecodable(let path, let reason):
+            return "the document \(path) is damaged: \(reason)"
+        case .documentNotFound(let path):
+            return "there is no document at \(path)"
+        }
+    }
+}

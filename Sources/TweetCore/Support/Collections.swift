@@ -1,0 +1,15 @@
+/// The course's collection layout, in one place.
+enum Collections {
+    static let users = "users"
+    static let tweets = "tweets"
+    /// Password hashes, apart from the public `users` documents (Firebase Auth keeps them apart too).
+    static let credentials = "credentials"
+    static let userLikes = "user-likes"
+
+    /// `users/{uid}/user-likes`: the tweets `uid` likes, with the time of each like.
+    static func likes(of uid: String) -> String { "users/\(uid)/user-likes" }
+    /// `following/{uid}/user-following`: whom `uid` follows.
+    static func following(of uid: String) -> String { "following/\(uid)/user-following" }
+    /// `followers/{uid}/user-followers`: who follows `uid`.
+    static func followers(of uid: String) -> String { "followers/\(uid)/user-followers" }
+}

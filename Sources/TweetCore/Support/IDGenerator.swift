@@ -1,0 +1,60 @@
+import Synchronization
+
+/// Makes Firestore-style document IDs: 20 characters of `[A-Za-z0-9]`.
+public struct IDGenerator: Sendable {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    /// `nil` for the system's randomness.
+    private let seeded: SeededRandom?
+
+    /// IDs from the system's random number generator.
+    public static let random = IDGenerator(seeded: nil)
+
+    /// A reproducible sequence of IDs: the same seed gives the same IDs.
+    public static func seeded(_ seed: UInt64) -> IDGenerator {
+        IDGenerator(seeded: SeededRandom(seed: seed))
+    }
+
+    private init(seeded: SeededRandom?) {
+        self.seeded = seeded
+    }
+
+    /// The next ID.
+    public func next() -> String {
+        guard let seeded else {
+            var generator = SystemRandomNumberGenerator()
+            return Self.makeID(using: &generator)
+        }
+        return seeded.state.withLock { generator in Self.makeID(using: &generator) }
+    }
+
+    private static func makeID(using generator: inout some RandomNumberGenerator) -> String {
+        String(decoding: (0..<20).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
+    }
+}
+
+/// A small, fast, reproducible random number generator (Steele, Lea and Flood's SplitMix64).
+/// For demo data and IDs in tests only; never for secrets.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A ``SplitMix64`` shared between threads.
+private final class SeededRandom: Sendable {
+    let state: Mutex<SplitMix64>
+
+    init(seed: UInt64) {
+        state = Mutex(SplitMix64(seed: seed))
+    }
+}

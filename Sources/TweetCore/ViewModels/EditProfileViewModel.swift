@@ -1,0 +1,25 @@
+import Foundation
+import Observation
+
+/// Editing the signed-in user's profile (the course's edit-profile placeholder, done).
+@MainActor @Observable
+public final class EditProfileViewModel {
+    public private(set) var user: User?
+    public private(set) var error: (any Error)?
+
+    private let services: AppServices
+
+    public init(services: AppServices) {
+        self.services = services
+    }
+
+    /// Saves `changes` and keeps the updated profile.
+    public func save(_ changes: ProfileChanges) async {
+        error = nil
+        do {
+            user = try await services.users.updateProfile(changes)
+        } catch {
+            self.error = error
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Observation
+
+/// A profile: header, stats and one tab of tweets (the course's `ProfileViewModel`).
+@MainActor @Observable
+public final class ProfileViewModel {
+    /// The profile's user; `nil` until ``load(limit:before:)`` resolves a reference.
+    public private(set) var user: User?
+    public private(set) var stats: UserStats?
+    public private(set) var tweets: [Tweet] = []
+    public private(set) var isFollowed = false
+    public private(set) var isCurrentUser = false
+    public private(set) var error: (any Error)?
+    public var selectedFilter: TweetFilter = .tweets
+
+    /// A uid, `@username`, or `nil` for the signed-in user: resolved by the first load.
+    private let reference: String?
+    private let services: AppServices
+
+    /// The profile of `user` (the course's initialiser).
+    public init(user: User, services: AppServices) {
+        self.user = user
+        self.reference = user.id
+        self.services = services
+    }
+
+    /// The profile of a uid or `@username`; `nil` for the signed-in user.
+    public init(reference: String?, services: AppServices) {
+        self.reference = reference
+        self.services = services
+    }
+
+    /// "Edit Profile" on your own profile, else "Following" or "Follow".
+    public var actionButtonTitle: String {
+        isCurrentUser ? "Edit Profile" : (isFollowed ? "Following" : "Follow")
+    }
+
+    /// Loads the user (if needed), the stats, the follow state and a page of the selected tab.
+    public func load(limit: Int = 20, before: String? = nil) async {
+        await perform {
+            let user = try await resolveUser()
+            let me = try services.auth.currentUid()
+            isCurrentUser = me == user.id
+            isFollowed = isCurrentUser ? false : try await services.users.isFollowing(uid: user.id)
+            stats = try await services.users.fetchStats(forUid: user.id)
+            tweets = try await fetchTweets(for: selectedFilter, uid: user.id, limit: limit, before: before)
+        }
+    }
+
+    /// The signed-in user follows this profile's user.
+    public func follow() async {
+        await perform {
+            let user = try await resolveUser()
+            try await services.users.follow(uid: user.id)
+            isFollowed = true
+            stats = try await services.users.fetchStats(forUid: user.id)
+        }
+    }
+
+    /// The signed-in user stops following this profile's user.
+    public func unfollow() async {
+        await perform {
+            let user = try await resolveUser()
+            try await services.users.unfollow(uid: user.id)
+            isFollowed = false
+            stats = try await services.users.fetchStats(forUid: user.id)
+        }
+    }
+
+    private func resolveUser() async throws -> User {
+        if let user { return user }
+        let resolved: User
+        if let reference {
+            resolved = try await services.users.fetchUser(matching: reference)
+        } else {
+            resolved = try await services.users.fetchUser(withUid: try services.auth.requireUid())
+        }
+        user = resolved
+        return resolved
+    }
+
+    private func fetchTweets(for filter: TweetFilter, uid: String, limit: Int, before: String?) async throws -> [Tweet] {
+        switch filter {
+        case .tweets: return try await services.tweets.fetchTweets(forUid: uid, limit: limit, before: before)
+        case .replies: return try await services.tweets.fetchReplies(forUid: uid, limit: limit, before: before)
+        case .likes: return try await services.tweets.fetchLikedTweets(forUid: uid, limit: limit, before: before)
+        }
+    }
+
+    private func perform(_ action: () async throws -> Void) async {
+        error = nil
+        do { try await action() } catch { self.error = error }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import Observation
+
+/// The composer, "What's happening?" (the course's `UploadTweetViewModel`).
+@MainActor @Observable
+public final class UploadTweetViewModel {
+    public private(set) var didUploadTweet = false
+    /// The tweet just posted.
+    public private(set) var tweet: Tweet?
+    public private(set) var error: (any Error)?
+
+    private let services: AppServices
+
+    public init(services: AppServices) {
+        self.services = services
+    }
+
+    /// Posts `caption`, as a reply to `replyTo` when given.
+    public func uploadTweet(withCaption caption: String, replyTo: String? = nil) async {
+        error = nil
+        do {
+            tweet = try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo)
+            didUploadTweet = true
+        } catch {
+            didUploadTweet = false
+            self.error = error
+        }
+    }
+}
