@@ -1,1 +1,5 @@
-print("tweetcli")
+import Foundation
+
+let code = await CommandLineTool.run(
+    arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+exit(code)

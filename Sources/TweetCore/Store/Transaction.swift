@@ -47,9 +47,7 @@ public final class Transaction {
 
     /// Replaces the whole document at `path` with the fields of `value` (its `id` is not stored).
     public func setData<T: Encodable>(from value: T, at path: DocumentPath) throws {
-        var fields = try DocumentCoding.encode(value)
-        fields["id"] = nil
-        writes.append(.set(path, fields))
+        writes.append(.set(path, try DocumentCoding.encode(value).removingID()))
     }
 
     /// Changes some fields of the existing document at `path`.

@@ -65,3 +65,12 @@ enum DocumentCoding {
         }
     }
 }
+
+extension JSONObject {
+    /// The fields without `id`, which the document's path already holds (Firestore's `@DocumentID`).
+    func removingID() -> JSONObject {
+        var copy = self
+        copy["id"] = nil
+        return copy
+    }
+}

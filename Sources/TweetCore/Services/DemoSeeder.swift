@@ -1,0 +1,193 @@
+import Foundation
+
+/// Fills an empty store with demo users, tweets, replies, likes and follows, reproducibly:
+/// the same options give the same data.
+public struct DemoSeeder: Sendable {
+    /// What to make.
+    public struct Options: Equatable, Sendable {
+        public var users: Int
+        public var tweets: Int
+        public var likes: Int
+        /// How many users each user follows.
+        public var follows: Int
+        public var seed: UInt64
+
+        /// Defaults in proportion: a like per tweet and up to 10 follows per user.
+        public init(users: Int = 25, tweets: Int? = nil, likes: Int? = nil, follows: Int? = nil, seed: UInt64 = 1) {
+            self.users = users
+            self.tweets = tweets ?? users * 10
+            self.likes = likes ?? self.tweets
+            self.follows = follows ?? min(10, max(0, users - 1))
+            self.seed = seed
+        }
+    }
+
+    /// What was made.
+    public struct Summary: Equatable, Sendable {
+        public var users: Int
+        public var tweets: Int
+        public var replies: Int
+        public var likes: Int
+        public var follows: Int
+    }
+
+    /// The password of every demo account.
+    public static let demoPassword = "tweetcli-demo"
+    /// The newest seeded tweet's time: fixed, so the same seed gives the same data.
+    static let anchor = Date(timeIntervalSince1970: 1_793_491_200)  // 2026-11-01T00:00:00Z
+
+    private let store: any DocumentStore
+
+    public init(store: any DocumentStore) {
+        self.store = store
+    }
+
+    /// Writes the demo data in one transaction.
+    /// - Throws: ``SeedError`` for impossible options or a store that already has users.
+    public func seed(_ options: Options) async throws -> Summary {
+        guard options.users >= 1, options.tweets >= 0, options.likes >= 0, options.follows >= 0 else {
+            throw SeedError.invalidOptions("the counts must not be negative and there must be at least one user")
+        }
+        guard options.follows < options.users else {
+            throw SeedError.invalidOptions("--follows must be less than --users (\(options.users))")
+        }
+        guard options.tweets > 0 || options.likes == 0,
+            Double(options.likes) <= Double(options.users) * Double(options.tweets) * 0.5
+        else {
+            throw SeedError.invalidOptions("--likes must be at most half of users × tweets")
+        }
+        var random = SplitMix64(seed: options.seed)
+        let ids = IDGenerator.seeded(random.next())
+        let saltSeed = random.next()
+        let hash = try PasswordHasher(saltBytes: {
+            var salt = SplitMix64(seed: saltSeed)
+            return (0..<16).map { _ in UInt8(truncatingIfNeeded: salt.next()) }
+        }).hash(Self.demoPassword)
+
+        var writes: [(DocumentPath, JSONObject)] = []
+        let users = makeUsers(options.users, ids: ids, random: &random)
+        for user in users {
+            writes.append((DocumentPath(collection: Collections.users, documentID: user.id), try DocumentCoding.encode(user).removingID()))
+            writes.append(
+                (DocumentPath(collection: Collections.credentials, documentID: user.id), ["passwordHash": .string(hash)]))
+        }
+
+        var tweets: [TweetRecord] = []
+        tweets.reserveCapacity(options.tweets)
+        let span = 90.0 * 86_400 / Double(max(options.tweets, 1))
+        var replies = 0
+        for index in 0..<options.tweets {
+            let author = users[Int(random.next() % UInt64(users.count))]
+            let time = Self.anchor.addingTimeInterval(-Double(options.tweets - 1 - index) * max(span, 0.001))
+            var replyTo: String?
+            if index > 0 && random.next() % 10 == 0 {
+                replyTo = tweets[Int(random.next() % UInt64(index))].id
+                replies += 1
+            }
+            tweets.append(
+                TweetRecord(
+                    id: ids.next(), uid: author.id, caption: Self.caption(&random, reply: replyTo != nil), likes: 0,
+                    timestamp: time, replyToId: replyTo))
+        }
+
+        var liked = Set<Int>()
+        while liked.count < options.likes {
+            let pair = Int(random.next() % UInt64(users.count * tweets.count))
+            guard liked.insert(pair).inserted else { continue }
+            let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
+            tweets[tweet].likes += 1
+            let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
+            writes.append(
+                (
+                    DocumentPath(collection: Collections.likes(of: user.id), documentID: tweets[tweet].id),
+                    ["timestamp": .string(Timestamp.string(from: time)), "tweetId": .string(tweets[tweet].id)]
+                ))
+        }
+        for tweet in tweets {
+            writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), try DocumentCoding.encode(tweet).removingID()))
+        }
+
+        var follows = 0
+        for (index, user) in users.enumerated() {
+            var chosen = Set<Int>()
+            while chosen.count < options.follows {
+                let other = Int(random.next() % UInt64(users.count))
+                guard other != index, chosen.insert(other).inserted else { continue }
+                let stamp = JSONValue.string(Timestamp.string(from: Self.anchor))
+                writes.append((DocumentPath(collection: Collections.following(of: user.id), documentID: users[other].id), ["timestamp": stamp]))
+                writes.append((DocumentPath(collection: Collections.followers(of: users[other].id), documentID: user.id), ["timestamp": stamp]))
+                follows += 1
+            }
+        }
+
+        let batch = writes
+        let existing = store.collection(Collections.users).query.limit(to: 1)
+        try await store.runTransaction { transaction in
+            guard try transaction.getDocuments(existing).isEmpty else { throw SeedError.storeNotEmpty }
+            for (path, fields) in batch { transaction.setData(fields, at: path) }
+        }
+        return Summary(users: users.count, tweets: tweets.count, replies: replies, likes: liked.count, follows: follows)
+    }
+
+    private func makeUsers(_ count: Int, ids: IDGenerator, random: inout SplitMix64) -> [User] {
+        (0..<count).map { index in
+            let first = Self.firstNames[Int(random.next() % UInt64(Self.firstNames.count))]
+            let last = Self.lastNames[Int(random.next() % UInt64(Self.lastNames.count))]
+            let username = String("\(first.lowercased())\(index)".prefix(15))
+            return User(
+                id: ids.next(), email: "\(username)@example.com", username: username, fullname: "\(first) \(last)",
+                bio: Self.bios[Int(random.next() % UInt64(Self.bios.count))],
+                location: Self.locations[Int(random.next() % UInt64(Self.locations.count))])
+        }
+    }
+
+    private static func caption(_ random: inout SplitMix64, reply: Bool) -> String {
+        let pool = reply ? replyLines : lines
+        let first = pool[Int(random.next() % UInt64(pool.count))]
+        guard random.next() % 3 == 0 else { return first }
+        return first + " " + tags[Int(random.next() % UInt64(tags.count))]
+    }
+
+    private static let firstNames = [
+        "Ada", "Grace", "Linus", "Alan", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Hedy", "Tim",
+        "Radia", "Guido", "Yukihiro", "Chris", "Lin", "Hana", "Min-jun", "Sakura", "Wei", "Amara", "Diego", "Priya",
+    ]
+    private static let lastNames = [
+        "Lovelace", "Hopper", "Torvalds", "Turing", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Dijkstra",
+        "Lamarr", "Berners-Lee", "Perlman", "van Rossum", "Matsumoto", "Lattner", "Clark", "Kim", "Sato", "Zhang",
+    ]
+    private static let bios = [
+        "Building things in Swift.", "Coffee, code, repeat.", "iOS developer. Opinions are my own.",
+        "Learning in public.", "Terminal enthusiast.", "SwiftUI + Firebase course graduate.", "",
+    ]
+    private static let locations = ["Cupertino", "Seoul", "Tokyo", "Berlin", "Lagos", "São Paulo", "Toronto", ""]
+    private static let lines = [
+        "Just shipped a new feature!", "Who else is learning SwiftUI this weekend?", "Debugging is my cardio.",
+        "Hot take: tabs over spaces.", "The feed finally loads in one query. No more N+1.", "What's happening?",
+        "Reading about transactions and fsync tonight.", "오늘도 코딩 중입니다.", "今日はSwiftを勉強しています。",
+        "Async/await changed how I write networking code.", "Refactored my view models into something I'm proud of.",
+        "Anyone else running their Twitter clone in a terminal?", "Coffee count: 3. Bugs fixed: 1.",
+    ]
+    private static let replyLines = [
+        "Totally agree!", "Congrats, looks great!", "Same here 😄", "Interesting, tell me more.",
+        "This is the way.", "Thanks for sharing!", "I had the same bug yesterday.",
+    ]
+    private static let tags = ["#SwiftUI", "#100DaysOfCode", "#iOSDev", "#Swift", "#buildinpublic"]
+}
+
+/// What can go wrong seeding demo data.
+public enum SeedError: Error, Equatable, LocalizedError {
+    /// The store already has users: seeding never mixes demo data into real data.
+    case storeNotEmpty
+    /// The counts asked for cannot be made.
+    case invalidOptions(String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .storeNotEmpty:
+            return "the store already has users; seed an empty store, for example with --store /tmp/tweetcli-demo"
+        case .invalidOptions(let reason):
+            return reason
+        }
+    }
+}

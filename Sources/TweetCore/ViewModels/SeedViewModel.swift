@@ -1,0 +1,25 @@
+import Foundation
+import Observation
+
+/// Filling a demo store, so a first run has a feed to show.
+@MainActor @Observable
+public final class SeedViewModel {
+    public private(set) var summary: DemoSeeder.Summary?
+    public private(set) var error: (any Error)?
+
+    private let services: AppServices
+
+    public init(services: AppServices) {
+        self.services = services
+    }
+
+    /// Seeds the store with `options`.
+    public func seed(_ options: DemoSeeder.Options) async {
+        error = nil
+        do {
+            summary = try await DemoSeeder(store: services.store).seed(options)
+        } catch {
+            self.error = error
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import TweetCore
+
+struct EditProfileCommand: Command {
+    static let name = "edit-profile"
+    static let usage = "edit-profile [--fullname F] [--bio B] [--location L] [--website URL] [--avatar URL]"
+    static let summary = "Change your profile (an empty value clears a field)"
+
+    var changes: ProfileChanges
+
+    init(arguments: [String]) throws {
+        var list = ArgumentList(arguments, usage: Self.usage)
+        changes = ProfileChanges(
+            fullname: try list.option("--fullname"), bio: try list.option("--bio"),
+            location: try list.option("--location"), website: try list.option("--website"),
+            profileImageUrl: try list.option("--avatar"))
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func validate() throws {
+        if changes.isEmpty { throw UsageError("edit-profile needs at least one field to change", usage: Self.usage) }
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = EditProfileViewModel(services: try context.services())
+        await viewModel.save(changes)
+        try check(viewModel.error)
+        guard let user = viewModel.user else { return }
+        try context.emit(user, human: "Profile saved.\n" + context.userRenderer.header(user, stats: nil, actionTitle: nil))
+    }
+}
