@@ -12,7 +12,8 @@ let package = Package(
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         .target(name: "TweetCore", dependencies: ["CCrypt"]),
         .executableTarget(name: "tweetcli", dependencies: ["TweetCore"]),
-        .testTarget(name: "TweetCoreTests", dependencies: ["TweetCore"]),
+        // Depends on tweetcli too, so `swift test` builds the binary the end-to-end tests run.
+        .testTarget(name: "TweetCoreTests", dependencies: ["TweetCore", "tweetcli"]),
     ],
     swiftLanguageModes: [.v6]
 )

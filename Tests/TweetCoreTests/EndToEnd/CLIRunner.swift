@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Runs the built `tweetcli` in a fresh temporary home: its own store and session directory.
+final class CLIRunner {
+    struct Result {
+        var stdout: String
+        var stderr: String
+        var status: Int32
+    }
+
+    let home: URL
+    var store: URL { home.appendingPathComponent("store") }
+    var journal: URL { store.appendingPathComponent("journal.jsonl") }
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("tweetcli-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: home)  // Best-effort cleanup of a temporary directory.
+    }
+
+    /// The `tweetcli` built beside the test bundle.
+    static let executable: URL = {
+        var directory = Bundle.main.bundleURL
+        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+        for candidate in [directory, Bundle.main.bundleURL.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("tweetcli")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return directory.appendingPathComponent("tweetcli")
+    }()
+
+    /// Runs `tweetcli --store <home>/store ARGS` with `stdin`, waiting for it to exit.
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], store: Bool = true)
+        throws -> Result
+    {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = (store ? ["--store", self.store.path] : []) + arguments
+        var environment = ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin"]
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        let (output, errors, input) = (Pipe(), Pipe(), Pipe())
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+            status: process.terminationStatus)
+    }
+
+    /// Registers a user with `--password-stdin` and returns its uid.
+    @discardableResult
+    func register(_ username: String, fullname: String, password: String = "correct horse") throws -> String {
+        let result = try run(
+            ["register", "--email", "\(username)@example.com", "--username", username, "--fullname", fullname,
+             "--password-stdin", "--json"], stdin: password + "\n")
+        #expect(result.status == 0, "register \(username): \(result.stderr)")
+        return try json(result.stdout)["id"] as? String ?? ""
+    }
+
+    func login(_ username: String, password: String = "correct horse") throws {
+        let result = try run(["login", "--username", username, "--password-stdin"], stdin: password + "\n")
+        #expect(result.status == 0, "login \(username): \(result.stderr)")
+    }
+
+    /// Posts and returns the new tweet's ID.
+    func post(_ caption: String, replyTo: String? = nil) throws -> String {
+        let result = try run(["post", caption, "--json"] + (replyTo.map { ["--reply-to", $0] } ?? []))
+        #expect(result.status == 0, "post: \(result.stderr)")
+        return try json(result.stdout)["id"] as? String ?? ""
+    }
+
+    func journalBytes() -> Data {
+        (try? Data(contentsOf: journal)) ?? Data()  // No journal yet reads as empty: nothing written.
+    }
+}
+
+func json(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
+
+func jsonArray(_ text: String) throws -> [[String: Any]] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+}
