@@ -30,6 +30,13 @@ final class DocumentCache: TransactionReader {
         }
     }
 
+    /// Every document, in path order.
+    func allDocuments() -> [DocumentSnapshot] {
+        collections.keys.sorted().flatMap { collection in
+            snapshots(of: collection).sorted { $0.documentID.utf8.lexicographicallyPrecedes($1.documentID.utf8) }
+        }
+    }
+
     func apply(_ operations: [JournalRecord.Operation]) {
         for operation in operations {
             switch operation {

@@ -59,6 +59,24 @@ public actor LocalDocumentStore: DocumentStore {
     public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
         try journal.transaction(body)
     }
+
+    /// Writes every document as JSON Lines, `{"data":{…},"path":"collection/id"}` in path order,
+    /// to the open file descriptor `output` (a backup, or input for another database).
+    public func export(to output: Int32) async throws {
+        try journal.locked(exclusive: false) { documents in
+            var buffer: [UInt8] = []
+            for snapshot in documents.allDocuments() {
+                JSONValue.object(["path": .string(snapshot.path.description), "data": .object(snapshot.data)])
+                    .write(into: &buffer)
+                buffer.append(0x0A)
+                if buffer.count >= 1 << 16 {
+                    try Journal.writeAll(output, buffer, path: "the export")
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try Journal.writeAll(output, buffer, path: "the export")
+        }
+    }
 }
 
 /// The journal file, its lock and the documents replayed from it.

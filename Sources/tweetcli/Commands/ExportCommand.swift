@@ -1,0 +1,19 @@
+import Foundation
+import TweetCore
+
+struct ExportCommand: Command {
+    static let name = "export"
+    static let usage = "export"
+    static let summary = "Print every document as JSON Lines: {\"data\":{…},\"path\":\"collection/id\"}"
+
+    init(arguments: [String]) throws {
+        var list = ArgumentList(arguments, usage: Self.usage)
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = ExportViewModel(services: try context.services())
+        await viewModel.export(to: FileHandle.standardOutput.fileDescriptor)
+        try check(viewModel.error)
+    }
+}
