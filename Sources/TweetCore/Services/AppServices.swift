@@ -19,10 +19,21 @@ public struct AppServices: Sendable {
     /// - Throws: ``StoreError`` when the store cannot be opened.
     public static func local(storeDirectory: String, stateDirectory: String) throws -> AppServices {
         let directory = URL(fileURLWithPath: storeDirectory).standardizedFileURL.path
-        let store = try LocalDocumentStore(directory: directory)
+        let store = try LocalDocumentStore(directory: directory, indexes: Self.indexes)
         let session = SessionStore(path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory))
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
     }
+
+    /// The indexes the services' queries need, as Firestore's `firestore.indexes.json` lists them.
+    public static let indexes: [IndexDefinition] = [
+        IndexDefinition(Collections.tweets, ["timestamp"]),  // the feed
+        IndexDefinition(Collections.tweets, ["uid", "timestamp"]),  // profiles, the following feed
+        IndexDefinition(Collections.tweets, ["replyToId", "timestamp"]),  // a tweet's replies
+        IndexDefinition(Collections.userLikes, ["timestamp"]),  // the Likes tab
+        IndexDefinition(Collections.userLikes, ["tweetId"], scope: .collectionGroup),  // a deleted tweet's likes
+        IndexDefinition(Collections.users, ["username"]),  // sign-in, @username
+        IndexDefinition(Collections.users, ["email"]),  // sign-in, unique emails
+    ]
 
     /// One session file per store: `<state>/sessions/<hash of the store's path>.json`.
     static func sessionPath(forStore directory: String, stateDirectory: String) -> String {

@@ -120,12 +120,10 @@ public struct DemoSeeder: Sendable {
             }
         }
 
-        let batch = writes
-        let existing = store.collection(Collections.users).query.limit(to: 1)
-        try await store.runTransaction { transaction in
-            guard try transaction.getDocuments(existing).isEmpty else { throw SeedError.storeNotEmpty }
-            for (path, fields) in batch { transaction.setData(fields, at: path) }
+        guard try await store.collection(Collections.users).query.limit(to: 1).getDocuments().isEmpty else {
+            throw SeedError.storeNotEmpty
         }
+        try await store.importDocuments(writes)
         return Summary(users: users.count, tweets: tweets.count, replies: replies, likes: liked.count, follows: follows)
     }
 

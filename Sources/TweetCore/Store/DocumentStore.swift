@@ -20,6 +20,9 @@ public protocol DocumentStore: Sendable {
     /// Runs `body` with the store locked against other writers, then commits its writes
     /// atomically: all of them or, when `body` throws, none.
     func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T
+
+    /// Writes many documents at once, atomically; for bulk data such as a demo store.
+    func importDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws
 }
 
 extension DocumentStore {
@@ -31,6 +34,13 @@ extension DocumentStore {
     /// All collections named `id`, wherever they sit (Firestore's collection group).
     public func collectionGroup(_ id: String) -> Query {
         Query(store: self, scope: .collectionGroup(id))
+    }
+
+    /// Writes the documents in one transaction; engines with a faster bulk path override it.
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws {
+        try await runTransaction { transaction in
+            for (path, fields) in documents { transaction.setData(fields, at: path) }
+        }
     }
 
     /// Writes `fields` as the whole document at `path`, in a transaction of its own.
@@ -54,6 +64,11 @@ public struct CollectionReference: Sendable {
     /// A query keeping documents whose `field` equals `value`.
     public func whereField(_ field: String, isEqualTo value: JSONValue) -> Query {
         query.whereField(field, isEqualTo: value)
+    }
+
+    /// A query keeping documents whose `field` equals one of `values`.
+    public func whereField(_ field: String, in values: [JSONValue]) -> Query {
+        query.whereField(field, in: values)
     }
 
     /// A query ordered by `field`.

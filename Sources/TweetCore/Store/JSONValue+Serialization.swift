@@ -74,14 +74,33 @@ extension JSONValue {
     /// Parses one JSON text (RFC 8259). Trailing bytes other than whitespace are an error.
     static func parse<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONValue
     where Bytes.Element == UInt8 {
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
-            var parser = JSONParser(bytes: buffer)
-            let value = try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            guard parser.index == buffer.count else { throw parser.error("unexpected text after the value") }
-            return value
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer) }
         }
+        if let result { return try result.get() }
+        let array = Array(bytes)
+        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
+    }
+
+    /// Parses one JSON text in place, without copying the bytes.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.error("unexpected text after the value") }
+        return value
+    }
+
+    /// Parses the JSON string that starts at byte `start` of `buffer` (at its opening quote).
+    /// - Returns: the string and the index just after its closing quote.
+    static func parseString(
+        in buffer: UnsafeBufferPointer<UInt8>, at start: Int
+    ) throws(JSONParseError) -> (String, Int) {
+        var parser = JSONParser(bytes: buffer)
+        parser.index = start
+        guard start < buffer.count, buffer[start] == UInt8(ascii: "\"") else { throw parser.error("expected a string") }
+        let string = try parser.parseString()
+        return (string, parser.index)
     }
 }
 

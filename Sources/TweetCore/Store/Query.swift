@@ -38,7 +38,7 @@ public struct Query: Sendable {
     public private(set) var filters: [Filter] = []
     public private(set) var orders: [Order] = []
     public private(set) var limit: Int?
-    /// Values of the order fields (then the document ID) to start after.
+    /// Values of the order fields (then the document's path) to start after.
     public private(set) var startAfter: [JSONValue]?
 
     init(store: any DocumentStore, scope: Scope) {
@@ -88,7 +88,7 @@ public struct Query: Sendable {
     /// Starts after `snapshot` in this query's order: the next page after it.
     public func start(after snapshot: DocumentSnapshot) -> Query {
         var copy = self
-        copy.startAfter = orders.map { snapshot.value(of: $0.field) } + [.string(snapshot.documentID)]
+        copy.startAfter = orders.map { snapshot.value(of: $0.field) } + [.string(snapshot.path.description)]
         return copy
     }
 
@@ -110,9 +110,10 @@ public struct Query: Sendable {
 }
 
 extension DocumentSnapshot {
-    /// The value of a (dotted) field, the document ID for ``Query/documentID``, `.null` when missing.
+    /// The value of a (dotted) field, `.null` when missing. For ``Query/documentID`` it is the full
+    /// path, which orders documents as Firestore does, collection groups included.
     func value(of field: String) -> JSONValue {
-        if field == Query.documentID { return .string(documentID) }
+        if field == Query.documentID { return .string(path.description) }
         return lookup(field) ?? .null
     }
 
@@ -130,6 +131,11 @@ extension DocumentSnapshot {
 extension Query {
     /// Whether `snapshot` passes every filter.
     func matches(_ snapshot: DocumentSnapshot) -> Bool {
+        Self.matches(filters, snapshot)
+    }
+
+    /// Whether `snapshot` passes every one of `filters`.
+    static func matches(_ filters: [Filter], _ snapshot: DocumentSnapshot) -> Bool {
         filters.allSatisfy { filter in
             let value: JSONValue? =
                 filter.field == Query.documentID ? .string(snapshot.documentID) : snapshot.lookup(filter.field)

@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few POSIX file operations the engine needs, with errors as ``StoreError``.
+enum FileIO {
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        var done = 0
+        try bytes.withUnsafeBytes { buffer in
+            while done < buffer.count {
+                let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw StoreError.io(path: path, reason: errnoText()) }
+                done += n
+            }
+        }
+    }
+
+    static func readBytes(from fd: Int32, offset: Int, count: Int, path: String) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        try bytes.withUnsafeMutableBytes { buffer in
+            while done < count {
+                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw StoreError.io(path: path, reason: n == 0 ? "unexpected end of file" : errnoText()) }
+                done += n
+            }
+        }
+        return bytes
+    }
+
+    /// Writes `contents` to `path` so that readers see the old file or the new one, never a mix:
+    /// a temporary file, fsync, rename, and an fsync of the directory.
+    static func replaceAtomically(path: String, contents: [UInt8], directory: String) throws {
+        let temporary = path + ".new"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
+        defer { close(fd) }
+        try writeAll(fd, contents, path: temporary)
+        guard fsync(fd) == 0, rename(temporary, path) == 0 else { throw StoreError.io(path: path, reason: errnoText()) }
+        syncDirectory(directory)
+    }
+
+    static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)  // Best effort: some file systems refuse fsync on directories.
+        close(fd)
+    }
+
+    /// The inode of the file at `path`, or `nil` when there is none.
+    static func inode(of path: String) -> UInt64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
+    }
+}
+
+/// A file descriptor closed when the last reference goes.
+final class FileDescriptor: Sendable {
+    let fd: Int32
+
+    init(_ fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+}

@@ -1,0 +1,99 @@
+/// How a query reads a segment: through the secondary index that gives its equality filters and
+/// its order, or, without one, by scanning its collection and sorting.
+struct QueryPlan {
+    /// An index and the key prefixes to read from it (one per combination of `in` values).
+    let index: IndexDefinition?
+    let prefixes: [[JSONValue]]
+    /// Filters the index range does not guarantee, checked on each candidate.
+    let residual: [Query.Filter]
+    /// Whether each stream comes in the query's order (else everything is collected and sorted).
+    let isOrdered: Bool
+    let descending: Bool
+
+    /// The most `in` values read as separate ranges; above it, an order-only index is scanned with
+    /// the `in` filter checked on each candidate (a feed of 100 followed users reads ~200 entries
+    /// rather than 100 ranges).
+    static let maximumRanges = 16
+
+    init(_ query: Query, indexes: [IndexDefinition]) {
+        var orderFields = query.orders.map(\.field)
+        if orderFields.last == Query.documentID { orderFields.removeLast() }
+        let isDescending = query.orders.first?.descending ?? false
+        descending = isDescending
+        var equalities: [String: [JSONValue]] = [:]
+        for filter in query.filters where filter.field != Query.documentID {
+            switch filter.op {
+            case .equal: equalities[filter.field] = [filter.value]
+            case .in:
+                if case .array(let values) = filter.value, equalities[filter.field] == nil { equalities[filter.field] = values }
+            default: break
+            }
+        }
+        let (collectionID, isGroup, collectionPath): (String, Bool, String?) =
+            switch query.scope {
+            case .collection(let path): (String(path.split(separator: "/").last ?? Substring(path)), false, path)
+            case .collectionGroup(let id): (id, true, nil)
+            }
+        var best: (IndexDefinition, Int)?
+        if orderFields.count <= 1, query.orders.allSatisfy({ $0.descending == isDescending }) {
+            for index in indexes
+            where index.collectionID == collectionID && (index.scope == .collectionGroup) == isGroup {
+                let equalityFields = orderFields.isEmpty ? index.fields : Array(index.fields.dropLast())
+                guard orderFields.isEmpty || index.fields.last == orderFields[0],
+                    equalityFields.allSatisfy({ equalities[$0] != nil }),
+                    equalityFields.reduce(1, { $0 * (equalities[$1]?.count ?? 1) }) <= Self.maximumRanges
+                else { continue }
+                if best == nil || equalityFields.count > best!.1 { best = (index, equalityFields.count) }
+            }
+        }
+        guard let (index, _) = best else {
+            self.index = nil
+            prefixes = []
+            residual = query.filters
+            isOrdered = false
+            return
+        }
+        self.index = index
+        let equalityFields = orderFields.isEmpty ? index.fields : Array(index.fields.dropLast())
+        var prefixes: [[JSONValue]] = [collectionPath.map { [.string($0)] } ?? []]
+        for field in equalityFields {
+            prefixes = prefixes.flatMap { prefix in equalities[field]!.map { prefix + [$0] } }
+        }
+        self.prefixes = prefixes
+        residual = query.filters.filter { filter in
+            !(equalityFields.contains(filter.field) && (filter.op == .equal || filter.op == .in))
+        }
+        isOrdered = true
+    }
+
+    /// Whether `snapshot` passes the filters the index range does not guarantee.
+    func residualMatches(_ snapshot: DocumentSnapshot) -> Bool {
+        Query.matches(residual, snapshot)
+    }
+
+    /// The candidate streams of one segment, each in the query's order when ``isOrdered``.
+    func streams(in segment: Segment, rank: Int, query: Query) throws -> [any CandidateStream] {
+        guard let index, segment.hasIndex(index) else {
+            // No usable index: scan the collection (or, for a collection group, the whole segment).
+            switch query.scope {
+            case .collection(let path):
+                let range = try segment.range(ofCollection: path)
+                return [SegmentStream(segment: segment, rank: rank, index: nil, positions: range, descending: false)]
+            case .collectionGroup(let id):
+                return [SegmentStream(segment: segment, rank: rank, index: nil, positions: 0..<segment.count, descending: false, collectionID: id)]
+            }
+        }
+        return try prefixes.map { prefix in
+            var low = try segment.bound(index, prefix, upper: false)
+            var high = try segment.bound(index, prefix, upper: true)
+            // Start after the cursor with a binary search rather than by skipping entries.
+            if let cursor = query.startAfter, index.scope == .collection, cursor.count == index.fields.count - (prefix.count - 1) + 1 {
+                // The cursor ends with the document's path; a collection index's key with its ID.
+                let path = cursor.last?.stringValue ?? ""
+                let key = prefix + cursor.dropLast() + [.string(String(path.split(separator: "/").last ?? ""))]
+                if descending { high = min(high, try segment.bound(index, key, upper: false)) } else { low = max(low, try segment.bound(index, key, upper: true)) }
+            }
+            return SegmentStream(segment: segment, rank: rank, index: index, positions: low..<max(low, high), descending: descending)
+        }
+    }
+}

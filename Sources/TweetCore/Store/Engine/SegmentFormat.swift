@@ -1,0 +1,47 @@
+/// The layout of segment files, shared by the writer and the reader (docs/STORAGE.md).
+enum SegmentFormat {
+    static let dataVersion: Int64 = 1
+    static let indexMagic = Array("TWTIDX01".utf8)
+    static let headerSize = 48
+    static let indexNameSize = 64
+    static let indexTableEntrySize = 72
+
+    /// `["collection/id",{…},"crc"]`: the trailing `,"xxxxxxxx"]` is 12 bytes.
+    static let checksumSuffixLength = 12
+
+    static func dataFileName(_ name: String) -> String { name + ".jsonl" }
+    static func indexFileName(_ name: String) -> String { name + ".idx" }
+
+    /// One document line, newline included; `data == nil` is a deletion (a tombstone).
+    static func line(path: DocumentPath, data: JSONObject?) -> [UInt8] {
+        var line: [UInt8] = [UInt8(ascii: "[")]
+        line.reserveCapacity(256)
+        JSONValue.writeString(path.description, into: &line)
+        line.append(UInt8(ascii: ","))
+        if let data { JSONValue.object(data).write(into: &line) } else { line.append(contentsOf: "null".utf8) }
+        appendChecksum(to: &line)
+        return line
+    }
+
+    /// Appends `,"<crc of everything so far>"]\n`.
+    static func appendChecksum(to line: inout [UInt8]) {
+        let crc = String(CRC32.checksum(line), radix: 16)
+        line.append(contentsOf: ",\"".utf8)
+        line.append(contentsOf: (String(repeating: "0", count: 8 - crc.count) + crc).utf8)
+        line.append(contentsOf: "\"]\n".utf8)
+    }
+
+    /// Orders documents by collection path, then by ID, comparing bytes: a collection's documents
+    /// are contiguous, apart from those of its subcollections.
+    static func comparePaths(_ a: DocumentPath, _ b: DocumentPath) -> ComparisonResult {
+        let collection = compareBytes(a.collection, b.collection)
+        return collection != .orderedSame ? collection : compareBytes(a.documentID, b.documentID)
+    }
+
+    static func compareBytes(_ a: String, _ b: String) -> ComparisonResult {
+        if a == b { return .orderedSame }
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending
+    }
+}
+
+import Foundation

@@ -1,0 +1,359 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The local engine's files and the state read from them: a log-structured store.
+///
+/// - `journal.jsonl` holds the transactions since the last fold, one checksummed line each; a
+///   process replays only these (at most ``foldThreshold`` records) when it opens the store.
+/// - Every ``foldThreshold`` transactions the journal is folded into a new immutable segment;
+///   segments of similar size are merged, so there are few of them and each lookup or page costs a
+///   few binary searches over memory-mapped files, whatever the store's size.
+/// - `MANIFEST.json` names the live segments; replacing it atomically commits a fold or a merge.
+/// - `store.lock` serialises processes: shared for reads, exclusive for transactions and folds.
+///
+/// docs/STORAGE.md is the format's contract.
+struct StorageEngine {
+    static let formatName = "tweetcli-store"
+    static let journalVersion: Int64 = 1
+    static let journalName = "journal.jsonl"
+    static let lockName = "store.lock"
+
+    let directory: String
+    let journalPath: String
+    private let clock: @Sendable () -> Date
+    private let indexes: [IndexDefinition]
+    /// Journal records that trigger a fold into a segment.
+    let foldThreshold: Int
+
+    private let lock: FileDescriptor
+    private var journal: FileDescriptor
+    private var journalInode: UInt64 = 0
+    private var manifest = Manifest()
+    private var manifestInode: UInt64?
+    private var openSegments: [String: Segment] = [:]
+    private(set) var snapshot: StoreSnapshot
+    /// Bytes and lines of the journal applied.
+    private var offset = 0
+    private var lineCount = 0
+    private var sequence: Int64 = 0
+    private var lastTime = Date.distantPast
+
+    init(directory: String, clock: @escaping @Sendable () -> Date, indexes: [IndexDefinition], foldThreshold: Int) throws {
+        self.directory = directory
+        self.clock = clock
+        self.indexes = indexes
+        self.foldThreshold = max(1, foldThreshold)
+        journalPath = (directory as NSString).appendingPathComponent(Self.journalName)
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError.cannotOpen(path: directory, reason: "cannot create the directory")
+        }
+        let lockPath = (directory as NSString).appendingPathComponent(Self.lockName)
+        let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
+        lock = FileDescriptor(lockFD)
+        guard flock(lockFD, LOCK_EX) == 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
+        defer { flock(lockFD, LOCK_UN) }
+        if access(journalPath, F_OK) != 0 {
+            try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
+        }
+        journal = try Self.openJournal(journalPath)
+        snapshot = StoreSnapshot(memtable: Memtable(), segments: [], indexes: indexes)
+        try refresh(exclusive: true)
+    }
+
+    private static func journalHeader() -> [UInt8] {
+        var bytes = JSONValue.object(["format": .string(formatName), "version": .integer(journalVersion)]).serialized()
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    private static func openJournal(_ path: String) throws -> FileDescriptor {
+        let fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: FileIO.errnoText()) }
+        return FileDescriptor(fd)
+    }
+
+    // MARK: Locked access
+
+    /// Runs `body` on the current state under the store's lock, after catching up with other
+    /// processes' commits, folds and merges.
+    mutating func read<T>(_ body: (StoreSnapshot) throws -> T) throws -> T {
+        try withLock(exclusive: false) { engine in try body(engine.snapshot) }
+    }
+
+    mutating func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try withLock(exclusive: true) { engine in
+            let transaction = Transaction(reader: engine.snapshot, time: engine.nextTime())
+            let result = try body(transaction)
+            let operations = try Self.resolve(transaction.writes, reader: engine.snapshot)
+            if !operations.isEmpty {
+                try engine.append(operations, time: transaction.time)
+                if engine.snapshot.memtable.recordCount >= engine.foldThreshold { try engine.fold(adding: nil) }
+            }
+            return result
+        }
+    }
+
+    /// Writes `entries` (sorted by path, one per path) as a new segment, newer than everything
+    /// committed before: one atomic step, like a transaction, without passing through the journal.
+    mutating func importSegment(_ entries: [SegmentWriter.Entry]) throws {
+        try withLock(exclusive: true) { engine in try engine.fold(adding: entries) }
+    }
+
+    private mutating func withLock<T>(exclusive: Bool, _ body: (inout StorageEngine) throws -> T) throws -> T {
+        guard flock(lock.fd, exclusive ? LOCK_EX : LOCK_SH) == 0 else {
+            throw StoreError.io(path: directory, reason: "cannot lock the store: \(FileIO.errnoText())")
+        }
+        defer { flock(lock.fd, LOCK_UN) }
+        try refresh(exclusive: exclusive)
+        return try body(&self)
+    }
+
+    // MARK: Catching up
+
+    /// Reloads the manifest if another process replaced it, reopens a replaced journal, and applies
+    /// the journal lines appended since the last call.
+    private mutating func refresh(exclusive: Bool) throws {
+        let currentManifest = FileIO.inode(of: (directory as NSString).appendingPathComponent(Manifest.fileName))
+        let currentJournal = FileIO.inode(of: journalPath)
+        if currentManifest != manifestInode || currentJournal != journalInode {
+            manifest = try Manifest.load(directory: directory)
+            manifestInode = currentManifest
+            try openManifestSegments()
+            journal = try Self.openJournal(journalPath)
+            journalInode = currentJournal ?? 0
+            offset = 0
+            lineCount = 0
+            sequence = manifest.foldedSequence
+            lastTime = manifest.lastTime ?? .distantPast
+            snapshot = StoreSnapshot(memtable: Memtable(), segments: snapshot.segments, indexes: indexes)
+        }
+        try catchUp(exclusive: exclusive)
+    }
+
+    private mutating func openManifestSegments() throws {
+        var segments: [Segment] = []
+        var open: [String: Segment] = [:]
+        for info in manifest.segments.reversed() {
+            let segment = try openSegments[info.name] ?? Segment(directory: directory, name: info.name)
+            open[info.name] = segment
+            segments.append(segment)
+        }
+        openSegments = open
+        snapshot = StoreSnapshot(memtable: snapshot.memtable, segments: segments, indexes: indexes)
+    }
+
+    private mutating func catchUp(exclusive: Bool) throws {
+        var info = stat()
+        guard fstat(journal.fd, &info) == 0 else { throw StoreError.io(path: journalPath, reason: FileIO.errnoText()) }
+        let size = Int(info.st_size)
+        if size == 0 { throw StoreError.corruptRecord(file: journalPath, line: 1, reason: "the file is empty") }
+        guard size > offset else { return }
+        let bytes = try FileIO.readBytes(from: journal.fd, offset: offset, count: size - offset, path: journalPath)
+        var start = 0
+        // Offset and line count advance line by line, so a damaged line is reported with the same
+        // number however often it is read, and the lines before it are applied once.
+        while let newline = bytes[start...].firstIndex(of: 0x0A) {
+            let line = bytes[start..<newline]
+            if offset == 0 {
+                try checkHeader(line)
+            } else {
+                let record = try JournalRecord(line: line, file: journalPath, lineNumber: lineCount + 1)
+                // Records up to foldedSequence are in the segments already (a fold that crashed
+                // after its manifest was written, before the journal was replaced).
+                if record.sequence > manifest.foldedSequence {
+                    snapshot.memtable.apply(record.operations)
+                }
+                sequence = max(sequence, record.sequence)
+                lastTime = max(lastTime, record.time)
+            }
+            lineCount += 1
+            offset += newline + 1 - start
+            start = newline + 1
+        }
+        if start < bytes.count && exclusive {
+            try setAsideTornTail(Array(bytes[start...]))
+        }
+    }
+
+    private func checkHeader(_ line: ArraySlice<UInt8>) throws {
+        guard case .object(let header)? = try? JSONValue.parse(line),  // an unparsable header is reported below
+            header["format"]?.stringValue == Self.formatName, let version = header["version"]?.integerValue
+        else {
+            throw StoreError.corruptRecord(file: journalPath, line: 1, reason: "not a tweetcli store header")
+        }
+        guard version <= Self.journalVersion else {
+            throw StoreError.unsupportedFormat(file: journalPath, version: String(version))
+        }
+    }
+
+    /// A line without its newline is a write that crashed before it was acknowledged. It is moved to
+    /// a side file (never deleted) and cut off, so the next record starts on a line of its own.
+    private func setAsideTornTail(_ tail: [UInt8]) throws {
+        let sidePath = journalPath + ".torn-\(Int(Date().timeIntervalSince1970 * 1000))"
+        let side = open(sidePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard side >= 0 else { throw StoreError.io(path: sidePath, reason: FileIO.errnoText()) }
+        defer { close(side) }
+        try FileIO.writeAll(side, tail, path: sidePath)
+        guard fsync(side) == 0, ftruncate(journal.fd, off_t(offset)) == 0, fsync(journal.fd) == 0 else {
+            throw StoreError.io(path: journalPath, reason: FileIO.errnoText())
+        }
+        FileIO.syncDirectory(directory)
+    }
+
+    // MARK: Writing
+
+    /// The clock's time in whole milliseconds (the journal's precision), strictly after the last record's.
+    private func nextTime() -> Date {
+        let now = (clock().timeIntervalSince1970 * 1000).rounded()
+        let last = (lastTime.timeIntervalSince1970 * 1000).rounded()
+        return Date(timeIntervalSince1970: max(now, last + 1) / 1000)
+    }
+
+    private mutating func append(_ operations: [JournalRecord.Operation], time: Date) throws {
+        let record = JournalRecord(sequence: sequence + 1, time: time, operations: operations)
+        let line = record.line()
+        do {
+            try FileIO.writeAll(journal.fd, line, path: journalPath)
+            guard fsync(journal.fd) == 0 else {
+                throw StoreError.io(path: journalPath, reason: "fsync failed: \(FileIO.errnoText())")
+            }
+        } catch {
+            // Cut off whatever part of the line reached the file: the write is not acknowledged.
+            _ = ftruncate(journal.fd, off_t(offset))
+            throw error
+        }
+        snapshot.memtable.apply(operations)
+        offset += line.count
+        lineCount += 1
+        sequence = record.sequence
+        lastTime = time
+    }
+
+    /// Turns a transaction's writes into whole-document operations against the current state.
+    static func resolve(_ writes: [Transaction.Write], reader: some TransactionReader) throws -> [JournalRecord.Operation] {
+        var pending: [DocumentPath: JSONObject?] = [:]
+        var order: [DocumentPath] = []
+        func current(_ path: DocumentPath) throws -> JSONObject? {
+            if let value = pending[path] { return value }
+            return try reader.document(at: path)
+        }
+        func record(_ path: DocumentPath, _ fields: JSONObject?) {
+            if pending[path] == nil { order.append(path) }
+            pending[path] = .some(fields)
+        }
+        for write in writes {
+            switch write {
+            case .set(let path, let fields):
+                record(path, fields)
+            case .delete(let path):
+                record(path, nil)
+            case .update(let path, let changes):
+                guard var fields = try current(path) else { throw StoreError.documentNotFound(path: path.description) }
+                for (field, change) in changes {
+                    switch change {
+                    case .value(let value): fields[field] = value
+                    case .delete: fields[field] = nil
+                    case .increment(let amount): fields[field] = .integer((fields[field]?.integerValue ?? 0) + amount)
+                    }
+                }
+                record(path, fields)
+            }
+        }
+        return try order.compactMap { path in
+            switch pending[path]! {
+            case .some(let fields): return .set(path, fields)
+            case .none: return try reader.document(at: path) == nil ? nil : .delete(path)
+            }
+        }
+    }
+
+    // MARK: Folding and merging
+
+    /// Writes the memtable (and `imported` entries, newer still) as segments, merges segments of
+    /// similar size, commits the new manifest, then starts an empty journal.
+    private mutating func fold(adding imported: [SegmentWriter.Entry]?) throws {
+        var infos = manifest.segments
+        var next = manifest.nextSegment
+        var created: [String: Segment] = [:]
+        let writer = SegmentWriter(directory: directory, indexes: indexes)
+        func add(_ entries: [SegmentWriter.Entry]) throws {
+            let kept = infos.isEmpty ? entries.filter { $0.data != nil } : entries  // nothing older to hide
+            guard !kept.isEmpty else { return }
+            let name = String(format: "seg-%06d", next)
+            next += 1
+            let count = try writer.write(name: name, entries: kept)
+            created[name] = try Segment(directory: directory, name: name)
+            infos.append(.init(name: name, documents: count))
+        }
+        try add(snapshot.memtable.sortedEntries())
+        if let imported { try add(imported) }
+        // Size-tiered merging: each segment stays at least 4× the size of the next newer one.
+        while infos.count >= 2,
+            infos[infos.count - 2].documents <= 4 * infos[infos.count - 1].documents || infos.count > 8
+        {
+            let pair = infos.suffix(2)
+            let sources = try pair.reversed().map { info in
+                try created[info.name] ?? openSegments[info.name] ?? Segment(directory: directory, name: info.name)
+            }
+            let name = String(format: "seg-%06d", next)
+            next += 1
+            let merged = try Self.merge(sources, dropDeletions: infos.count == 2)
+            let count = try writer.write(name: name, entries: merged)
+            infos.removeLast(2)
+            if count > 0 || !infos.isEmpty {
+                created[name] = try Segment(directory: directory, name: name)
+                infos.append(.init(name: name, documents: count))
+            }
+        }
+        var updated = manifest
+        updated.segments = infos
+        updated.foldedSequence = sequence
+        updated.lastTime = lastTime == .distantPast ? nil : lastTime
+        updated.nextSegment = next
+        try updated.save(directory: directory)  // The commit point.
+        try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
+        openSegments.merge(created) { old, _ in old }
+        manifestInode = nil  // Reload everything from the files just written.
+        try refresh(exclusive: true)
+        removeUnreferencedFiles()
+    }
+
+    /// The entries of `sources` (newest first) merged by path, the newest version of each path kept.
+    static func merge(_ sources: [Segment], dropDeletions: Bool) throws -> [SegmentWriter.Entry] {
+        var positions = [Int](repeating: 0, count: sources.count)
+        var heads: [DocumentPath?] = try sources.map { $0.count > 0 ? try $0.path(at: 0) : nil }
+        var entries: [SegmentWriter.Entry] = []
+        while true {
+            var best: Int?
+            for index in heads.indices {
+                guard let head = heads[index] else { continue }
+                if let current = best, SegmentFormat.comparePaths(head, heads[current]!) != .orderedAscending { continue }
+                best = index
+            }
+            guard let chosen = best, let path = heads[chosen] else { return entries }
+            let entry = try sources[chosen].entry(at: positions[chosen])
+            if entry.data != nil || !dropDeletions { entries.append(.init(path: path, data: entry.data)) }
+            for index in sources.indices where heads[index] == path {
+                positions[index] += 1
+                heads[index] = positions[index] < sources[index].count ? try sources[index].path(at: positions[index]) : nil
+            }
+        }
+    }
+
+    /// Deletes segment files the manifest no longer names: merged away, or left by a fold that
+    /// crashed before its commit. Their data lives on in the named segments.
+    private func removeUnreferencedFiles() {
+        let live = Set(manifest.segments.flatMap { [SegmentFormat.dataFileName($0.name), SegmentFormat.indexFileName($0.name)] })
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }  // Cleanup is best effort.
+        for name in names where name.hasPrefix("seg-") && !live.contains(name) {
+            unlink((directory as NSString).appendingPathComponent(name))
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+
+/// The log-structured engine against a plain dictionary model: whatever mix of writes, folds and
+/// merges happened, every lookup and query answers as the model does.
+struct StorageEngineTests {
+    /// A temporary directory removed at the end of the test.
+    final class Directory {
+        let path: String
+
+        init() {
+            path = (NSTemporaryDirectory() as NSString).appendingPathComponent("engine-\(UUID().uuidString)")
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+
+        func files() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+        }
+    }
+
+    static let indexes = [
+        IndexDefinition("posts", ["timestamp"]),
+        IndexDefinition("posts", ["author", "timestamp"]),
+        IndexDefinition("likes", ["at"]),
+        IndexDefinition("likes", ["post"], scope: .collectionGroup),
+    ]
+
+    /// Applies `count` random writes to `store` and to `model`, in transactions of one to three writes.
+    static func randomWrites(
+        _ count: Int, store: LocalDocumentStore, model: inout [DocumentPath: JSONObject], random: inout SplitMix64
+    ) async throws {
+        for step in 0..<count {
+            var writes: [(DocumentPath, JSONObject?)] = []
+            for _ in 0..<(1 + Int(random.next() % 3)) {
+                let kind = random.next() % 10
+                if kind < 6 {
+                    let path = DocumentPath(collection: "posts", documentID: "p\(random.next() % 60)")
+                    writes.append(
+                        (
+                            path,
+                            [
+                                "author": .string("a\(random.next() % 5)"),
+                                "timestamp": .integer(Int64(random.next() % 40)),
+                                "text": .string("step \(step)"),
+                            ]
+                        ))
+                } else if kind < 8 {
+                    let path = DocumentPath(collection: "users/a\(random.next() % 5)/likes", documentID: "p\(random.next() % 60)")
+                    writes.append((path, ["at": .integer(Int64(step)), "post": .string(path.documentID)]))
+                } else {
+                    let collection = kind == 8 ? "posts" : "users/a\(random.next() % 5)/likes"
+                    writes.append((DocumentPath(collection: collection, documentID: "p\(random.next() % 60)"), nil))
+                }
+            }
+            let batch = writes
+            try await store.runTransaction { transaction in
+                for (path, fields) in batch {
+                    if let fields { transaction.setData(fields, at: path) } else { transaction.deleteDocument(path) }
+                }
+            }
+            for (path, fields) in writes { model[path] = fields }
+        }
+    }
+
+    /// Checks lookups and a set of queries against the model.
+    static func expectMatches(_ store: LocalDocumentStore, _ model: [DocumentPath: JSONObject]) async throws {
+        for (path, fields) in model {
+            #expect(try await store.getDocument(path)?.data == fields, "\(path)")
+        }
+        let missing = DocumentPath(collection: "posts", documentID: "never")
+        #expect(try await store.getDocument(missing) == nil)
+
+        func expected(_ query: Query) -> [String] {
+            let snapshots = model.map { DocumentSnapshot(path: $0.key, data: $0.value) }.filter { snapshot in
+                switch query.scope {
+                case .collection(let path): return snapshot.path.collection == path
+                case .collectionGroup(let id): return snapshot.path.collectionID == id
+                }
+            }
+            return query.select(from: snapshots).map(\.path.description)
+        }
+        let posts = store.collection("posts")
+        var queries: [Query] = [
+            posts.order(by: "timestamp", descending: true).limit(to: 7),
+            posts.order(by: "timestamp").limit(to: 5),
+            posts.query,
+            posts.whereField("author", in: [.string("a1"), .string("a3")]).order(by: "timestamp", descending: true).limit(to: 6),
+            store.collectionGroup("likes").whereField("post", isEqualTo: .string("p7")),
+        ]
+        for author in 0..<5 {
+            queries.append(posts.whereField("author", isEqualTo: .string("a\(author)")).order(by: "timestamp", descending: true).limit(to: 4))
+            queries.append(store.collection("users/a\(author)/likes").order(by: "at", descending: true).limit(to: 5))
+        }
+        for query in queries {
+            let actual = try await store.runQuery(query).map(\.path.description)
+            #expect(actual == expected(query))
+            #expect(try await store.count(query) == expected(query).count)
+        }
+        // Paging with start(after:) visits every post exactly once, in order.
+        let all = expected(posts.order(by: "timestamp", descending: true))
+        var paged: [String] = []
+        var page = try await store.runQuery(posts.order(by: "timestamp", descending: true).limit(to: 4))
+        while !page.isEmpty {
+            paged += page.map(\.path.description)
+            page = try await store.runQuery(posts.order(by: "timestamp", descending: true).limit(to: 4).start(after: page.last!))
+        }
+        #expect(paged == all)
+    }
+
+    @Test(arguments: [true, false])
+    func writesFoldsAndMergesAnswerLikeTheModel(withIndexes: Bool) async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(
+            directory: directory.path, indexes: withIndexes ? Self.indexes : [], foldThreshold: 5)
+        var model: [DocumentPath: JSONObject] = [:]
+        var random = SplitMix64(seed: withIndexes ? 11 : 12)
+        for _ in 0..<6 {
+            try await Self.randomWrites(40, store: store, model: &model, random: &random)
+            try await Self.expectMatches(store, model)
+        }
+        // Folds made segments and merges kept their number small.
+        let segments = directory.files().filter { $0.hasSuffix(".jsonl") && $0.hasPrefix("seg-") }
+        #expect(!segments.isEmpty)
+        #expect(segments.count <= 8)
+        // A new process (a new store object) reads the same.
+        let reopened = try LocalDocumentStore(directory: directory.path, indexes: withIndexes ? Self.indexes : [], foldThreshold: 5)
+        try await Self.expectMatches(reopened, model)
+    }
+
+    @Test func twoStoresOnOneDirectorySeeEachOthersFoldsAndMerges() async throws {
+        let directory = Directory()
+        let first = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 3)
+        let second = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 3)
+        var model: [DocumentPath: JSONObject] = [:]
+        var random = SplitMix64(seed: 99)
+        for round in 0..<8 {
+            try await Self.randomWrites(7, store: round % 2 == 0 ? first : second, model: &model, random: &random)
+            try await Self.expectMatches(round % 2 == 0 ? second : first, model)
+        }
+    }
+
+    @Test func importedDocumentsAreNewerThanEverythingBefore() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
+        let path = DocumentPath(collection: "posts", documentID: "p1")
+        try await store.setData(["author": .string("a1"), "timestamp": .integer(1)], at: path)
+        try await store.importDocuments([
+            (path, ["author": .string("a2"), "timestamp": .integer(2)]),
+            (DocumentPath(collection: "posts", documentID: "p2"), ["author": .string("a2"), "timestamp": .integer(3)]),
+        ])
+        #expect(try await store.getDocument(path)?.data["author"] == .string("a2"))
+        let byAuthor = try await store.runQuery(store.collection("posts").whereField("author", isEqualTo: .string("a1")))
+        #expect(byAuthor.isEmpty)
+        let journal = try String(contentsOfFile: (directory.path as NSString).appendingPathComponent("journal.jsonl"), encoding: .utf8)
+        #expect(journal.split(separator: "\n").count == 1, "the fold emptied the journal")
+    }
+
+    @Test func aFoldThatCrashedAfterItsManifestDoesNotReplayTheJournalTwice() async throws {
+        let directory = Directory()
+        let journal = (directory.path as NSString).appendingPathComponent("journal.jsonl")
+        let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 2)
+        let path = DocumentPath(collection: "posts", documentID: "counter")
+        try await store.setData(["n": .integer(0)], at: path)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: journal))
+        // The second transaction folds; put the journal back as if the crash came before its replacement.
+        try await store.runTransaction { $0.updateData(["n": .increment(1)], at: path) }
+        var damaged = saved
+        let record = JournalRecord(sequence: 2, time: Date(), operations: [.set(path, ["n": .integer(1)])]).line()
+        damaged.append(contentsOf: record)
+        try damaged.write(to: URL(fileURLWithPath: journal))
+        let reopened = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 2)
+        #expect(try await reopened.getDocument(path)?.data["n"] == .integer(1))
+        try await reopened.runTransaction { $0.updateData(["n": .increment(1)], at: path) }
+        #expect(try await reopened.getDocument(path)?.data["n"] == .integer(2))
+    }
+
+    @Test func aDamagedSegmentLineIsAnErrorNamingTheFileAndLine() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
+        try await store.importDocuments((0..<10).map {
+            (DocumentPath(collection: "posts", documentID: "p\($0)"), ["author": .string("a"), "timestamp": .integer(Int64($0))])
+        })
+        let segment = (directory.path as NSString).appendingPathComponent("seg-000001.jsonl")
+        var text = try String(contentsOfFile: segment, encoding: .utf8)
+        // Change a digit inside line 4 (p2's timestamp): still valid JSON, caught by the checksum.
+        let range = try #require(text.range(of: "\"timestamp\":2}"))
+        text.replaceSubrange(range, with: "\"timestamp\":9}")
+        try text.write(toFile: segment, atomically: false, encoding: .utf8)
+        let reopened = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes)
+        await #expect(throws: StoreError.corruptRecord(file: segment, line: 4, reason: "checksum mismatch")) {
+            _ = try await reopened.getDocument(DocumentPath(collection: "posts", documentID: "p2"))
+        }
+    }
+}
