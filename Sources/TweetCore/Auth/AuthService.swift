@@ -73,6 +73,8 @@ public final class AuthService: Sendable {
             else { throw AuthError.usernameTaken(username) }
             try transaction.setData(from: user, at: users.document(user.id))
             transaction.setData(["passwordHash": .string(hash)], at: credentials.document(user.id))
+            transaction.setData(
+                StatsCounter.fields(UserStats(following: 0, followers: 0, tweets: 0)), at: StatsCounter.path(of: user.id))
         }
         try session.save(.init(uid: user.id, store: storeName))
         return user

@@ -21,7 +21,7 @@ public struct SessionStore: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(Session.self, from: data)
+            return try JSONValueDecoder().decode(Session.self, from: JSONValue.parse(data))
         } catch {
             throw AuthError.sessionUnavailable(path: path, reason: "it is unreadable; run 'tweetcli logout' to reset it")
         }
@@ -34,7 +34,7 @@ public struct SessionStore: Sendable {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let temporary = path + ".new"
-            let data = try JSONEncoder().encode(session)
+            let data = Data(try DocumentCoding.encode(session).serializedObject())
             guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
             else { throw CocoaError(.fileWriteUnknown) }
             guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }

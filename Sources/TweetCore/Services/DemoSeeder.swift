@@ -107,6 +107,9 @@ public struct DemoSeeder: Sendable {
             writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), try DocumentCoding.encode(tweet).removingID()))
         }
 
+        var stats = [String: UserStats](
+            uniqueKeysWithValues: users.map { ($0.id, UserStats(following: 0, followers: 0, tweets: 0)) })
+        for tweet in tweets { stats[tweet.uid]!.tweets += 1 }
         var follows = 0
         for (index, user) in users.enumerated() {
             var chosen = Set<Int>()
@@ -117,8 +120,11 @@ public struct DemoSeeder: Sendable {
                 writes.append((DocumentPath(collection: Collections.following(of: user.id), documentID: users[other].id), ["timestamp": stamp]))
                 writes.append((DocumentPath(collection: Collections.followers(of: users[other].id), documentID: user.id), ["timestamp": stamp]))
                 follows += 1
+                stats[user.id]!.following += 1
+                stats[users[other].id]!.followers += 1
             }
         }
+        for (uid, counts) in stats { writes.append((StatsCounter.path(of: uid), StatsCounter.fields(counts))) }
 
         guard try await store.collection(Collections.users).query.limit(to: 1).getDocuments().isEmpty else {
             throw SeedError.storeNotEmpty
@@ -131,7 +137,8 @@ public struct DemoSeeder: Sendable {
         (0..<count).map { index in
             let first = Self.firstNames[Int(random.next() % UInt64(Self.firstNames.count))]
             let last = Self.lastNames[Int(random.next() % UInt64(Self.lastNames.count))]
-            let username = String("\(first.lowercased())\(index)".prefix(15))
+            let handle = first.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            let username = String("\(handle.prefix(15 - String(index).count))\(index)")
             return User(
                 id: ids.next(), email: "\(username)@example.com", username: username, fullname: "\(first) \(last)",
                 bio: Self.bios[Int(random.next() % UInt64(Self.bios.count))],

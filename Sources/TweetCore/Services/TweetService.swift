@@ -104,6 +104,7 @@ public final class TweetService: Sendable {
         let path = tweets.document(ids.next())
         let author = store.collection(Collections.users).document(uid)
         let parent = replyTo.map { tweets.document($0) }
+        let store = store
         let record = try await store.runTransaction { transaction in
             guard try transaction.getDocument(author) != nil else { throw AuthError.notSignedIn }
             if let parent, try transaction.getDocument(parent) == nil {
@@ -113,6 +114,7 @@ public final class TweetService: Sendable {
                 id: path.documentID, uid: uid, caption: caption, likes: 0, timestamp: transaction.time,
                 replyToId: replyTo)
             try transaction.setData(from: record, at: path)
+            try StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
             return record
         }
         var tweet = record.tweet
@@ -172,11 +174,13 @@ public final class TweetService: Sendable {
         let me = try auth.requireUid()
         let tweet = tweets.document(id)
         let likes = store.collectionGroup(Collections.userLikes).whereField("tweetId", isEqualTo: .string(id))
+        let store = store
         try await store.runTransaction { transaction in
             guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
             guard snapshot.data["uid"]?.stringValue == me else { throw TweetError.notOwner(id) }
             transaction.deleteDocument(tweet)
             for like in try transaction.getDocuments(likes) { transaction.deleteDocument(like.path) }
+            try StatsCounter.add(-1, to: \.tweets, of: me, in: transaction, store: store)
         }
     }
 

@@ -105,29 +105,37 @@ public final class UserService: Sendable {
         return try await fetchUser(withUid: uid)
     }
 
-    /// The signed-in user follows `uid`: both documents are written, or neither.
+    /// The signed-in user follows `uid`: both documents and both counters change, or nothing does.
     /// Following someone already followed changes nothing.
     public func follow(uid: String) async throws {
         let me = try auth.requireUid()
         guard me != uid else { throw UserError.cannotFollowSelf }
         let (following, follower, target) = followPaths(me: me, other: uid)
+        let store = store
         try await store.runTransaction { transaction in
             guard try transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
+            guard try transaction.getDocument(following) == nil else { return }
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(["timestamp": stamp], at: following)
             transaction.setData(["timestamp": stamp], at: follower)
+            try StatsCounter.add(1, to: \.following, of: me, in: transaction, store: store)
+            try StatsCounter.add(1, to: \.followers, of: uid, in: transaction, store: store)
         }
     }
 
-    /// The signed-in user stops following `uid`: both documents go, or neither.
+    /// The signed-in user stops following `uid`: both documents and both counters change, or nothing does.
     public func unfollow(uid: String) async throws {
         let me = try auth.requireUid()
         guard me != uid else { throw UserError.cannotFollowSelf }
         let (following, follower, target) = followPaths(me: me, other: uid)
+        let store = store
         try await store.runTransaction { transaction in
             guard try transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
+            guard try transaction.getDocument(following) != nil else { return }
             transaction.deleteDocument(following)
             transaction.deleteDocument(follower)
+            try StatsCounter.add(-1, to: \.following, of: me, in: transaction, store: store)
+            try StatsCounter.add(-1, to: \.followers, of: uid, in: transaction, store: store)
         }
     }
 
@@ -142,12 +150,22 @@ public final class UserService: Sendable {
         try await store.collection(Collections.following(of: uid)).query.getDocuments().map(\.documentID)
     }
 
-    /// Following, followers and tweets of `uid`, counted by the store.
+    /// Following, followers and tweets of `uid`: one read of its counters (counted, for a store
+    /// written before counters existed).
     public func fetchStats(forUid uid: String) async throws -> UserStats {
-        async let following = store.collection(Collections.following(of: uid)).query.count()
-        async let followers = store.collection(Collections.followers(of: uid)).query.count()
-        async let tweets = store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid)).count()
-        return try await UserStats(following: following, followers: followers, tweets: tweets)
+        if let snapshot = try await store.getDocument(StatsCounter.path(of: uid)),
+            let stats = StatsCounter.stats(from: snapshot.data)
+        {
+            return stats
+        }
+        var counts: [Int] = []
+        for query in [
+            store.collection(Collections.following(of: uid)).query, store.collection(Collections.followers(of: uid)).query,
+            store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid)),
+        ] {
+            counts.append(try await query.count())
+        }
+        return UserStats(following: counts[0], followers: counts[1], tweets: counts[2])
     }
 
     private func followPaths(me: String, other: String) -> (DocumentPath, DocumentPath, DocumentPath) {

@@ -71,7 +71,8 @@ public struct Query: Sendable {
         filtered(field, .greaterThan, value)
     }
 
-    /// Sorts by `field`; ties fall back to later orders and finally to the document ID.
+    /// Sorts by `field`; ties fall back to later orders and finally to the document path.
+    /// Documents without `field` are left out, as in Firestore.
     public func order(by field: String, descending: Bool = false) -> Query {
         var copy = self
         copy.orders.append(Order(field: field, descending: descending))
@@ -170,6 +171,12 @@ extension Query {
         return .orderedSame
     }
 
+    /// Whether `snapshot` has every field the query orders by: as in Firestore, a document
+    /// without one is left out of the results (and out of every index on it).
+    func hasOrderFields(_ snapshot: DocumentSnapshot) -> Bool {
+        orders.allSatisfy { $0.field == Query.documentID || snapshot.lookup($0.field) != nil }
+    }
+
     /// Whether `snapshot` comes after the cursor (always true without one).
     func isAfterCursor(_ snapshot: DocumentSnapshot) -> Bool {
         guard let cursor = startAfter else { return true }
@@ -183,7 +190,7 @@ extension Query {
 
     /// Applies filters, cursor, order and limit to candidate documents.
     func select(from candidates: some Sequence<DocumentSnapshot>) -> [DocumentSnapshot] {
-        var selected = candidates.filter { matches($0) && isAfterCursor($0) }
+        var selected = candidates.filter { matches($0) && hasOrderFields($0) && isAfterCursor($0) }
         selected.sort { compare($0, $1) == .orderedAscending }
         if let limit, selected.count > limit { selected.removeSubrange(limit...) }
         return selected

@@ -5,6 +5,8 @@ enum Collections {
     /// Password hashes, apart from the public `users` documents (Firebase Auth keeps them apart too).
     static let credentials = "credentials"
     static let userLikes = "user-likes"
+    /// `user-stats/{uid}`: the counts a profile shows, kept by the transactions that change them.
+    static let userStats = "user-stats"
 
     /// `users/{uid}/user-likes`: the tweets `uid` likes, with the time of each like.
     static func likes(of uid: String) -> String { "users/\(uid)/user-likes" }

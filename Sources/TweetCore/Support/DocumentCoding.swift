@@ -38,7 +38,7 @@ enum DocumentCoding {
     /// Decodes a model from a document's fields; failures name the document and the key path.
     static func decode<T: Decodable>(_ type: T.Type, from fields: JSONObject, path: String) throws -> T {
         do {
-            return try makeDecoder().decode(T.self, from: Data(JSONValue.object(fields).serialized()))
+            return try JSONValueDecoder().decode(T.self, from: .object(fields))
         } catch let error as DecodingError {
             throw StoreError.undecodable(path: path, reason: describe(error))
         }
@@ -67,6 +67,9 @@ enum DocumentCoding {
 }
 
 extension JSONObject {
+    /// The fields as compact JSON text.
+    func serializedObject() -> [UInt8] { JSONValue.object(self).serialized() }
+
     /// The fields without `id`, which the document's path already holds (Firestore's `@DocumentID`).
     func removingID() -> JSONObject {
         var copy = self

@@ -20,12 +20,21 @@ struct QueryPlan {
         if orderFields.last == Query.documentID { orderFields.removeLast() }
         let isDescending = query.orders.first?.descending ?? false
         descending = isDescending
+        // One equality (or `in`) filter per field can be served by an index; any other filter,
+        // a second one on the same field included, is checked on each candidate.
         var equalities: [String: [JSONValue]] = [:]
-        for filter in query.filters where filter.field != Query.documentID {
+        var served: [String: Int] = [:]
+        for (position, filter) in query.filters.enumerated() where filter.field != Query.documentID {
+            guard served[filter.field] == nil else { continue }
             switch filter.op {
-            case .equal: equalities[filter.field] = [filter.value]
+            case .equal:
+                equalities[filter.field] = [filter.value]
+                served[filter.field] = position
             case .in:
-                if case .array(let values) = filter.value, equalities[filter.field] == nil { equalities[filter.field] = values }
+                guard case .array(let values) = filter.value else { continue }
+                var seen = Set<JSONValue>()
+                equalities[filter.field] = values.filter { seen.insert($0).inserted }  // one range per value
+                served[filter.field] = position
             default: break
             }
         }
@@ -46,7 +55,19 @@ struct QueryPlan {
                 if best == nil || equalityFields.count > best!.1 { best = (index, equalityFields.count) }
             }
         }
-        guard let (index, _) = best else {
+        var ordered = true
+        if best == nil {
+            // No index gives the order, but one whose leading fields are all filtered on still
+            // narrows the read to a range; its matches are then sorted.
+            for index in indexes where index.collectionID == collectionID && (index.scope == .collectionGroup) == isGroup {
+                let leading = index.fields.prefix { equalities[$0] != nil }
+                guard !leading.isEmpty, leading.reduce(1, { $0 * equalities[$1]!.count }) <= Self.maximumRanges
+                else { continue }
+                if best == nil || leading.count > best!.1 { best = (index, leading.count) }
+            }
+            ordered = false
+        }
+        guard let (index, equalityCount) = best else {
             self.index = nil
             prefixes = []
             residual = query.filters
@@ -54,16 +75,15 @@ struct QueryPlan {
             return
         }
         self.index = index
-        let equalityFields = orderFields.isEmpty ? index.fields : Array(index.fields.dropLast())
+        let equalityFields = Array(index.fields.prefix(equalityCount))
         var prefixes: [[JSONValue]] = [collectionPath.map { [.string($0)] } ?? []]
         for field in equalityFields {
             prefixes = prefixes.flatMap { prefix in equalities[field]!.map { prefix + [$0] } }
         }
         self.prefixes = prefixes
-        residual = query.filters.filter { filter in
-            !(equalityFields.contains(filter.field) && (filter.op == .equal || filter.op == .in))
-        }
-        isOrdered = true
+        let servedPositions = Set(equalityFields.compactMap { served[$0] })
+        residual = query.filters.enumerated().filter { !servedPositions.contains($0.offset) }.map(\.element)
+        isOrdered = ordered
     }
 
     /// Whether `snapshot` passes the filters the index range does not guarantee.
@@ -87,7 +107,7 @@ struct QueryPlan {
             var low = try segment.bound(index, prefix, upper: false)
             var high = try segment.bound(index, prefix, upper: true)
             // Start after the cursor with a binary search rather than by skipping entries.
-            if let cursor = query.startAfter, index.scope == .collection, cursor.count == index.fields.count - (prefix.count - 1) + 1 {
+            if isOrdered, let cursor = query.startAfter, index.scope == .collection, cursor.count == index.fields.count - (prefix.count - 1) + 1 {
                 // The cursor ends with the document's path; a collection index's key with its ID.
                 let path = cursor.last?.stringValue ?? ""
                 let key = prefix + cursor.dropLast() + [.string(String(path.split(separator: "/").last ?? ""))]

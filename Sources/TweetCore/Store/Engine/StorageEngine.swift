@@ -47,11 +47,14 @@ struct StorageEngine {
         self.indexes = indexes
         self.foldThreshold = max(1, foldThreshold)
         journalPath = (directory as NSString).appendingPathComponent(Self.journalName)
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StoreError.cannotOpen(path: directory, reason: "cannot create the directory")
+        // mkdir first: the common case (the directory exists) costs one system call.
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError.cannotOpen(path: directory, reason: "cannot create the directory")
+            }
         }
         let lockPath = (directory as NSString).appendingPathComponent(Self.lockName)
         let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)

@@ -115,7 +115,9 @@ struct MemtableStream: CandidateStream {
     private var position = 0
 
     init(memtable: Memtable, query: Query) {
-        snapshots = memtable.documents(in: query.scope).filter { query.matches($0) && query.isAfterCursor($0) }
+        snapshots = memtable.documents(in: query.scope).filter {
+            query.matches($0) && query.hasOrderFields($0) && query.isAfterCursor($0)
+        }
         snapshots.sort { query.compare($0, $1) == .orderedAscending }
     }
 

@@ -1,0 +1,49 @@
+/// Keeps `user-stats/{uid}` (following, followers, tweets) in step with the documents they count,
+/// inside the transactions that change them, so a profile reads one document instead of counting.
+///
+/// A store written before the counters existed has no stats document: the first change counts
+/// once, inside the transaction, and writes the document; reads count until then.
+enum StatsCounter {
+    static func path(of uid: String) -> DocumentPath {
+        DocumentPath(collection: Collections.userStats, documentID: uid)
+    }
+
+    /// The fields of a stats document.
+    static func fields(_ stats: UserStats) -> JSONObject {
+        [
+            "following": .integer(Int64(stats.following)), "followers": .integer(Int64(stats.followers)),
+            "tweets": .integer(Int64(stats.tweets)),
+        ]
+    }
+
+    static func stats(from fields: JSONObject) -> UserStats? {
+        guard let following = fields["following"]?.integerValue, let followers = fields["followers"]?.integerValue,
+            let tweets = fields["tweets"]?.integerValue
+        else { return nil }
+        return UserStats(following: Int(following), followers: Int(followers), tweets: Int(tweets))
+    }
+
+    /// Adds `delta` to one counter of `uid` in `transaction`.
+    static func add(
+        _ delta: Int, to keyPath: WritableKeyPath<UserStats, Int>, of uid: String, in transaction: Transaction,
+        store: any DocumentStore
+    ) throws {
+        let path = path(of: uid)
+        var counts: UserStats
+        if let snapshot = try transaction.getDocument(path), let saved = stats(from: snapshot.data) {
+            counts = saved
+        } else {
+            counts = try count(uid, store: store) { try transaction.getDocuments($0).count }
+        }
+        counts[keyPath: keyPath] = max(0, counts[keyPath: keyPath] + delta)
+        transaction.setData(fields(counts), at: path)
+    }
+
+    /// Counts the documents behind `uid`'s stats with `count` (a transaction's or the store's).
+    static func count(_ uid: String, store: any DocumentStore, _ count: (Query) throws -> Int) rethrows -> UserStats {
+        UserStats(
+            following: try count(store.collection(Collections.following(of: uid)).query),
+            followers: try count(store.collection(Collections.followers(of: uid)).query),
+            tweets: try count(store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid))))
+    }
+}
