@@ -85,6 +85,14 @@ struct TweetRecord: Codable, Equatable {
         try container.encode(replyToId, forKey: .replyToId)  // null, so "replyToId == null" finds non-replies
     }
 
+    /// The stored fields, built directly (the bulk seed writes a million of them).
+    var fields: JSONObject {
+        [
+            "uid": .string(uid), "caption": .string(caption), "likes": .integer(Int64(likes)),
+            "timestamp": .string(Timestamp.string(from: timestamp)), "replyToId": replyToId.map { .string($0) } ?? .null,
+        ]
+    }
+
     var tweet: Tweet {
         Tweet(id: id, uid: uid, caption: caption, likes: likes, timestamp: timestamp, replyToId: replyToId)
     }

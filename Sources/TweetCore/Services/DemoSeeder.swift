@@ -104,7 +104,7 @@ public struct DemoSeeder: Sendable {
                 ))
         }
         for tweet in tweets {
-            writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), try DocumentCoding.encode(tweet).removingID()))
+            writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), tweet.fields))
         }
 
         var stats = [String: UserStats](

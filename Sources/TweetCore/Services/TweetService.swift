@@ -113,7 +113,7 @@ public final class TweetService: Sendable {
             let record = TweetRecord(
                 id: path.documentID, uid: uid, caption: caption, likes: 0, timestamp: transaction.time,
                 replyToId: replyTo)
-            try transaction.setData(from: record, at: path)
+            transaction.setData(record.fields, at: path)
             try StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
             return record
         }

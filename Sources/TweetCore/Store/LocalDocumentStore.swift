@@ -49,12 +49,18 @@ public actor LocalDocumentStore: DocumentStore {
     /// Writes all `documents` as one new segment: atomic like a transaction, and far faster for
     /// bulk data, since nothing passes through the journal.
     public func importDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws {
-        var entries = documents.map { SegmentWriter.Entry(path: $0.0, data: $0.1) }
-        entries.sort { SegmentFormat.comparePaths($0.path, $1.path) == .orderedAscending }
+        var keys = SortKeyBuffer()
+        for (path, _) in documents { keys.add { SortKey.path(path, into: &$0) } }
         var unique: [SegmentWriter.Entry] = []
-        unique.reserveCapacity(entries.count)
-        for entry in entries {
-            if let last = unique.last, last.path == entry.path { unique[unique.count - 1] = entry } else { unique.append(entry) }
+        unique.reserveCapacity(documents.count)
+        for position in keys.sortedPositions() {
+            let (path, fields) = documents[position]
+            // The sort is stable: of two writes to one path, the later one wins.
+            if let last = unique.last, last.path == path {
+                unique[unique.count - 1].data = fields
+            } else {
+                unique.append(SegmentWriter.Entry(path: path, data: fields))
+            }
         }
         try engine.importSegment(unique)
     }

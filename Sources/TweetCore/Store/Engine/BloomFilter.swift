@@ -26,11 +26,12 @@ struct BloomFilter {
         }
     }
 
-    static func mayContain(_ hashes: (UInt64, UInt64), words: UnsafeBufferPointer<UInt64>) -> Bool {
-        let bits = UInt64(words.count * 64)
+    /// Whether the filter of `wordCount` words, read through `word`, may hold the hashed path.
+    static func mayContain(_ hashes: (UInt64, UInt64), wordCount: Int, word: (Int) throws -> UInt64) rethrows -> Bool {
+        let bits = UInt64(wordCount * 64)
         for i in 0..<UInt64(hashCount) {
             let bit = (hashes.0 &+ i &* hashes.1) % bits
-            if words[Int(bit / 64)] & (1 << (bit % 64)) == 0 { return false }
+            if try word(Int(bit / 64)) & (1 << (bit % 64)) == 0 { return false }
         }
         return true
     }

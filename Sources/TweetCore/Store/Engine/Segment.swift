@@ -6,12 +6,13 @@ final class Segment {
     let name: String
     let dataPath: String
     let indexPath: String
-    private let data: MappedFile
-    private let index: MappedFile
+    private let data: BlockFile
+    private let index: BlockFile
     /// Documents (and deletions) in the segment.
     let count: Int
     private let offsetsStart: Int
-    private let bloom: UnsafeBufferPointer<UInt64>
+    private let bloomStart: Int
+    private let bloomWords: Int
     /// Each secondary index's first byte and entry count, by name.
     private let secondary: [String: (start: Int, count: Int)]
 
@@ -19,17 +20,16 @@ final class Segment {
         self.name = name
         dataPath = (directory as NSString).appendingPathComponent(SegmentFormat.dataFileName(name))
         indexPath = (directory as NSString).appendingPathComponent(SegmentFormat.indexFileName(name))
-        data = try MappedFile(path: dataPath)
-        index = try MappedFile(path: indexPath)
+        data = try BlockFile(path: dataPath)
+        index = try BlockFile(path: indexPath)
         let indexFile = indexPath
         let damaged = { (reason: String) in StoreError.corruptRecord(file: indexFile, line: 0, reason: reason) }
-        guard index.count >= SegmentFormat.headerSize,
-            Array(index.bytes[0..<8]) == SegmentFormat.indexMagic
+        guard index.count >= SegmentFormat.headerSize, try index.read(0..<8) == SegmentFormat.indexMagic
         else { throw damaged("not a segment index") }
-        count = Int(index.uint64(at: 8))
-        let dataSize = Int(index.uint64(at: 16))
-        let bloomWords = Int(index.uint64(at: 24))
-        let indexCount = Int(index.uint64(at: 32))
+        count = Int(try index.uint64(at: 8))
+        let dataSize = Int(try index.uint64(at: 16))
+        let bloomWords = Int(try index.uint64(at: 24))
+        let indexCount = Int(try index.uint64(at: 32))
         guard dataSize == data.count else {
             throw StoreError.corruptRecord(
                 file: dataPath, line: 0, reason: "it has \(data.count) bytes where its index expects \(dataSize)")
@@ -38,8 +38,8 @@ final class Segment {
         var table: [(String, Int)] = []
         for _ in 0..<indexCount {
             guard position + SegmentFormat.indexTableEntrySize <= index.count else { throw damaged("truncated") }
-            let nameBytes = index.bytes[position..<(position + SegmentFormat.indexNameSize)].prefix { $0 != 0 }
-            table.append((String(decoding: nameBytes, as: UTF8.self), Int(index.uint64(at: position + 64))))
+            let nameBytes = try index.read(position..<(position + SegmentFormat.indexNameSize)).prefix { $0 != 0 }
+            table.append((String(decoding: nameBytes, as: UTF8.self), Int(try index.uint64(at: position + 64))))
             position += SegmentFormat.indexTableEntrySize
         }
         offsetsStart = position
@@ -51,21 +51,20 @@ final class Segment {
             secondary[indexName] = (position, entries)
             position += (entries + entries % 2) * 4
         }
-        guard position == index.count else { throw damaged("its size does not match its header") }
+        guard position == index.count, bloomWords > 0 else { throw damaged("its size does not match its header") }
         self.secondary = secondary
-        let base = index.bytes.baseAddress!.advanced(by: bloomStart).assumingMemoryBound(to: UInt64.self)
-        bloom = UnsafeBufferPointer(start: base, count: bloomWords)
+        self.bloomStart = bloomStart
+        self.bloomWords = bloomWords
     }
 
     // MARK: Lines
 
     /// The line of document `ordinal`, without its newline.
-    private func line(_ ordinal: Int) -> UnsafeBufferPointer<UInt8> {
-        let start = Int(index.uint64(at: offsetsStart + ordinal * 8))
-        let end = ordinal + 1 < count ? Int(index.uint64(at: offsetsStart + (ordinal + 1) * 8)) - 1 : data.count - 1
-        let base = data.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        guard start >= 0, start <= end, end < data.count else { return UnsafeBufferPointer(start: base, count: 0) }
-        return UnsafeBufferPointer(start: base + start, count: end - start)
+    private func line(_ ordinal: Int) throws -> [UInt8] {
+        let start = Int(try index.uint64(at: offsetsStart + ordinal * 8))
+        let end = ordinal + 1 < count ? Int(try index.uint64(at: offsetsStart + (ordinal + 1) * 8)) - 1 : data.count - 1
+        guard start >= 0, start <= end, end < data.count else { throw damaged(ordinal, "its offset is out of range") }
+        return try data.read(start..<end)
     }
 
     private func damaged(_ ordinal: Int, _ reason: String) -> StoreError {
@@ -74,11 +73,11 @@ final class Segment {
 
     /// The path of document `ordinal`, read without parsing the rest of the line.
     func path(at ordinal: Int) throws -> DocumentPath {
-        let bytes = line(ordinal)
+        let bytes = try line(ordinal)
         guard bytes.count > 2, bytes[0] == UInt8(ascii: "[") else { throw damaged(ordinal, "not a document line") }
         let text: String
         do {
-            text = try JSONValue.parseString(in: bytes, at: 1).0
+            text = try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in try JSONValue.parseString(in: buffer, at: 1).0 }
         } catch {
             throw damaged(ordinal, "unreadable path: \(error)")
         }
@@ -88,25 +87,11 @@ final class Segment {
 
     /// Document `ordinal`, checksum verified; `data == nil` for a deletion.
     func entry(at ordinal: Int) throws -> (path: DocumentPath, data: JSONObject?) {
-        let bytes = line(ordinal)
-        let suffix = SegmentFormat.checksumSuffixLength  // `,"xxxxxxxx"]`
-        guard bytes.count > suffix + 4 else { throw damaged(ordinal, "the line is truncated") }
-        let body = UnsafeBufferPointer(rebasing: bytes[0..<(bytes.count - suffix)])
-        let stored = UInt32(String(decoding: bytes[(bytes.count - 10)..<(bytes.count - 2)], as: UTF8.self), radix: 16)
-        guard let stored, stored == CRC32.checksum(body) else { throw damaged(ordinal, "checksum mismatch") }
-        let value: JSONValue
+        let bytes = try line(ordinal)
         do {
-            value = try JSONValue.parse(bytes)
+            return try bytes.withUnsafeBufferPointer { buffer throws(SegmentFormat.LineError) in try SegmentFormat.parseLine(buffer) }
         } catch {
-            throw damaged(ordinal, "invalid JSON: \(error)")
-        }
-        guard case .array(let parts) = value, parts.count == 3, let text = parts[0].stringValue,
-            let path = DocumentPath(text)
-        else { throw damaged(ordinal, "not a [path, data, checksum] line") }
-        switch parts[1] {
-        case .object(let fields): return (path, fields)
-        case .null: return (path, nil)
-        default: throw damaged(ordinal, "the document is not an object")
+            throw damaged(ordinal, error.reason)
         }
     }
 
@@ -114,7 +99,9 @@ final class Segment {
 
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).
     func find(_ path: DocumentPath) throws -> Int? {
-        guard BloomFilter.mayContain(BloomFilter.hashes(path.description.utf8), words: bloom) else { return nil }
+        guard try BloomFilter.mayContain(BloomFilter.hashes(path.description.utf8), wordCount: bloomWords, word: {
+            try index.uint64(at: bloomStart + $0 * 8)
+        }) else { return nil }
         var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
@@ -150,8 +137,8 @@ final class Segment {
     func entryCount(_ definition: IndexDefinition) -> Int { secondary[definition.name]?.count ?? 0 }
 
     /// The document ordinal at position `position` of index `definition`.
-    func ordinal(_ definition: IndexDefinition, _ position: Int) -> Int {
-        Int(index.uint32(at: secondary[definition.name]!.start + position * 4))
+    func ordinal(_ definition: IndexDefinition, _ position: Int) throws -> Int {
+        Int(try index.uint32(at: secondary[definition.name]!.start + position * 4))
     }
 
     /// The first position in index `definition` whose key is not below `key` (with `upper`, not at or
@@ -160,7 +147,7 @@ final class Segment {
         var (low, high) = (0, entryCount(definition))
         while low < high {
             let middle = (low + high) / 2
-            let ordinal = ordinal(definition, middle)
+            let ordinal = try ordinal(definition, middle)
             let (path, data) = try entry(at: ordinal)
             guard let data, let entryKey = definition.key(collection: path.collection, documentID: path.documentID, data: data)
             else { throw damaged(ordinal, "index \(definition.name) lists a document it does not cover") }

@@ -31,6 +31,33 @@ enum SegmentFormat {
         line.append(contentsOf: "\"]\n".utf8)
     }
 
+    /// Why a document line could not be read.
+    struct LineError: Error {
+        var reason: String
+    }
+
+    /// Parses a document line (without its newline), checksum verified; `data == nil` for a deletion.
+    static func parseLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(LineError) -> (path: DocumentPath, data: JSONObject?) {
+        guard bytes.count > checksumSuffixLength + 4 else { throw LineError(reason: "the line is truncated") }
+        let body = UnsafeBufferPointer(rebasing: bytes[0..<(bytes.count - checksumSuffixLength)])
+        let stored = UInt32(String(decoding: bytes[(bytes.count - 10)..<(bytes.count - 2)], as: UTF8.self), radix: 16)
+        guard let stored, stored == CRC32.checksum(body) else { throw LineError(reason: "checksum mismatch") }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes)
+        } catch {
+            throw LineError(reason: "invalid JSON: \(error)")
+        }
+        guard case .array(let parts) = value, parts.count == 3, let text = parts[0].stringValue,
+            let path = DocumentPath(text)
+        else { throw LineError(reason: "not a [path, data, checksum] line") }
+        switch parts[1] {
+        case .object(let fields): return (path, fields)
+        case .null: return (path, nil)
+        default: throw LineError(reason: "the document is not an object")
+        }
+    }
+
     /// Orders documents by collection path, then by ID, comparing bytes: a collection's documents
     /// are contiguous, apart from those of its subcollections.
     static func comparePaths(_ a: DocumentPath, _ b: DocumentPath) -> ComparisonResult {

@@ -36,7 +36,9 @@ struct SegmentWriter {
         var offsets: [UInt64] = []
         offsets.reserveCapacity(entries.count)
         var bloom = [UInt64](repeating: 0, count: BloomFilter.wordCount(forCount: entries.count))
-        var keyed: [[(key: [JSONValue], ordinal: UInt32)]] = Array(repeating: [], count: indexes.count)
+        // Each index's keys, flat and order-preserving, with the ordinal of their document.
+        var keys = [SortKeyBuffer](repeating: SortKeyBuffer(), count: indexes.count)
+        var ordinals = [[UInt32]](repeating: [], count: indexes.count)
         for (ordinal, entry) in entries.enumerated() {
             offsets.append(UInt64(output.offset))
             try output.write(entry.line ?? SegmentFormat.line(path: entry.path, data: entry.data))
@@ -44,7 +46,8 @@ struct SegmentWriter {
             guard let data = entry.data else { continue }
             for (position, index) in indexes.enumerated() {
                 if let key = index.key(collection: entry.path.collection, documentID: entry.path.documentID, data: data) {
-                    keyed[position].append((key, UInt32(ordinal)))
+                    keys[position].add { bytes in for value in key { SortKey.append(value, to: &bytes) } }
+                    ordinals[position].append(UInt32(ordinal))
                 }
             }
         }
@@ -61,16 +64,15 @@ struct SegmentWriter {
             var name = Array(index.name.utf8.prefix(SegmentFormat.indexNameSize))
             name += [UInt8](repeating: 0, count: SegmentFormat.indexNameSize - name.count)
             bytes += name
-            append(UInt64(keyed[position].count), to: &bytes)
+            append(UInt64(ordinals[position].count), to: &bytes)
         }
         for offset in offsets { append(offset, to: &bytes) }
         for word in bloom { append(word, to: &bytes) }
-        for var entries in keyed {
-            entries.sort { compareKeys($0.key, $1.key) == .orderedAscending }
-            for entry in entries {
-                withUnsafeBytes(of: entry.ordinal.littleEndian) { bytes.append(contentsOf: $0) }
+        for position in indexes.indices {
+            for sorted in keys[position].sortedPositions() {
+                withUnsafeBytes(of: ordinals[position][sorted].littleEndian) { bytes.append(contentsOf: $0) }
             }
-            if entries.count % 2 == 1 { bytes += [0, 0, 0, 0] }
+            if ordinals[position].count % 2 == 1 { bytes += [0, 0, 0, 0] }
         }
         let indexOutput = try FileOutput(path: indexPath)
         try indexOutput.write(bytes)

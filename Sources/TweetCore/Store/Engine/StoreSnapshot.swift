@@ -143,7 +143,7 @@ struct SegmentStream: CandidateStream {
         while !positions.isEmpty {
             let position = descending ? positions.upperBound - 1 : positions.lowerBound
             if descending { positions = positions.lowerBound..<(positions.upperBound - 1) } else { positions = (positions.lowerBound + 1)..<positions.upperBound }
-            let ordinal = index.map { segment.ordinal($0, position) } ?? position
+            let ordinal = try index.map { try segment.ordinal($0, position) } ?? position
             // A deletion yields nothing here; older versions of its path are skipped as replaced.
             if case (let path, let data?) = try segment.entry(at: ordinal), collectionID.map({ path.collectionID == $0 }) ?? true {
                 return (DocumentSnapshot(path: path, data: data), rank)

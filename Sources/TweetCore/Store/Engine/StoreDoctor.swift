@@ -1,0 +1,264 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One problem found in a store's files.
+public struct StoreProblem: Equatable, Sendable, CustomStringConvertible {
+    /// The damaged file.
+    public var file: String
+    /// The line (1-based), when the problem is one record.
+    public var line: Int?
+    public var reason: String
+    /// Whether ``StoreDoctor/repair()`` can fix it.
+    public var isRepairable: Bool
+
+    public var description: String { line.map { "\(file) line \($0): \(reason)" } ?? "\(file): \(reason)" }
+}
+
+/// What ``StoreDoctor/repair()`` did.
+public struct RepairReport: Equatable, Sendable {
+    /// The problems fixed.
+    public var repaired: [StoreProblem] = []
+    /// The problems left, which need a backup or a newer tweetcli.
+    public var unrepaired: [StoreProblem] = []
+    /// Side files that now hold every removed byte.
+    public var sideFiles: [String] = []
+}
+
+/// Checks every file of a local store and repairs what can be repaired: every intact record is
+/// kept, and whatever is removed is moved, byte for byte, to a side file beside it, never deleted.
+///
+/// It works on the files directly (a damaged store cannot be opened), under the store's
+/// exclusive lock.
+public struct StoreDoctor: Sendable {
+    public let directory: String
+    private let indexes: [IndexDefinition]
+
+    /// - Parameters:
+    ///   - directory: the store's directory.
+    ///   - indexes: the indexes rebuilt segments get (the same the store is opened with).
+    public init(directory: String, indexes: [IndexDefinition]) {
+        self.directory = directory
+        self.indexes = indexes
+    }
+
+    private var journalPath: String { (directory as NSString).appendingPathComponent(StorageEngine.journalName) }
+
+    /// Every problem in the store's files; empty for a healthy store.
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when there is no store at all.
+    public func check() throws -> [StoreProblem] {
+        try withLock {
+            var problems = inspectJournal().problems
+            let (manifest, manifestProblems) = inspectManifest()
+            problems += manifestProblems
+            for info in manifest?.segments ?? [] { problems += inspectSegment(info.name).problems }
+            return problems
+        }
+    }
+
+    /// Fixes what ``check()`` finds: damaged journal records and a torn write move to a side file
+    /// and the journal is rewritten with the intact ones; a segment with damaged lines or a bad
+    /// index is rewritten from its intact lines (damaged ones to a side file), under a new name
+    /// committed by the manifest. A damaged manifest or a file from a newer version is left alone.
+    public func repair() throws -> RepairReport {
+        try withLock {
+            var report = RepairReport()
+            let stamp = Int(Date().timeIntervalSince1970 * 1000)
+            let journal = inspectJournal()
+            if !journal.problems.isEmpty {
+                if journal.problems.allSatisfy(\.isRepairable) {
+                    if !journal.removed.isEmpty {
+                        let side = journalPath + ".damaged-\(stamp)"
+                        try FileIO.replaceAtomically(path: side, contents: journal.removed, directory: directory)
+                        report.sideFiles.append(side)
+                    }
+                    try FileIO.replaceAtomically(path: journalPath, contents: journal.kept, directory: directory)
+                    report.repaired += journal.problems
+                } else {
+                    report.unrepaired += journal.problems
+                }
+            }
+            let (loaded, manifestProblems) = inspectManifest()
+            report.unrepaired += manifestProblems
+            guard var manifest = loaded else { return report }
+            var replaced: [String] = []
+            for (position, info) in manifest.segments.enumerated() {
+                let segment = inspectSegment(info.name)
+                guard !segment.problems.isEmpty else { continue }
+                guard segment.problems.allSatisfy(\.isRepairable) else {
+                    report.unrepaired += segment.problems
+                    continue
+                }
+                if !segment.removed.isEmpty {
+                    let side = (directory as NSString).appendingPathComponent("\(info.name).damaged-\(stamp).jsonl")
+                    try FileIO.replaceAtomically(path: side, contents: segment.removed, directory: directory)
+                    report.sideFiles.append(side)
+                }
+                let name = String(format: "seg-%06d", manifest.nextSegment)
+                manifest.nextSegment += 1
+                let count = try SegmentWriter(directory: directory, indexes: indexes).write(name: name, entries: segment.kept)
+                manifest.segments[position] = .init(name: name, documents: count)
+                replaced.append(info.name)
+                report.repaired += segment.problems
+            }
+            if !replaced.isEmpty {
+                try manifest.save(directory: directory)
+                // Every byte of the replaced segments is now in the new ones or in a side file.
+                for name in replaced {
+                    unlink((directory as NSString).appendingPathComponent(SegmentFormat.dataFileName(name)))
+                    unlink((directory as NSString).appendingPathComponent(SegmentFormat.indexFileName(name)))
+                }
+            }
+            return report
+        }
+    }
+
+    // MARK: Inspection
+
+    private func withLock<T>(_ body: () throws -> T) throws -> T {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw StoreError.cannotOpen(path: directory, reason: "there is no store there")
+        }
+        let lockPath = (directory as NSString).appendingPathComponent(StorageEngine.lockName)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw StoreError.io(path: lockPath, reason: FileIO.errnoText()) }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    /// The journal's problems, the bytes a repair keeps (header and intact records) and the bytes it moves aside.
+    private func inspectJournal() -> (problems: [StoreProblem], kept: [UInt8], removed: [UInt8]) {
+        let header = JSONValue.object([
+            "format": .string(StorageEngine.formatName), "version": .integer(StorageEngine.journalVersion),
+        ]).serialized() + [0x0A]
+        guard let data = FileManager.default.contents(atPath: journalPath) else {
+            return ([StoreProblem(file: journalPath, reason: "the journal is missing", isRepairable: true)], header, [])
+        }
+        let bytes = Array(data)
+        if bytes.isEmpty {
+            return ([StoreProblem(file: journalPath, line: 1, reason: "the file is empty", isRepairable: true)], header, [])
+        }
+        var problems: [StoreProblem] = []
+        var kept: [UInt8] = []
+        var removed: [UInt8] = []
+        var start = 0
+        var line = 0
+        while start < bytes.count {
+            line += 1
+            guard let newline = bytes[start...].firstIndex(of: 0x0A) else {
+                problems.append(
+                    StoreProblem(
+                        file: journalPath, line: line,
+                        reason: "an unfinished write of \(bytes.count - start) bytes at the end, never acknowledged",
+                        isRepairable: true))
+                removed += bytes[start...] + [0x0A]
+                break
+            }
+            let text = bytes[start..<newline]
+            let whole = Array(bytes[start...newline])
+            start = newline + 1
+            if line == 1 {
+                guard case .object(let fields)? = try? JSONValue.parse(text),  // reported as a problem below
+                    fields["format"]?.stringValue == StorageEngine.formatName,
+                    let version = fields["version"]?.integerValue
+                else {
+                    problems.append(StoreProblem(file: journalPath, line: 1, reason: "not a tweetcli store header", isRepairable: false))
+                    return (problems, [], [])
+                }
+                if version > StorageEngine.journalVersion {
+                    problems.append(
+                        StoreProblem(
+                            file: journalPath, line: 1, reason: "written by a newer tweetcli (format \(version))",
+                            isRepairable: false))
+                    return (problems, [], [])
+                }
+                kept += whole
+                continue
+            }
+            do {
+                _ = try JournalRecord(line: text, file: journalPath, lineNumber: line)
+                kept += whole
+            } catch let StoreError.corruptRecord(_, _, reason) {
+                problems.append(StoreProblem(file: journalPath, line: line, reason: reason, isRepairable: true))
+                removed += whole
+            } catch {
+                problems.append(StoreProblem(file: journalPath, line: line, reason: "\(error)", isRepairable: true))
+                removed += whole
+            }
+        }
+        return (problems, kept, removed)
+    }
+
+    private func inspectManifest() -> (Manifest?, [StoreProblem]) {
+        do {
+            return (try Manifest.load(directory: directory), [])
+        } catch let error as StoreError {
+            let path = (directory as NSString).appendingPathComponent(Manifest.fileName)
+            let reason = error.errorDescription ?? "\(error)"
+            return (nil, [StoreProblem(file: path, reason: "\(reason); restore it from a backup", isRepairable: false)])
+        } catch {
+            return (nil, [])
+        }
+    }
+
+    /// A segment's problems, its intact entries (what a rewrite keeps) and its damaged lines.
+    private func inspectSegment(_ name: String) -> (problems: [StoreProblem], kept: [SegmentWriter.Entry], removed: [UInt8]) {
+        let dataPath = (directory as NSString).appendingPathComponent(SegmentFormat.dataFileName(name))
+        guard let data = FileManager.default.contents(atPath: dataPath) else {
+            return ([StoreProblem(file: dataPath, reason: "the segment is missing; restore it from a backup", isRepairable: false)], [], [])
+        }
+        let bytes = Array(data)
+        var problems: [StoreProblem] = []
+        var kept: [SegmentWriter.Entry] = []
+        var removed: [UInt8] = []
+        var lineStarts: [Int] = []
+        var start = 0
+        var line = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            while start < buffer.count {
+                line += 1
+                let end = buffer[start...].firstIndex(of: 0x0A) ?? buffer.count
+                defer { start = end + 1 }
+                if line == 1 { continue }  // The header: the segment's own line count is checked below.
+                let text = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                do throws(SegmentFormat.LineError) {
+                    let (path, fields) = try SegmentFormat.parseLine(text)
+                    if let last = kept.last, SegmentFormat.comparePaths(last.path, path) != .orderedAscending {
+                        problems.append(StoreProblem(file: dataPath, line: line, reason: "out of order", isRepairable: true))
+                        removed += Array(text) + [0x0A]
+                        continue
+                    }
+                    kept.append(SegmentWriter.Entry(path: path, data: fields))
+                    lineStarts.append(start)
+                } catch {
+                    let reason = end == buffer.count ? "the last line is truncated" : error.reason
+                    problems.append(StoreProblem(file: dataPath, line: line, reason: reason, isRepairable: true))
+                    removed += Array(text) + [0x0A]
+                }
+            }
+        }
+        if problems.isEmpty {
+            do {
+                let segment = try Segment(directory: directory, name: name)
+                var consistent = segment.count == kept.count
+                for ordinal in 0..<min(segment.count, kept.count) where consistent {
+                    consistent = try segment.path(at: ordinal) == kept[ordinal].path
+                }
+                for index in indexes where consistent && !segment.hasIndex(index) { consistent = false }
+                if !consistent {
+                    problems.append(StoreProblem(file: segment.indexPath, reason: "the index does not match its segment", isRepairable: true))
+                }
+            } catch {
+                let reason = (error as? StoreError)?.errorDescription ?? "\(error)"
+                problems.append(
+                    StoreProblem(file: (directory as NSString).appendingPathComponent(SegmentFormat.indexFileName(name)), reason: reason, isRepairable: true))
+            }
+        }
+        return (problems, kept, removed)
+    }
+}
