@@ -6,12 +6,18 @@ let package = Package(
     products: [
         .library(name: "TweetCore", targets: ["TweetCore"]),
         .executable(name: "tweetcli", targets: ["tweetcli"]),
+        .executable(name: "floor", targets: ["floor"]),
+        .executable(name: "tweetbench", targets: ["tweetbench"]),
     ],
     targets: [
         // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         .target(name: "TweetCore", dependencies: ["CCrypt"]),
         .executableTarget(name: "tweetcli", dependencies: ["TweetCore"]),
+        // The benchmark's baseline: the cost of starting any Swift CLI that imports Foundation.
+        .executableTarget(name: "floor"),
+        // Issue 3's benchmark: drives the release tweetcli, floor and sqlite3 as separate processes.
+        .executableTarget(name: "tweetbench"),
         // Depends on tweetcli too, so `swift test` builds the binary the end-to-end tests run.
         .testTarget(name: "TweetCoreTests", dependencies: ["TweetCore", "tweetcli"]),
     ],

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Builds the data sets, signs in, and times every operation through tweetcli and sqlite3.
+struct Benchmark {
+    /// The two sides of each figure.
+    private enum Side: CaseIterable {
+        case tweetcli, sqlite
+    }
+
+    let options: BenchmarkOptions
+    let executables: Executables
+
+    /// Runs the whole benchmark in a fresh workspace, removed at the end unless `--keep` named it.
+    /// - Throws: ``BenchmarkError`` at the first step that fails.
+    func run() throws -> BenchmarkResult {
+        let workspace = try Workspace(kept: options.keep)
+        defer { workspace.removeUnlessKept() }
+        ProgressLog.note("working in \(workspace.path)\(workspace.isKept ? "" : " (removed at the end)")")
+        // `swift run tweetbench` rebuilds only tweetbench: show how old the binaries it times are.
+        for path in [executables.tweetcli, executables.floor] {
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+            ProgressLog.note("using \(path), built \(modified.map { "\($0)" } ?? "at an unknown time")")
+        }
+        // Sessions go to the workspace, never to the user's own ~/.local/state.
+        let launcher = ProcessLauncher(
+            scratchDirectory: workspace.path,
+            overrides: ["XDG_STATE_HOME": workspace.path("state"), "NO_COLOR": "1"])
+        let sqliteVersion = String(decoding: try launcher.capture([executables.sqlite3, "--version"]), as: UTF8.self)
+            .split(separator: " ").prefix(2).joined(separator: " ")
+
+        let builder = DatasetBuilder(
+            executables: executables, launcher: launcher, workspace: workspace, options: options)
+        let datasets = try [options.small, options.tweets].map { try builder.build(tweets: $0) }
+        var subjects: [Subjects] = []
+        for dataset in datasets {
+            // One query for both data sets, so that their times compare.
+            let query = options.query ?? subjects.first?.query
+            subjects.append(try signIn(on: dataset, query: query, launcher: launcher))
+        }
+
+        var operations: [BenchmarkResult.OperationResult] = []
+        for group in Operation.catalog(query: subjects.first?.query ?? "") {
+            ProgressLog.note("timing \(group.map(\.name).joined(separator: " / ")) …")
+            operations += try measure(group, datasets: datasets, subjects: subjects, launcher: launcher)
+        }
+        return BenchmarkResult(
+            options: options, machine: Machine.current(), sqliteVersion: sqliteVersion, datasets: datasets,
+            subjects: subjects, operations: operations)
+    }
+
+    /// One warm-up round, then ``BenchmarkOptions/runs`` timed rounds. Each round runs every
+    /// operation of the group once, in order, each as a fresh process, on every data set and
+    /// through both tweetcli and sqlite3: interleaved, so that load from elsewhere on a shared
+    /// machine touches every series alike instead of skewing one of them.
+    private func measure(
+        _ group: [Operation], datasets: [Dataset], subjects: [Subjects], launcher: ProcessLauncher
+    ) throws -> [BenchmarkResult.OperationResult] {
+        let empty = Array(repeating: Timings(), count: datasets.count)
+        var results = group.map {
+            BenchmarkResult.OperationResult(name: $0.name, hasTargets: $0.hasTargets, tweetcli: empty, sqlite: empty)
+        }
+        for round in 0...options.runs {
+            for (index, dataset) in datasets.enumerated() {
+                for side in Side.allCases {
+                    for (position, operation) in group.enumerated() {
+                        let commandLine = self.commandLine(
+                            operation, side: side, dataset: dataset, subjects: subjects[index], run: round)
+                        let result = try launcher.run(commandLine)
+                        guard round > 0 else { continue }
+                        switch side {
+                        case .tweetcli: results[position].tweetcli[index].append(result)
+                        case .sqlite: results[position].sqlite[index].append(result)
+                        }
+                    }
+                }
+            }
+        }
+        return results
+    }
+
+    /// The command line that runs `operation` on one side for run number `run`.
+    private func commandLine(
+        _ operation: Operation, side: Side, dataset: Dataset, subjects: Subjects, run: Int
+    ) -> [String] {
+        switch (side, operation.program) {
+        case (.tweetcli, .floor):
+            return [executables.floor]
+        case (.tweetcli, .tweetcli):
+            return [executables.tweetcli, "--store", dataset.storeDirectory] + operation.arguments(subjects, run)
+        case (.sqlite, _):
+            return [executables.sqlite3, "-batch", "-bail", dataset.databasePath, operation.sql(subjects, run)]
+        }
+    }
+
+    /// Signs in as the first user `explore` lists, with the seeder's demo password, and picks the
+    /// newest tweet of their feed that they do not like yet. Without a `query`, explore searches
+    /// for the first three letters of that user's name, which matches at least them.
+    private func signIn(on dataset: Dataset, query: String?, launcher: ProcessLauncher) throws -> Subjects {
+        let tweetcli = [executables.tweetcli, "--store", dataset.storeDirectory]
+        let explore = tweetcli + ["explore", "--json"]
+        let listed = try launcher.capture(explore)
+        guard let users = try? JSONSerialization.jsonObject(with: listed) as? [[String: Any]],
+            let uid = users.first?["id"] as? String, let username = users.first?["username"] as? String
+        else {
+            throw BenchmarkError.unexpectedOutput(
+                command: ChildResult.display(explore), reason: "not a JSON array starting with a user's id and username"
+            )
+        }
+        try launcher.run(
+            tweetcli + ["login", "--username", username, "--password-stdin"],
+            input: .bytes(Array("\(Self.demoPassword)\n".utf8)))
+        let feed = tweetcli + ["feed", "--json", "--limit", "\(SQLiteQueries.pageSize)"]
+        let page = try launcher.capture(feed)
+        guard let tweets = try? JSONSerialization.jsonObject(with: page) as? [[String: Any]] else {
+            throw BenchmarkError.unexpectedOutput(
+                command: ChildResult.display(feed), reason: "not a JSON array of tweets")
+        }
+        guard let tweetID = tweets.first(where: { $0["didLike"] as? Bool == false })?["id"] as? String else {
+            throw BenchmarkError.unexpectedOutput(
+                command: ChildResult.display(feed), reason: "@\(username) already likes every tweet on the first page")
+        }
+        ProgressLog.note("at \(dataset.tweets) tweets: signed in as @\(username) (\(uid)); like/unlike \(tweetID)")
+        return Subjects(uid: uid, username: username, tweetID: tweetID, query: query ?? String(username.prefix(3)))
+    }
+
+    /// The password of every account `tweetcli seed` makes, as its README documents.
+    private static let demoPassword = "tweetcli-demo"
+}

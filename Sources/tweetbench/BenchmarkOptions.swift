@@ -1,0 +1,102 @@
+/// The command line of `tweetbench`.
+struct BenchmarkOptions: Equatable {
+    static let usage = """
+        usage: swift run -c release tweetbench [--tweets N] [--small N] [--runs R] [--users U] [--follows F]
+                                               [--seed S] [--query Q] [--keep DIR] [--markdown]
+        """
+
+    static let help = """
+        Benchmarks the release tweetcli against the floor (a Swift tool that only starts) and sqlite3,
+        on two seeded data sets, every command a fresh process (issue 3).
+
+        \(usage)
+
+          --tweets N    tweets (and likes) in the large data set (default 1000000)
+          --small N     tweets (and likes) in the small data set, for the growth ratio (default 10000)
+          --runs R      timed runs per command after one warm-up, at least 5 (default 5)
+          --users U     users in each data set (default 1000)
+          --follows F   users each user follows (default 100)
+          --seed S      the seeder's random seed (default 42)
+          --query Q     what explore searches for (default: the signed-in user's first 3 letters)
+          --keep DIR    build in DIR (new or empty) and keep it, instead of a temporary directory
+          --markdown    print the report as Markdown, for the README
+
+        Build the binaries first with: swift build -c release
+
+        """
+
+    var tweets = 1_000_000
+    var small = 10_000
+    var runs = 5
+    var users = 1_000
+    var follows = 100
+    var seed: UInt64 = 42
+    /// What explore searches for; `nil` picks the signed-in user's first three letters.
+    var query: String?
+    var keep: String?
+    var markdown = false
+    /// `-h` or `--help` was given: print ``help`` and do nothing else.
+    var wantsHelp = false
+
+    /// The defaults.
+    init() {}
+
+    /// Parses `arguments` (without the program name); `--name value` and `--name=value` both work.
+    /// - Throws: ``BenchmarkError/usage(_:)``.
+    init(arguments: [String]) throws {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            let (name, inline) = Self.split(argument)
+            func value() throws -> String {
+                if let inline { return inline }
+                guard index < arguments.count else { throw BenchmarkError.usage("\(name) needs a value") }
+                index += 1
+                return arguments[index - 1]
+            }
+            func flag() throws -> Bool {
+                guard inline == nil else { throw BenchmarkError.usage("\(name) takes no value") }
+                return true
+            }
+            func number(atLeast minimum: Int) throws -> Int {
+                let text = try value()
+                guard let number = Int(text), number >= minimum else {
+                    throw BenchmarkError.usage("\(name) must be a whole number of at least \(minimum), not '\(text)'")
+                }
+                return number
+            }
+            switch name {
+            case "-h", "--help": wantsHelp = try flag()
+            case "--tweets": tweets = try number(atLeast: 1)
+            case "--small": small = try number(atLeast: 1)
+            case "--runs": runs = try number(atLeast: 5)
+            case "--users": users = try number(atLeast: 2)
+            case "--follows": follows = try number(atLeast: 0)
+            case "--seed":
+                let text = try value()
+                guard let seed = UInt64(text) else {
+                    throw BenchmarkError.usage("--seed must be a whole number from 0, not '\(text)'")
+                }
+                self.seed = seed
+            case "--query":
+                query = try value()
+                if query?.isEmpty ?? true { throw BenchmarkError.usage("--query needs some text") }
+            case "--keep":
+                keep = try value()
+                if keep?.isEmpty ?? true { throw BenchmarkError.usage("--keep needs a directory") }
+            case "--markdown": markdown = try flag()
+            default: throw BenchmarkError.usage("unknown option '\(argument)'; run 'tweetbench --help' to see them")
+            }
+        }
+        guard wantsHelp || small < tweets else {
+            throw BenchmarkError.usage("--small (\(small)) must be less than --tweets (\(tweets))")
+        }
+    }
+
+    /// `--name=value` as ("--name", "value"); anything else as (argument, nil).
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+}

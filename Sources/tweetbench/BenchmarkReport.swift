@@ -1,0 +1,151 @@
+import Foundation
+
+/// The benchmark's result as text: a table of operations, a table of data sets, the machine, and
+/// each figure checked against issue 3's targets.
+struct BenchmarkReport {
+    let result: BenchmarkResult
+
+    /// The report as aligned plain text, or as Markdown for the README.
+    func render(markdown: Bool) -> String {
+        let options = result.options
+        let (small, large) = (compact(options.small), compact(options.tweets))
+        var text =
+            markdown ? "" : "tweetbench: tweetcli against the floor and sqlite3, every command a fresh process\n\n"
+        let subjects = result.subjects.last
+        let notes = [
+            ("machine", result.machine.summary),
+            (
+                "data",
+                "\(large) and \(small) tweets (as many likes, about 10% replies), \(options.users) users "
+                    + "following \(options.follows) each, seed \(options.seed)"
+            ),
+            (
+                "runs",
+                "\(options.runs) timed runs after 1 warm-up per command and data set, each a fresh process; "
+                    + "listings use --limit \(SQLiteQueries.pageSize)"
+            ),
+            (
+                "subjects",
+                "signed in as @\(subjects?.username ?? "?"), who is UID; like and unlike alternate on one tweet; "
+                    + "explore searches \"\(subjects?.query ?? "")\""
+            ),
+            (
+                "sqlite3",
+                "\(result.sqliteVersion) on the same data, with indexes on tweets(timestamp), "
+                    + "tweets(uid, timestamp), likes(uid, timestamp), follows(followee)"
+            ),
+        ]
+        for (name, note) in notes {
+            text +=
+                markdown
+                ? "- **\(name)**: \(note)\n" : "\(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(note)\n"
+        }
+        text += "\n" + operationTable(small: small, large: large).render(markdown: markdown)
+        text += "\n" + datasetTable().render(markdown: markdown) + "\n"
+        text += summary().map { markdown ? "- \($0)\n" : "\($0)\n" }.joined()
+        return text
+    }
+
+    private func operationTable(small: String, large: String) -> TextTable {
+        var table = TextTable([
+            ("operation", .left), ("median ms (min–max) at \(large)", .right), ("ms at \(small)", .right),
+            ("growth", .right), ("peak RSS MiB", .right), ("× floor", .right), ("sqlite3 ms", .right),
+            ("× sqlite3", .right), ("targets", .left),
+        ])
+        let floor = result.operations.first?.tweetcli.last?.median ?? 0
+        for operation in result.operations {
+            guard let large = operation.tweetcli.last, let small = operation.tweetcli.first,
+                let sqlite = operation.sqlite.last
+            else { continue }
+            let (floorRatio, growth) = (ratio(large.median, floor), ratio(large.median, small.median))
+            let verdict =
+                operation.hasTargets
+                ? Targets.verdict([
+                    ("×floor", floorRatio <= Targets.floorRatio), ("growth", growth <= Targets.growth),
+                    ("RSS", large.peakRSSMiB <= Targets.peakRSSMiB),
+                ]) : "—"
+            table.append([
+                operation.name,
+                "\(milliseconds(large.median)) (\(milliseconds(large.minimum))–\(milliseconds(large.maximum)))",
+                milliseconds(small.median), times(growth), String(format: "%.1f", large.peakRSSMiB), times(floorRatio),
+                milliseconds(sqlite.median), times(ratio(large.median, sqlite.median)), verdict,
+            ])
+        }
+        return table
+    }
+
+    private func datasetTable() -> TextTable {
+        var table = TextTable([
+            ("data set", .left), ("seed s", .right), ("seed peak RSS MiB", .right), ("store", .right),
+            ("JSON array", .right), ("store ÷ JSON", .right), ("export → sqlite3 s", .right), ("sqlite3 file", .right),
+            ("targets", .left),
+        ])
+        for (index, dataset) in result.datasets.enumerated() {
+            let isLarge = index == result.datasets.count - 1
+            let verdict =
+                isLarge
+                ? Targets.verdict([
+                    ("seed", dataset.seed.seconds <= Targets.seedSeconds),
+                    ("size", dataset.sizeRatio <= Targets.sizeRatio),
+                ]) : "—"
+            table.append([
+                "\(compact(dataset.tweets)) tweets", String(format: "%.2f", dataset.seed.seconds),
+                String(format: "%.1f", Double(dataset.seed.peakRSSKiB) / 1024), bytes(dataset.storeBytes),
+                bytes(dataset.jsonArrayBytes), times(dataset.sizeRatio),
+                String(format: "%.2f", dataset.sqliteLoadSeconds),
+                bytes(dataset.databaseBytes), verdict,
+            ])
+        }
+        return table
+    }
+
+    /// The floor, the targets and how many were met.
+    private func summary() -> [String] {
+        let floor = result.operations.first
+        let floorLine =
+            "floor: \(milliseconds(floor?.tweetcli.last?.median ?? 0)) ms median, "
+            + String(format: "%.1f MiB", floor?.tweetcli.last?.peakRSSMiB ?? 0)
+            + " peak RSS (sqlite3 running SELECT 1: \(milliseconds(floor?.sqlite.last?.median ?? 0)) ms)"
+        var lines = [
+            floorLine,
+            "targets (issue 3): each command's median ≤ \(times(Targets.floorRatio)) the floor's, growth "
+                + "(median at \(compact(result.options.tweets)) ÷ median at \(compact(result.options.small))) "
+                + "≤ \(times(Targets.growth)), peak RSS ≤ \(Int(Targets.peakRSSMiB)) MiB; seed ≤ "
+                + "\(Int(Targets.seedSeconds)) s, store ≤ \(times(Targets.sizeRatio)) the plain JSON array",
+        ]
+        if result.options.tweets != Targets.referenceTweets || result.options.small != 10_000 {
+            lines.append(
+                "note: the targets are set for 1M and 10k tweets; at \(compact(result.options.tweets)) and "
+                    + "\(compact(result.options.small)) PASS and MISS are only indicative")
+        }
+        return lines
+    }
+
+    private func ratio(_ value: Double, _ base: Double) -> Double {
+        base > 0 ? value / base : .infinity
+    }
+
+    private func milliseconds(_ value: Double) -> String {
+        String(format: value < 100 ? "%.1f" : "%.0f", value)
+    }
+
+    private func times(_ value: Double) -> String {
+        value.isFinite ? String(format: "%.2f×", value) : "—"
+    }
+
+    private func bytes(_ count: Int) -> String {
+        let value = Double(count)
+        if count < 1 << 20 { return String(format: "%.1f KiB", value / 1024) }
+        if count < 1 << 30 { return String(format: "%.1f MiB", value / Double(1 << 20)) }
+        return String(format: "%.2f GiB", value / Double(1 << 30))
+    }
+
+    /// 1000000 as "1M", 10000 as "10k", 2500 as "2.5k", 200 as "200".
+    private func compact(_ count: Int) -> String {
+        for (scale, suffix) in [(1_000_000, "M"), (1_000, "k")] where count >= scale {
+            let value = Double(count) / Double(scale)
+            return (value == value.rounded() ? String(format: "%.0f", value) : String(format: "%.1f", value)) + suffix
+        }
+        return "\(count)"
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// One line of `tweetcli export`: a document's fields and its path, `collection/id` or
+/// `collection/id/subcollection/id`.
+struct ExportRecord: Decodable {
+    /// A field's value, as far as SQL needs it.
+    enum Value: Decodable, Equatable {
+        case null
+        case string(String)
+        case integer(Int64)
+        case number(Double)
+        case bool(Bool)
+        /// An object or array: no column holds one, so it is exported as `NULL`.
+        case nested
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let text = try? container.decode(String.self) {
+                self = .string(text)
+            } else if let integer = try? container.decode(Int64.self) {
+                self = .integer(integer)
+            } else if let number = try? container.decode(Double.self) {
+                self = .number(number)
+            } else if let flag = try? container.decode(Bool.self) {
+                self = .bool(flag)
+            } else {
+                self = .nested
+            }
+        }
+
+        /// The value as an SQL literal.
+        var sql: String {
+            switch self {
+            case .null, .nested: return "NULL"
+            case .string(let text): return SQL.literal(text)
+            case .integer(let integer): return String(integer)
+            case .number(let number): return number.isFinite ? String(number) : "NULL"
+            case .bool(let flag): return flag ? "1" : "0"
+            }
+        }
+    }
+
+    /// The document's fields (its ID is not among them: it is the path's last component).
+    let data: [String: Value]
+    /// Where the document lives.
+    let path: String
+}

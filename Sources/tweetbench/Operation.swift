@@ -1,0 +1,73 @@
+/// One thing the benchmark times: a `tweetcli` command (or the floor) and the same query through
+/// the `sqlite3` shell.
+struct Operation {
+    /// The program timed on the tweetcli side.
+    enum Program: Equatable {
+        /// The `floor` binary: the cost of starting any Swift command-line tool.
+        case floor
+        /// `tweetcli --store DIR` followed by ``Operation/arguments``.
+        case tweetcli
+    }
+
+    /// How the report names it.
+    let name: String
+    let program: Program
+    /// tweetcli's arguments after `--store DIR`, for a run number (0 is the warm-up).
+    let arguments: (Subjects, Int) -> [String]
+    /// What `sqlite3` runs for the same answer, for a run number.
+    let sql: (Subjects, Int) -> String
+
+    /// Whether issue 3's per-command targets apply (every operation but the floor).
+    var hasTargets: Bool { program == .tweetcli }
+
+    /// Every operation in the order they run, in groups whose operations alternate run by run:
+    /// like, unlike, like, … so that every run really changes the store.
+    static func catalog(query: String) -> [[Operation]] {
+        let limit = ["--limit", "\(SQLiteQueries.pageSize)"]
+        func profile(_ tab: String) -> Operation {
+            Operation(
+                name: "profile UID --tab \(tab)", program: .tweetcli,
+                arguments: { subjects, _ in ["profile", subjects.uid, "--tab", tab] + limit },
+                sql: { subjects, _ in SQLiteQueries.profile(subjects, tab: tab) })
+        }
+        return [
+            [
+                Operation(
+                    name: "floor", program: .floor, arguments: { _, _ in [] }, sql: { _, _ in SQLiteQueries.floor })
+            ],
+            [
+                Operation(
+                    name: "feed", program: .tweetcli, arguments: { _, _ in ["feed"] + limit },
+                    sql: { subjects, _ in SQLiteQueries.feed(subjects) })
+            ],
+            [
+                Operation(
+                    name: "feed --following", program: .tweetcli,
+                    arguments: { _, _ in ["feed", "--following"] + limit },
+                    sql: { subjects, _ in SQLiteQueries.followingFeed(subjects) })
+            ],
+            [profile("tweets")],
+            [profile("replies")],
+            [profile("likes")],
+            [
+                Operation(
+                    name: "post", program: .tweetcli, arguments: { _, run in ["post", "benchmark tweet \(run)"] },
+                    sql: { subjects, run in SQLiteQueries.post(subjects, run: run) })
+            ],
+            [
+                Operation(
+                    name: "like", program: .tweetcli, arguments: { subjects, _ in ["like", subjects.tweetID] },
+                    sql: { subjects, _ in SQLiteQueries.like(subjects) }),
+                Operation(
+                    name: "unlike", program: .tweetcli, arguments: { subjects, _ in ["unlike", subjects.tweetID] },
+                    sql: { subjects, _ in SQLiteQueries.unlike(subjects) }),
+            ],
+            [
+                Operation(
+                    name: "explore \(query)", program: .tweetcli,
+                    arguments: { subjects, _ in ["explore", subjects.query] },
+                    sql: { subjects, _ in SQLiteQueries.explore(subjects) })
+            ],
+        ]
+    }
+}

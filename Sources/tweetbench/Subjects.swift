@@ -1,0 +1,11 @@
+/// Who and what the operations on one data set act on, picked deterministically.
+struct Subjects: Equatable {
+    /// The signed-in user: the first one `tweetcli explore` lists.
+    let uid: String
+    /// That user's username.
+    let username: String
+    /// The tweet liked and unliked: the newest in the user's feed that they do not like yet.
+    let tweetID: String
+    /// What `explore` searches for.
+    let query: String
+}

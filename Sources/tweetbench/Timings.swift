@@ -1,0 +1,30 @@
+/// The timed runs of one command on one data set: wall times and peak memory.
+struct Timings {
+    /// Each run's wall time, in milliseconds, in run order.
+    private(set) var milliseconds: [Double] = []
+    /// The largest peak resident set size of any run, in KiB.
+    private(set) var peakRSSKiB = 0
+
+    /// Adds a finished run.
+    mutating func append(_ result: ChildResult) {
+        milliseconds.append(Double(result.wallNanoseconds) / 1e6)
+        peakRSSKiB = max(peakRSSKiB, result.peakRSSKiB)
+    }
+
+    /// The median wall time (the mean of the middle two for an even count), or 0 with no runs.
+    var median: Double {
+        let sorted = milliseconds.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
+
+    /// The fastest run, or 0 with no runs.
+    var minimum: Double { milliseconds.min() ?? 0 }
+
+    /// The slowest run, or 0 with no runs.
+    var maximum: Double { milliseconds.max() ?? 0 }
+
+    /// The peak resident set size in MiB.
+    var peakRSSMiB: Double { Double(peakRSSKiB) / 1024 }
+}

@@ -1,0 +1,29 @@
+// tweetbench: issue 3's benchmark. It drives the release tweetcli, the floor and sqlite3 as
+// separate processes; see docs/BENCHMARK.md.
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+// A child that dies mid-pipe must be an EPIPE error here, not a SIGPIPE that kills the benchmark.
+signal(SIGPIPE, SIG_IGN)
+
+do {
+    let options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+    if options.wantsHelp {
+        print(BenchmarkOptions.help, terminator: "")
+        exit(0)
+    }
+    let result = try Benchmark(options: options, executables: try Executables.locate()).run()
+    print(BenchmarkReport(result: result).render(markdown: options.markdown), terminator: "")
+} catch BenchmarkError.usage(let message) {
+    FileHandle.standardError.write(Data("error: \(message)\n\(BenchmarkOptions.usage)\n".utf8))
+    exit(64)
+} catch {
+    let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+    exit(1)
+}
