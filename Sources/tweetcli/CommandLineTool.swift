@@ -8,7 +8,7 @@ enum CommandLineTool {
         RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, PostCommand.self,
         FeedCommand.self, ProfileCommand.self, ExploreCommand.self, LikeCommand.self, UnlikeCommand.self,
         DeleteCommand.self, FollowUserCommand.self, UnfollowUserCommand.self, EditProfileCommand.self,
-        SeedCommand.self, ExportCommand.self,
+        SeedCommand.self, ExportCommand.self, DoctorCommand.self,
     ]
 
     static let globalUsage = "tweetcli [--store PATH] [--json] [--color auto|always|never] COMMAND"

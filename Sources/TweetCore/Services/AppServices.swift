@@ -17,9 +17,10 @@ public struct AppServices: Sendable {
 
     /// Opens the local store in `storeDirectory`, with its session file under `stateDirectory`.
     /// - Throws: ``StoreError`` when the store cannot be opened.
-    public static func local(storeDirectory: String, stateDirectory: String) throws -> AppServices {
+    /// - Parameter foldThreshold: journal records folded into a segment at once (see ``LocalDocumentStore``).
+    public static func local(storeDirectory: String, stateDirectory: String, foldThreshold: Int = 128) throws -> AppServices {
         let directory = URL(fileURLWithPath: storeDirectory).standardizedFileURL.path
-        let store = try LocalDocumentStore(directory: directory, indexes: Self.indexes)
+        let store = try LocalDocumentStore(directory: directory, indexes: Self.indexes, foldThreshold: foldThreshold)
         let session = SessionStore(path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory))
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
     }

@@ -22,7 +22,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
         case .io(let path, let reason):
             return "cannot read or write \(path): \(reason)"
         case .corruptRecord(let file, let line, let reason):
-            return "the store file \(file) is damaged at line \(line) (\(reason)); run 'tweetcli doctor' for details"
+            let place = line > 0 ? " at line \(line)" : ""
+            return "the store file \(file) is damaged\(place) (\(reason)); run 'tweetcli doctor' for details"
         case .unsupportedFormat(let file, let version):
             return "the store file \(file) has format \(version), which this tweetcli cannot read; upgrade tweetcli"
         case .undecodable(let path, let reason):

@@ -41,9 +41,11 @@ final class Context {
     /// The services of the selected store, opened on first use.
     func services() throws -> AppServices {
         if let opened { return opened }
+        // TWEETCLI_FOLD_THRESHOLD tunes how often the journal is folded (the safety tests fold often).
+        let threshold = environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 128
         let services = try AppServices.local(
             storeDirectory: AppPaths.storeDirectory(option: options.storePath, environment: environment),
-            stateDirectory: AppPaths.stateDirectory(environment: environment))
+            stateDirectory: AppPaths.stateDirectory(environment: environment), foldThreshold: threshold)
         opened = services
         return services
     }

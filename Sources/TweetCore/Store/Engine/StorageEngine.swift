@@ -67,7 +67,7 @@ struct StorageEngine {
         }
         journal = try Self.openJournal(journalPath)
         snapshot = StoreSnapshot(memtable: Memtable(), segments: [], indexes: indexes)
-        try refresh(exclusive: true)
+        try refresh(exclusive: false)  // Opening only reads: a torn write is left for the next writer.
     }
 
     private static func journalHeader() -> [UInt8] {
@@ -328,6 +328,15 @@ struct StorageEngine {
         removeUnreferencedFiles()
     }
 
+    /// Whether `name` is exactly a segment's data or index file (`seg-000012.jsonl`, `seg-000012.idx`):
+    /// only those are ever deleted, never side files or anything else in the directory.
+    static func isSegmentFileName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        guard parts.count == 2, parts[1] == "jsonl" || parts[1] == "idx", parts[0].hasPrefix("seg-") else { return false }
+        let digits = parts[0].dropFirst(4)
+        return digits.count >= 6 && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+    }
+
     /// The entries of `sources` (newest first) merged by path, the newest version of each path kept.
     static func merge(_ sources: [Segment], dropDeletions: Bool) throws -> [SegmentWriter.Entry] {
         var positions = [Int](repeating: 0, count: sources.count)
@@ -355,7 +364,7 @@ struct StorageEngine {
     private func removeUnreferencedFiles() {
         let live = Set(manifest.segments.flatMap { [SegmentFormat.dataFileName($0.name), SegmentFormat.indexFileName($0.name)] })
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }  // Cleanup is best effort.
-        for name in names where name.hasPrefix("seg-") && !live.contains(name) {
+        for name in names where Self.isSegmentFileName(name) && !live.contains(name) {
             unlink((directory as NSString).appendingPathComponent(name))
         }
     }

@@ -92,7 +92,7 @@ public struct StoreDoctor: Sendable {
                     continue
                 }
                 if !segment.removed.isEmpty {
-                    let side = (directory as NSString).appendingPathComponent("\(info.name).damaged-\(stamp).jsonl")
+                    let side = (directory as NSString).appendingPathComponent("damaged-\(info.name)-\(stamp).jsonl")
                     try FileIO.replaceAtomically(path: side, contents: segment.removed, directory: directory)
                     report.sideFiles.append(side)
                 }
