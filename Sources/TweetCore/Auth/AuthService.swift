@@ -87,7 +87,7 @@ public final class AuthService: Sendable {
         let query: Query
         switch identifier {
         case .email(let email):
-            query = users.whereField("email", isEqualTo: .string(email.lowercased()))
+            query = users.whereField("email", isEqualTo: .string(email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()))
         case .username(let username):
             let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
             query = users.whereField("username", isEqualTo: .string(name.lowercased()))

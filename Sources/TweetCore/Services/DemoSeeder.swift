@@ -56,6 +56,11 @@ public struct DemoSeeder: Sendable {
         else {
             throw SeedError.invalidOptions("--likes must be at most half of users × tweets")
         }
+        // A quick check first, so a store with users is refused before generating anything; the
+        // import checks again under the store's lock.
+        guard try await store.collection(Collections.users).query.limit(to: 1).getDocuments().isEmpty else {
+            throw SeedError.storeNotEmpty
+        }
         var random = SplitMix64(seed: options.seed)
         let ids = IDGenerator.seeded(random.next())
         let saltSeed = random.next()
@@ -126,10 +131,11 @@ public struct DemoSeeder: Sendable {
         }
         for (uid, counts) in stats { writes.append((StatsCounter.path(of: uid), StatsCounter.fields(counts))) }
 
-        guard try await store.collection(Collections.users).query.limit(to: 1).getDocuments().isEmpty else {
+        do {
+            try await store.importDocuments(writes, requiringEmpty: Collections.users)
+        } catch StoreError.notEmpty {
             throw SeedError.storeNotEmpty
         }
-        try await store.importDocuments(writes)
         return Summary(users: users.count, tweets: tweets.count, replies: replies, likes: liked.count, follows: follows)
     }
 

@@ -77,7 +77,9 @@ public final class UserService: Sendable {
         let uid = try auth.requireUid()
         var updates: [String: FieldValue] = [:]
         if let fullname = changes.fullname?.trimmingCharacters(in: .whitespacesAndNewlines) {
-            guard (1...50).contains(fullname.count) else { throw AuthError.invalidFullname }
+            guard (1...50).contains(fullname.count) else {
+                throw UserError.invalidProfile("the full name must have 1 to 50 characters")
+            }
             updates["fullname"] = .value(.string(fullname))
         }
         for (field, value, limit) in [

@@ -22,7 +22,9 @@ public protocol DocumentStore: Sendable {
     func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T
 
     /// Writes many documents at once, atomically; for bulk data such as a demo store.
-    func importDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws
+    /// - Parameter collection: when given, the import happens only if this collection is empty at
+    ///   that moment (checked under the same lock), else it fails with ``StoreError/notEmpty(collection:)``.
+    func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
 }
 
 extension DocumentStore {
@@ -36,11 +38,20 @@ extension DocumentStore {
         Query(store: self, scope: .collectionGroup(id))
     }
 
-    /// Writes the documents in one transaction; engines with a faster bulk path override it.
-    public func importDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws {
+    /// Writes the documents in one transaction; engines with a faster bulk path implement it themselves.
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws {
+        let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
         try await runTransaction { transaction in
+            if let guardQuery, let collection, try !transaction.getDocuments(guardQuery).isEmpty {
+                throw StoreError.notEmpty(collection: collection)
+            }
             for (path, fields) in documents { transaction.setData(fields, at: path) }
         }
+    }
+
+    /// Writes many documents at once, atomically.
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws {
+        try await importDocuments(documents, requiringEmpty: nil)
     }
 
     /// Writes `fields` as the whole document at `path`, in a transaction of its own.

@@ -260,23 +260,32 @@ private struct JSONParser {
         return value
     }
 
+    /// RFC 8259's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
-        var isInteger = true
+        func digits() -> Int {
+            let first = index
+            while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+            return index - first
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < bytes.count, (48...57).contains(bytes[index]) else { throw error("invalid value") }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if (48...57).contains(byte) {
-                index += 1
-            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-            {
-                isInteger = false
-                index += 1
-            } else {
-                break
-            }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            _ = digits()
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            isInteger = false
+            guard digits() > 0 else { throw error("a number needs digits after its decimal point") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            isInteger = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("a number needs digits in its exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .integer(value) }

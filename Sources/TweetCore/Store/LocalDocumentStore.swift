@@ -48,7 +48,7 @@ public actor LocalDocumentStore: DocumentStore {
 
     /// Writes all `documents` as one new segment: atomic like a transaction, and far faster for
     /// bulk data, since nothing passes through the journal.
-    public func importDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws {
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws {
         var keys = SortKeyBuffer()
         for (path, _) in documents { keys.add { SortKey.path(path, into: &$0) } }
         var unique: [SegmentWriter.Entry] = []
@@ -62,7 +62,12 @@ public actor LocalDocumentStore: DocumentStore {
                 unique.append(SegmentWriter.Entry(path: path, data: fields))
             }
         }
-        try engine.importSegment(unique)
+        let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
+        try engine.importSegment(unique) { snapshot in
+            if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
+                throw StoreError.notEmpty(collection: collection)
+            }
+        }
     }
 
     /// Writes every document as JSON Lines, `{"data":{…},"path":"collection/id"}` in path order,

@@ -14,6 +14,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
     case undecodable(path: String, reason: String)
     /// An update named a document that does not exist.
     case documentNotFound(path: String)
+    /// An import required an empty collection and found a document in it.
+    case notEmpty(collection: String)
 
     public var errorDescription: String? {
         switch self {
@@ -30,6 +32,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
             return "the document \(path) is damaged: \(reason)"
         case .documentNotFound(let path):
             return "there is no document at \(path)"
+        case .notEmpty(let collection):
+            return "the collection \(collection) is not empty"
         }
     }
 }

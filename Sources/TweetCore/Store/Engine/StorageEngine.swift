@@ -105,8 +105,12 @@ struct StorageEngine {
 
     /// Writes `entries` (sorted by path, one per path) as a new segment, newer than everything
     /// committed before: one atomic step, like a transaction, without passing through the journal.
-    mutating func importSegment(_ entries: [SegmentWriter.Entry]) throws {
-        try withLock(exclusive: true) { engine in try engine.fold(adding: entries) }
+    /// - Parameter check: runs first, under the same lock; throwing cancels the import.
+    mutating func importSegment(_ entries: [SegmentWriter.Entry], check: (StoreSnapshot) throws -> Void) throws {
+        try withLock(exclusive: true) { engine in
+            try check(engine.snapshot)
+            try engine.fold(adding: entries)
+        }
     }
 
     private mutating func withLock<T>(exclusive: Bool, _ body: (inout StorageEngine) throws -> T) throws -> T {

@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+
+struct AuthServiceTests {
+    let env: TestEnvironment
+    let services: AppServices
+
+    init() throws {
+        env = try TestEnvironment()
+        services = try env.makeServices()
+    }
+
+    private var auth: AuthService { services.auth }
+
+    @discardableResult
+    private func registerAlice() async throws -> User {
+        try await auth.register(
+            email: "  Alice@Example.COM ", password: TestEnvironment.password, fullname: "  Alice Liddell ",
+            username: "@Alice_1")
+    }
+
+    // MARK: Register
+
+    @Test func registerNormalisesStoresAndSignsIn() async throws {
+        let user = try await registerAlice()
+        #expect(user.email == "alice@example.com")
+        #expect(user.username == "alice_1")
+        #expect(user.fullname == "Alice Liddell")
+        #expect(user.id.count == 20)
+        #expect(try auth.currentUid() == user.id)
+        #expect(try await services.users.fetchUser(withUid: user.id) == user)
+        let credentials = try await services.store.getDocument(
+            DocumentPath(collection: Collections.credentials, documentID: user.id))
+        #expect(credentials?.data["passwordHash"]?.stringValue?.hasPrefix("$y$") == true)
+    }
+
+    @Test(arguments: [StoreLayout.journal, .segments])
+    func theStoreNeverHoldsThePlainPassword(_ layout: StoreLayout) async throws {
+        let services = try env.makeServices(layout)
+        let password = "Plain-Text-Secret-42"
+        try await env.registerUser("alice", in: services, password: password)
+        let needle = Array(password.utf8)
+        for name in try env.files(in: env.storeDirectory) {
+            let bytes = try env.bytes(of: env.path("store/\(name)"))
+            #expect(!bytes.indices.contains { bytes[$0...].starts(with: needle) }, "\(name)")
+        }
+        let users = try await services.store.collection(Collections.users).query.getDocuments()
+        #expect(users.allSatisfy { $0.data["passwordHash"] == nil && $0.data["password"] == nil })
+    }
+
+    @Test(arguments: [
+        ("ALICE@example.com", "other", AuthError.emailTaken("alice@example.com")),
+        ("other@example.com", "@ALICE_1", AuthError.usernameTaken("alice_1")),
+    ])
+    func emailsAndUsernamesAreUniqueIgnoringCase(_ email: String, _ username: String, _ expected: AuthError)
+        async throws
+    {
+        try await registerAlice()
+        let before = try env.bytes(of: env.journalPath)
+        await #expect(throws: expected) {
+            try await auth.register(
+                email: email, password: TestEnvironment.password, fullname: "Other", username: username)
+        }
+        #expect(try env.bytes(of: env.journalPath) == before)
+        #expect(try await services.store.collection(Collections.users).query.count() == 1)
+    }
+
+    @Test(arguments: [
+        ("alice@example.com", "1234567", "Alice", "alice", AuthError.passwordTooShort),
+        ("alice@example.com", "", "Alice", "alice", .passwordTooShort),
+        ("alice", "password1", "Alice", "alice", .invalidEmail("alice")),
+        ("alice@", "password1", "Alice", "alice", .invalidEmail("alice@")),
+        ("@example.com", "password1", "Alice", "alice", .invalidEmail("@example.com")),
+        ("alice@example", "password1", "Alice", "alice", .invalidEmail("alice@example")),
+        ("alice@.com", "password1", "Alice", "alice", .invalidEmail("alice@.com")),
+        ("alice@example.com.", "password1", "Alice", "alice", .invalidEmail("alice@example.com.")),
+        ("al ice@example.com", "password1", "Alice", "alice", .invalidEmail("al ice@example.com")),
+        ("a@b@example.com", "password1", "Alice", "alice", .invalidEmail("a@b@example.com")),
+        ("alice@example.com", "password1", "Alice", "", .invalidUsername("")),
+        ("alice@example.com", "password1", "Alice", "@", .invalidUsername("@")),
+        ("alice@example.com", "password1", "Alice", "sixteen_chars_xx", .invalidUsername("sixteen_chars_xx")),
+        ("alice@example.com", "password1", "Alice", "ali ce", .invalidUsername("ali ce")),
+        ("alice@example.com", "password1", "Alice", "ali-ce", .invalidUsername("ali-ce")),
+        ("alice@example.com", "password1", "Alice", "ålice", .invalidUsername("ålice")),
+        ("alice@example.com", "password1", "Alice", "@@alice", .invalidUsername("@@alice")),
+        ("alice@example.com", "password1", "   ", "alice", .invalidFullname),
+        ("alice@example.com", "password1", String(repeating: "x", count: 51), "alice", .invalidFullname),
+    ])
+    func invalidRegistrationsAreRejectedAndWriteNothing(
+        _ email: String, _ password: String, _ fullname: String, _ username: String, _ expected: AuthError
+    ) async throws {
+        let before = try env.bytes(of: env.journalPath)
+        await #expect(throws: expected) {
+            try await auth.register(email: email, password: password, fullname: fullname, username: username)
+        }
+        #expect(try env.bytes(of: env.journalPath) == before)
+        #expect(try auth.currentUid() == nil)
+        #expect(!FileManager.default.fileExists(atPath: env.sessionPath))
+    }
+
+    @Test func theShortestPasswordAndLongestUsernameAreAccepted() async throws {
+        let user = try await auth.register(
+            email: "a@b.co", password: "12345678", fullname: String(repeating: "x", count: 50),
+            username: "fifteen_chars_x")
+        #expect(user.username == "fifteen_chars_x")
+    }
+
+    // MARK: Login
+
+    @Test(arguments: [
+        AuthService.Identifier.email("alice@example.com"), .email("ALICE@Example.com"), .username("alice_1"),
+        .username("@alice_1"), .username("@ALICE_1"), .username("Alice_1"),
+    ])
+    func loginFindsTheAccountByEmailOrUsername(_ identifier: AuthService.Identifier) async throws {
+        let alice = try await registerAlice()
+        try auth.signOut()
+        let user = try await auth.login(identifier, password: TestEnvironment.password)
+        #expect(user == alice)
+        #expect(try auth.currentUid() == alice.id)
+    }
+
+    @Test func aWrongPasswordAndAnUnknownAccountGiveTheSameError() async throws {
+        try await registerAlice()
+        try auth.signOut()
+        let attempts: [(AuthService.Identifier, String)] = [
+            (.email("alice@example.com"), "wrong password"), (.email("nobody@example.com"), TestEnvironment.password),
+            (.username("alice_1"), TestEnvironment.password.uppercased()), (.username("nobody"), "wrong password"),
+        ]
+        for (identifier, password) in attempts {
+            await #expect(throws: AuthError.invalidCredentials) { try await auth.login(identifier, password: password) }
+        }
+        #expect(try auth.currentUid() == nil)
+    }
+
+    @Test func aUserWithoutCredentialsCannotLogIn() async throws {
+        try await env.addUser("ghost", to: services)
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await auth.login(.username("ghost"), password: TestEnvironment.password)
+        }
+    }
+
+    // MARK: Session
+
+    @Test func logoutClearsTheSession() async throws {
+        try await registerAlice()
+        try auth.signOut()
+        #expect(try auth.currentUid() == nil)
+        #expect(try await auth.currentUser() == nil)
+        #expect(!FileManager.default.fileExists(atPath: env.sessionPath))
+        #expect(throws: AuthError.notSignedIn) { try auth.requireUid() }
+        try auth.signOut()  // Signing out twice is fine.
+    }
+
+    @Test func theSessionFileIsPrivate() async throws {
+        try await registerAlice()
+        #expect(try env.permissions(of: env.sessionPath) == 0o600)
+        #expect(try env.permissions(of: env.path("state")) == 0o700)
+    }
+
+    @Test func aNewAuthServiceOnTheSameFilesRestoresTheSession() async throws {
+        let alice = try await registerAlice()
+        let restarted = try env.makeServices()
+        #expect(try restarted.auth.currentUid() == alice.id)
+        #expect(try await restarted.auth.currentUser() == alice)
+    }
+
+    @Test func aSessionForOneStoreIsNotUsedForAnother() async throws {
+        try await registerAlice()
+        let otherStore = try env.makeStore(directory: env.path("other-store"))
+        let other = AuthService(
+            store: otherStore, session: SessionStore(path: env.sessionPath), storeName: env.path("other-store"))
+        #expect(try other.currentUid() == nil)
+        #expect(try await other.currentUser() == nil)
+        #expect(throws: AuthError.notSignedIn) { try other.requireUid() }
+    }
+
+    @Test func aSessionForADeletedAccountGivesNoUser() async throws {
+        let alice = try await registerAlice()
+        try await services.store.runTransaction {
+            $0.deleteDocument(DocumentPath(collection: Collections.users, documentID: alice.id))
+        }
+        #expect(try await auth.currentUser() == nil)
+    }
+
+    @Test func anUnreadableSessionFileIsAClearError() throws {
+        try FileManager.default.createDirectory(atPath: env.path("state"), withIntermediateDirectories: true)
+        try env.write(Array("{not json".utf8), to: env.sessionPath)
+        let error = #expect(throws: AuthError.self) { try auth.currentUid() }
+        guard case .sessionUnavailable(let path, let reason)? = error else {
+            Issue.record("expected sessionUnavailable, got \(String(describing: error))")
+            return
+        }
+        #expect(path == env.sessionPath)
+        #expect(reason.contains("logout"))
+        try auth.signOut()  // The way out the message names works.
+        #expect(try auth.currentUid() == nil)
+    }
+}

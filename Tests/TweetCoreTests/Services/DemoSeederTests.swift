@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import TweetCore
+
+struct DemoSeederTests {
+    /// A store that runs `interleaved` once, right after its first query: another process's write
+    /// landing between the seeder's check and its import.
+    final class InterleavingStore: DocumentStore {
+        let base: any DocumentStore
+        private let interleaved: Mutex<(@Sendable () async throws -> Void)?>
+
+        init(_ base: any DocumentStore, interleaved: @escaping @Sendable () async throws -> Void) {
+            self.base = base
+            self.interleaved = Mutex(interleaved)
+        }
+
+        func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? { try await base.getDocument(path) }
+        func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
+            try await base.getDocuments(paths)
+        }
+        func count(_ query: Query) async throws -> Int { try await base.count(query) }
+        func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws {
+            try await base.importDocuments(documents, requiringEmpty: collection)
+        }
+
+        func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
+            try await base.runTransaction(body)
+        }
+
+        func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
+            let result = try await base.runQuery(query)
+            if let write = interleaved.withLock({ hook in
+                defer { hook = nil }; return hook
+            }) {
+                try await write()
+            }
+            return result
+        }
+    }
+
+    let env: TestEnvironment
+
+    init() throws {
+        env = try TestEnvironment()
+    }
+
+    static let options = DemoSeeder.Options(users: 8, tweets: 40, likes: 30, follows: 3, seed: 7)
+
+    /// Seeds a new store in `name` and returns it with the summary.
+    private func seed(_ options: DemoSeeder.Options = options, into name: String) async throws
+        -> (LocalDocumentStore, DemoSeeder.Summary)
+    {
+        let store = try env.makeStore(directory: env.path(name))
+        return (store, try await DemoSeeder(store: store).seed(options))
+    }
+
+    private func documents(_ collection: String, in store: LocalDocumentStore) async throws -> [DocumentSnapshot] {
+        try await store.collection(collection).query.getDocuments()
+    }
+
+    @Test func theSameSeedGivesTheSameData() async throws {
+        let (first, firstSummary) = try await seed(into: "first")
+        let (second, secondSummary) = try await seed(into: "second")
+        #expect(firstSummary == secondSummary)
+        for collection in [Collections.users, Collections.tweets, Collections.credentials] {
+            let a = try await documents(collection, in: first)
+            let b = try await documents(collection, in: second)
+            #expect(!a.isEmpty)
+            #expect(a == b, "\(collection)")
+        }
+        #expect(
+            try await first.collectionGroup(Collections.userLikes).getDocuments()
+                == second.collectionGroup(Collections.userLikes).getDocuments())
+        // Even the files match byte for byte.
+        let names = try env.files(in: env.path("first"))
+        #expect(try env.files(in: env.path("second")) == names)
+        for name in names {
+            #expect(
+                try env.bytes(of: env.path("first/\(name)")) == env.bytes(of: env.path("second/\(name)")), "\(name)")
+        }
+    }
+
+    @Test func anotherSeedGivesOtherData() async throws {
+        let (first, _) = try await seed(into: "first")
+        var options = Self.options
+        options.seed = 8
+        let (second, _) = try await seed(options, into: "second")
+        let a = try await documents(Collections.users, in: first).map(\.documentID)
+        let b = try await documents(Collections.users, in: second).map(\.documentID)
+        #expect(Set(a).isDisjoint(with: b))
+    }
+
+    @Test func theCountsMatchTheOptions() async throws {
+        let (store, summary) = try await seed(into: "store")
+        #expect(summary.users == 8)
+        #expect(summary.tweets == 40)
+        #expect(summary.likes == 30)
+        #expect(summary.follows == 8 * 3)
+        #expect(try await store.collection(Collections.users).query.count() == 8)
+        #expect(try await store.collection(Collections.credentials).query.count() == 8)
+        #expect(try await store.collection(Collections.tweets).query.count() == 40)
+        #expect(
+            try await store.collection(Collections.tweets).query.whereField("replyToId", isNotEqualTo: .null).count()
+                == summary.replies)
+        #expect(try await store.collectionGroup(Collections.userLikes).count() == 30)
+        #expect(try await store.collectionGroup("user-following").count() == 24)
+        #expect(try await store.collectionGroup("user-followers").count() == 24)
+    }
+
+    @Test func everyLikeCountEqualsItsUserLikes() async throws {
+        let (store, _) = try await seed(into: "store")
+        let likes = try await store.collectionGroup(Collections.userLikes).getDocuments()
+        var counted: [String: Int64] = [:]
+        for like in likes { counted[like.documentID, default: 0] += 1 }
+        for tweet in try await documents(Collections.tweets, in: store) {
+            #expect(tweet.data["likes"]?.integerValue ?? -1 == counted[tweet.documentID] ?? 0, "\(tweet.documentID)")
+        }
+        #expect(likes.allSatisfy { $0.data["tweetId"] == .string($0.documentID) })
+    }
+
+    @Test func everyFollowHasBothDocumentsAndNobodyFollowsThemselves() async throws {
+        let (store, _) = try await seed(into: "store")
+        let following = try await store.collectionGroup("user-following").getDocuments()
+        for follow in following {
+            let me = follow.path.collection.split(separator: "/")[1]
+            #expect(me != follow.documentID)
+            let mirror = DocumentPath(
+                collection: "followers/\(follow.documentID)/user-followers", documentID: String(me))
+            #expect(try await store.getDocument(mirror) != nil, "\(mirror)")
+        }
+    }
+
+    @Test func seededDocumentsDecodeAndRepliesPointAtEarlierTweets() async throws {
+        let (store, _) = try await seed(into: "store")
+        let tweets = try await documents(Collections.tweets, in: store).map { try $0.data(as: TweetRecord.self) }
+        let users = try await documents(Collections.users, in: store).map { try $0.data(as: User.self) }
+        let byID = Dictionary(uniqueKeysWithValues: tweets.map { ($0.id, $0) })
+        let uids = Set(users.map(\.id))
+        for tweet in tweets {
+            #expect(uids.contains(tweet.uid))
+            if let parent = tweet.replyToId {
+                #expect(try #require(byID[parent]).timestamp < tweet.timestamp)
+            }
+        }
+    }
+
+    @Test func theDemoPasswordLogsIntoASeededAccount() async throws {
+        let (store, _) = try await seed(into: "store")
+        let user = try #require(try await store.collection(Collections.users).query.limit(to: 1).getDocuments().first)
+            .data(as: User.self)
+        let auth = AuthService(store: store, session: SessionStore(path: env.sessionPath), storeName: env.path("store"))
+        #expect(try await auth.login(.email(user.email), password: DemoSeeder.demoPassword) == user)
+    }
+
+    @Test
+    func seededUsernamesFollowTheUsernameRule() async throws {
+        let (store, _) = try await seed(DemoSeeder.Options(users: 40, tweets: 0, seed: 1), into: "store")
+        let users = try await documents(Collections.users, in: store).map { try $0.data(as: User.self) }
+        for user in users {
+            #expect((try? AuthService.normalizedUsername(user.username)) == user.username, "\(user.username)")
+        }
+    }
+
+    @Test func aStoreWithUsersIsRefused() async throws {
+        let (store, _) = try await seed(into: "store")
+        let before = try env.bytes(of: env.path("store/journal.jsonl"))
+        await #expect(throws: SeedError.storeNotEmpty) { try await DemoSeeder(store: store).seed(Self.options) }
+        #expect(try env.bytes(of: env.path("store/journal.jsonl")) == before)
+    }
+
+    @Test
+    func aUserRegisteredWhileSeedingIsNeverMixedWithDemoData() async throws {
+        let directory = env.path("store")
+        let store = InterleavingStore(try env.makeStore(directory: directory)) { [env] in
+            let other = try env.makeStore(directory: directory)
+            let user = User(id: "real", email: "real@example.com", username: "real", fullname: "Real Person")
+            try await other.runTransaction {
+                try $0.setData(from: user, at: DocumentPath(collection: "users", documentID: "real"))
+            }
+        }
+        await #expect(throws: SeedError.storeNotEmpty) { try await DemoSeeder(store: store).seed(Self.options) }
+        #expect(try await store.collection(Collections.users).query.count() == 1)
+    }
+
+    @Test func seededStatsMatchTheDocumentsTheyCount() async throws {
+        let (store, _) = try await seed(into: "store")
+        let services = try env.makeServices(store: store)
+        for user in try await services.users.fetchUsers() {
+            let stats = try await services.users.fetchStats(forUid: user.id)
+            #expect(stats.following == 3)
+            #expect(try await store.collection("followers/\(user.id)/user-followers").query.count() == stats.followers)
+            #expect(
+                try await store.collection("tweets").whereField("uid", isEqualTo: .string(user.id)).count()
+                    == stats.tweets)
+        }
+    }
+
+    @Test(arguments: [
+        DemoSeeder.Options(users: 0), DemoSeeder.Options(users: 3, follows: 3),
+        DemoSeeder.Options(users: 2, tweets: 2, likes: 3), DemoSeeder.Options(users: 2, tweets: 0, likes: 1),
+        DemoSeeder.Options(users: 2, tweets: -1),
+    ])
+    func impossibleOptionsAreRefused(_ options: DemoSeeder.Options) async throws {
+        let store = try env.makeStore()
+        let error = await #expect(throws: SeedError.self) { try await DemoSeeder(store: store).seed(options) }
+        if case .invalidOptions(let reason)? = error {
+            #expect(!reason.isEmpty)
+        } else {
+            Issue.record("expected invalidOptions, got \(String(describing: error))")
+        }
+        #expect(try await store.collection(Collections.users).query.count() == 0)
+    }
+
+    @Test func optionsDefaultInProportion() {
+        let options = DemoSeeder.Options(users: 25)
+        #expect(options.tweets == 250)
+        #expect(options.likes == 250)
+        #expect(options.follows == 10)
+        #expect(DemoSeeder.Options(users: 3).follows == 2)
+        #expect(DemoSeeder.Options(users: 1).follows == 0)
+    }
+}

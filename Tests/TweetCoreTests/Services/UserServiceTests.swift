@@ -1,0 +1,273 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+
+struct UserServiceTests {
+    let env: TestEnvironment
+    let services: AppServices
+
+    init() throws {
+        env = try TestEnvironment()
+        services = try env.makeServices()
+    }
+
+    private var users: UserService { services.users }
+
+    private func exists(_ path: String) async throws -> Bool {
+        try await services.store.getDocument(try #require(DocumentPath(path))) != nil
+    }
+
+    // MARK: Fetching
+
+    @Test func fetchUserWithUidFindsTheUser() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        try await env.addUser("bob", to: services)
+        #expect(try await users.fetchUser(withUid: alice.id) == alice)
+    }
+
+    @Test func fetchingAnUnknownUserIsNotFound() async throws {
+        try await env.addUser("alice", to: services)
+        await #expect(throws: UserError.notFound("nope")) { try await users.fetchUser(withUid: "nope") }
+        await #expect(throws: UserError.notFound("@nobody")) { try await users.fetchUser(withUsername: "@Nobody") }
+        await #expect(throws: UserError.notFound("nobody")) { try await users.fetchUser(matching: "nobody") }
+        await #expect(throws: UserError.notFound("@nobody")) { try await users.fetchUser(matching: "@nobody") }
+    }
+
+    @Test(arguments: ["alice", "@alice", "ALICE", "@Alice"])
+    func fetchUserWithUsernameIgnoresTheAtSignAndCase(_ name: String) async throws {
+        let alice = try await env.addUser("alice", to: services)
+        try await env.addUser("alicia", to: services)
+        #expect(try await users.fetchUser(withUsername: name) == alice)
+    }
+
+    @Test func fetchUserMatchingTakesAUidAnAtUsernameOrABareUsername() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        #expect(try await users.fetchUser(matching: alice.id) == alice)
+        #expect(try await users.fetchUser(matching: "@bob") == bob)
+        #expect(try await users.fetchUser(matching: "bob") == bob)
+    }
+
+    @Test func fetchUsersWithUidsReadsTheKnownOnes() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        let found = try await users.fetchUsers(withUids: [alice.id, bob.id, alice.id, "ghost"])
+        #expect(found == [alice.id: alice, bob.id: bob])
+        #expect(try await users.fetchUsers(withUids: []) == [:])
+    }
+
+    @Test func fetchUsersListsEveryoneByUsername() async throws {
+        for name in ["carol", "alice", "bob"] { try await env.addUser(name, to: services) }
+        #expect(try await users.fetchUsers().map(\.username) == ["alice", "bob", "carol"])
+        #expect(try await users.fetchUsers(limit: 2).map(\.username) == ["alice", "bob"])
+    }
+
+    // MARK: Search
+
+    @Test(arguments: [
+        ("ali", ["alice", "dalia"]), ("ALI", ["alice", "dalia"]), ("@ali", ["alice", "dalia"]),
+        ("liddell", ["alice"]), ("Builder", ["bob"]), ("  bob ", ["bob"]), ("zzz", []),
+        ("", ["alice", "bob", "dalia"]),
+    ])
+    func searchMatchesUsernameOrFullNameIgnoringCase(_ text: String, _ expected: [String]) async throws {
+        try await env.addUser("bob", fullname: "Bob the Builder", to: services)
+        try await env.addUser("alice", fullname: "Alice Liddell", to: services)
+        try await env.addUser("dalia", fullname: "Dalia Rose", to: services)
+        #expect(try await users.searchUsers(matching: text).map(\.username) == expected)
+    }
+
+    @Test func searchRespectsTheLimit() async throws {
+        for name in ["ann1", "ann2", "ann3"] { try await env.addUser(name, to: services) }
+        #expect(try await users.searchUsers(matching: "ann", limit: 2).map(\.username) == ["ann1", "ann2"])
+    }
+
+    // MARK: Profile
+
+    @Test func updateProfileSetsTrimmedFieldsAndKeepsTheOthers() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        try env.signIn(alice, in: services)
+        let updated = try await users.updateProfile(
+            ProfileChanges(bio: "  Curious.  ", location: "Oxford", website: "https://alice.example"))
+        #expect(updated.bio == "Curious.")
+        #expect(updated.location == "Oxford")
+        #expect(updated.website == "https://alice.example")
+        #expect(updated.fullname == alice.fullname)
+        #expect(try await users.fetchUser(withUid: alice.id) == updated)
+
+        let renamed = try await users.updateProfile(ProfileChanges(fullname: "Alice L."))
+        #expect(renamed.fullname == "Alice L.")
+        #expect(renamed.bio == "Curious.")
+    }
+
+    @Test func anEmptyStringClearsAField() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        try env.signIn(alice, in: services)
+        _ = try await users.updateProfile(
+            ProfileChanges(
+                bio: "bio", location: "here", website: "http://a.example", profileImageUrl: "https://a.example/p.png"))
+        let cleared = try await users.updateProfile(
+            ProfileChanges(bio: "", location: "", website: "", profileImageUrl: ""))
+        #expect(cleared.bio == nil)
+        #expect(cleared.location == nil)
+        #expect(cleared.website == nil)
+        #expect(cleared.profileImageUrl == nil)
+    }
+
+    @Test(arguments: [
+        ProfileChanges(website: "ftp://alice.example"), ProfileChanges(website: "alice.example"),
+        ProfileChanges(website: "javascript:alert(1)"), ProfileChanges(website: "https://"),
+        ProfileChanges(profileImageUrl: "file:///etc/passwd"),
+        ProfileChanges(bio: String(repeating: "b", count: 161)),
+        ProfileChanges(location: String(repeating: "l", count: 31)),
+    ])
+    func invalidProfileFieldsAreRejectedAndChangeNothing(_ changes: ProfileChanges) async throws {
+        let alice = try await env.addUser("alice", to: services)
+        try env.signIn(alice, in: services)
+        let before = try env.bytes(of: env.journalPath)
+        let error = await #expect(throws: UserError.self) { try await users.updateProfile(changes) }
+        if case .invalidProfile(let reason)? = error {
+            #expect(!reason.isEmpty)
+        } else {
+            Issue.record("expected invalidProfile, got \(String(describing: error))")
+        }
+        #expect(try env.bytes(of: env.journalPath) == before)
+    }
+
+    @Test(arguments: ["", "   ", String(repeating: "n", count: 51)])
+    func anEmptyOrOverlongFullNameIsRejected(_ fullname: String) async throws {
+        let alice = try await env.addUser("alice", to: services)
+        try env.signIn(alice, in: services)
+        await #expect(throws: UserError.invalidProfile("the full name must have 1 to 50 characters")) {
+            try await users.updateProfile(ProfileChanges(fullname: fullname, bio: "changed"))
+        }
+        let stored = try await users.fetchUser(withUid: alice.id)
+        #expect(stored.fullname == "Alice")
+        #expect(stored.bio == nil)
+    }
+
+    @Test func updatingTheProfileNeedsASignedInUser() async throws {
+        await #expect(throws: AuthError.notSignedIn) { try await users.updateProfile(ProfileChanges(bio: "x")) }
+    }
+
+    // MARK: Follows
+
+    @Test func followWritesBothDocumentsAndUnfollowRemovesBoth() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        try env.signIn(alice, in: services)
+        let following = "following/\(alice.id)/user-following/\(bob.id)"
+        let follower = "followers/\(bob.id)/user-followers/\(alice.id)"
+
+        try await users.follow(uid: bob.id)
+        #expect(try await exists(following))
+        #expect(try await exists(follower))
+        #expect(try await !exists("following/\(bob.id)/user-following/\(alice.id)"))
+        #expect(try await users.isFollowing(uid: bob.id))
+
+        try await users.unfollow(uid: bob.id)
+        #expect(try await !exists(following))
+        #expect(try await !exists(follower))
+        #expect(try await !users.isFollowing(uid: bob.id))
+    }
+
+    @Test func followingTwiceCountsOnce() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        try env.signIn(alice, in: services)
+        try await users.follow(uid: bob.id)
+        try await users.follow(uid: bob.id)
+        #expect(try await users.fetchStats(forUid: alice.id).following == 1)
+        #expect(try await users.fetchStats(forUid: bob.id).followers == 1)
+        #expect(try await users.followingUids(of: alice.id) == [bob.id])
+        try await users.unfollow(uid: bob.id)
+        try await users.unfollow(uid: bob.id)  // Unfollowing someone not followed changes nothing.
+        #expect(try await users.fetchStats(forUid: bob.id).followers == 0)
+    }
+
+    @Test func followingYourselfIsRefused() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        try env.signIn(alice, in: services)
+        await #expect(throws: UserError.cannotFollowSelf) { try await users.follow(uid: alice.id) }
+        await #expect(throws: UserError.cannotFollowSelf) { try await users.unfollow(uid: alice.id) }
+        #expect(try await users.fetchStats(forUid: alice.id) == UserStats(following: 0, followers: 0, tweets: 0))
+    }
+
+    @Test func followingAnUnknownUserIsNotFoundAndWritesNothing() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        try env.signIn(alice, in: services)
+        let before = try env.bytes(of: env.journalPath)
+        await #expect(throws: UserError.notFound("ghost")) { try await users.follow(uid: "ghost") }
+        await #expect(throws: UserError.notFound("ghost")) { try await users.unfollow(uid: "ghost") }
+        #expect(try env.bytes(of: env.journalPath) == before)
+    }
+
+    @Test func followingNeedsASignedInUser() async throws {
+        let bob = try await env.addUser("bob", to: services)
+        await #expect(throws: AuthError.notSignedIn) { try await users.follow(uid: bob.id) }
+        #expect(try await !users.isFollowing(uid: bob.id))
+    }
+
+    @Test func statsCountFollowsAndTweets() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        let carol = try await env.addUser("carol", to: services)
+        try env.signIn(alice, in: services)
+        try await users.follow(uid: bob.id)
+        try await users.follow(uid: carol.id)
+        try env.signIn(bob, in: services)
+        try await users.follow(uid: alice.id)
+        let first = try await env.post("one", as: alice, in: services)
+        try await env.post("two", as: alice, in: services)
+        try await env.post("a reply", as: alice, in: services, replyTo: first.id)
+        try await env.post("bob's", as: bob, in: services)
+
+        #expect(try await users.fetchStats(forUid: alice.id) == UserStats(following: 2, followers: 1, tweets: 3))
+        #expect(try await users.fetchStats(forUid: bob.id) == UserStats(following: 1, followers: 1, tweets: 1))
+        #expect(try await users.fetchStats(forUid: carol.id) == UserStats(following: 0, followers: 1, tweets: 0))
+    }
+
+    /// The stats of `uid`, counted from the documents rather than read from its counters.
+    private func countedStats(of uid: String) async throws -> UserStats {
+        let store = services.store
+        return UserStats(
+            following: try await store.collection("following/\(uid)/user-following").query.count(),
+            followers: try await store.collection("followers/\(uid)/user-followers").query.count(),
+            tweets: try await store.collection("tweets").whereField("uid", isEqualTo: .string(uid)).count())
+    }
+
+    @Test(arguments: [true, false])
+    func statsStayEqualToTheDocumentsTheyCount(registered: Bool) async throws {
+        var people: [User] = []
+        for name in ["ann", "ben", "cy"] {
+            // Users written directly have no counters yet, like those of a store made before them.
+            people.append(
+                registered ? try await env.registerUser(name, in: services) : try await env.addUser(name, to: services))
+        }
+        var random = SplitMix64(seed: registered ? 5 : 6)
+        var posted: [Tweet] = []
+        for _ in 0..<60 {
+            let me = people[Int(random.next() % 3)]
+            let other = people[Int(random.next() % 3)]
+            try env.signIn(me, in: services)
+            switch (random.next() % 6, me.id == other.id) {
+            case (0, false), (1, false): try await users.follow(uid: other.id)
+            case (2, false): try await users.unfollow(uid: other.id)
+            case (0...2, true): continue
+            case (3, _): posted.append(try await services.tweets.uploadTweet(caption: "post"))
+            case (4, _):
+                if let parent = posted.randomElement(using: &random) {
+                    posted.append(try await services.tweets.uploadTweet(caption: "reply", replyTo: parent.id))
+                }
+            default:
+                if let index = posted.indices.first(where: { posted[$0].uid == me.id }) {
+                    try await services.tweets.deleteTweet(id: posted.remove(at: index).id)
+                }
+            }
+            for person in people {
+                #expect(
+                    try await users.fetchStats(forUid: person.id) == countedStats(of: person.id), "\(person.username)")
+            }
+        }
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+
+struct LocalDocumentStoreTests {
+    let env: TestEnvironment
+
+    init() throws {
+        env = try TestEnvironment()
+    }
+
+    private func path(_ id: String) -> DocumentPath { DocumentPath(collection: "things", documentID: id) }
+
+    private func lines(of file: String) throws -> [ArraySlice<UInt8>] {
+        try env.bytes(of: file).split(separator: 0x0A, omittingEmptySubsequences: false)
+    }
+
+    /// The `corruptRecord` error's file and line, after checking it is one.
+    private func corruptLocation(_ error: StoreError?) -> (file: String, line: Int)? {
+        guard case .corruptRecord(let file, let line, _)? = error else {
+            Issue.record("expected StoreError.corruptRecord, got \(String(describing: error))")
+            return nil
+        }
+        return (file, line)
+    }
+
+    // MARK: Files
+
+    @Test func openingCreatesThePrivateDirectoryWithAHeaderLine() throws {
+        _ = try env.makeStore()
+        #expect(try env.permissions(of: env.storeDirectory) == 0o700)
+        #expect(try env.permissions(of: env.journalPath) == 0o600)
+        let header = try JSONValue.parse(try #require(try lines(of: env.journalPath).first))
+        #expect(header == .object(["format": .string("tweetcli-store"), "version": .integer(1)]))
+        #expect(try env.files(in: env.storeDirectory) == ["journal.jsonl", "store.lock"])
+    }
+
+    @Test func everyCommittedTransactionEndsWithANewline() async throws {
+        let store = try env.makeStore()
+        for index in 0..<5 { try await store.setData(["n": .integer(Int64(index))], at: path("\(index)")) }
+        let bytes = try env.bytes(of: env.journalPath)
+        #expect(bytes.last == 0x0A)
+        #expect(bytes.filter { $0 == 0x0A }.count == 6)
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func dataSurvivesReopeningTheStore(_ layout: StoreLayout) async throws {
+        do {
+            let store = try env.makeStore(layout)
+            try await store.setData(
+                ["name": .string("ann"), "tags": .array([.string("é"), .integer(1)])], at: path("a"))
+            try await store.setData(["name": .string("bob")], at: path("b"))
+            try await store.runTransaction { $0.updateData(["visits": .increment(2)], at: path("a")) }
+            try await store.runTransaction { $0.deleteDocument(path("b")) }
+        }
+        let reopened = try env.makeStore(layout)
+        #expect(
+            try await reopened.getDocument(path("a"))?.data
+                == ["name": .string("ann"), "tags": .array([.string("é"), .integer(1)]), "visits": .integer(2)])
+        #expect(try await reopened.getDocument(path("b")) == nil)
+        #expect(try await reopened.collection("things").query.count() == 1)
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func twoStoresOnOneDirectorySeeEachOthersWrites(_ layout: StoreLayout) async throws {
+        let first = try env.makeStore(layout)
+        let second = try env.makeStore(layout)
+        try await first.setData(["by": .string("first")], at: path("a"))
+        #expect(try await second.getDocument(path("a"))?.data == ["by": .string("first")])
+        try await second.runTransaction { $0.updateData(["by": .value(.string("second"))], at: path("a")) }
+        try await second.setData(["by": .string("second")], at: path("b"))
+        #expect(try await first.getDocument(path("a"))?.data == ["by": .string("second")])
+        #expect(try await first.collection("things").query.count() == 2)
+        #expect(try await first.getDocuments([path("a"), path("zzz"), path("b")]).map(\.documentID) == ["a", "b"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func aTransactionSeesAnotherStoresLatestWrite(_ layout: StoreLayout) async throws {
+        let first = try env.makeStore(layout)
+        let second = try env.makeStore(layout)
+        try await first.setData(["count": .integer(1)], at: path("a"))
+        _ = try await second.getDocument(path("a"))
+        try await first.runTransaction { $0.updateData(["count": .increment(1)], at: path("a")) }
+        try await second.runTransaction { $0.updateData(["count": .increment(1)], at: path("a")) }
+        #expect(try await first.getDocument(path("a"))?.data["count"] == .integer(3))
+    }
+
+    // MARK: Torn lines
+
+    private let tornBytes = Array(#"{"crc":"0badf00d","tx":{"ops":[{"op":"set","path":"things/torn""#.utf8)
+
+    @Test func aTornLastLineIsIgnoredByAReader() async throws {
+        let store = try env.makeStore()
+        try await store.setData(["n": .integer(1)], at: path("a"))
+        try env.append(tornBytes, to: env.journalPath)
+        let damaged = try env.bytes(of: env.journalPath)
+
+        #expect(try await store.getDocument(path("a"))?.data == ["n": .integer(1)])
+        #expect(try await store.getDocument(path("torn")) == nil)
+        #expect(try await store.collection("things").query.count() == 1)
+        #expect(try env.bytes(of: env.journalPath) == damaged)  // A reader leaves the file alone.
+        #expect(try env.files(in: env.storeDirectory).filter { $0.contains("torn") }.isEmpty)
+    }
+
+    @Test func theNextWriterMovesATornLastLineToASideFileAndKeepsEveryAcknowledgedWrite() async throws {
+        let store = try env.makeStore()
+        try await store.setData(["n": .integer(1)], at: path("a"))
+        let acknowledged = try env.bytes(of: env.journalPath)
+        try env.append(tornBytes, to: env.journalPath)
+        _ = try await store.getDocument(path("a"))  // Read past the torn line first.
+
+        try await store.setData(["n": .integer(2)], at: path("b"))
+
+        let sideFiles = try env.files(in: env.storeDirectory).filter { $0.hasPrefix("journal.jsonl.torn-") }
+        #expect(sideFiles.count == 1)
+        if let side = sideFiles.first {
+            #expect(try env.bytes(of: env.path("store/\(side)")) == tornBytes)
+        }
+        let journal = try env.bytes(of: env.journalPath)
+        #expect(journal.starts(with: acknowledged))
+        #expect(journal.last == 0x0A)
+        #expect(journal.filter { $0 == 0x0A }.count == 3)
+
+        let reopened = try env.makeStore()
+        #expect(try await reopened.getDocument(path("a"))?.data == ["n": .integer(1)])
+        #expect(try await reopened.getDocument(path("b"))?.data == ["n": .integer(2)])
+        #expect(try await store.getDocument(path("b"))?.data == ["n": .integer(2)])
+    }
+
+    @Test func anotherStoreAppendingAfterATornLineKeepsTheReadersViewConsistent() async throws {
+        let reader = try env.makeStore()
+        let writer = try env.makeStore()
+        try await writer.setData(["n": .integer(1)], at: path("a"))
+        try env.append(tornBytes, to: env.journalPath)
+        #expect(try await reader.getDocument(path("a"))?.data == ["n": .integer(1)])
+        try await writer.setData(["n": .integer(2)], at: path("b"))
+        #expect(try await reader.getDocument(path("b"))?.data == ["n": .integer(2)])
+        #expect(try await reader.collection("things").query.count() == 2)
+    }
+
+    @Test func openingAStoreWithATornLastLineSetsItAsideToo() async throws {
+        do {
+            let store = try env.makeStore()
+            try await store.setData(["n": .integer(1)], at: path("a"))
+        }
+        try env.append(tornBytes, to: env.journalPath)
+        let store = try env.makeStore()
+        #expect(try await store.getDocument(path("a"))?.data == ["n": .integer(1)])
+        try await store.setData(["n": .integer(2)], at: path("b"))
+        #expect(try env.files(in: env.storeDirectory).filter { $0.hasPrefix("journal.jsonl.torn-") }.count == 1)
+        #expect(try await env.makeStore().collection("things").query.count() == 2)
+    }
+
+    // MARK: Damage
+
+    /// Writes two records and changes one digit inside the second, leaving valid JSON.
+    private func writeAndDamageTheSecondRecord() async throws {
+        let store = try env.makeStore()
+        try await store.setData(["n": .integer(11111)], at: path("a"))
+        try await store.setData(["n": .integer(22222)], at: path("b"))
+        var bytes = try env.bytes(of: env.journalPath)
+        let digits = Array("22222".utf8)
+        let start = try #require(
+            bytes.indices.first { bytes[$0...].starts(with: digits) }, "the value is in the journal")
+        bytes[start + 2] = UInt8(ascii: "3")
+        try env.write(bytes, to: env.journalPath)
+        let record = try #require(try lines(of: env.journalPath).dropFirst(2).first)
+        #expect(throws: Never.self) { try JSONValue.parse(record) }  // Still valid JSON: only the checksum knows.
+    }
+
+    @Test func aChangedByteInARecordIsReportedWithTheFileAndLine() async throws {
+        try await writeAndDamageTheSecondRecord()
+        let error = #expect(throws: StoreError.self) { try env.makeStore() }
+        let location = corruptLocation(error)
+        #expect(location?.file == env.journalPath)
+        #expect(location?.line == 3)
+        #expect(error?.errorDescription?.contains("line 3") == true)
+        #expect(error?.errorDescription?.contains(env.journalPath) == true)
+    }
+
+    @Test func aStoreAlreadyOpenReportsDamageInRecordsItHasNotReadYet() async throws {
+        let reader = try env.makeStore()
+        try await writeAndDamageTheSecondRecord()
+        let error = await #expect(throws: StoreError.self) { try await reader.getDocument(path("a")) }
+        #expect(corruptLocation(error)?.line == 3)
+    }
+
+    @Test
+    func readingADamagedStoreAgainReportsTheSameLine() async throws {
+        let reader = try env.makeStore()
+        try await writeAndDamageTheSecondRecord()
+        let first = await #expect(throws: StoreError.self) { try await reader.getDocument(path("a")) }
+        let second = await #expect(throws: StoreError.self) { try await reader.getDocument(path("a")) }
+        #expect(corruptLocation(first)?.line == 3)
+        #expect(corruptLocation(second)?.line == 3)
+    }
+
+    @Test func aLineThatIsNotARecordIsReportedWithItsLine() async throws {
+        do {
+            let store = try env.makeStore()
+            try await store.setData(["n": .integer(1)], at: path("a"))
+        }
+        try env.append(Array("{\"hello\":\"world\"}\n".utf8), to: env.journalPath)
+        let error = #expect(throws: StoreError.self) { try env.makeStore() }
+        #expect(corruptLocation(error)?.line == 3)
+    }
+
+    @Test func anEmptyJournalIsAClearError() throws {
+        try FileManager.default.createDirectory(atPath: env.storeDirectory, withIntermediateDirectories: true)
+        try env.write([], to: env.journalPath)
+        let error = #expect(throws: StoreError.self) { try env.makeStore() }
+        guard case .corruptRecord(let file, let line, let reason)? = error else {
+            Issue.record("expected corruptRecord, got \(String(describing: error))")
+            return
+        }
+        #expect(file == env.journalPath)
+        #expect(line == 1)
+        #expect(reason.contains("empty"))
+        #expect(try env.bytes(of: env.journalPath).isEmpty)  // Nothing was overwritten.
+    }
+
+    @Test func aNewerFormatVersionIsRefusedByName() throws {
+        try FileManager.default.createDirectory(atPath: env.storeDirectory, withIntermediateDirectories: true)
+        try env.write(Array("{\"format\":\"tweetcli-store\",\"version\":99}\n".utf8), to: env.journalPath)
+        #expect(throws: StoreError.unsupportedFormat(file: env.journalPath, version: "99")) { try env.makeStore() }
+        let message = StoreError.unsupportedFormat(file: env.journalPath, version: "99").errorDescription ?? ""
+        #expect(message.contains("99") && message.contains("upgrade"))
+    }
+
+    @Test(arguments: ["{\"format\":\"something-else\",\"version\":1}\n", "not json\n", "[1]\n"])
+    func aFileThatIsNotAStoreIsRefused(_ header: String) throws {
+        try FileManager.default.createDirectory(atPath: env.storeDirectory, withIntermediateDirectories: true)
+        try env.write(Array(header.utf8), to: env.journalPath)
+        let error = #expect(throws: StoreError.self) { try env.makeStore() }
+        #expect(corruptLocation(error)?.line == 1)
+    }
+
+    @Test func aDirectoryThatCannotBeCreatedIsReported() throws {
+        try env.write([1, 2, 3], to: env.path("plain-file"))
+        #expect(throws: StoreError.self) { try env.makeStore(directory: env.path("plain-file/store")) }
+    }
+}

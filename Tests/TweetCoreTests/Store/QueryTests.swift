@@ -1,0 +1,237 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+
+/// Every query answers the same wherever its documents sit: in the journal, in segments read by
+/// scanning, in segments read through an index, or spread over both.
+struct QueryTests {
+    static let indexes = [
+        IndexDefinition("people", ["age"]), IndexDefinition("people", ["city"]),
+        IndexDefinition("people", ["city", "age"]), IndexDefinition("likes", ["p"], scope: .collectionGroup),
+    ]
+
+    let env: TestEnvironment
+
+    init() throws {
+        env = try TestEnvironment()
+    }
+
+    /// Opens the store laid out as `layout` and writes `people`, one transaction each, in an order
+    /// that is neither by ID nor by any field. IDs after "people" in byte order catch cursors that
+    /// compare an ID with a path.
+    private func addPeople(_ layout: StoreLayout) async throws -> CollectionReference {
+        let store = try env.makeStore(layout, indexes: Self.indexes)
+        let people = store.collection("people")
+        let rows: [(String, JSONObject)] = [
+            ("q", ["name": .string("cat"), "age": .integer(30), "city": .string("Oslo")]),
+            ("r", ["name": .string("eve"), "age": .double(30.0), "city": .string("Lima")]),
+            ("a", ["name": .string("ann"), "age": .integer(30), "city": .string("Oslo")]),
+            ("d", ["name": .string("dan"), "age": .integer(41)]),
+            (
+                "b",
+                [
+                    "name": .string("bob"), "age": .integer(25), "city": .string("Rome"),
+                    "address": .object(["zip": .string("00100")]),
+                ]
+            ),
+        ]
+        for (id, fields) in rows { try await store.setData(fields, at: people.document(id)) }
+        return people
+    }
+
+    private func ids(_ query: Query) async throws -> [String] {
+        try await query.getDocuments().map(\.documentID)
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func equalKeepsOnlyMatchingDocuments(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        #expect(try await ids(people.whereField("city", isEqualTo: .string("Oslo"))) == ["a", "q"])
+        #expect(try await ids(people.whereField("city", isEqualTo: .string("oslo"))).isEmpty)
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func equalTreatsAWholeDoubleAsTheSameNumber(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        #expect(try await ids(people.whereField("age", isEqualTo: .integer(30))) == ["a", "q", "r"])
+        #expect(try await ids(people.whereField("age", isEqualTo: .double(30))) == ["a", "q", "r"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func notEqualSkipsDocumentsWithoutTheField(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        #expect(try await ids(people.query.whereField("city", isNotEqualTo: .string("Oslo"))) == ["b", "r"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func inKeepsDocumentsMatchingAnyValue(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let query = people.query.whereField("city", in: [.string("Rome"), .string("Lima"), .string("Paris")])
+        #expect(try await ids(query) == ["b", "r"])
+        #expect(try await ids(query.order(by: "age", descending: true)) == ["r", "b"])
+        #expect(try await ids(people.query.whereField("city", in: [])).isEmpty)
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func inWithARepeatedValueStillGivesEachDocumentOnce(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let query = people.query.whereField("city", in: [.string("Oslo"), .string("Oslo")])
+        #expect(try await ids(query) == ["a", "q"])
+        #expect(try await ids(query.order(by: "age")) == ["a", "q"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func contradictoryFiltersOnOneFieldSelectNothing(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let twoCities = people.whereField("city", isEqualTo: .string("Oslo")).whereField(
+            "city", isEqualTo: .string("Rome"))
+        #expect(try await ids(twoCities).isEmpty)
+        let inThenEqual = people.query.whereField("city", in: [.string("Oslo"), .string("Rome")])
+            .whereField("city", isEqualTo: .string("Lima"))
+        #expect(try await ids(inThenEqual).isEmpty)
+        #expect(try await inThenEqual.count() == 0)
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func rangeFiltersCompareNumbers(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        #expect(try await ids(people.query.whereField("age", isGreaterThan: .integer(29))) == ["a", "d", "q", "r"])
+        #expect(try await ids(people.query.whereField("age", isLessThan: .integer(30))) == ["b"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func filtersCombineAndDottedFieldsReachIntoObjects(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let oslo = people.whereField("city", isEqualTo: .string("Oslo"))
+        #expect(try await ids(oslo.whereField("name", isEqualTo: .string("cat"))) == ["q"])
+        #expect(try await ids(oslo.whereField("age", isEqualTo: .integer(30)).order(by: "age")) == ["a", "q"])
+        #expect(try await ids(people.whereField("address.zip", isEqualTo: .string("00100"))) == ["b"])
+        #expect(try await ids(people.whereField(Query.documentID, isEqualTo: .string("d"))) == ["d"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func orderDescendingBreaksTiesByDocumentIDDescending(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        #expect(try await ids(people.order(by: "age", descending: true)) == ["d", "r", "q", "a", "b"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func orderAscendingBreaksTiesByDocumentIDAscending(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        #expect(try await ids(people.order(by: "age")) == ["b", "a", "q", "r", "d"])
+        #expect(try await ids(people.query) == ["a", "b", "d", "q", "r"])
+        #expect(try await ids(people.order(by: Query.documentID, descending: true)) == ["r", "q", "d", "b", "a"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func laterOrdersBreakTiesOfEarlierOnes(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        #expect(
+            try await ids(people.order(by: "age", descending: true).order(by: "name")) == ["d", "a", "q", "r", "b"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func aDocumentWithoutTheOrderFieldIsLeftOutAsInFirestore(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        #expect(try await ids(people.order(by: "city")) == ["r", "a", "q", "b"])
+        #expect(try await ids(people.order(by: "city", descending: true).limit(to: 9)) == ["b", "q", "a", "r"])
+        #expect(try await people.order(by: "city").count() == 4)
+        #expect(try await ids(people.order(by: "age").order(by: "city")) == ["b", "r", "a", "q"])
+    }
+
+    @Test(arguments: StoreLayout.allCases, [0, 1, 3, 5, 9])
+    func limitCapsTheResultAfterOrdering(_ layout: StoreLayout, _ limit: Int) async throws {
+        let people = try await addPeople(layout)
+        let all = ["d", "r", "q", "a", "b"]
+        #expect(try await ids(people.order(by: "age", descending: true).limit(to: limit)) == Array(all.prefix(limit)))
+    }
+
+    @Test(arguments: StoreLayout.allCases, [true, false])
+    func pagingWithStartAfterVisitsEveryDocumentOnceInOrder(_ layout: StoreLayout, _ descending: Bool) async throws {
+        let people = try await addPeople(layout)
+        let ordered = people.order(by: "age", descending: descending)
+        let all = try await ids(ordered)
+        #expect(all == (descending ? ["d", "r", "q", "a", "b"] : ["b", "a", "q", "r", "d"]))
+        for pageSize in 1...4 {
+            var seen: [String] = []
+            var query = ordered.limit(to: pageSize)
+            for _ in 0..<10 {
+                let page = try await query.getDocuments()
+                #expect(page.count <= pageSize)
+                seen += page.map(\.documentID)
+                guard let last = page.last, page.count == pageSize else { break }
+                query = ordered.limit(to: pageSize).start(after: last)
+            }
+            #expect(seen == all, "pages of \(pageSize)")
+        }
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func startAfterWorksWithFiltersAndWithoutOrders(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let snapshot = try #require(try await people.store.getDocument(people.document("b")))
+        #expect(try await ids(people.query.start(after: snapshot)) == ["d", "q", "r"])
+        let oslo = people.whereField("city", isEqualTo: .string("Oslo"))
+        let first = try #require(try await oslo.limit(to: 1).getDocuments().first)
+        #expect(first.documentID == "a")
+        #expect(try await ids(oslo.start(after: first)) == ["q"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func collectionGroupFindsEveryCollectionWithThatIDAndNoOther(_ layout: StoreLayout) async throws {
+        let store = try env.makeStore(layout, indexes: Self.indexes)
+        let paths = [
+            "likes/x", "users/u1/likes/t1", "users/u1/likes/t2", "users/u2/likes/t1", "users/u1/xlikes/t3",
+            "users/u1/likes-old/t4", "likes2/t5", "users/likes/other/t6",
+        ]
+        for path in paths { try await store.setData(["p": .string(path)], at: try #require(DocumentPath(path))) }
+        let found = try await store.collectionGroup("likes").getDocuments().map(\.path.description)
+        #expect(found == ["likes/x", "users/u1/likes/t1", "users/u1/likes/t2", "users/u2/likes/t1"])
+        let filtered = store.collectionGroup("likes").whereField("p", isEqualTo: .string("users/u2/likes/t1"))
+        #expect(try await filtered.count() == 1)
+        let other = store.collectionGroup("likes").whereField("p", isEqualTo: .string("users/u1/xlikes/t3"))
+        #expect(try await other.count() == 0)
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func countAgreesWithTheDocumentsTheQuerySelects(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let queries: [Query] = [
+            people.query, people.whereField("city", isEqualTo: .string("Oslo")),
+            people.query.whereField("city", isNotEqualTo: .string("Oslo")), people.order(by: "age").limit(to: 2),
+            people.query.limit(to: 0), people.store.collection("nobody").query,
+        ]
+        let expected = [5, 2, 2, 2, 0, 0]
+        for (query, count) in zip(queries, expected) {
+            #expect(try await query.count() == count)
+            #expect(try await query.getDocuments().count == count)
+        }
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func changedAndDeletedDocumentsAnswerWithTheirLatestVersion(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let store = people.store
+        try await store.runTransaction { $0.updateData(["city": .value(.string("Rome"))], at: people.document("a")) }
+        try await store.runTransaction { $0.deleteDocument(people.document("q")) }
+        try await store.setData(
+            ["name": .string("zoe"), "age": .integer(30), "city": .string("Oslo")], at: people.document("z"))
+        #expect(try await ids(people.whereField("city", isEqualTo: .string("Oslo"))) == ["z"])
+        #expect(try await ids(people.whereField("city", isEqualTo: .string("Rome"))) == ["a", "b"])
+        #expect(try await ids(people.order(by: "age", descending: true)) == ["d", "z", "r", "a", "b"])
+        #expect(try await people.query.count() == 5)
+        #expect(try await store.getDocument(people.document("q")) == nil)
+    }
+
+    @Test func documentPathsSplitIntoCollectionAndID() throws {
+        let path = try #require(DocumentPath("users/u1/user-likes/t1"))
+        #expect(path.collection == "users/u1/user-likes")
+        #expect(path.documentID == "t1")
+        #expect(path.collectionID == "user-likes")
+        #expect(path.description == "users/u1/user-likes/t1")
+        for invalid in ["users", "users/u1/likes", "", "users//", "/u1"] {
+            #expect(DocumentPath(invalid) == nil, "\(invalid)")
+        }
+    }
+}

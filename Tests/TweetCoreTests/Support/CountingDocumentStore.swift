@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+
+@testable import TweetCore
+
+/// A ``DocumentStore`` that forwards to another and counts the reads, so tests can show that a
+/// page costs a fixed number of reads rather than one per tweet.
+final class CountingDocumentStore: DocumentStore {
+    /// How many calls of each kind reached the store.
+    struct Counts: Equatable, Sendable {
+        var getDocument = 0
+        var getDocuments = 0
+        var runQuery = 0
+        var count = 0
+        var transactions = 0
+        var imports = 0
+
+        /// Every call that reads outside a transaction.
+        var reads: Int { getDocument + getDocuments + runQuery + count }
+    }
+
+    let base: any DocumentStore
+    private let tally = Mutex(Counts())
+
+    init(_ base: any DocumentStore) {
+        self.base = base
+    }
+
+    /// The calls counted since the start or the last ``reset()``.
+    var counts: Counts { tally.withLock { $0 } }
+
+    func reset() {
+        tally.withLock { $0 = Counts() }
+    }
+
+    func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
+        tally.withLock { $0.getDocument += 1 }
+        return try await base.getDocument(path)
+    }
+
+    func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
+        tally.withLock { $0.getDocuments += 1 }
+        return try await base.getDocuments(paths)
+    }
+
+    func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
+        tally.withLock { $0.runQuery += 1 }
+        return try await base.runQuery(query)
+    }
+
+    func count(_ query: Query) async throws -> Int {
+        tally.withLock { $0.count += 1 }
+        return try await base.count(query)
+    }
+
+    func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
+        tally.withLock { $0.transactions += 1 }
+        return try await base.runTransaction(body)
+    }
+
+    func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws {
+        tally.withLock { $0.imports += 1 }
+        try await base.importDocuments(documents, requiringEmpty: collection)
+    }
+}
