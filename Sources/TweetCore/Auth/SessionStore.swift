@@ -18,10 +18,9 @@ public struct SessionStore: Sendable {
 
     /// The signed-in uid, or `nil` when nobody is signed in.
     func load() throws -> Session? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONValueDecoder().decode(Session.self, from: JSONValue.parse(data))
+            guard let bytes = try FileIO.readFile(path) else { return nil }
+            return try JSONValueDecoder().decode(Session.self, from: JSONValue.parse(bytes))
         } catch {
             throw AuthError.sessionUnavailable(path: path, reason: "it is unreadable; run 'tweetcli logout' to reset it")
         }
@@ -29,7 +28,7 @@ public struct SessionStore: Sendable {
 
     /// Records `session` atomically (temp file + rename), creating the directory (0700).
     func save(_ session: Session) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathName.parent(path)
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -19,7 +19,7 @@ public struct AppServices: Sendable {
     /// - Throws: ``StoreError`` when the store cannot be opened.
     /// - Parameter foldThreshold: journal records folded into a segment at once (see ``LocalDocumentStore``).
     public static func local(storeDirectory: String, stateDirectory: String, foldThreshold: Int = 128) throws -> AppServices {
-        let directory = URL(fileURLWithPath: storeDirectory).standardizedFileURL.path
+        let directory = PathName.absolute(storeDirectory, workingDirectory: FileManager.default.currentDirectoryPath)
         let store = try LocalDocumentStore(directory: directory, indexes: Self.indexes, foldThreshold: foldThreshold)
         let session = SessionStore(path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory))
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
@@ -42,8 +42,8 @@ public struct AppServices: Sendable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in directory.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let name = String(hash, radix: 16)
-        return ((stateDirectory as NSString).appendingPathComponent("sessions") as NSString)
-            .appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + ".json")
+        return PathName.join(
+            PathName.join(stateDirectory, "sessions"), String(repeating: "0", count: 16 - name.count) + name + ".json")
     }
 }
 
@@ -53,18 +53,17 @@ public enum AppPaths {
     public static func storeDirectory(option: String?, environment: [String: String]) -> String {
         if let option, !option.isEmpty { return option }
         if let path = environment["TWEETCLI_STORE"], !path.isEmpty { return path }
-        return (base("XDG_DATA_HOME", fallback: ".local/share", environment) as NSString)
-            .appendingPathComponent("tweetcli")
+        return PathName.join(base("XDG_DATA_HOME", fallback: ".local/share", environment), "tweetcli")
     }
 
     /// `$XDG_STATE_HOME/tweetcli`, else `~/.local/state/tweetcli`.
     public static func stateDirectory(environment: [String: String]) -> String {
-        (base("XDG_STATE_HOME", fallback: ".local/state", environment) as NSString).appendingPathComponent("tweetcli")
+        PathName.join(base("XDG_STATE_HOME", fallback: ".local/state", environment), "tweetcli")
     }
 
     private static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return (home as NSString).appendingPathComponent(fallback)
+        return PathName.join(home, fallback)
     }
 }

@@ -65,10 +65,16 @@ public final class UserService: Sendable {
         let needle = text.trimmingCharacters(in: .whitespaces).lowercased()
         let needleName = needle.hasPrefix("@") ? String(needle.dropFirst()) : needle
         guard !needleName.isEmpty else { return try await fetchUsers(limit: limit) }
-        let matches = try await fetchUsers().filter { user in
-            user.username.contains(needleName) || user.fullname.lowercased().contains(needle)
+        // Match on the raw fields and decode only the matches: explore reads every user.
+        var matches: [User] = []
+        for snapshot in try await users.order(by: "username").getDocuments() {
+            guard let username = snapshot.data["username"]?.stringValue, let fullname = snapshot.data["fullname"]?.stringValue,
+                username.contains(needleName) || fullname.lowercased().contains(needle)
+            else { continue }
+            matches.append(try snapshot.data(as: User.self))
+            if let limit, matches.count >= limit { break }
         }
-        return limit.map { Array(matches.prefix($0)) } ?? matches
+        return matches
     }
 
     /// Changes the signed-in user's profile and returns it.

@@ -13,7 +13,7 @@ struct ExportCommand: Command {
 
     func run(_ context: Context) async throws {
         let viewModel = ExportViewModel(services: try context.services())
-        await viewModel.export(to: FileHandle.standardOutput.fileDescriptor)
+        await viewModel.export(to: STDOUT_FILENO)
         try check(viewModel.error)
     }
 }

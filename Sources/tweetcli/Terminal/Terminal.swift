@@ -36,13 +36,26 @@ struct Terminal {
     }
 }
 
-/// Writes to stdout and stderr.
+/// Writes to stdout and stderr with write(2): no FileHandle, so no Foundation start-up cost.
 enum Output {
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        write(text, to: STDOUT_FILENO)
     }
 
     static func writeError(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        write(text, to: STDERR_FILENO)
+    }
+
+    private static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            var done = 0
+            while done < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }  // A closed pipe: nothing more can be said.
+                done += written
+            }
+        }
     }
 }

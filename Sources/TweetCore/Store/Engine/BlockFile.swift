@@ -42,8 +42,21 @@ final class BlockFile {
 
     /// The bytes of `range`, which must lie inside the file.
     func read(_ range: Range<Int>) throws -> [UInt8] {
+        try withBytes(range) { Array($0) }
+    }
+
+    /// Calls `body` with the bytes of `range`, without copying them when they lie in one block.
+    func withBytes<T>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
         guard range.lowerBound >= 0, range.upperBound <= count else {
             throw StoreError.io(path: path, reason: "a read past the end of the file")
+        }
+        let first = range.lowerBound / Self.blockSize
+        if (range.upperBound - 1) / Self.blockSize == first || range.isEmpty {
+            let block = try block(first)
+            let offset = range.lowerBound - first * Self.blockSize
+            return try block.withUnsafeBufferPointer { buffer in
+                try body(UnsafeBufferPointer(rebasing: buffer[offset..<(offset + range.count)]))
+            }
         }
         var result: [UInt8] = []
         result.reserveCapacity(range.count)
@@ -56,17 +69,15 @@ final class BlockFile {
             result += block[offset..<(offset + take)]
             position += take
         }
-        return result
+        return try result.withUnsafeBufferPointer(body)
     }
 
     /// The little-endian integer at byte `offset`.
     func uint64(at offset: Int) throws -> UInt64 {
-        let bytes = try read(offset..<(offset + 8))
-        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+        try withBytes(offset..<(offset + 8)) { UInt64(littleEndian: UnsafeRawBufferPointer($0).loadUnaligned(as: UInt64.self)) }
     }
 
     func uint32(at offset: Int) throws -> UInt32 {
-        let bytes = try read(offset..<(offset + 4))
-        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
+        try withBytes(offset..<(offset + 4)) { UInt32(littleEndian: UnsafeRawBufferPointer($0).loadUnaligned(as: UInt32.self)) }
     }
 }

@@ -34,6 +34,19 @@ enum FileIO {
         return bytes
     }
 
+    /// The whole file at `path`, or `nil` when there is none.
+    static func readFile(_ path: String) throws -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw StoreError.io(path: path, reason: errnoText())
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, reason: errnoText()) }
+        return info.st_size == 0 ? [] : try readBytes(from: fd, offset: 0, count: Int(info.st_size), path: path)
+    }
+
     /// Writes `contents` to `path` so that readers see the old file or the new one, never a mix:
     /// a temporary file, fsync, rename, and an fsync of the directory.
     static func replaceAtomically(path: String, contents: [UInt8], directory: String) throws {

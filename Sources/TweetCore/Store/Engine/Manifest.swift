@@ -25,9 +25,8 @@ struct Manifest: Equatable {
 
     /// The store's manifest, or an empty one when the file does not exist (a new or version 1 store).
     static func load(directory: String) throws -> Manifest {
-        let path = (directory as NSString).appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: path) else { return Manifest() }
-        var bytes = Array(data)
+        let path = PathName.join(directory, fileName)
+        guard var bytes = try FileIO.readFile(path) else { return Manifest() }
         guard bytes.last == 0x0A else {
             throw StoreError.corruptRecord(file: path, line: 1, reason: "the manifest is truncated")
         }
@@ -59,7 +58,7 @@ struct Manifest: Equatable {
 
     /// Replaces the manifest atomically.
     func save(directory: String) throws {
-        let path = (directory as NSString).appendingPathComponent(Self.fileName)
+        let path = PathName.join(directory, Self.fileName)
         var fields: JSONObject = [
             "format": .string(StorageEngine.formatName), "version": .integer(Self.version),
             "foldedSequence": .integer(foldedSequence), "nextSegment": .integer(Int64(nextSegment)),

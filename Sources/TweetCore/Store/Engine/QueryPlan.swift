@@ -6,6 +6,8 @@ struct QueryPlan {
     let prefixes: [[JSONValue]]
     /// Filters the index range does not guarantee, checked on each candidate.
     let residual: [Query.Filter]
+    /// The values of residual `in` filters made only of strings, by field.
+    private let stringSets: [String: Set<String>]
     /// Whether each stream comes in the query's order (else everything is collected and sorted).
     let isOrdered: Bool
     let descending: Bool
@@ -71,6 +73,7 @@ struct QueryPlan {
             self.index = nil
             prefixes = []
             residual = query.filters
+            stringSets = Self.stringSets(of: query.filters)
             isOrdered = false
             return
         }
@@ -83,12 +86,31 @@ struct QueryPlan {
         self.prefixes = prefixes
         let servedPositions = Set(equalityFields.compactMap { served[$0] })
         residual = query.filters.enumerated().filter { !servedPositions.contains($0.offset) }.map(\.element)
+        stringSets = Self.stringSets(of: residual)
         isOrdered = ordered
+    }
+
+    private static func stringSets(of filters: [Query.Filter]) -> [String: Set<String>] {
+        var sets: [String: Set<String>] = [:]
+        for filter in filters where filter.op == .in && sets[filter.field] == nil {
+            guard case .array(let values) = filter.value else { continue }
+            let strings = values.compactMap(\.stringValue)
+            if strings.count == values.count { sets[filter.field] = Set(strings) }
+        }
+        return sets
     }
 
     /// Whether `snapshot` passes the filters the index range does not guarantee.
     func residualMatches(_ snapshot: DocumentSnapshot) -> Bool {
-        Query.matches(residual, snapshot)
+        for filter in residual {
+            // An `in` of strings (a following feed's hundred uids) is a set lookup, not a scan.
+            if filter.op == .in, let strings = stringSets[filter.field] {
+                guard case .string(let value)? = snapshot.lookup(filter.field), strings.contains(value) else { return false }
+            } else if !Query.matches([filter], snapshot) {
+                return false
+            }
+        }
+        return true
     }
 
     /// The candidate streams of one segment, each in the query's order when ``isOrdered``.

@@ -18,8 +18,8 @@ final class Segment {
 
     init(directory: String, name: String) throws {
         self.name = name
-        dataPath = (directory as NSString).appendingPathComponent(SegmentFormat.dataFileName(name))
-        indexPath = (directory as NSString).appendingPathComponent(SegmentFormat.indexFileName(name))
+        dataPath = PathName.join(directory, SegmentFormat.dataFileName(name))
+        indexPath = PathName.join(directory, SegmentFormat.indexFileName(name))
         data = try BlockFile(path: dataPath)
         index = try BlockFile(path: indexPath)
         let indexFile = indexPath
@@ -59,12 +59,43 @@ final class Segment {
 
     // MARK: Lines
 
-    /// The line of document `ordinal`, without its newline.
-    private func line(_ ordinal: Int) throws -> [UInt8] {
+    /// The byte range of document `ordinal`'s line, without its newline.
+    private func lineRange(_ ordinal: Int) throws -> Range<Int> {
         let start = Int(try index.uint64(at: offsetsStart + ordinal * 8))
         let end = ordinal + 1 < count ? Int(try index.uint64(at: offsetsStart + (ordinal + 1) * 8)) - 1 : data.count - 1
         guard start >= 0, start <= end, end < data.count else { throw damaged(ordinal, "its offset is out of range") }
-        return try data.read(start..<end)
+        return start..<end
+    }
+
+    /// Calls `body` with the line of document `ordinal`, without its newline.
+    private func withLine<T>(_ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        try data.withBytes(try lineRange(ordinal), body)
+    }
+
+    /// How document `ordinal`'s path compares with `target` (given as its collection's and ID's
+    /// UTF-8 bytes), read from the line's bytes without making strings.
+    private func comparePath(at ordinal: Int, collection: [UInt8], id: [UInt8]) throws -> ComparisonResult {
+        let result: ComparisonResult? = try withLine(ordinal) { line in
+            // `["collection/id",…`: paths are written without escapes unless they hold `"` or `\`.
+            guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
+            var end = 2
+            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
+            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return nil }
+            let path = UnsafeBufferPointer(rebasing: line[2..<end])
+            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+            let order = Self.compare(UnsafeBufferPointer(rebasing: path[..<slash]), collection)
+            return order != .orderedSame ? order : Self.compare(UnsafeBufferPointer(rebasing: path[(slash + 1)...]), id)
+        }
+        if let result { return result }
+        // An escaped path: parse it properly.
+        let path = try self.path(at: ordinal)
+        let order = Self.compare(Array(path.collection.utf8), collection)
+        return order != .orderedSame ? order : Self.compare(Array(path.documentID.utf8), id)
+    }
+
+    private static func compare(_ a: some Collection<UInt8>, _ b: [UInt8]) -> ComparisonResult {
+        if a.elementsEqual(b) { return .orderedSame }
+        return a.lexicographicallyPrecedes(b) ? .orderedAscending : .orderedDescending
     }
 
     private func damaged(_ ordinal: Int, _ reason: String) -> StoreError {
@@ -73,11 +104,14 @@ final class Segment {
 
     /// The path of document `ordinal`, read without parsing the rest of the line.
     func path(at ordinal: Int) throws -> DocumentPath {
-        let bytes = try line(ordinal)
-        guard bytes.count > 2, bytes[0] == UInt8(ascii: "[") else { throw damaged(ordinal, "not a document line") }
+        let parsed: Result<String, JSONParseError>? = try withLine(ordinal) { bytes in
+            guard bytes.count > 2, bytes[0] == UInt8(ascii: "[") else { return nil }
+            return Result { () throws(JSONParseError) in try JSONValue.parseString(in: bytes, at: 1).0 }
+        }
+        guard let parsed else { throw damaged(ordinal, "not a document line") }
         let text: String
         do {
-            text = try bytes.withUnsafeBufferPointer { buffer throws(JSONParseError) in try JSONValue.parseString(in: buffer, at: 1).0 }
+            text = try parsed.get()
         } catch {
             throw damaged(ordinal, "unreadable path: \(error)")
         }
@@ -87,9 +121,11 @@ final class Segment {
 
     /// Document `ordinal`, checksum verified; `data == nil` for a deletion.
     func entry(at ordinal: Int) throws -> (path: DocumentPath, data: JSONObject?) {
-        let bytes = try line(ordinal)
+        let parsed = try withLine(ordinal) { bytes in
+            Result { () throws(SegmentFormat.LineError) in try SegmentFormat.parseLine(bytes) }
+        }
         do {
-            return try bytes.withUnsafeBufferPointer { buffer throws(SegmentFormat.LineError) in try SegmentFormat.parseLine(buffer) }
+            return try parsed.get()
         } catch {
             throw damaged(ordinal, error.reason)
         }
@@ -102,10 +138,11 @@ final class Segment {
         guard try BloomFilter.mayContain(BloomFilter.hashes(path.description.utf8), wordCount: bloomWords, word: {
             try index.uint64(at: bloomStart + $0 * 8)
         }) else { return nil }
+        let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
         var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
-            switch SegmentFormat.comparePaths(try self.path(at: middle), path) {
+            switch try comparePath(at: middle, collection: collection, id: id) {
             case .orderedAscending: low = middle + 1
             case .orderedDescending: high = middle
             case .orderedSame: return middle

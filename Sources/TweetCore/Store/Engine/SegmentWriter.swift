@@ -22,8 +22,8 @@ struct SegmentWriter {
     /// `name`, fsyncing both files. The files are not part of the store until a manifest names them.
     /// - Returns: the number of documents written.
     func write(name: String, entries: [Entry]) throws -> Int {
-        let dataPath = (directory as NSString).appendingPathComponent(SegmentFormat.dataFileName(name))
-        let indexPath = (directory as NSString).appendingPathComponent(SegmentFormat.indexFileName(name))
+        let dataPath = PathName.join(directory, SegmentFormat.dataFileName(name))
+        let indexPath = PathName.join(directory, SegmentFormat.indexFileName(name))
         let output = try FileOutput(path: dataPath)
         let header: JSONValue = .object([
             "format": .string("tweetcli-segment"), "version": .integer(SegmentFormat.dataVersion),

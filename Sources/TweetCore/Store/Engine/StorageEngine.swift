@@ -46,7 +46,7 @@ struct StorageEngine {
         self.clock = clock
         self.indexes = indexes
         self.foldThreshold = max(1, foldThreshold)
-        journalPath = (directory as NSString).appendingPathComponent(Self.journalName)
+        journalPath = PathName.join(directory, Self.journalName)
         // mkdir first: the common case (the directory exists) costs one system call.
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             do {
@@ -56,7 +56,7 @@ struct StorageEngine {
                 throw StoreError.cannotOpen(path: directory, reason: "cannot create the directory")
             }
         }
-        let lockPath = (directory as NSString).appendingPathComponent(Self.lockName)
+        let lockPath = PathName.join(directory, Self.lockName)
         let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockFD >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
         lock = FileDescriptor(lockFD)
@@ -127,7 +127,7 @@ struct StorageEngine {
     /// Reloads the manifest if another process replaced it, reopens a replaced journal, and applies
     /// the journal lines appended since the last call.
     private mutating func refresh(exclusive: Bool) throws {
-        let currentManifest = FileIO.inode(of: (directory as NSString).appendingPathComponent(Manifest.fileName))
+        let currentManifest = FileIO.inode(of: PathName.join(directory, Manifest.fileName))
         let currentJournal = FileIO.inode(of: journalPath)
         if currentManifest != manifestInode || currentJournal != journalInode {
             manifest = try Manifest.load(directory: directory)
@@ -369,7 +369,7 @@ struct StorageEngine {
         let live = Set(manifest.segments.flatMap { [SegmentFormat.dataFileName($0.name), SegmentFormat.indexFileName($0.name)] })
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }  // Cleanup is best effort.
         for name in names where Self.isSegmentFileName(name) && !live.contains(name) {
-            unlink((directory as NSString).appendingPathComponent(name))
+            unlink(PathName.join(directory, name))
         }
     }
 }

@@ -44,7 +44,7 @@ public struct StoreDoctor: Sendable {
         self.indexes = indexes
     }
 
-    private var journalPath: String { (directory as NSString).appendingPathComponent(StorageEngine.journalName) }
+    private var journalPath: String { PathName.join(directory, StorageEngine.journalName) }
 
     /// Every problem in the store's files; empty for a healthy store.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when there is no store at all.
@@ -92,7 +92,7 @@ public struct StoreDoctor: Sendable {
                     continue
                 }
                 if !segment.removed.isEmpty {
-                    let side = (directory as NSString).appendingPathComponent("damaged-\(info.name)-\(stamp).jsonl")
+                    let side = PathName.join(directory, "damaged-\(info.name)-\(stamp).jsonl")
                     try FileIO.replaceAtomically(path: side, contents: segment.removed, directory: directory)
                     report.sideFiles.append(side)
                 }
@@ -107,8 +107,8 @@ public struct StoreDoctor: Sendable {
                 try manifest.save(directory: directory)
                 // Every byte of the replaced segments is now in the new ones or in a side file.
                 for name in replaced {
-                    unlink((directory as NSString).appendingPathComponent(SegmentFormat.dataFileName(name)))
-                    unlink((directory as NSString).appendingPathComponent(SegmentFormat.indexFileName(name)))
+                    unlink(PathName.join(directory, SegmentFormat.dataFileName(name)))
+                    unlink(PathName.join(directory, SegmentFormat.indexFileName(name)))
                 }
             }
             return report
@@ -122,7 +122,7 @@ public struct StoreDoctor: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StoreError.cannotOpen(path: directory, reason: "there is no store there")
         }
-        let lockPath = (directory as NSString).appendingPathComponent(StorageEngine.lockName)
+        let lockPath = PathName.join(directory, StorageEngine.lockName)
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
         defer { close(fd) }
@@ -198,7 +198,7 @@ public struct StoreDoctor: Sendable {
         do {
             return (try Manifest.load(directory: directory), [])
         } catch let error as StoreError {
-            let path = (directory as NSString).appendingPathComponent(Manifest.fileName)
+            let path = PathName.join(directory, Manifest.fileName)
             let reason = error.errorDescription ?? "\(error)"
             return (nil, [StoreProblem(file: path, reason: "\(reason); restore it from a backup", isRepairable: false)])
         } catch {
@@ -208,7 +208,7 @@ public struct StoreDoctor: Sendable {
 
     /// A segment's problems, its intact entries (what a rewrite keeps) and its damaged lines.
     private func inspectSegment(_ name: String) -> (problems: [StoreProblem], kept: [SegmentWriter.Entry], removed: [UInt8]) {
-        let dataPath = (directory as NSString).appendingPathComponent(SegmentFormat.dataFileName(name))
+        let dataPath = PathName.join(directory, SegmentFormat.dataFileName(name))
         guard let data = FileManager.default.contents(atPath: dataPath) else {
             return ([StoreProblem(file: dataPath, reason: "the segment is missing; restore it from a backup", isRepairable: false)], [], [])
         }
@@ -256,7 +256,7 @@ public struct StoreDoctor: Sendable {
             } catch {
                 let reason = (error as? StoreError)?.errorDescription ?? "\(error)"
                 problems.append(
-                    StoreProblem(file: (directory as NSString).appendingPathComponent(SegmentFormat.indexFileName(name)), reason: reason, isRepairable: true))
+                    StoreProblem(file: PathName.join(directory, SegmentFormat.indexFileName(name)), reason: reason, isRepairable: true))
             }
         }
         return (problems, kept, removed)
