@@ -91,7 +91,7 @@ public struct DemoSeeder: Sendable {
             }
             tweets.append(
                 TweetRecord(
-                    id: ids.next(), uid: author.id, caption: Self.caption(&random, reply: replyTo != nil), likes: 0,
+                    id: ids.next(at: time), uid: author.id, caption: Self.caption(&random, reply: replyTo != nil), likes: 0,
                     timestamp: time, replyToId: replyTo))
         }
 

@@ -101,7 +101,7 @@ public final class TweetService: Sendable {
     public func uploadTweet(caption: String, replyTo: String? = nil) async throws -> Tweet {
         let uid = try auth.requireUid()
         let caption = try Self.validatedCaption(caption)
-        let path = tweets.document(ids.next())
+        let path = tweets.document(ids.next(at: Date()))
         let author = store.collection(Collections.users).document(uid)
         let parent = replyTo.map { tweets.document($0) }
         let store = store

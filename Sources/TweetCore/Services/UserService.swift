@@ -65,16 +65,17 @@ public final class UserService: Sendable {
         let needle = text.trimmingCharacters(in: .whitespaces).lowercased()
         let needleName = needle.hasPrefix("@") ? String(needle.dropFirst()) : needle
         guard !needleName.isEmpty else { return try await fetchUsers(limit: limit) }
-        // Match on the raw fields and decode only the matches: explore reads every user.
-        var matches: [User] = []
-        for snapshot in try await users.order(by: "username").getDocuments() {
+        // Explore reads every user: in the store's own order (neighbouring lines, few reads), matched
+        // on the raw fields, and only the matches are decoded and sorted.
+        var matches: [(username: String, snapshot: DocumentSnapshot)] = []
+        for snapshot in try await users.query.getDocuments() {
             guard let username = snapshot.data["username"]?.stringValue, let fullname = snapshot.data["fullname"]?.stringValue,
                 username.contains(needleName) || fullname.lowercased().contains(needle)
             else { continue }
-            matches.append(try snapshot.data(as: User.self))
-            if let limit, matches.count >= limit { break }
+            matches.append((username, snapshot))
         }
-        return matches
+        matches.sort { $0.username.utf8.lexicographicallyPrecedes($1.username.utf8) }
+        return try matches.prefix(limit ?? matches.count).map { try $0.snapshot.data(as: User.self) }
     }
 
     /// Changes the signed-in user's profile and returns it.
