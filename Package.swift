@@ -19,7 +19,10 @@ let package = Package(
         // Issue 3's benchmark: drives the release tweetcli, floor and sqlite3 as separate processes.
         .executableTarget(name: "tweetbench"),
         // Depends on tweetcli too, so `swift test` builds the binary the end-to-end tests run.
-        .testTarget(name: "TweetCoreTests", dependencies: ["TweetCore", "tweetcli"]),
+        .testTarget(
+            name: "TweetCoreTests", dependencies: ["TweetCore", "tweetcli"],
+            // Twitter's twitter-text conformance data (Apache 2.0, LICENSE beside it).
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

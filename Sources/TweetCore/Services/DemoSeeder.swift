@@ -81,6 +81,7 @@ public struct DemoSeeder: Sendable {
         tweets.reserveCapacity(options.tweets)
         let span = 90.0 * 86_400 / Double(max(options.tweets, 1))
         var replies = 0
+        var entitiesByCaption: [String: TweetEntities] = [:]  // a few dozen captions, a million tweets
         for index in 0..<options.tweets {
             let author = users[Int(random.next() % UInt64(users.count))]
             let time = Self.anchor.addingTimeInterval(-Double(options.tweets - 1 - index) * max(span, 0.001))
@@ -89,10 +90,13 @@ public struct DemoSeeder: Sendable {
                 replyTo = tweets[Int(random.next() % UInt64(index))].id
                 replies += 1
             }
+            let caption = Self.caption(&random, reply: replyTo != nil)
+            let entities = entitiesByCaption[caption] ?? TweetText.entities(in: caption)
+            entitiesByCaption[caption] = entities
             tweets.append(
                 TweetRecord(
-                    id: ids.next(at: time), uid: author.id, caption: Self.caption(&random, reply: replyTo != nil), likes: 0,
-                    timestamp: time, replyToId: replyTo))
+                    id: ids.next(at: time), uid: author.id, caption: caption, likes: 0, timestamp: time,
+                    replyToId: replyTo, entities: entities))
         }
 
         var liked = Set<Int>()

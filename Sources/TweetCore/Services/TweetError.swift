@@ -6,6 +6,8 @@ public enum TweetError: Error, Equatable, LocalizedError {
     case emptyCaption
     /// The caption is longer than a tweet may be.
     case captionTooLong(length: Int, limit: Int)
+    /// The caption holds characters a tweet may not (such as U+FFFE or U+FEFF).
+    case invalidCharacters
     /// No tweet has this ID.
     case notFound(String)
     /// The signed-in user tried to delete someone else's tweet.
@@ -17,6 +19,8 @@ public enum TweetError: Error, Equatable, LocalizedError {
             return "the caption is empty; say what's happening"
         case .captionTooLong(let length, let limit):
             return "caption is \(length)/\(limit) characters; shorten it by \(length - limit)"
+        case .invalidCharacters:
+            return "the caption contains characters a tweet cannot have; remove them and post again"
         case .notFound(let id):
             return "there is no tweet \(id); tweet IDs are shown under each tweet in 'tweetcli feed'"
         case .notOwner(let id):

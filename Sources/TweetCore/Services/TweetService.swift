@@ -100,7 +100,8 @@ public final class TweetService: Sendable {
     ///   ``TweetError/notFound(_:)`` for a missing `replyTo`.
     public func uploadTweet(caption: String, replyTo: String? = nil) async throws -> Tweet {
         let uid = try auth.requireUid()
-        let caption = try Self.validatedCaption(caption)
+        let preview = try Self.validated(Self.preview(caption))
+        let caption = preview.caption
         let path = tweets.document(ids.next(at: Date()))
         let author = store.collection(Collections.users).document(uid)
         let parent = replyTo.map { tweets.document($0) }
@@ -112,7 +113,7 @@ public final class TweetService: Sendable {
             }
             let record = TweetRecord(
                 id: path.documentID, uid: uid, caption: caption, likes: 0, timestamp: transaction.time,
-                replyToId: replyTo)
+                replyToId: replyTo, entities: preview.entities)
             transaction.setData(record.fields, at: path)
             try StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
             return record
@@ -123,15 +124,29 @@ public final class TweetService: Sendable {
         return tweet
     }
 
-    /// Checks a caption and returns it trimmed.
-    public static func validatedCaption(_ caption: String) throws -> String {
+    /// How a caption counts by Twitter's rules (twitter-text v3), without posting it.
+    public static func preview(_ caption: String) -> CaptionPreview {
         let trimmed = caption.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw TweetError.emptyCaption }
-        let length = trimmed.count
-        guard length <= maximumCaptionLength else {
-            throw TweetError.captionTooLong(length: length, limit: maximumCaptionLength)
+        let parsed = TweetText.parse(trimmed)
+        return CaptionPreview(
+            caption: trimmed, weightedLength: parsed.weightedLength, limit: maximumCaptionLength,
+            isValid: parsed.isValid, entities: TweetText.entities(in: trimmed))
+    }
+
+    /// Checks a caption by Twitter's rules and returns it trimmed.
+    /// - Throws: ``TweetError/emptyCaption``, ``TweetError/captionTooLong(length:limit:)`` with the
+    ///   weighted length, or ``TweetError/invalidCharacters``.
+    public static func validatedCaption(_ caption: String) throws -> String {
+        try validated(preview(caption)).caption
+    }
+
+    private static func validated(_ preview: CaptionPreview) throws -> CaptionPreview {
+        guard !preview.caption.isEmpty else { throw TweetError.emptyCaption }
+        guard preview.weightedLength <= preview.limit else {
+            throw TweetError.captionTooLong(length: preview.weightedLength, limit: preview.limit)
         }
-        return trimmed
+        guard preview.isValid else { throw TweetError.invalidCharacters }
+        return preview
     }
 
     /// The signed-in user likes tweet `id`: the count and the `user-likes` document change together,

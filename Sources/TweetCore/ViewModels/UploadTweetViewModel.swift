@@ -15,6 +15,11 @@ public final class UploadTweetViewModel {
         self.services = services
     }
 
+    /// How `caption` counts by Twitter's rules, without posting it (the composer's counter).
+    public func preview(_ caption: String) -> CaptionPreview {
+        TweetService.preview(caption)
+    }
+
     /// Posts `caption`, as a reply to `replyTo` when given.
     public func uploadTweet(withCaption caption: String, replyTo: String? = nil) async {
         error = nil

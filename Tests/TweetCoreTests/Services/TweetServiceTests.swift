@@ -46,6 +46,7 @@ struct TweetServiceTests {
             stored.data == [
                 "uid": .string(alice.id), "caption": .string("hello world"), "likes": .integer(0),
                 "timestamp": .string("2027-01-15T08:00:00.250Z"), "replyToId": .null,
+                "entities": .object(["mentions": .array([]), "hashtags": .array([]), "urls": .array([])]),
             ])
     }
 
