@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "tweetcli", targets: ["tweetcli"]),
         .executable(name: "floor", targets: ["floor"]),
         .executable(name: "tweetbench", targets: ["tweetbench"]),
+        .executable(name: "textbench", targets: ["textbench"]),
     ],
     targets: [
         // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing.
@@ -16,6 +17,8 @@ let package = Package(
         .executableTarget(name: "tweetcli", dependencies: ["TweetCore"]),
         // The benchmark's baseline: the cost of starting any Swift CLI that imports Foundation.
         .executableTarget(name: "floor"),
+        // Micro-benchmark of the tweet-text rules: `swift run -c release textbench`.
+        .executableTarget(name: "textbench", dependencies: ["TweetCore"]),
         // Issue 3's benchmark: drives the release tweetcli, floor and sqlite3 as separate processes.
         .executableTarget(name: "tweetbench"),
         // Depends on tweetcli too, so `swift test` builds the binary the end-to-end tests run.
