@@ -62,20 +62,14 @@ public final class UserService: Sendable {
 
     /// Users whose username or full name contains `text`, ignoring case, by username.
     public func searchUsers(matching text: String, limit: Int? = nil) async throws -> [User] {
-        let needle = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let needleName = needle.hasPrefix("@") ? String(needle.dropFirst()) : needle
-        guard !needleName.isEmpty else { return try await fetchUsers(limit: limit) }
-        // Explore reads every user: in the store's own order (neighbouring lines, few reads), matched
-        // on the raw fields, and only the matches are decoded and sorted.
-        var matches: [(username: String, snapshot: DocumentSnapshot)] = []
-        for snapshot in try await users.query.getDocuments() {
-            guard let username = snapshot.data["username"]?.stringValue, let fullname = snapshot.data["fullname"]?.stringValue,
-                username.contains(needleName) || fullname.lowercased().contains(needle)
-            else { continue }
-            matches.append((username, snapshot))
-        }
-        matches.sort { $0.username.utf8.lexicographicallyPrecedes($1.username.utf8) }
-        return try matches.prefix(limit ?? matches.count).map { try $0.snapshot.data(as: User.self) }
+        var needle = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if needle.hasPrefix("@") { needle.removeFirst() }
+        guard !needle.isEmpty else { return try await fetchUsers(limit: limit) }
+        // The store skips users whose stored line cannot contain the text, without decoding them;
+        // only the matches are decoded and sorted.
+        var matches = try await users.query.whereAny(["username", "fullname"], containsText: needle).getDocuments()
+        matches.sort { ($0.data["username"]?.stringValue ?? "").utf8.lexicographicallyPrecedes(($1.data["username"]?.stringValue ?? "").utf8) }
+        return try matches.prefix(limit ?? matches.count).map { try $0.data(as: User.self) }
     }
 
     /// Changes the signed-in user's profile and returns it.

@@ -40,6 +40,29 @@ public struct Query: Sendable {
     public private(set) var limit: Int?
     /// Values of the order fields (then the document's path) to start after.
     public private(set) var startAfter: [JSONValue]?
+    /// Text one of some string fields must contain, ignoring case (see ``whereAny(_:containsText:)``).
+    public private(set) var textSearch: TextSearch?
+
+    /// A case-insensitive substring search over string fields.
+    public struct TextSearch: Sendable, Equatable {
+        public var fields: [String]
+        /// Lowercased.
+        public var text: String
+
+        func matches(_ snapshot: DocumentSnapshot) -> Bool {
+            fields.contains { field in snapshot.lookup(field)?.stringValue?.lowercased().contains(text) == true }
+        }
+
+        /// The search text's bytes, when every match must contain them literally in its stored line
+        /// (ASCII letters, digits and a few marks are never escaped in JSON); `nil` otherwise.
+        var literalBytes: [UInt8]? {
+            let bytes = Array(text.utf8)
+            guard !bytes.isEmpty,
+                bytes.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 32 || $0 == 46 || $0 == 45 })
+            else { return nil }
+            return bytes
+        }
+    }
 
     init(store: any DocumentStore, scope: Scope) {
         self.store = store
@@ -69,6 +92,15 @@ public struct Query: Sendable {
     /// Keeps documents whose `field` is greater than `value`.
     public func whereField(_ field: String, isGreaterThan value: JSONValue) -> Query {
         filtered(field, .greaterThan, value)
+    }
+
+    /// Keeps documents where at least one of `fields` is a string containing `text`, ignoring case
+    /// (explore's user search). Engines may skip stored documents that cannot contain the text
+    /// without decoding them.
+    public func whereAny(_ fields: [String], containsText text: String) -> Query {
+        var copy = self
+        copy.textSearch = TextSearch(fields: fields, text: text.lowercased())
+        return copy
     }
 
     /// Sorts by `field`; ties fall back to later orders and finally to the document path.
@@ -132,7 +164,7 @@ extension DocumentSnapshot {
 extension Query {
     /// Whether `snapshot` passes every filter.
     func matches(_ snapshot: DocumentSnapshot) -> Bool {
-        Self.matches(filters, snapshot)
+        Self.matches(filters, snapshot) && (textSearch?.matches(snapshot) ?? true)
     }
 
     /// Whether `snapshot` passes every one of `filters`.

@@ -194,4 +194,30 @@ struct StorageEngineTests {
             _ = try await reopened.getDocument(DocumentPath(collection: "posts", documentID: "p2"))
         }
     }
+
+    @Test func textSearchFindsEveryMatchWhetherInTheJournalOrInASegment() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
+        let people: [(String, String)] = [
+            ("ada", "Ada Lovelace"), ("grace", "Grace HOPPER"), ("kelvin", "\u{212A}elvin"), ("sao", "São Paulo Dev"),
+            ("bob", "Bob Builder"),
+        ]
+        try await store.importDocuments(people.prefix(3).map {
+            (DocumentPath(collection: "people", documentID: $0.0), ["username": .string($0.0), "fullname": .string($0.1)])
+        })
+        for (username, fullname) in people.suffix(2) {
+            try await store.setData(["username": .string(username), "fullname": .string(fullname)], at: DocumentPath(collection: "people", documentID: username))
+        }
+        func search(_ text: String) async throws -> [String] {
+            try await store.runQuery(store.collection("people").query.whereAny(["username", "fullname"], containsText: text))
+                .map(\.documentID).sorted()
+        }
+        #expect(try await search("hopper") == ["grace"])
+        #expect(try await search("LOVE") == ["ada"])
+        #expect(try await search("são") == ["sao"])
+        #expect(try await search("builder") == ["bob"])
+        #expect(try await search("e") == ["ada", "bob", "grace", "kelvin", "sao"])
+        #expect(try await search("kelvin") == ["kelvin"])
+        #expect(try await search("zzz").isEmpty)
+    }
 }

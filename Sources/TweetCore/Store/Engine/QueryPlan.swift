@@ -8,6 +8,7 @@ struct QueryPlan {
     let residual: [Query.Filter]
     /// The values of residual `in` filters made only of strings, by field.
     private let stringSets: [String: Set<String>]
+    private let textSearch: Query.TextSearch?
     /// Whether each stream comes in the query's order (else everything is collected and sorted).
     let isOrdered: Bool
     let descending: Bool
@@ -20,6 +21,7 @@ struct QueryPlan {
     init(_ query: Query, indexes: [IndexDefinition]) {
         var orderFields = query.orders.map(\.field)
         if orderFields.last == Query.documentID { orderFields.removeLast() }
+        textSearch = query.textSearch
         let isDescending = query.orders.first?.descending ?? false
         descending = isDescending
         // One equality (or `in`) filter per field can be served by an index; any other filter,
@@ -102,6 +104,7 @@ struct QueryPlan {
 
     /// Whether `snapshot` passes the filters the index range does not guarantee.
     func residualMatches(_ snapshot: DocumentSnapshot) -> Bool {
+        if let textSearch, !textSearch.matches(snapshot) { return false }
         for filter in residual {
             // An `in` of strings (a following feed's hundred uids) is a set lookup, not a scan.
             if filter.op == .in, let strings = stringSets[filter.field] {
@@ -120,7 +123,9 @@ struct QueryPlan {
             switch query.scope {
             case .collection(let path):
                 let range = try segment.range(ofCollection: path)
-                return [SegmentStream(segment: segment, rank: rank, index: nil, positions: range, descending: false)]
+                var stream = SegmentStream(segment: segment, rank: rank, index: nil, positions: range, descending: false)
+                stream.requiredBytes = query.textSearch?.literalBytes
+                return [stream]
             case .collectionGroup(let id):
                 return [SegmentStream(segment: segment, rank: rank, index: nil, positions: 0..<segment.count, descending: false, collectionID: id)]
             }

@@ -131,6 +131,28 @@ final class Segment {
         }
     }
 
+    /// Whether document `ordinal`'s line could hold `needle` (lowercase ASCII): false only when the
+    /// line is all ASCII and, ignoring case, does not contain it. Skips decoding most lines of a search.
+    func lineMayContain(_ ordinal: Int, _ needle: [UInt8]) throws -> Bool {
+        try withLine(ordinal) { line in
+            guard needle.count <= line.count else { return false }
+            var position = 0
+            while position + needle.count <= line.count {
+                var matched = 0
+                while matched < needle.count {
+                    var byte = line[position + matched]
+                    if byte >= 0x80 { return true }  // not ASCII: let the real match decide
+                    if (65...90).contains(byte) { byte += 32 }
+                    guard byte == needle[matched] else { break }
+                    matched += 1
+                }
+                if matched == needle.count { return true }
+                position += 1
+            }
+            return line.contains { $0 >= 0x80 }
+        }
+    }
+
     // MARK: Lookups
 
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).

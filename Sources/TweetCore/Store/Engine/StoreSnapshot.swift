@@ -138,12 +138,15 @@ struct SegmentStream: CandidateStream {
     let descending: Bool
     /// For a scan of a whole segment on behalf of a collection group: the group's ID.
     var collectionID: String? = nil
+    /// Bytes every candidate's line must contain, ignoring ASCII case (a text search's literal).
+    var requiredBytes: [UInt8]? = nil
 
     mutating func next() throws -> (DocumentSnapshot, Int)? {
         while !positions.isEmpty {
             let position = descending ? positions.upperBound - 1 : positions.lowerBound
             if descending { positions = positions.lowerBound..<(positions.upperBound - 1) } else { positions = (positions.lowerBound + 1)..<positions.upperBound }
             let ordinal = try index.map { try segment.ordinal($0, position) } ?? position
+            if let requiredBytes, try !segment.lineMayContain(ordinal, requiredBytes) { continue }
             // A deletion yields nothing here; older versions of its path are skipped as replaced.
             if case (let path, let data?) = try segment.entry(at: ordinal), collectionID.map({ path.collectionID == $0 }) ?? true {
                 return (DocumentSnapshot(path: path, data: data), rank)
