@@ -39,11 +39,17 @@ enum StatsCounter {
         transaction.setData(fields(counts), at: path)
     }
 
+    /// The queries whose counts are `uid`'s following, followers and tweets, in that order.
+    static func countingQueries(_ uid: String, store: any DocumentStore) -> [Query] {
+        [
+            store.collection(Collections.following(of: uid)).query, store.collection(Collections.followers(of: uid)).query,
+            store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid)),
+        ]
+    }
+
     /// Counts the documents behind `uid`'s stats with `count` (a transaction's or the store's).
     static func count(_ uid: String, store: any DocumentStore, _ count: (Query) throws -> Int) rethrows -> UserStats {
-        UserStats(
-            following: try count(store.collection(Collections.following(of: uid)).query),
-            followers: try count(store.collection(Collections.followers(of: uid)).query),
-            tweets: try count(store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid))))
+        let counts = try countingQueries(uid, store: store).map(count)
+        return UserStats(following: counts[0], followers: counts[1], tweets: counts[2])
     }
 }

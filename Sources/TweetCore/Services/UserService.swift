@@ -162,12 +162,7 @@ public final class UserService: Sendable {
             return stats
         }
         var counts: [Int] = []
-        for query in [
-            store.collection(Collections.following(of: uid)).query, store.collection(Collections.followers(of: uid)).query,
-            store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid)),
-        ] {
-            counts.append(try await query.count())
-        }
+        for query in StatsCounter.countingQueries(uid, store: store) { counts.append(try await query.count()) }
         return UserStats(following: counts[0], followers: counts[1], tweets: counts[2])
     }
 
