@@ -15,6 +15,8 @@ final class Segment {
     private let bloomWords: Int
     /// Each secondary index's first byte and entry count, by name.
     private let secondary: [String: (start: Int, count: Int)]
+    /// Collections' ordinal ranges found so far.
+    private var collectionRanges: [String: Range<Int>] = [:]
 
     init(directory: String, name: String) throws {
         self.name = name
@@ -73,8 +75,9 @@ final class Segment {
     }
 
     /// How document `ordinal`'s path compares with `target` (given as its collection's and ID's
-    /// UTF-8 bytes), read from the line's bytes without making strings.
-    private func comparePath(at ordinal: Int, collection: [UInt8], id: [UInt8]) throws -> ComparisonResult {
+    /// UTF-8 bytes), read from the line's bytes without making strings. With `id == nil` only the
+    /// collections are compared.
+    private func comparePath(at ordinal: Int, collection: [UInt8], id: [UInt8]?) throws -> ComparisonResult {
         let result: ComparisonResult? = try withLine(ordinal) { line in
             // `["collection/id",…`: paths are written without escapes unless they hold `"` or `\`.
             guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
@@ -84,13 +87,15 @@ final class Segment {
             let path = UnsafeBufferPointer(rebasing: line[2..<end])
             guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
             let order = Self.compare(UnsafeBufferPointer(rebasing: path[..<slash]), collection)
-            return order != .orderedSame ? order : Self.compare(UnsafeBufferPointer(rebasing: path[(slash + 1)...]), id)
+            guard order == .orderedSame, let id else { return order }
+            return Self.compare(UnsafeBufferPointer(rebasing: path[(slash + 1)...]), id)
         }
         if let result { return result }
         // An escaped path: parse it properly.
         let path = try self.path(at: ordinal)
         let order = Self.compare(Array(path.collection.utf8), collection)
-        return order != .orderedSame ? order : Self.compare(Array(path.documentID.utf8), id)
+        guard order == .orderedSame, let id else { return order }
+        return Self.compare(Array(path.documentID.utf8), id)
     }
 
     private static func compare(_ a: some Collection<UInt8>, _ b: [UInt8]) -> ComparisonResult {
@@ -161,7 +166,9 @@ final class Segment {
             try index.uint64(at: bloomStart + $0 * 8)
         }) else { return nil }
         let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
-        var (low, high) = (0, count)
+        // Search only the collection's range: a user among a thousand, not among three million lines.
+        let range = try self.range(ofCollection: path.collection)
+        var (low, high) = (range.lowerBound, range.upperBound)
         while low < high {
             let middle = (low + high) / 2
             switch try comparePath(at: middle, collection: collection, id: id) {
@@ -173,18 +180,23 @@ final class Segment {
         return nil
     }
 
-    /// The ordinals of `collection`'s documents (subcollections excluded).
+    /// The ordinals of `collection`'s documents (subcollections excluded), remembered: the segment
+    /// never changes.
     func range(ofCollection collection: String) throws -> Range<Int> {
+        if let known = collectionRanges[collection] { return known }
+        let bytes = Array(collection.utf8)
         func bound(_ upper: Bool) throws -> Int {
             var (low, high) = (0, count)
             while low < high {
                 let middle = (low + high) / 2
-                let order = SegmentFormat.compareBytes(try path(at: middle).collection, collection)
+                let order = try comparePath(at: middle, collection: bytes, id: nil)
                 if order == .orderedAscending || (upper && order == .orderedSame) { low = middle + 1 } else { high = middle }
             }
             return low
         }
-        return try bound(false)..<bound(true)
+        let range = try bound(false)..<bound(true)
+        collectionRanges[collection] = range
+        return range
     }
 
     // MARK: Secondary indexes
