@@ -30,17 +30,20 @@ enum CommandLineTool {
             guard let type = commands.first(where: { $0.name == name }) else {
                 throw UsageError("unknown command '\(name)'; run 'tweetcli help' to see the commands")
             }
-            if rest.contains("-h") || rest.contains("--help") {
+            let flags = rest.prefix { $0 != "--" }  // after `--`, "-h" is a caption, not a flag
+            if flags.contains("-h") || flags.contains("--help") {
                 Output.write(try help(for: name))
                 return 0
             }
             let command = try type.init(arguments: rest)
             try command.validate()
-            let context = Context(options: options, terminal: Terminal(environment: environment), environment: environment)
+            let context = Context(
+                options: options, terminal: Terminal(environment: environment), environment: environment,
+                createsStore: type.createsStore)
             try await command.run(context)
             return 0
         } catch let error as UsageError {
-            Output.writeError("error: \(error.message)\nusage: tweetcli \(error.usage ?? globalUsage)\n")
+            Output.writeError("error: \(error.message)\nusage: \(error.usage.map { "tweetcli " + $0 } ?? globalUsage)\n")
             return 64
         } catch {
             let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"

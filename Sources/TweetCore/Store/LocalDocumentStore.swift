@@ -5,45 +5,65 @@ import Foundation
 public actor LocalDocumentStore: DocumentStore {
     /// The store's directory.
     public nonisolated let directory: String
-    private var engine: StorageEngine
+    /// `nil` while there is no store and this one may not create it: reads find nothing, writes fail.
+    private var engine: StorageEngine?
+    private let makeEngine: @Sendable () throws -> StorageEngine
 
-    /// Opens the store in `directory`, creating it (mode 0700) when it does not exist yet.
+    /// Opens the store in `directory`.
     /// - Parameters:
     ///   - directory: the store's directory.
     ///   - indexes: the secondary indexes to keep (queries without one scan their collection).
     ///   - clock: the store's clock, which stamps each transaction (injectable for tests).
     ///   - foldThreshold: how many journal records are folded into a segment at once.
+    ///   - createIfMissing: whether to create the store (mode 0700) when there is none; without it,
+    ///     a missing store reads as empty and refuses writes with ``StoreError/noStore(path:)``, and
+    ///     nothing is written to disk (a mistyped `--store` leaves no directory behind).
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` or an error naming a damaged file.
     public init(
         directory: String, indexes: [IndexDefinition] = [], clock: @escaping @Sendable () -> Date = Date.init,
-        foldThreshold: Int = 128
+        foldThreshold: Int = 128, createIfMissing: Bool = true
     ) throws {
         self.directory = directory
-        engine = try StorageEngine(directory: directory, clock: clock, indexes: indexes, foldThreshold: foldThreshold)
+        makeEngine = {
+            try StorageEngine(directory: directory, clock: clock, indexes: indexes, foldThreshold: foldThreshold)
+        }
+        engine = createIfMissing || StorageEngine.exists(in: directory) ? try makeEngine() : nil
+    }
+
+    /// The engine, opened now if another process has created the store since.
+    private func openEngine() throws -> Bool {
+        if engine == nil, StorageEngine.exists(in: directory) { engine = try makeEngine() }
+        return engine != nil
+    }
+
+    private func read<T>(orEmpty empty: T, _ body: (StoreSnapshot) throws -> T) throws -> T {
+        guard try openEngine() else { return empty }
+        return try engine!.read(body)
     }
 
     // MARK: DocumentStore
 
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
-        try engine.read { snapshot in try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) } }
+        try read(orEmpty: nil) { snapshot in try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) } }
     }
 
     public func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
-        try engine.read { snapshot in
+        try read(orEmpty: []) { snapshot in
             try paths.compactMap { path in try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) } }
         }
     }
 
     public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
-        try engine.read { snapshot in try snapshot.query(query) }
+        try read(orEmpty: []) { snapshot in try snapshot.query(query) }
     }
 
     public func count(_ query: Query) async throws -> Int {
-        try engine.read { snapshot in try snapshot.query(query).count }
+        try read(orEmpty: 0) { snapshot in try snapshot.query(query).count }
     }
 
     public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
-        try engine.transaction(body)
+        guard try openEngine() else { throw StoreError.noStore(path: directory) }
+        return try engine!.transaction(body)
     }
 
     /// Writes all `documents` as one new segment: atomic like a transaction, and far faster for
@@ -63,7 +83,8 @@ public actor LocalDocumentStore: DocumentStore {
             }
         }
         let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
-        try engine.importSegment(unique) { snapshot in
+        guard try openEngine() else { throw StoreError.noStore(path: directory) }
+        try engine!.importSegment(unique) { snapshot in
             if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
                 throw StoreError.notEmpty(collection: collection)
             }
@@ -73,7 +94,7 @@ public actor LocalDocumentStore: DocumentStore {
     /// Writes every document as JSON Lines, `{"data":{…},"path":"collection/id"}` in path order,
     /// to the open file descriptor `output` (a backup, or input for another database).
     public func export(to output: Int32) async throws {
-        try engine.read { snapshot in
+        try read(orEmpty: ()) { snapshot in
             var buffer: [UInt8] = []
             try snapshot.forEachDocument { document in
                 JSONValue.object(["path": .string(document.path.description), "data": .object(document.data)])

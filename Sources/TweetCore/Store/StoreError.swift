@@ -14,6 +14,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
     case undecodable(path: String, reason: String)
     /// An update named a document that does not exist.
     case documentNotFound(path: String)
+    /// There is no store in the directory, and this use of it may not create one.
+    case noStore(path: String)
     /// An import required an empty collection and found a document in it.
     case notEmpty(collection: String)
 
@@ -32,6 +34,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
             return "the document \(path) is damaged: \(reason)"
         case .documentNotFound(let path):
             return "there is no document at \(path)"
+        case .noStore(let path):
+            return "there is no store at \(path) yet; create one with 'tweetcli register' or 'tweetcli seed'"
         case .notEmpty(let collection):
             return "the collection \(collection) is not empty"
         }

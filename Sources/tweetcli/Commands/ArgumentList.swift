@@ -51,7 +51,11 @@ struct ArgumentList {
 
     /// The remaining arguments, once every option is consumed; a leftover `-x` is an unknown flag.
     mutating func positionals() throws -> [String] {
-        if let unknown = tokens.first(where: { $0.hasPrefix("-") && $0 != "-" && Double($0) == nil }) {
+        // "-5" reads as a negative number, not an option; "-x", "-inf" and "--x" are options.
+        func isNumber(_ token: String) -> Bool {
+            token.count > 1 && token.dropFirst().first!.isASCII && token.dropFirst().first!.isNumber && Double(token) != nil
+        }
+        if let unknown = tokens.first(where: { $0.hasPrefix("-") && $0 != "-" && !isNumber($0) }) {
             throw UsageError("unknown option '\(Self.split(unknown).0)'", usage: usage)
         }
         defer { tokens = []; literal = [] }

@@ -10,6 +10,8 @@ protocol Command {
     static var usage: String { get }
     /// One line for `tweetcli help`.
     static var summary: String { get }
+    /// Whether the command may create the store when there is none (only `register` and `seed`).
+    static var createsStore: Bool { get }
 
     /// Parses the command's own arguments.
     /// - Throws: ``UsageError``.
@@ -22,6 +24,8 @@ protocol Command {
 
 extension Command {
     func validate() throws {}
+
+    static var createsStore: Bool { false }
 }
 
 /// What a command runs with: the global options, the store's services, the terminal.
@@ -32,10 +36,14 @@ final class Context {
     let environment: [String: String]
     private var opened: AppServices?
 
-    init(options: GlobalOptions, terminal: Terminal, environment: [String: String]) {
+    /// Whether the running command may create a missing store.
+    let createsStore: Bool
+
+    init(options: GlobalOptions, terminal: Terminal, environment: [String: String], createsStore: Bool) {
         self.options = options
         self.terminal = terminal
         self.environment = environment
+        self.createsStore = createsStore
     }
 
     /// The services of the selected store, opened on first use.
@@ -45,7 +53,8 @@ final class Context {
         let threshold = environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 128
         let services = try AppServices.local(
             storeDirectory: AppPaths.storeDirectory(option: options.storePath, environment: environment),
-            stateDirectory: AppPaths.stateDirectory(environment: environment), foldThreshold: threshold)
+            stateDirectory: AppPaths.stateDirectory(environment: environment), foldThreshold: threshold,
+            createIfMissing: createsStore)
         opened = services
         return services
     }

@@ -28,6 +28,7 @@ struct GlobalOptions {
                 options.storePath = try value()
                 if options.storePath!.isEmpty { throw UsageError("--store needs a path") }
             case "--json":
+                guard inlineValue == nil else { throw UsageError("--json takes no value") }
                 options.json = true
             case "--color", "--colour":
                 let choice = try value()

@@ -4,6 +4,7 @@ struct RegisterCommand: Command {
     static let name = "register"
     static let usage = "register --email E --username U --fullname F [--password-stdin]"
     static let summary = "Create an account and sign in"
+    static let createsStore = true
 
     var email: String
     var username: String

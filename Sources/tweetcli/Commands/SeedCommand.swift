@@ -4,6 +4,7 @@ struct SeedCommand: Command {
     static let name = "seed"
     static let usage = "seed [--users N] [--tweets N] [--likes N] [--follows N] [--seed S]"
     static let summary = "Fill an empty store with demo data (the same S gives the same data)"
+    static let createsStore = true
 
     var options: DemoSeeder.Options
 

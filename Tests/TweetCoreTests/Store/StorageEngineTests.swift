@@ -220,4 +220,83 @@ struct StorageEngineTests {
         #expect(try await search("kelvin") == ["kelvin"])
         #expect(try await search("zzz").isEmpty)
     }
+
+    @Test func segmentsWrittenBeforeAnIndexExistedStillAnswerCorrectly() async throws {
+        let directory = Directory()
+        let plain = try LocalDocumentStore(directory: directory.path, indexes: [], foldThreshold: 1)
+        for (id, author, time) in [("p1", "a", 1), ("p2", "b", 2), ("p3", "a", 3), ("p4", "b", 4)] {
+            try await plain.setData(["author": .string(author), "timestamp": .integer(Int64(time))], at: DocumentPath(collection: "posts", documentID: id))
+        }
+        let indexed = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 1)
+        try await indexed.setData(["author": .string("a"), "timestamp": .integer(5)], at: DocumentPath(collection: "posts", documentID: "p5"))
+        let query = indexed.collection("posts").whereField("author", isEqualTo: .string("a")).order(by: "timestamp", descending: true)
+        #expect(try await indexed.runQuery(query).map(\.documentID) == ["p5", "p3", "p1"])
+        #expect(try await indexed.runQuery(query.limit(to: 2)).map(\.documentID) == ["p5", "p3"])
+    }
+
+    @Test func aLostManifestIsAnErrorNotAnEmptyStore() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 1)
+        try await store.setData(["n": .integer(1)], at: DocumentPath(collection: "posts", documentID: "p1"))
+        try FileManager.default.removeItem(atPath: (directory.path as NSString).appendingPathComponent("MANIFEST.json"))
+        #expect(throws: StoreError.self) { try LocalDocumentStore(directory: directory.path, indexes: Self.indexes) }
+        #expect(try StoreDoctor(directory: directory.path, indexes: Self.indexes).check().contains { !$0.isRepairable })
+        #expect(directory.files().contains("seg-000001.jsonl"))
+    }
+
+    @Test func aDamagedIndexIsFoundAndRebuiltByTheDoctor() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
+        try await store.importDocuments((0..<50).map {
+            (DocumentPath(collection: "posts", documentID: "p\($0)"), ["author": .string("a"), "timestamp": .integer(Int64($0))])
+        })
+        // Zero the Bloom filter: lookups would miss every document.
+        let indexPath = (directory.path as NSString).appendingPathComponent("seg-000001.idx")
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: indexPath)))
+        let bloomWords = Int(bytes[24..<32].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let bloomStart = bytes.count - 8 * bloomWords - (50 + 50 % 2) * 4 * Self.indexes.filter { $0.collectionID == "posts" }.count
+        for offset in bloomStart..<(bloomStart + 8 * bloomWords) { bytes[offset] = 0 }
+        try Data(bytes).write(to: URL(fileURLWithPath: indexPath))
+        let doctor = StoreDoctor(directory: directory.path, indexes: Self.indexes)
+        #expect(try doctor.check().map(\.reason) == ["the index does not match its segment"])
+        let report = try doctor.repair()
+        #expect(report.repaired.count == 1 && report.unrepaired.isEmpty)
+        #expect(try doctor.check().isEmpty)
+        let reopened = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes)
+        #expect(try await reopened.getDocument(DocumentPath(collection: "posts", documentID: "p7"))?.data["timestamp"] == .integer(7))
+    }
+
+    @Test func aDamagedSegmentHeaderLineIsMovedAsideNotDropped() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
+        try await store.importDocuments((0..<5).map {
+            (DocumentPath(collection: "posts", documentID: "p\($0)"), ["author": .string("a"), "timestamp": .integer(Int64($0))])
+        })
+        let segment = (directory.path as NSString).appendingPathComponent("seg-000001.jsonl")
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: segment)))
+        bytes[bytes.firstIndex(of: 0x0A)!] = UInt8(ascii: " ")  // the header's newline
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
+        let report = try StoreDoctor(directory: directory.path, indexes: Self.indexes).repair()
+        #expect(report.sideFiles.count == 1)
+        let aside = try String(contentsOfFile: report.sideFiles[0], encoding: .utf8)
+        #expect(aside.contains("posts/p0"), "the document merged with the header is kept aside")
+        let reopened = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes)
+        #expect(try await reopened.runQuery(reopened.collection("posts").query).count == 4)
+    }
+
+    @Test func aFoldThatFailsDoesNotFailTheCommittedTransaction() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 2)
+        try await store.setData(["n": .integer(1)], at: DocumentPath(collection: "posts", documentID: "a"))
+        try await store.setData(["n": .integer(2)], at: DocumentPath(collection: "posts", documentID: "b"))  // folds
+        // A directory where the next segment's file would go makes the next fold fail.
+        let blocker = (directory.path as NSString).appendingPathComponent("seg-000002.jsonl")
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
+        try await store.setData(["n": .integer(3)], at: DocumentPath(collection: "posts", documentID: "c"))
+        try await store.setData(["n": .integer(4)], at: DocumentPath(collection: "posts", documentID: "d"))  // fold fails
+        #expect(try await store.getDocument(DocumentPath(collection: "posts", documentID: "d"))?.data["n"] == .integer(4))
+        try FileManager.default.removeItem(atPath: blocker)
+        let reopened = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 2)
+        #expect(try await reopened.runQuery(reopened.collection("posts").query).count == 4)
+    }
 }

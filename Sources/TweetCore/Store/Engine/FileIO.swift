@@ -66,6 +66,25 @@ enum FileIO {
         close(fd)
     }
 
+    /// What tells one version of a file from another: inode, size and modification time.
+    struct Stamp: Equatable {
+        var inode: UInt64
+        var size: Int64
+        var seconds: Int
+        var nanoseconds: Int
+        /// No file.
+        static let missing = Stamp(inode: 0, size: -1, seconds: 0, nanoseconds: 0)
+    }
+
+    /// The stamp of the file at `path`, or `.missing` when there is none.
+    static func stamp(of path: String) -> Stamp {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .missing }
+        return Stamp(
+            inode: UInt64(info.st_ino), size: Int64(info.st_size), seconds: Int(info.st_mtim.tv_sec),
+            nanoseconds: Int(info.st_mtim.tv_nsec))
+    }
+
     /// The inode of the file at `path`, or `nil` when there is none.
     static func inode(of path: String) -> UInt64? {
         var info = stat()

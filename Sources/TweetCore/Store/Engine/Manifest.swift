@@ -26,7 +26,16 @@ struct Manifest: Equatable {
     /// The store's manifest, or an empty one when the file does not exist (a new or version 1 store).
     static func load(directory: String) throws -> Manifest {
         let path = PathName.join(directory, fileName)
-        guard var bytes = try FileIO.readFile(path) else { return Manifest() }
+        guard var bytes = try FileIO.readFile(path) else {
+            // No manifest: a new store, or one written before segments existed. Segment files
+            // without one mean it was lost, and opening as empty would hide (then overwrite) them.
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []  // unreadable: nothing to protect
+            if names.contains(where: { StorageEngine.isSegmentFileName($0) }) {
+                throw StoreError.corruptRecord(
+                    file: path, line: 0, reason: "it is missing while segment files exist; restore it from a backup")
+            }
+            return Manifest()
+        }
         guard bytes.last == 0x0A else {
             throw StoreError.corruptRecord(file: path, line: 1, reason: "the manifest is truncated")
         }

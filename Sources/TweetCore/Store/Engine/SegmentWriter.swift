@@ -74,6 +74,9 @@ struct SegmentWriter {
             }
             if ordinals[position].count % 2 == 1 { bytes += [0, 0, 0, 0] }
         }
+        // Bytes 40–47 hold the CRC-32 of everything after the header, which the doctor checks.
+        let checksum = UInt64(CRC32.checksum(bytes[SegmentFormat.headerSize...]))
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(40..<48, with: $0) }
         let indexOutput = try FileOutput(path: indexPath)
         try indexOutput.write(bytes)
         try indexOutput.finish()

@@ -32,7 +32,9 @@ struct StorageEngine {
     private var journal: FileDescriptor
     private var journalInode: UInt64 = 0
     private var manifest = Manifest()
-    private var manifestInode: UInt64?
+    /// The manifest's inode, size and modification time when last read: an inode number alone
+    /// can be reused by a later manifest.
+    private var manifestStamp: FileIO.Stamp?
     private var openSegments: [String: Segment] = [:]
     private(set) var snapshot: StoreSnapshot
     /// Bytes and lines of the journal applied.
@@ -70,6 +72,11 @@ struct StorageEngine {
         try refresh(exclusive: false)  // Opening only reads: a torn write is left for the next writer.
     }
 
+    /// Whether a store exists in `directory` (its journal does).
+    static func exists(in directory: String) -> Bool {
+        access(PathName.join(directory, journalName), F_OK) == 0
+    }
+
     private static func journalHeader() -> [UInt8] {
         var bytes = JSONValue.object(["format": .string(formatName), "version": .integer(journalVersion)]).serialized()
         bytes.append(0x0A)
@@ -97,7 +104,12 @@ struct StorageEngine {
             let operations = try Self.resolve(transaction.writes, reader: engine.snapshot)
             if !operations.isEmpty {
                 try engine.append(operations, time: transaction.time)
-                if engine.snapshot.memtable.recordCount >= engine.foldThreshold { try engine.fold(adding: nil) }
+                if engine.snapshot.memtable.recordCount >= engine.foldThreshold {
+                    // The transaction is committed (fsynced) already: a fold that fails (a damaged
+                    // older segment, a full disk) must not report it as failed. The journal keeps
+                    // it, the next writer tries the fold again, and reads report any damage.
+                    do { try engine.fold(adding: nil) } catch { engine.manifestStamp = nil }
+                }
             }
             return result
         }
@@ -127,11 +139,11 @@ struct StorageEngine {
     /// Reloads the manifest if another process replaced it, reopens a replaced journal, and applies
     /// the journal lines appended since the last call.
     private mutating func refresh(exclusive: Bool) throws {
-        let currentManifest = FileIO.inode(of: PathName.join(directory, Manifest.fileName))
+        let currentManifest = FileIO.stamp(of: PathName.join(directory, Manifest.fileName))
         let currentJournal = FileIO.inode(of: journalPath)
-        if currentManifest != manifestInode || currentJournal != journalInode {
+        if manifestStamp == nil || currentManifest != manifestStamp || currentJournal != journalInode {
             manifest = try Manifest.load(directory: directory)
-            manifestInode = currentManifest
+            manifestStamp = currentManifest
             try openManifestSegments()
             journal = try Self.openJournal(journalPath)
             journalInode = currentJournal ?? 0
@@ -327,7 +339,7 @@ struct StorageEngine {
         try updated.save(directory: directory)  // The commit point.
         try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
         openSegments.merge(created) { old, _ in old }
-        manifestInode = nil  // Reload everything from the files just written.
+        manifestStamp = nil  // Reload everything from the files just written.
         try refresh(exclusive: true)
         removeUnreferencedFiles()
     }

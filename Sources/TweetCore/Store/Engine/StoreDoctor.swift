@@ -224,8 +224,19 @@ public struct StoreDoctor: Sendable {
                 line += 1
                 let end = buffer[start...].firstIndex(of: 0x0A) ?? buffer.count
                 defer { start = end + 1 }
-                if line == 1 { continue }  // The header: the segment's own line count is checked below.
                 let text = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                if line == 1 {
+                    // The header; anything else there (a damaged newline can merge it with the first
+                    // document) is moved aside like any damaged line, never dropped.
+                    if case .object(let header)? = try? JSONValue.parse(text),  // not a header: handled below
+                        header["format"]?.stringValue == "tweetcli-segment"
+                    {
+                        continue
+                    }
+                    problems.append(StoreProblem(file: dataPath, line: 1, reason: "not a segment header", isRepairable: true))
+                    removed += Array(text) + [0x0A]
+                    continue
+                }
                 do throws(SegmentFormat.LineError) {
                     let (path, fields) = try SegmentFormat.parseLine(text)
                     if let last = kept.last, SegmentFormat.comparePaths(last.path, path) != .orderedAscending {
@@ -250,6 +261,10 @@ public struct StoreDoctor: Sendable {
                     consistent = try segment.path(at: ordinal) == kept[ordinal].path
                 }
                 for index in indexes where consistent && !segment.hasIndex(index) { consistent = false }
+                if consistent, let bytes = try FileIO.readFile(segment.indexPath), bytes.count >= SegmentFormat.headerSize {
+                    let stored = bytes[40..<48].withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                    consistent = stored == UInt64(CRC32.checksum(bytes[SegmentFormat.headerSize...]))
+                }
                 if !consistent {
                     problems.append(StoreProblem(file: segment.indexPath, reason: "the index does not match its segment", isRepairable: true))
                 }

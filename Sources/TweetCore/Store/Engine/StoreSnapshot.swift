@@ -39,7 +39,9 @@ final class StoreSnapshot: TransactionReader {
     // MARK: Queries
 
     func query(_ query: Query) throws -> [DocumentSnapshot] {
-        let plan = QueryPlan(query, indexes: indexes)
+        // Only an index every segment has can serve the query: a segment written before an index
+        // existed would otherwise answer in the wrong order and without the index's filters.
+        let plan = QueryPlan(query, indexes: indexes.filter { index in segments.allSatisfy { $0.hasIndex(index) } })
         var streams: [any CandidateStream] = [MemtableStream(memtable: memtable, query: query)]
         for (position, segment) in segments.enumerated() {
             streams += try plan.streams(in: segment, rank: position + 1, query: query)
