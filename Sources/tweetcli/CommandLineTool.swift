@@ -43,7 +43,8 @@ enum CommandLineTool {
             try await command.run(context)
             return 0
         } catch let error as UsageError {
-            Output.writeError("error: \(error.message)\nusage: \(error.usage.map { "tweetcli " + $0 } ?? globalUsage)\n")
+            Output.writeError(
+                "error: \(error.message)\nusage: \(error.usage.map { "tweetcli " + $0 } ?? globalUsage)\n")
             return 64
         } catch {
             let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
@@ -63,7 +64,9 @@ enum CommandLineTool {
 
     static func overview() -> String {
         let width = commands.map { $0.name.count }.max() ?? 0
-        let lines = commands.map { "  \($0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.summary)" }
+        let lines = commands.map {
+            "  \($0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0))\($0.summary)"
+        }
         return """
             tweetcli: the SwiftUI + Firebase Twitter clone, in your terminal.
 

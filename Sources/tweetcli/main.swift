@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The environment variables tweetcli reads, and only those: building ProcessInfo's whole

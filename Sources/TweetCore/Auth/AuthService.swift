@@ -67,14 +67,18 @@ public final class AuthService: Sendable {
         let users = store.collection(Collections.users)
         let credentials = store.collection(Collections.credentials)
         try await store.runTransaction { transaction in
-            guard try transaction.getDocuments(users.whereField("email", isEqualTo: .string(email)).limit(to: 1)).isEmpty
+            guard
+                try transaction.getDocuments(users.whereField("email", isEqualTo: .string(email)).limit(to: 1)).isEmpty
             else { throw AuthError.emailTaken(email) }
-            guard try transaction.getDocuments(users.whereField("username", isEqualTo: .string(username)).limit(to: 1)).isEmpty
+            guard
+                try transaction.getDocuments(users.whereField("username", isEqualTo: .string(username)).limit(to: 1))
+                    .isEmpty
             else { throw AuthError.usernameTaken(username) }
             try transaction.setData(from: user, at: users.document(user.id))
             transaction.setData(["passwordHash": .string(hash)], at: credentials.document(user.id))
             transaction.setData(
-                StatsCounter.fields(UserStats(following: 0, followers: 0, tweets: 0)), at: StatsCounter.path(of: user.id))
+                StatsCounter.fields(UserStats(following: 0, followers: 0, tweets: 0)),
+                at: StatsCounter.path(of: user.id))
         }
         try session.save(.init(uid: user.id, store: storeName))
         return user
@@ -87,7 +91,8 @@ public final class AuthService: Sendable {
         let query: Query
         switch identifier {
         case .email(let email):
-            query = users.whereField("email", isEqualTo: .string(email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()))
+            query = users.whereField(
+                "email", isEqualTo: .string(email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()))
         case .username(let username):
             let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
             query = users.whereField("username", isEqualTo: .string(name.lowercased()))

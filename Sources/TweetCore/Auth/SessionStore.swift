@@ -22,7 +22,8 @@ public struct SessionStore: Sendable {
             guard let bytes = try FileIO.readFile(path) else { return nil }
             return try JSONValueDecoder().decode(Session.self, from: JSONValue.parse(bytes))
         } catch {
-            throw AuthError.sessionUnavailable(path: path, reason: "it is unreadable; run 'tweetcli logout' to reset it")
+            throw AuthError.sessionUnavailable(
+                path: path, reason: "it is unreadable; run 'tweetcli logout' to reset it")
         }
     }
 
@@ -34,7 +35,9 @@ public struct SessionStore: Sendable {
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let temporary = path + ".new"
             let data = Data(try DocumentCoding.encode(session).serializedObject())
-            guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
+            guard
+                FileManager.default.createFile(
+                    atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600])
             else { throw CocoaError(.fileWriteUnknown) }
             guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {

@@ -100,12 +100,14 @@ struct TweetRecord: Codable, Equatable {
     var fields: JSONObject {
         var fields: JSONObject = [
             "uid": .string(uid), "caption": .string(caption), "likes": .integer(Int64(likes)),
-            "timestamp": .string(Timestamp.string(from: timestamp)), "replyToId": replyToId.map { .string($0) } ?? .null,
+            "timestamp": .string(Timestamp.string(from: timestamp)),
+            "replyToId": replyToId.map { .string($0) } ?? .null,
         ]
         if let entities {
             fields["entities"] = .object([
                 "mentions": .array(entities.mentions.map { .string($0) }),
-                "hashtags": .array(entities.hashtags.map { .string($0) }), "urls": .array(entities.urls.map { .string($0) }),
+                "hashtags": .array(entities.hashtags.map { .string($0) }),
+                "urls": .array(entities.urls.map { .string($0) }),
             ])
         }
         return fields

@@ -72,9 +72,16 @@ public struct DemoSeeder: Sendable {
         var writes: [(DocumentPath, JSONObject)] = []
         let users = makeUsers(options.users, ids: ids, random: &random)
         for user in users {
-            writes.append((DocumentPath(collection: Collections.users, documentID: user.id), try DocumentCoding.encode(user).removingID()))
             writes.append(
-                (DocumentPath(collection: Collections.credentials, documentID: user.id), ["passwordHash": .string(hash)]))
+                (
+                    DocumentPath(collection: Collections.users, documentID: user.id),
+                    try DocumentCoding.encode(user).removingID()
+                ))
+            writes.append(
+                (
+                    DocumentPath(collection: Collections.credentials, documentID: user.id),
+                    ["passwordHash": .string(hash)]
+                ))
         }
 
         var tweets: [TweetRecord] = []
@@ -126,8 +133,16 @@ public struct DemoSeeder: Sendable {
                 let other = Int(random.next() % UInt64(users.count))
                 guard other != index, chosen.insert(other).inserted else { continue }
                 let stamp = JSONValue.string(Timestamp.string(from: Self.anchor))
-                writes.append((DocumentPath(collection: Collections.following(of: user.id), documentID: users[other].id), ["timestamp": stamp]))
-                writes.append((DocumentPath(collection: Collections.followers(of: users[other].id), documentID: user.id), ["timestamp": stamp]))
+                writes.append(
+                    (
+                        DocumentPath(collection: Collections.following(of: user.id), documentID: users[other].id),
+                        ["timestamp": stamp]
+                    ))
+                writes.append(
+                    (
+                        DocumentPath(collection: Collections.followers(of: users[other].id), documentID: user.id),
+                        ["timestamp": stamp]
+                    ))
                 follows += 1
                 stats[user.id]!.following += 1
                 stats[users[other].id]!.followers += 1

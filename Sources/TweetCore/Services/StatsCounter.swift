@@ -42,7 +42,8 @@ enum StatsCounter {
     /// The queries whose counts are `uid`'s following, followers and tweets, in that order.
     static func countingQueries(_ uid: String, store: any DocumentStore) -> [Query] {
         [
-            store.collection(Collections.following(of: uid)).query, store.collection(Collections.followers(of: uid)).query,
+            store.collection(Collections.following(of: uid)).query,
+            store.collection(Collections.followers(of: uid)).query,
             store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid)),
         ]
     }

@@ -23,8 +23,9 @@ public final class UserService: Sendable {
     /// - Throws: ``UserError/notFound(_:)`` when there is none.
     public func fetchUser(withUsername username: String) async throws -> User {
         let name = (username.hasPrefix("@") ? String(username.dropFirst()) : username).lowercased()
-        guard let snapshot = try await users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
-            .getDocuments().first
+        guard
+            let snapshot = try await users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
+                .getDocuments().first
         else { throw UserError.notFound("@\(name)") }
         return try snapshot.data(as: User.self)
     }
@@ -68,7 +69,10 @@ public final class UserService: Sendable {
         // The store skips users whose stored line cannot contain the text, without decoding them;
         // only the matches are decoded and sorted.
         var matches = try await users.query.whereAny(["username", "fullname"], containsText: needle).getDocuments()
-        matches.sort { ($0.data["username"]?.stringValue ?? "").utf8.lexicographicallyPrecedes(($1.data["username"]?.stringValue ?? "").utf8) }
+        matches.sort {
+            ($0.data["username"]?.stringValue ?? "").utf8.lexicographicallyPrecedes(
+                ($1.data["username"]?.stringValue ?? "").utf8)
+        }
         return try matches.prefix(limit ?? matches.count).map { try $0.data(as: User.self) }
     }
 
@@ -92,8 +96,11 @@ public final class UserService: Sendable {
                 throw UserError.invalidProfile("the \(field) must have at most \(limit) characters")
             }
             if (field == "website" || field == "profileImageUrl") && !value.isEmpty {
-                guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil
-                else { throw UserError.invalidProfile("\"\(value)\" is not a web address; it should start with https://") }
+                guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()),
+                    url.host != nil
+                else {
+                    throw UserError.invalidProfile("\"\(value)\" is not a web address; it should start with https://")
+                }
             }
             updates[field] = value.isEmpty ? .value(.null) : .value(.string(value))
         }

@@ -39,7 +39,9 @@ extension DocumentStore {
     }
 
     /// Writes the documents in one transaction; engines with a faster bulk path implement it themselves.
-    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws {
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)
+        async throws
+    {
         let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
         try await runTransaction { transaction in
             if let guardQuery, let collection, try !transaction.getDocuments(guardQuery).isEmpty {

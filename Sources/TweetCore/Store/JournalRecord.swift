@@ -57,7 +57,9 @@ struct JournalRecord: Equatable {
             bytes[(Self.prefix.count + 8)..<headerLength].elementsEqual(Self.middle), bytes.last == UInt8(ascii: "}")
         else { throw damaged("not a journal record") }
         let body = bytes[headerLength..<(bytes.count - 1)]
-        guard let stored = UInt32(String(decoding: bytes[Self.prefix.count..<(Self.prefix.count + 8)], as: UTF8.self), radix: 16),
+        guard
+            let stored = UInt32(
+                String(decoding: bytes[Self.prefix.count..<(Self.prefix.count + 8)], as: UTF8.self), radix: 16),
             stored == CRC32.checksum(body)
         else { throw damaged("checksum mismatch") }
         let value: JSONValue

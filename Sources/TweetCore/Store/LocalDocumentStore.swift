@@ -44,12 +44,16 @@ public actor LocalDocumentStore: DocumentStore {
     // MARK: DocumentStore
 
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
-        try read(orEmpty: nil) { snapshot in try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) } }
+        try read(orEmpty: nil) { snapshot in
+            try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
+        }
     }
 
     public func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
         try read(orEmpty: []) { snapshot in
-            try paths.compactMap { path in try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) } }
+            try paths.compactMap { path in
+                try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
+            }
         }
     }
 
@@ -68,7 +72,9 @@ public actor LocalDocumentStore: DocumentStore {
 
     /// Writes all `documents` as one new segment: atomic like a transaction, and far faster for
     /// bulk data, since nothing passes through the journal.
-    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws {
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)
+        async throws
+    {
         var keys = SortKeyBuffer()
         for (path, _) in documents { keys.add { SortKey.path(path, into: &$0) } }
         var unique: [SegmentWriter.Entry] = []

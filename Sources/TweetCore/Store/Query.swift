@@ -58,7 +58,9 @@ public struct Query: Sendable {
         var literalBytes: [UInt8]? {
             let bytes = Array(text.utf8)
             guard !bytes.isEmpty,
-                bytes.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 32 || $0 == 46 || $0 == 45 })
+                bytes.allSatisfy({
+                    (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 32 || $0 == 46 || $0 == 45
+                })
             else { return nil }
             return bytes
         }

@@ -47,8 +47,10 @@ enum DocumentCoding {
     /// One sentence for a `DecodingError`: the key path and what was wrong there.
     static func describe(_ error: DecodingError) -> String {
         func keyPath(_ path: [any CodingKey]) -> String {
-            path.isEmpty ? "the document" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-                .joined(separator: ".")
+            path.isEmpty
+                ? "the document"
+                : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+                    .joined(separator: ".")
         }
         switch error {
         case .keyNotFound(let key, let context):

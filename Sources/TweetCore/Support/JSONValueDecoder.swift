@@ -100,7 +100,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return ValueDecoder(value: value, codingPath: codingPath + [key])
     }
 
-    func decodeNil(forKey key: Key) throws -> Bool { fields[key.stringValue] == nil || fields[key.stringValue] == .null }
+    func decodeNil(forKey key: Key) throws -> Bool {
+        fields[key.stringValue] == nil || fields[key.stringValue] == .null
+    }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try child(key).decode(type) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try child(key).decode(type) }

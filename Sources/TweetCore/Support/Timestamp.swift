@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The store's textual timestamp: ISO 8601 in UTC with milliseconds ("2026-11-30T09:41:00.123Z").

@@ -79,7 +79,8 @@ public final class ProfileViewModel {
         return resolved
     }
 
-    private func fetchTweets(for filter: TweetFilter, uid: String, limit: Int, before: String?) async throws -> [Tweet] {
+    private func fetchTweets(for filter: TweetFilter, uid: String, limit: Int, before: String?) async throws -> [Tweet]
+    {
         switch filter {
         case .tweets: return try await services.tweets.fetchTweets(forUid: uid, limit: limit, before: before)
         case .replies: return try await services.tweets.fetchReplies(forUid: uid, limit: limit, before: before)

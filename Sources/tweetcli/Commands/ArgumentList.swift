@@ -53,7 +53,8 @@ struct ArgumentList {
     mutating func positionals() throws -> [String] {
         // "-5" reads as a negative number, not an option; "-x", "-inf" and "--x" are options.
         func isNumber(_ token: String) -> Bool {
-            token.count > 1 && token.dropFirst().first!.isASCII && token.dropFirst().first!.isNumber && Double(token) != nil
+            token.count > 1 && token.dropFirst().first!.isASCII && token.dropFirst().first!.isNumber
+                && Double(token) != nil
         }
         if let unknown = tokens.first(where: { $0.hasPrefix("-") && $0 != "-" && !isNumber($0) }) {
             throw UsageError("unknown option '\(Self.split(unknown).0)'", usage: usage)

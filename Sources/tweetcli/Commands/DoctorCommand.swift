@@ -37,7 +37,8 @@ struct DoctorCommand: Command {
             }
             Output.write(viewModel.problems.map { "\($0)\n" }.joined())
             throw DoctorFailure(
-                "the store has \(viewModel.problems.count) problem(s); 'tweetcli doctor --repair' keeps every intact record")
+                "the store has \(viewModel.problems.count) problem(s); 'tweetcli doctor --repair' keeps every intact record"
+            )
         }
     }
 }

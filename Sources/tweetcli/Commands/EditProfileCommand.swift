@@ -25,6 +25,7 @@ struct EditProfileCommand: Command {
         await viewModel.save(changes)
         try check(viewModel.error)
         guard let user = viewModel.user else { return }
-        try context.emit(user, human: "Profile saved.\n" + context.userRenderer.header(user, stats: nil, actionTitle: nil))
+        try context.emit(
+            user, human: "Profile saved.\n" + context.userRenderer.header(user, stats: nil, actionTitle: nil))
     }
 }

@@ -20,7 +20,8 @@ struct ExploreCommand: Command {
         await viewModel.fetchUsers(limit: limit)
         try check(viewModel.error)
         let users = viewModel.searchableUsers
-        let empty = query.isEmpty
+        let empty =
+            query.isEmpty
             ? "Nobody is here yet. Register with: tweetcli register --email E --username U --fullname F\n"
             : "No users match \"\(query)\".\n"
         try context.emit(users, human: users.isEmpty ? empty : users.map(context.userRenderer.row).joined())

@@ -28,8 +28,10 @@ struct FeedCommand: Command {
 
     private func human(_ tweets: [Tweet], context: Context, signedIn: Bool) -> String {
         guard tweets.isEmpty else {
-            let more = tweets.count == limit
-                ? context.style.dim("\nMore: tweetcli feed\(following ? " --following" : "") --before \(tweets.last!.id)\n") : ""
+            let more =
+                tweets.count == limit
+                ? context.style.dim(
+                    "\nMore: tweetcli feed\(following ? " --following" : "") --before \(tweets.last!.id)\n") : ""
             return context.tweetRenderer.render(tweets) + more
         }
         if before != nil { return "No older tweets.\n" }

@@ -22,7 +22,8 @@ struct LoginCommand: Command {
     }
 
     func run(_ context: Context) async throws {
-        let password = passwordFromStdin ? try PasswordReader.readLineFromStdin() : try PasswordReader.prompt("Password: ")
+        let password =
+            passwordFromStdin ? try PasswordReader.readLineFromStdin() : try PasswordReader.prompt("Password: ")
         let viewModel = AuthViewModel(services: try context.services())
         await viewModel.login(identifier, password: password)
         try check(viewModel.error)

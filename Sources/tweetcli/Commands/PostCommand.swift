@@ -15,14 +15,18 @@ struct PostCommand: Command {
         replyTo = try list.option("--reply-to")
         dryRun = list.flag("--dry-run")
         words = try list.positionals()
-        guard !words.isEmpty else { throw UsageError("post needs a caption, or - to read it from stdin", usage: Self.usage) }
+        guard !words.isEmpty else {
+            throw UsageError("post needs a caption, or - to read it from stdin", usage: Self.usage)
+        }
         if words.contains("-") && words != ["-"] {
             throw UsageError("'-' reads the whole caption from stdin; give it alone", usage: Self.usage)
         }
     }
 
     func run(_ context: Context) async throws {
-        let caption = words == ["-"] ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        let caption =
+            words == ["-"]
+            ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             : words.joined(separator: " ")
         let viewModel = UploadTweetViewModel(services: try context.services())
         if dryRun {
@@ -42,8 +46,12 @@ struct PostCommand: Command {
         let left = preview.remaining >= 0 ? "\(preview.remaining) left" : "\(-preview.remaining) over"
         var text = "\(preview.weightedLength)/\(preview.limit) characters, \(left)\n"
         let entities = preview.entities
-        if !entities.mentions.isEmpty { text += "mentions: " + entities.mentions.map { "@" + $0 }.joined(separator: " ") + "\n" }
-        if !entities.hashtags.isEmpty { text += "hashtags: " + entities.hashtags.map { "#" + $0 }.joined(separator: " ") + "\n" }
+        if !entities.mentions.isEmpty {
+            text += "mentions: " + entities.mentions.map { "@" + $0 }.joined(separator: " ") + "\n"
+        }
+        if !entities.hashtags.isEmpty {
+            text += "hashtags: " + entities.hashtags.map { "#" + $0 }.joined(separator: " ") + "\n"
+        }
         if !entities.urls.isEmpty { text += "links: " + entities.urls.joined(separator: " ") + "\n" }
         return text
     }

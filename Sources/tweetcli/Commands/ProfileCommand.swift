@@ -28,7 +28,8 @@ struct ProfileCommand: Command {
         await viewModel.load(limit: limit, before: before)
         try check(viewModel.error)
         guard let user = viewModel.user, let stats = viewModel.stats else { return }
-        try context.emit(ProfileJSON(user: user, stats: stats, tweets: viewModel.tweets), human: human(viewModel, user, context))
+        try context.emit(
+            ProfileJSON(user: user, stats: stats, tweets: viewModel.tweets), human: human(viewModel, user, context))
     }
 
     private func human(_ viewModel: ProfileViewModel, _ user: User, _ context: Context) -> String {

@@ -29,7 +29,8 @@ struct RegisterCommand: Command {
         if passwordFromStdin {
             password = try PasswordReader.readLineFromStdin()
         } else {
-            password = try PasswordReader.prompt("Password (at least \(AuthService.minimumPasswordLength) characters): ")
+            password = try PasswordReader.prompt(
+                "Password (at least \(AuthService.minimumPasswordLength) characters): ")
             guard try PasswordReader.prompt("Repeat the password: ") == password else {
                 throw UsageError("the two passwords differ; nothing was registered")
             }

@@ -13,7 +13,8 @@ struct SeedCommand: Command {
         let users = try list.number("--users", in: 1...1_000_000) ?? 25
         options = DemoSeeder.Options(
             users: users, tweets: try list.number("--tweets", in: 0...10_000_000),
-            likes: try list.number("--likes", in: 0...10_000_000), follows: try list.number("--follows", in: 0...10_000),
+            likes: try list.number("--likes", in: 0...10_000_000),
+            follows: try list.number("--follows", in: 0...10_000),
             seed: UInt64(try list.number("--seed", in: 0...Int.max) ?? 1))
         _ = try list.positionals(atMost: 0)
     }

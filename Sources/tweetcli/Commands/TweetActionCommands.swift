@@ -13,7 +13,9 @@ extension TweetActionCommand {
     init(arguments: [String]) throws {
         var list = ArgumentList(arguments, usage: Self.usage)
         let values = try list.positionals(atMost: 1)
-        guard let id = values.first, !id.isEmpty else { throw UsageError("\(Self.name) needs a tweet ID", usage: Self.usage) }
+        guard let id = values.first, !id.isEmpty else {
+            throw UsageError("\(Self.name) needs a tweet ID", usage: Self.usage)
+        }
         self.init(tweetID: id)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Twitter's short times: "now", "45s", "5m", "2h", "3d", then "Nov 3" (and the year when it differs).

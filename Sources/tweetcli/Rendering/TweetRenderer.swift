@@ -9,14 +9,17 @@ struct TweetRenderer {
 
     func render(_ tweet: Tweet) -> String {
         var lines: [String] = []
-        let name = tweet.user.map { style.bold($0.fullname) + " " + style.dim("@" + $0.username) }
+        let name =
+            tweet.user.map { style.bold($0.fullname) + " " + style.dim("@" + $0.username) }
             ?? style.dim("unknown user")
         lines.append("\(name) \(style.dim("· " + RelativeTime.string(for: tweet.timestamp, now: now)))")
         if let parent = tweet.replyToId {
             lines.append(style.dim("↳ replying to \(parent)"))
         }
         let captionLines = DisplayWidth.wrap(tweet.caption, width: width)
-        lines += style.enabled ? captionLines.map { highlight($0, tweet.entities ?? TweetText.entities(in: tweet.caption)) } : captionLines
+        lines +=
+            style.enabled
+            ? captionLines.map { highlight($0, tweet.entities ?? TweetText.entities(in: tweet.caption)) } : captionLines
         let heart = tweet.didLike == true ? style.like("♥ \(tweet.likes)") : "♡ \(tweet.likes)"
         lines.append("\(heart)  \(style.dim("id " + tweet.id))")
         return lines.joined(separator: "\n") + "\n"
@@ -33,7 +36,8 @@ struct TweetRenderer {
             guard !core.isEmpty, let range = word.range(of: core) else { return String(word) }
             let key = core.lowercased()
             let isEntity =
-                mentions.contains(key) || hashtags.contains(key) || entities.urls.contains { core.contains($0) || $0.contains(core) && core.count > 4 }
+                mentions.contains(key) || hashtags.contains(key)
+                || entities.urls.contains { core.contains($0) || $0.contains(core) && core.count > 4 }
             return isEntity ? word.replacingCharacters(in: range, with: style.accent(core)) : String(word)
         }.joined(separator: " ")
     }

@@ -10,7 +10,9 @@ struct UserRenderer {
     }
 
     func header(_ user: User, stats: UserStats?, actionTitle: String?) -> String {
-        var lines = [style.bold(user.fullname), style.dim("@" + user.username) + (actionTitle.map { "  [\($0)]" } ?? "")]
+        var lines = [
+            style.bold(user.fullname), style.dim("@" + user.username) + (actionTitle.map { "  [\($0)]" } ?? ""),
+        ]
         if let bio = user.bio, !bio.isEmpty { lines += DisplayWidth.wrap(bio, width: width) }
         let details = [user.location.map { "📍 \($0)" }, user.website.map { "🔗 \($0)" }]
             .compactMap { $0 }.filter { $0.count > 2 }

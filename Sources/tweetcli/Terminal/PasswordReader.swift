@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a password: one line from stdin, or a prompt with echo off on a terminal.

@@ -26,29 +26,70 @@ struct BadInputTests {
 
     static let cases: [Case] = [
         Case(name: "post while logged out", arguments: ["post", "hi"], signedOut: true, message: "not signed in"),
-        Case(name: "like while logged out", arguments: ["like", "ALICE_TWEET"], signedOut: true, message: "not signed in"),
-        Case(name: "follow while logged out", arguments: ["follow", "@alice"], signedOut: true, message: "not signed in"),
+        Case(
+            name: "like while logged out", arguments: ["like", "ALICE_TWEET"], signedOut: true, message: "not signed in"
+        ),
+        Case(
+            name: "follow while logged out", arguments: ["follow", "@alice"], signedOut: true, message: "not signed in"),
         Case(name: "empty caption", arguments: ["post", "   "], message: "caption is empty"),
-        Case(name: "whitespace caption from stdin", arguments: ["post", "-"], stdin: " \n\t\n", message: "caption is empty"),
-        Case(name: "caption over 280", arguments: ["post", String(repeating: "a", count: 281)], message: "caption is 281/280 characters"),
+        Case(
+            name: "whitespace caption from stdin", arguments: ["post", "-"], stdin: " \n\t\n",
+            message: "caption is empty"),
+        Case(
+            name: "caption over 280", arguments: ["post", String(repeating: "a", count: 281)],
+            message: "caption is 281/280 characters"),
         Case(name: "unknown uid", arguments: ["profile", "nosuchuid"], message: "there is no user nosuchuid"),
         Case(name: "unknown username", arguments: ["follow", "@nobody"], message: "there is no user @nobody"),
-        Case(name: "unknown tweet to like", arguments: ["like", "nosuchtweet"], message: "there is no tweet nosuchtweet"),
-        Case(name: "reply to unknown tweet", arguments: ["post", "hi", "--reply-to", "nosuchtweet"], message: "there is no tweet nosuchtweet"),
-        Case(name: "duplicate username", arguments: ["register", "--email", "new@example.com", "--username", "ALICE", "--fullname", "X", "--password-stdin"], stdin: "password123\n", message: "@alice is taken"),
-        Case(name: "duplicate email", arguments: ["register", "--email", "Alice@Example.com", "--username", "newone", "--fullname", "X", "--password-stdin"], stdin: "password123\n", message: "alice@example.com is already registered"),
-        Case(name: "short password", arguments: ["register", "--email", "n@example.com", "--username", "newone", "--fullname", "X", "--password-stdin"], stdin: "short\n", message: "at least 8 characters"),
-        Case(name: "invalid username", arguments: ["register", "--email", "n@example.com", "--username", "no spaces!", "--fullname", "X", "--password-stdin"], stdin: "password123\n", message: "not a valid username"),
-        Case(name: "wrong password", arguments: ["login", "--email", "alice@example.com", "--password-stdin"], stdin: "wrong password\n", message: "wrong email, username or password"),
-        Case(name: "unknown email", arguments: ["login", "--email", "nobody@example.com", "--password-stdin"], stdin: "correct horse\n", message: "wrong email, username or password"),
+        Case(
+            name: "unknown tweet to like", arguments: ["like", "nosuchtweet"], message: "there is no tweet nosuchtweet"),
+        Case(
+            name: "reply to unknown tweet", arguments: ["post", "hi", "--reply-to", "nosuchtweet"],
+            message: "there is no tweet nosuchtweet"),
+        Case(
+            name: "duplicate username",
+            arguments: [
+                "register", "--email", "new@example.com", "--username", "ALICE", "--fullname", "X", "--password-stdin",
+            ], stdin: "password123\n", message: "@alice is taken"),
+        Case(
+            name: "duplicate email",
+            arguments: [
+                "register", "--email", "Alice@Example.com", "--username", "newone", "--fullname", "X",
+                "--password-stdin",
+            ], stdin: "password123\n", message: "alice@example.com is already registered"),
+        Case(
+            name: "short password",
+            arguments: [
+                "register", "--email", "n@example.com", "--username", "newone", "--fullname", "X", "--password-stdin",
+            ], stdin: "short\n", message: "at least 8 characters"),
+        Case(
+            name: "invalid username",
+            arguments: [
+                "register", "--email", "n@example.com", "--username", "no spaces!", "--fullname", "X",
+                "--password-stdin",
+            ], stdin: "password123\n", message: "not a valid username"),
+        Case(
+            name: "wrong password", arguments: ["login", "--email", "alice@example.com", "--password-stdin"],
+            stdin: "wrong password\n", message: "wrong email, username or password"),
+        Case(
+            name: "unknown email", arguments: ["login", "--email", "nobody@example.com", "--password-stdin"],
+            stdin: "correct horse\n", message: "wrong email, username or password"),
         Case(name: "delete someone else's tweet", arguments: ["delete", "ALICE_TWEET"], message: "not yours"),
         Case(name: "follow yourself", arguments: ["follow", "@bob"], message: "cannot follow or unfollow yourself"),
         Case(name: "unknown command", arguments: ["tweet", "hi"], status: 64, message: "unknown command 'tweet'"),
-        Case(name: "unknown flag", arguments: ["feed", "--everything"], status: 64, message: "unknown option '--everything'"),
-        Case(name: "bad limit", arguments: ["feed", "--limit", "0"], status: 64, message: "--limit must be a whole number"),
-        Case(name: "bad tab", arguments: ["profile", "--tab", "media"], status: 64, message: "--tab must be tweets, replies or likes"),
-        Case(name: "login without a terminal or --password-stdin", arguments: ["login", "--email", "alice@example.com"], status: 64, message: "--password-stdin"),
-        Case(name: "bad website", arguments: ["edit-profile", "--website", "not a url"], message: "is not a web address"),
+        Case(
+            name: "unknown flag", arguments: ["feed", "--everything"], status: 64,
+            message: "unknown option '--everything'"),
+        Case(
+            name: "bad limit", arguments: ["feed", "--limit", "0"], status: 64,
+            message: "--limit must be a whole number"),
+        Case(
+            name: "bad tab", arguments: ["profile", "--tab", "media"], status: 64,
+            message: "--tab must be tweets, replies or likes"),
+        Case(
+            name: "login without a terminal or --password-stdin", arguments: ["login", "--email", "alice@example.com"],
+            status: 64, message: "--password-stdin"),
+        Case(
+            name: "bad website", arguments: ["edit-profile", "--website", "not a url"], message: "is not a web address"),
     ]
 
     @Test(arguments: cases)

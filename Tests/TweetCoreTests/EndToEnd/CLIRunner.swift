@@ -41,7 +41,9 @@ final class CLIRunner {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = (store ? ["--store", self.store.path] : []) + arguments
-        var environment = ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin"]
+        var environment = [
+            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin",
+        ]
         environment.merge(extra) { _, new in new }
         process.environment = environment
         let (output, errors, input) = (Pipe(), Pipe(), Pipe())
@@ -63,8 +65,10 @@ final class CLIRunner {
     @discardableResult
     func register(_ username: String, fullname: String, password: String = "correct horse") throws -> String {
         let result = try run(
-            ["register", "--email", "\(username)@example.com", "--username", username, "--fullname", fullname,
-             "--password-stdin", "--json"], stdin: password + "\n")
+            [
+                "register", "--email", "\(username)@example.com", "--username", username, "--fullname", fullname,
+                "--password-stdin", "--json",
+            ], stdin: password + "\n")
         #expect(result.status == 0, "register \(username): \(result.stderr)")
         return try json(result.stdout)["id"] as? String ?? ""
     }

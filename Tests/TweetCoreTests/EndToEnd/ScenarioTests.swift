@@ -57,8 +57,9 @@ struct ScenarioTests {
         #expect(aliceProfile.stdout.contains("Alice Liddell"))
         #expect(aliceProfile.stdout.contains("0 Following  1 Followers"))
         #expect(aliceProfile.stdout.contains("[Following]"))
-        #expect(try json(try cli.run(["profile", "@alice", "--json"]).stdout)["stats"] as? [String: Int]
-            == ["following": 0, "followers": 1, "tweets": 1])
+        #expect(
+            try json(try cli.run(["profile", "@alice", "--json"]).stdout)["stats"] as? [String: Int]
+                == ["following": 0, "followers": 1, "tweets": 1])
 
         // Explore searches usernames and full names, case-insensitively.
         let explore = try jsonArray(try cli.run(["explore", "LIDDELL", "--json"]).stdout)
@@ -110,7 +111,8 @@ struct ScenarioTests {
         #expect(a == b)
         #expect(try jsonArray(a).count == 30)
         // A demo account signs in with the documented password.
-        let user = try #require(try jsonArray(try first.run(["explore", "--json"]).stdout).first?["username"] as? String)
+        let user = try #require(
+            try jsonArray(try first.run(["explore", "--json"]).stdout).first?["username"] as? String)
         try first.login(user, password: "tweetcli-demo")
     }
 
@@ -119,7 +121,8 @@ struct ScenarioTests {
         try cli.register("dave", fullname: "Dave")
         _ = try cli.post("colourful")
         #expect(try cli.run(["feed", "--color", "always"]).stdout.contains("\u{1B}["))
-        #expect(!(try cli.run(["feed", "--color", "always"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+        #expect(
+            !(try cli.run(["feed", "--color", "always"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
         #expect(!(try cli.run(["feed"]).stdout.contains("\u{1B}[")))
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The store under concurrent processes, `kill -9` and damaged files, driven through the built
@@ -63,7 +63,10 @@ struct StoreSafetyTests {
         for name in ["poster1", "poster2", "poster3", "poster4", "liker1", "liker2"] {
             let state = cli.home.appendingPathComponent("state-\(name)").path
             let register = try cli.run(
-                ["register", "--email", "\(name)@example.com", "--username", name, "--fullname", name, "--password-stdin"],
+                [
+                    "register", "--email", "\(name)@example.com", "--username", name, "--fullname", name,
+                    "--password-stdin",
+                ],
                 stdin: "correct horse\n", environment: ["XDG_STATE_HOME": state])
             #expect(register.status == 0, "\(register.stderr)")
             let script =
@@ -168,7 +171,8 @@ struct StoreSafetyTests {
     }
 
     static func lines(_ url: URL) throws -> [String] {
-        try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
     }
 
     static let damages: [Damage] = [
@@ -239,10 +243,14 @@ struct StoreSafetyTests {
         // Every intact record stayed; what went is in a side file, byte for byte.
         let lost = Set(before.keys).subtracting(after.keys)
         #expect(lost.count <= 2, "\(lost)")
-        let sideFiles = try FileManager.default.contentsOfDirectory(atPath: cli.store.path).filter { $0.contains("damaged") }
+        let sideFiles = try FileManager.default.contentsOfDirectory(atPath: cli.store.path).filter {
+            $0.contains("damaged")
+        }
         if !lost.isEmpty || damage.name.contains("journal record") {
             #expect(!sideFiles.isEmpty)
-            let aside = try sideFiles.map { try String(contentsOf: cli.store.appendingPathComponent($0), encoding: .utf8) }.joined()
+            let aside = try sideFiles.map {
+                try String(contentsOf: cli.store.appendingPathComponent($0), encoding: .utf8)
+            }.joined()
             for path in lost { #expect(aside.contains(path.split(separator: "/").last!), "\(path) is in a side file") }
         }
     }
@@ -258,7 +266,9 @@ struct StoreSafetyTests {
         #expect(try jsonArray(try cli.run(["feed", "--json"]).stdout).map { $0["id"] as? String } == [kept])
         #expect(try cli.run(["doctor"]).stdout.contains("unfinished write"))
         _ = try cli.post("after")
-        let sideFiles = try FileManager.default.contentsOfDirectory(atPath: cli.store.path).filter { $0.contains(".torn-") }
+        let sideFiles = try FileManager.default.contentsOfDirectory(atPath: cli.store.path).filter {
+            $0.contains(".torn-")
+        }
         #expect(sideFiles.count == 1)
         #expect(try cli.run(["doctor"]).status == 0)
         #expect(try jsonArray(try cli.run(["feed", "--json"]).stdout).count == 2)

@@ -21,7 +21,8 @@ struct DemoSeederTests {
             try await base.getDocuments(paths)
         }
         func count(_ query: Query) async throws -> Int { try await base.count(query) }
-        func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws {
+        func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
+        {
             try await base.importDocuments(documents, requiringEmpty: collection)
         }
 

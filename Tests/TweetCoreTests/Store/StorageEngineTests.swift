@@ -48,7 +48,8 @@ struct StorageEngineTests {
                             ]
                         ))
                 } else if kind < 8 {
-                    let path = DocumentPath(collection: "users/a\(random.next() % 5)/likes", documentID: "p\(random.next() % 60)")
+                    let path = DocumentPath(
+                        collection: "users/a\(random.next() % 5)/likes", documentID: "p\(random.next() % 60)")
                     writes.append((path, ["at": .integer(Int64(step)), "post": .string(path.documentID)]))
                 } else {
                     let collection = kind == 8 ? "posts" : "users/a\(random.next() % 5)/likes"
@@ -87,11 +88,14 @@ struct StorageEngineTests {
             posts.order(by: "timestamp", descending: true).limit(to: 7),
             posts.order(by: "timestamp").limit(to: 5),
             posts.query,
-            posts.whereField("author", in: [.string("a1"), .string("a3")]).order(by: "timestamp", descending: true).limit(to: 6),
+            posts.whereField("author", in: [.string("a1"), .string("a3")]).order(by: "timestamp", descending: true)
+                .limit(to: 6),
             store.collectionGroup("likes").whereField("post", isEqualTo: .string("p7")),
         ]
         for author in 0..<5 {
-            queries.append(posts.whereField("author", isEqualTo: .string("a\(author)")).order(by: "timestamp", descending: true).limit(to: 4))
+            queries.append(
+                posts.whereField("author", isEqualTo: .string("a\(author)")).order(by: "timestamp", descending: true)
+                    .limit(to: 4))
             queries.append(store.collection("users/a\(author)/likes").order(by: "at", descending: true).limit(to: 5))
         }
         for query in queries {
@@ -105,7 +109,8 @@ struct StorageEngineTests {
         var page = try await store.runQuery(posts.order(by: "timestamp", descending: true).limit(to: 4))
         while !page.isEmpty {
             paged += page.map(\.path.description)
-            page = try await store.runQuery(posts.order(by: "timestamp", descending: true).limit(to: 4).start(after: page.last!))
+            page = try await store.runQuery(
+                posts.order(by: "timestamp", descending: true).limit(to: 4).start(after: page.last!))
         }
         #expect(paged == all)
     }
@@ -126,7 +131,8 @@ struct StorageEngineTests {
         #expect(!segments.isEmpty)
         #expect(segments.count <= 8)
         // A new process (a new store object) reads the same.
-        let reopened = try LocalDocumentStore(directory: directory.path, indexes: withIndexes ? Self.indexes : [], foldThreshold: 5)
+        let reopened = try LocalDocumentStore(
+            directory: directory.path, indexes: withIndexes ? Self.indexes : [], foldThreshold: 5)
         try await Self.expectMatches(reopened, model)
     }
 
@@ -152,9 +158,11 @@ struct StorageEngineTests {
             (DocumentPath(collection: "posts", documentID: "p2"), ["author": .string("a2"), "timestamp": .integer(3)]),
         ])
         #expect(try await store.getDocument(path)?.data["author"] == .string("a2"))
-        let byAuthor = try await store.runQuery(store.collection("posts").whereField("author", isEqualTo: .string("a1")))
+        let byAuthor = try await store.runQuery(
+            store.collection("posts").whereField("author", isEqualTo: .string("a1")))
         #expect(byAuthor.isEmpty)
-        let journal = try String(contentsOfFile: (directory.path as NSString).appendingPathComponent("journal.jsonl"), encoding: .utf8)
+        let journal = try String(
+            contentsOfFile: (directory.path as NSString).appendingPathComponent("journal.jsonl"), encoding: .utf8)
         #expect(journal.split(separator: "\n").count == 1, "the fold emptied the journal")
     }
 
@@ -180,9 +188,13 @@ struct StorageEngineTests {
     @Test func aDamagedSegmentLineIsAnErrorNamingTheFileAndLine() async throws {
         let directory = Directory()
         let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
-        try await store.importDocuments((0..<10).map {
-            (DocumentPath(collection: "posts", documentID: "p\($0)"), ["author": .string("a"), "timestamp": .integer(Int64($0))])
-        })
+        try await store.importDocuments(
+            (0..<10).map {
+                (
+                    DocumentPath(collection: "posts", documentID: "p\($0)"),
+                    ["author": .string("a"), "timestamp": .integer(Int64($0))]
+                )
+            })
         let segment = (directory.path as NSString).appendingPathComponent("seg-000001.jsonl")
         var text = try String(contentsOfFile: segment, encoding: .utf8)
         // Change a digit inside line 4 (p2's timestamp): still valid JSON, caught by the checksum.
@@ -202,15 +214,23 @@ struct StorageEngineTests {
             ("ada", "Ada Lovelace"), ("grace", "Grace HOPPER"), ("kelvin", "\u{212A}elvin"), ("sao", "São Paulo Dev"),
             ("bob", "Bob Builder"),
         ]
-        try await store.importDocuments(people.prefix(3).map {
-            (DocumentPath(collection: "people", documentID: $0.0), ["username": .string($0.0), "fullname": .string($0.1)])
-        })
+        try await store.importDocuments(
+            people.prefix(3).map {
+                (
+                    DocumentPath(collection: "people", documentID: $0.0),
+                    ["username": .string($0.0), "fullname": .string($0.1)]
+                )
+            })
         for (username, fullname) in people.suffix(2) {
-            try await store.setData(["username": .string(username), "fullname": .string(fullname)], at: DocumentPath(collection: "people", documentID: username))
+            try await store.setData(
+                ["username": .string(username), "fullname": .string(fullname)],
+                at: DocumentPath(collection: "people", documentID: username))
         }
         func search(_ text: String) async throws -> [String] {
-            try await store.runQuery(store.collection("people").query.whereAny(["username", "fullname"], containsText: text))
-                .map(\.documentID).sorted()
+            try await store.runQuery(
+                store.collection("people").query.whereAny(["username", "fullname"], containsText: text)
+            )
+            .map(\.documentID).sorted()
         }
         #expect(try await search("hopper") == ["grace"])
         #expect(try await search("LOVE") == ["ada"])
@@ -225,11 +245,15 @@ struct StorageEngineTests {
         let directory = Directory()
         let plain = try LocalDocumentStore(directory: directory.path, indexes: [], foldThreshold: 1)
         for (id, author, time) in [("p1", "a", 1), ("p2", "b", 2), ("p3", "a", 3), ("p4", "b", 4)] {
-            try await plain.setData(["author": .string(author), "timestamp": .integer(Int64(time))], at: DocumentPath(collection: "posts", documentID: id))
+            try await plain.setData(
+                ["author": .string(author), "timestamp": .integer(Int64(time))],
+                at: DocumentPath(collection: "posts", documentID: id))
         }
         let indexed = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 1)
-        try await indexed.setData(["author": .string("a"), "timestamp": .integer(5)], at: DocumentPath(collection: "posts", documentID: "p5"))
-        let query = indexed.collection("posts").whereField("author", isEqualTo: .string("a")).order(by: "timestamp", descending: true)
+        try await indexed.setData(
+            ["author": .string("a"), "timestamp": .integer(5)], at: DocumentPath(collection: "posts", documentID: "p5"))
+        let query = indexed.collection("posts").whereField("author", isEqualTo: .string("a")).order(
+            by: "timestamp", descending: true)
         #expect(try await indexed.runQuery(query).map(\.documentID) == ["p5", "p3", "p1"])
         #expect(try await indexed.runQuery(query.limit(to: 2)).map(\.documentID) == ["p5", "p3"])
     }
@@ -247,14 +271,19 @@ struct StorageEngineTests {
     @Test func aDamagedIndexIsFoundAndRebuiltByTheDoctor() async throws {
         let directory = Directory()
         let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
-        try await store.importDocuments((0..<50).map {
-            (DocumentPath(collection: "posts", documentID: "p\($0)"), ["author": .string("a"), "timestamp": .integer(Int64($0))])
-        })
+        try await store.importDocuments(
+            (0..<50).map {
+                (
+                    DocumentPath(collection: "posts", documentID: "p\($0)"),
+                    ["author": .string("a"), "timestamp": .integer(Int64($0))]
+                )
+            })
         // Zero the Bloom filter: lookups would miss every document.
         let indexPath = (directory.path as NSString).appendingPathComponent("seg-000001.idx")
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: indexPath)))
         let bloomWords = Int(bytes[24..<32].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
-        let bloomStart = bytes.count - 8 * bloomWords - (50 + 50 % 2) * 4 * Self.indexes.filter { $0.collectionID == "posts" }.count
+        let bloomStart =
+            bytes.count - 8 * bloomWords - (50 + 50 % 2) * 4 * Self.indexes.filter { $0.collectionID == "posts" }.count
         for offset in bloomStart..<(bloomStart + 8 * bloomWords) { bytes[offset] = 0 }
         try Data(bytes).write(to: URL(fileURLWithPath: indexPath))
         let doctor = StoreDoctor(directory: directory.path, indexes: Self.indexes)
@@ -263,15 +292,21 @@ struct StorageEngineTests {
         #expect(report.repaired.count == 1 && report.unrepaired.isEmpty)
         #expect(try doctor.check().isEmpty)
         let reopened = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes)
-        #expect(try await reopened.getDocument(DocumentPath(collection: "posts", documentID: "p7"))?.data["timestamp"] == .integer(7))
+        #expect(
+            try await reopened.getDocument(DocumentPath(collection: "posts", documentID: "p7"))?.data["timestamp"]
+                == .integer(7))
     }
 
     @Test func aDamagedSegmentHeaderLineIsMovedAsideNotDropped() async throws {
         let directory = Directory()
         let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
-        try await store.importDocuments((0..<5).map {
-            (DocumentPath(collection: "posts", documentID: "p\($0)"), ["author": .string("a"), "timestamp": .integer(Int64($0))])
-        })
+        try await store.importDocuments(
+            (0..<5).map {
+                (
+                    DocumentPath(collection: "posts", documentID: "p\($0)"),
+                    ["author": .string("a"), "timestamp": .integer(Int64($0))]
+                )
+            })
         let segment = (directory.path as NSString).appendingPathComponent("seg-000001.jsonl")
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: segment)))
         bytes[bytes.firstIndex(of: 0x0A)!] = UInt8(ascii: " ")  // the header's newline
@@ -293,8 +328,10 @@ struct StorageEngineTests {
         let blocker = (directory.path as NSString).appendingPathComponent("seg-000002.jsonl")
         try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
         try await store.setData(["n": .integer(3)], at: DocumentPath(collection: "posts", documentID: "c"))
-        try await store.setData(["n": .integer(4)], at: DocumentPath(collection: "posts", documentID: "d"))  // fold fails
-        #expect(try await store.getDocument(DocumentPath(collection: "posts", documentID: "d"))?.data["n"] == .integer(4))
+        // This one's fold fails.
+        try await store.setData(["n": .integer(4)], at: DocumentPath(collection: "posts", documentID: "d"))
+        #expect(
+            try await store.getDocument(DocumentPath(collection: "posts", documentID: "d"))?.data["n"] == .integer(4))
         try FileManager.default.removeItem(atPath: blocker)
         let reopened = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 2)
         #expect(try await reopened.runQuery(reopened.collection("posts").query).count == 4)

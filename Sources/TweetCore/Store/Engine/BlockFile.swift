@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A read-only file read in 4 KiB blocks with `pread`, keeping the blocks it has read.
@@ -74,10 +74,14 @@ final class BlockFile {
 
     /// The little-endian integer at byte `offset`.
     func uint64(at offset: Int) throws -> UInt64 {
-        try withBytes(offset..<(offset + 8)) { UInt64(littleEndian: UnsafeRawBufferPointer($0).loadUnaligned(as: UInt64.self)) }
+        try withBytes(offset..<(offset + 8)) {
+            UInt64(littleEndian: UnsafeRawBufferPointer($0).loadUnaligned(as: UInt64.self))
+        }
     }
 
     func uint32(at offset: Int) throws -> UInt32 {
-        try withBytes(offset..<(offset + 4)) { UInt32(littleEndian: UnsafeRawBufferPointer($0).loadUnaligned(as: UInt32.self)) }
+        try withBytes(offset..<(offset + 4)) {
+            UInt32(littleEndian: UnsafeRawBufferPointer($0).loadUnaligned(as: UInt32.self))
+        }
     }
 }

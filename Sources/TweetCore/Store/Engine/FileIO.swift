@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The few POSIX file operations the engine needs, with errors as ``StoreError``.
@@ -27,7 +27,9 @@ enum FileIO {
             while done < count {
                 let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { throw StoreError.io(path: path, reason: n == 0 ? "unexpected end of file" : errnoText()) }
+                guard n > 0 else {
+                    throw StoreError.io(path: path, reason: n == 0 ? "unexpected end of file" : errnoText())
+                }
                 done += n
             }
         }

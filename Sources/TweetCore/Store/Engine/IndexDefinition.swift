@@ -1,3 +1,5 @@
+import Foundation
+
 /// A secondary index the engine keeps, like one of Firestore's composite indexes.
 ///
 /// Entries are ordered by their key: for a collection-scoped index
@@ -56,5 +58,3 @@ func compareKeys(_ lhs: [JSONValue], _ rhs: [JSONValue]) -> ComparisonResult {
     }
     return .orderedSame
 }
-
-import Foundation

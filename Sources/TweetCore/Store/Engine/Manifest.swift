@@ -29,7 +29,8 @@ struct Manifest: Equatable {
         guard var bytes = try FileIO.readFile(path) else {
             // No manifest: a new store, or one written before segments existed. Segment files
             // without one mean it was lost, and opening as empty would hide (then overwrite) them.
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []  // unreadable: nothing to protect
+            // An unreadable directory has no segment files we could protect or read anyway.
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             if names.contains(where: { StorageEngine.isSegmentFileName($0) }) {
                 throw StoreError.corruptRecord(
                     file: path, line: 0, reason: "it is missing while segment files exist; restore it from a backup")
@@ -44,7 +45,8 @@ struct Manifest: Equatable {
         do {
             payload = try ChecksummedLine.decode(key: "manifest", line: bytes)
         } catch {
-            throw StoreError.corruptRecord(file: path, line: 1, reason: error == .checksum ? "checksum mismatch" : "not a manifest")
+            throw StoreError.corruptRecord(
+                file: path, line: 1, reason: error == .checksum ? "checksum mismatch" : "not a manifest")
         }
         guard case .object(let fields)? = try? JSONValue.parse(payload),  // shape errors are reported just below
             fields["format"]?.stringValue == StorageEngine.formatName, let version = fields["version"]?.integerValue,
@@ -71,11 +73,13 @@ struct Manifest: Equatable {
         var fields: JSONObject = [
             "format": .string(StorageEngine.formatName), "version": .integer(Self.version),
             "foldedSequence": .integer(foldedSequence), "nextSegment": .integer(Int64(nextSegment)),
-            "segments": .array(segments.map { .object(["name": .string($0.name), "documents": .integer(Int64($0.documents))]) }),
+            "segments": .array(
+                segments.map { .object(["name": .string($0.name), "documents": .integer(Int64($0.documents))]) }),
         ]
         if let lastTime { fields["lastTime"] = .string(Timestamp.string(from: lastTime)) }
         try FileIO.replaceAtomically(
-            path: path, contents: ChecksummedLine.encode(key: "manifest", payload: JSONValue.object(fields).serialized()),
+            path: path,
+            contents: ChecksummedLine.encode(key: "manifest", payload: JSONValue.object(fields).serialized()),
             directory: directory)
     }
 }

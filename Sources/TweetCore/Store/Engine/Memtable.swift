@@ -45,7 +45,10 @@ final class Memtable {
             default: break
             }
             for (id, fields) in documents {
-                if let fields { result.append(DocumentSnapshot(path: DocumentPath(collection: collection, documentID: id), data: fields)) }
+                if let fields {
+                    result.append(
+                        DocumentSnapshot(path: DocumentPath(collection: collection, documentID: id), data: fields))
+                }
             }
         }
         return result

@@ -63,7 +63,8 @@ struct QueryPlan {
         if best == nil {
             // No index gives the order, but one whose leading fields are all filtered on still
             // narrows the read to a range; its matches are then sorted.
-            for index in indexes where index.collectionID == collectionID && (index.scope == .collectionGroup) == isGroup {
+            for index in indexes
+            where index.collectionID == collectionID && (index.scope == .collectionGroup) == isGroup {
                 let leading = index.fields.prefix { equalities[$0] != nil }
                 guard !leading.isEmpty, leading.reduce(1, { $0 * equalities[$1]!.count }) <= Self.maximumRanges
                 else { continue }
@@ -108,7 +109,9 @@ struct QueryPlan {
         for filter in residual {
             // An `in` of strings (a following feed's hundred uids) is a set lookup, not a scan.
             if filter.op == .in, let strings = stringSets[filter.field] {
-                guard case .string(let value)? = snapshot.lookup(filter.field), strings.contains(value) else { return false }
+                guard case .string(let value)? = snapshot.lookup(filter.field), strings.contains(value) else {
+                    return false
+                }
             } else if !Query.matches([filter], snapshot) {
                 return false
             }
@@ -123,24 +126,36 @@ struct QueryPlan {
             switch query.scope {
             case .collection(let path):
                 let range = try segment.range(ofCollection: path)
-                var stream = SegmentStream(segment: segment, rank: rank, index: nil, positions: range, descending: false)
+                var stream = SegmentStream(
+                    segment: segment, rank: rank, index: nil, positions: range, descending: false)
                 stream.requiredBytes = query.textSearch?.literalBytes
                 return [stream]
             case .collectionGroup(let id):
-                return [SegmentStream(segment: segment, rank: rank, index: nil, positions: 0..<segment.count, descending: false, collectionID: id)]
+                return [
+                    SegmentStream(
+                        segment: segment, rank: rank, index: nil, positions: 0..<segment.count, descending: false,
+                        collectionID: id)
+                ]
             }
         }
         return try prefixes.map { prefix in
             var low = try segment.bound(index, prefix, upper: false)
             var high = try segment.bound(index, prefix, upper: true)
             // Start after the cursor with a binary search rather than by skipping entries.
-            if isOrdered, let cursor = query.startAfter, index.scope == .collection, cursor.count == index.fields.count - (prefix.count - 1) + 1 {
+            if isOrdered, let cursor = query.startAfter, index.scope == .collection,
+                cursor.count == index.fields.count - (prefix.count - 1) + 1
+            {
                 // The cursor ends with the document's path; a collection index's key with its ID.
                 let path = cursor.last?.stringValue ?? ""
                 let key = prefix + cursor.dropLast() + [.string(String(path.split(separator: "/").last ?? ""))]
-                if descending { high = min(high, try segment.bound(index, key, upper: false)) } else { low = max(low, try segment.bound(index, key, upper: true)) }
+                if descending {
+                    high = min(high, try segment.bound(index, key, upper: false))
+                } else {
+                    low = max(low, try segment.bound(index, key, upper: true))
+                }
             }
-            return SegmentStream(segment: segment, rank: rank, index: index, positions: low..<max(low, high), descending: descending)
+            return SegmentStream(
+                segment: segment, rank: rank, index: index, positions: low..<max(low, high), descending: descending)
         }
     }
 }

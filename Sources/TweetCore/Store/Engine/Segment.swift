@@ -162,9 +162,13 @@ final class Segment {
 
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).
     func find(_ path: DocumentPath) throws -> Int? {
-        guard try BloomFilter.mayContain(BloomFilter.hashes(path.description.utf8), wordCount: bloomWords, word: {
-            try index.uint64(at: bloomStart + $0 * 8)
-        }) else { return nil }
+        guard
+            try BloomFilter.mayContain(
+                BloomFilter.hashes(path.description.utf8), wordCount: bloomWords,
+                word: {
+                    try index.uint64(at: bloomStart + $0 * 8)
+                })
+        else { return nil }
         let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
         // Search only the collection's range: a user among a thousand, not among three million lines.
         let range = try self.range(ofCollection: path.collection)
@@ -190,7 +194,11 @@ final class Segment {
             while low < high {
                 let middle = (low + high) / 2
                 let order = try comparePath(at: middle, collection: bytes, id: nil)
-                if order == .orderedAscending || (upper && order == .orderedSame) { low = middle + 1 } else { high = middle }
+                if order == .orderedAscending || (upper && order == .orderedSame) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
             }
             return low
         }
@@ -220,10 +228,15 @@ final class Segment {
             let middle = (low + high) / 2
             let ordinal = try ordinal(definition, middle)
             let (path, data) = try entry(at: ordinal)
-            guard let data, let entryKey = definition.key(collection: path.collection, documentID: path.documentID, data: data)
+            guard let data,
+                let entryKey = definition.key(collection: path.collection, documentID: path.documentID, data: data)
             else { throw damaged(ordinal, "index \(definition.name) lists a document it does not cover") }
             let order = compareKeys(entryKey, key)
-            if order == .orderedAscending || (upper && order == .orderedSame) { low = middle + 1 } else { high = middle }
+            if order == .orderedAscending || (upper && order == .orderedSame) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
         }
         return low
     }

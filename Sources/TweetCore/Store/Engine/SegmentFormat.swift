@@ -1,3 +1,5 @@
+import Foundation
+
 /// The layout of segment files, shared by the writer and the reader (docs/STORAGE.md).
 enum SegmentFormat {
     static let dataVersion: Int64 = 1
@@ -37,7 +39,9 @@ enum SegmentFormat {
     }
 
     /// Parses a document line (without its newline), checksum verified; `data == nil` for a deletion.
-    static func parseLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(LineError) -> (path: DocumentPath, data: JSONObject?) {
+    static func parseLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(LineError) -> (
+        path: DocumentPath, data: JSONObject?
+    ) {
         guard bytes.count > checksumSuffixLength + 4 else { throw LineError(reason: "the line is truncated") }
         let body = UnsafeBufferPointer(rebasing: bytes[0..<(bytes.count - checksumSuffixLength)])
         let stored = UInt32(String(decoding: bytes[(bytes.count - 10)..<(bytes.count - 2)], as: UTF8.self), radix: 16)
@@ -70,5 +74,3 @@ enum SegmentFormat {
         return a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending
     }
 }
-
-import Foundation

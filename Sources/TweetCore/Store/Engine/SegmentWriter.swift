@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes one immutable segment: a data file of document lines sorted by path, and its index file
@@ -45,7 +45,8 @@ struct SegmentWriter {
             BloomFilter.insert(BloomFilter.hashes(entry.path.description.utf8), into: &bloom)
             guard let data = entry.data else { continue }
             for (position, index) in indexes.enumerated() {
-                if let key = index.key(collection: entry.path.collection, documentID: entry.path.documentID, data: data) {
+                if let key = index.key(collection: entry.path.collection, documentID: entry.path.documentID, data: data)
+                {
                     keys[position].add { bytes in for value in key { SortKey.append(value, to: &bytes) } }
                     ordinals[position].append(UInt32(ordinal))
                 }

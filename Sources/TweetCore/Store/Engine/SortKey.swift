@@ -1,3 +1,5 @@
+import Foundation
+
 /// Order-preserving byte encodings of keys: comparing two encodings byte by byte (memcmp) gives
 /// the order of ``JSONValue/compare(_:_:)`` element by element, so bulk sorts compare flat bytes
 /// instead of enums and strings.
@@ -36,7 +38,9 @@ enum SortKey {
         bytes.append(0x03)
         var bits = (number == 0 ? 0.0 : number).bitPattern  // -0 and 0 are equal
         bits = bits >> 63 == 1 ? ~bits : bits | (1 << 63)
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
     }
 
     /// The encoding of a document path, in segment order (collection, then ID).
@@ -78,5 +82,3 @@ struct SortKeyBuffer {
         return positions
     }
 }
-
-import Foundation

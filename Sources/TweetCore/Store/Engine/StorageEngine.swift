@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The local engine's files and the state read from them: a log-structured store.
@@ -43,7 +43,9 @@ struct StorageEngine {
     private var sequence: Int64 = 0
     private var lastTime = Date.distantPast
 
-    init(directory: String, clock: @escaping @Sendable () -> Date, indexes: [IndexDefinition], foldThreshold: Int) throws {
+    init(directory: String, clock: @escaping @Sendable () -> Date, indexes: [IndexDefinition], foldThreshold: Int)
+        throws
+    {
         self.directory = directory
         self.clock = clock
         self.indexes = indexes
@@ -62,7 +64,9 @@ struct StorageEngine {
         let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockFD >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
         lock = FileDescriptor(lockFD)
-        guard flock(lockFD, LOCK_EX) == 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
+        guard flock(lockFD, LOCK_EX) == 0 else {
+            throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText())
+        }
         defer { flock(lockFD, LOCK_UN) }
         if access(journalPath, F_OK) != 0 {
             try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
@@ -256,7 +260,9 @@ struct StorageEngine {
     }
 
     /// Turns a transaction's writes into whole-document operations against the current state.
-    static func resolve(_ writes: [Transaction.Write], reader: some TransactionReader) throws -> [JournalRecord.Operation] {
+    static func resolve(_ writes: [Transaction.Write], reader: some TransactionReader) throws -> [JournalRecord
+        .Operation]
+    {
         var pending: [DocumentPath: JSONObject?] = [:]
         var order: [DocumentPath] = []
         func current(_ path: DocumentPath) throws -> JSONObject? {
@@ -348,7 +354,9 @@ struct StorageEngine {
     /// only those are ever deleted, never side files or anything else in the directory.
     static func isSegmentFileName(_ name: String) -> Bool {
         let parts = name.split(separator: ".")
-        guard parts.count == 2, parts[1] == "jsonl" || parts[1] == "idx", parts[0].hasPrefix("seg-") else { return false }
+        guard parts.count == 2, parts[1] == "jsonl" || parts[1] == "idx", parts[0].hasPrefix("seg-") else {
+            return false
+        }
         let digits = parts[0].dropFirst(4)
         return digits.count >= 6 && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
     }
@@ -362,7 +370,9 @@ struct StorageEngine {
             var best: Int?
             for index in heads.indices {
                 guard let head = heads[index] else { continue }
-                if let current = best, SegmentFormat.comparePaths(head, heads[current]!) != .orderedAscending { continue }
+                if let current = best, SegmentFormat.comparePaths(head, heads[current]!) != .orderedAscending {
+                    continue
+                }
                 best = index
             }
             guard let chosen = best, let path = heads[chosen] else { return entries }
@@ -370,7 +380,8 @@ struct StorageEngine {
             if entry.data != nil || !dropDeletions { entries.append(.init(path: path, data: entry.data)) }
             for index in sources.indices where heads[index] == path {
                 positions[index] += 1
-                heads[index] = positions[index] < sources[index].count ? try sources[index].path(at: positions[index]) : nil
+                heads[index] =
+                    positions[index] < sources[index].count ? try sources[index].path(at: positions[index]) : nil
             }
         }
     }
@@ -378,8 +389,10 @@ struct StorageEngine {
     /// Deletes segment files the manifest no longer names: merged away, or left by a fold that
     /// crashed before its commit. Their data lives on in the named segments.
     private func removeUnreferencedFiles() {
-        let live = Set(manifest.segments.flatMap { [SegmentFormat.dataFileName($0.name), SegmentFormat.indexFileName($0.name)] })
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }  // Cleanup is best effort.
+        let live = Set(
+            manifest.segments.flatMap { [SegmentFormat.dataFileName($0.name), SegmentFormat.indexFileName($0.name)] })
+        // Cleanup is best effort: an unreadable directory leaves the files for the next fold.
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where Self.isSegmentFileName(name) && !live.contains(name) {
             unlink(PathName.join(directory, name))
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One problem found in a store's files.
@@ -98,7 +98,8 @@ public struct StoreDoctor: Sendable {
                 }
                 let name = String(format: "seg-%06d", manifest.nextSegment)
                 manifest.nextSegment += 1
-                let count = try SegmentWriter(directory: directory, indexes: indexes).write(name: name, entries: segment.kept)
+                let count = try SegmentWriter(directory: directory, indexes: indexes).write(
+                    name: name, entries: segment.kept)
                 manifest.segments[position] = .init(name: name, documents: count)
                 replaced.append(info.name)
                 report.repaired += segment.problems
@@ -133,15 +134,18 @@ public struct StoreDoctor: Sendable {
 
     /// The journal's problems, the bytes a repair keeps (header and intact records) and the bytes it moves aside.
     private func inspectJournal() -> (problems: [StoreProblem], kept: [UInt8], removed: [UInt8]) {
-        let header = JSONValue.object([
-            "format": .string(StorageEngine.formatName), "version": .integer(StorageEngine.journalVersion),
-        ]).serialized() + [0x0A]
+        let header =
+            JSONValue.object([
+                "format": .string(StorageEngine.formatName), "version": .integer(StorageEngine.journalVersion),
+            ]).serialized() + [0x0A]
         guard let data = FileManager.default.contents(atPath: journalPath) else {
             return ([StoreProblem(file: journalPath, reason: "the journal is missing", isRepairable: true)], header, [])
         }
         let bytes = Array(data)
         if bytes.isEmpty {
-            return ([StoreProblem(file: journalPath, line: 1, reason: "the file is empty", isRepairable: true)], header, [])
+            return (
+                [StoreProblem(file: journalPath, line: 1, reason: "the file is empty", isRepairable: true)], header, []
+            )
         }
         var problems: [StoreProblem] = []
         var kept: [UInt8] = []
@@ -167,7 +171,9 @@ public struct StoreDoctor: Sendable {
                     fields["format"]?.stringValue == StorageEngine.formatName,
                     let version = fields["version"]?.integerValue
                 else {
-                    problems.append(StoreProblem(file: journalPath, line: 1, reason: "not a tweetcli store header", isRepairable: false))
+                    problems.append(
+                        StoreProblem(
+                            file: journalPath, line: 1, reason: "not a tweetcli store header", isRepairable: false))
                     return (problems, [], [])
                 }
                 if version > StorageEngine.journalVersion {
@@ -207,10 +213,17 @@ public struct StoreDoctor: Sendable {
     }
 
     /// A segment's problems, its intact entries (what a rewrite keeps) and its damaged lines.
-    private func inspectSegment(_ name: String) -> (problems: [StoreProblem], kept: [SegmentWriter.Entry], removed: [UInt8]) {
+    private func inspectSegment(_ name: String) -> (
+        problems: [StoreProblem], kept: [SegmentWriter.Entry], removed: [UInt8]
+    ) {
         let dataPath = PathName.join(directory, SegmentFormat.dataFileName(name))
         guard let data = FileManager.default.contents(atPath: dataPath) else {
-            return ([StoreProblem(file: dataPath, reason: "the segment is missing; restore it from a backup", isRepairable: false)], [], [])
+            return (
+                [
+                    StoreProblem(
+                        file: dataPath, reason: "the segment is missing; restore it from a backup", isRepairable: false)
+                ], [], []
+            )
         }
         let bytes = Array(data)
         var problems: [StoreProblem] = []
@@ -233,14 +246,16 @@ public struct StoreDoctor: Sendable {
                     {
                         continue
                     }
-                    problems.append(StoreProblem(file: dataPath, line: 1, reason: "not a segment header", isRepairable: true))
+                    problems.append(
+                        StoreProblem(file: dataPath, line: 1, reason: "not a segment header", isRepairable: true))
                     removed += Array(text) + [0x0A]
                     continue
                 }
                 do throws(SegmentFormat.LineError) {
                     let (path, fields) = try SegmentFormat.parseLine(text)
                     if let last = kept.last, SegmentFormat.comparePaths(last.path, path) != .orderedAscending {
-                        problems.append(StoreProblem(file: dataPath, line: line, reason: "out of order", isRepairable: true))
+                        problems.append(
+                            StoreProblem(file: dataPath, line: line, reason: "out of order", isRepairable: true))
                         removed += Array(text) + [0x0A]
                         continue
                     }
@@ -261,17 +276,26 @@ public struct StoreDoctor: Sendable {
                     consistent = try segment.path(at: ordinal) == kept[ordinal].path
                 }
                 for index in indexes where consistent && !segment.hasIndex(index) { consistent = false }
-                if consistent, let bytes = try FileIO.readFile(segment.indexPath), bytes.count >= SegmentFormat.headerSize {
-                    let stored = bytes[40..<48].withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+                if consistent, let bytes = try FileIO.readFile(segment.indexPath),
+                    bytes.count >= SegmentFormat.headerSize
+                {
+                    let stored = bytes[40..<48].withUnsafeBytes {
+                        UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))
+                    }
                     consistent = stored == UInt64(CRC32.checksum(bytes[SegmentFormat.headerSize...]))
                 }
                 if !consistent {
-                    problems.append(StoreProblem(file: segment.indexPath, reason: "the index does not match its segment", isRepairable: true))
+                    problems.append(
+                        StoreProblem(
+                            file: segment.indexPath, reason: "the index does not match its segment", isRepairable: true)
+                    )
                 }
             } catch {
                 let reason = (error as? StoreError)?.errorDescription ?? "\(error)"
                 problems.append(
-                    StoreProblem(file: PathName.join(directory, SegmentFormat.indexFileName(name)), reason: reason, isRepairable: true))
+                    StoreProblem(
+                        file: PathName.join(directory, SegmentFormat.indexFileName(name)), reason: reason,
+                        isRepairable: true))
             }
         }
         return (problems, kept, removed)

@@ -48,7 +48,8 @@ final class StoreSnapshot: TransactionReader {
         }
         func accepts(_ snapshot: DocumentSnapshot, _ rank: Int) throws -> Bool {
             guard rank > 0 else { return true }  // The memtable stream applied every filter already.
-            return try plan.residualMatches(snapshot) && query.isAfterCursor(snapshot) && !isReplaced(snapshot.path, rank: rank)
+            return try plan.residualMatches(snapshot) && query.isAfterCursor(snapshot)
+                && !isReplaced(snapshot.path, rank: rank)
         }
         guard plan.isOrdered else {
             // No index gives the query's order: collect every match, then sort.
@@ -68,7 +69,8 @@ final class StoreSnapshot: TransactionReader {
             var best: Int?
             for index in heads.indices {
                 guard let head = heads[index] else { continue }
-                if let current = best, let leader = heads[current], query.compare(head.0, leader.0) != .orderedAscending {
+                if let current = best, let leader = heads[current], query.compare(head.0, leader.0) != .orderedAscending
+                {
                     continue
                 }
                 best = index
@@ -84,7 +86,9 @@ final class StoreSnapshot: TransactionReader {
     func forEachDocument(_ body: (DocumentSnapshot) throws -> Void) throws {
         var memtableEntries = memtable.sortedEntries()[...]
         var positions = [Int](repeating: 0, count: segments.count)
-        var heads: [DocumentPath?] = try segments.indices.map { segments[$0].count > 0 ? try segments[$0].path(at: 0) : nil }
+        var heads: [DocumentPath?] = try segments.indices.map {
+            segments[$0].count > 0 ? try segments[$0].path(at: 0) : nil
+        }
         while true {
             var best: DocumentPath? = memtableEntries.first?.path
             for head in heads {
@@ -99,7 +103,8 @@ final class StoreSnapshot: TransactionReader {
             for index in segments.indices where heads[index] == path {
                 if data == nil { data = .some(try segments[index].entry(at: positions[index]).data) }
                 positions[index] += 1
-                heads[index] = positions[index] < segments[index].count ? try segments[index].path(at: positions[index]) : nil
+                heads[index] =
+                    positions[index] < segments[index].count ? try segments[index].path(at: positions[index]) : nil
             }
             if let fields = data ?? nil { try body(DocumentSnapshot(path: path, data: fields)) }
         }
@@ -146,11 +151,17 @@ struct SegmentStream: CandidateStream {
     mutating func next() throws -> (DocumentSnapshot, Int)? {
         while !positions.isEmpty {
             let position = descending ? positions.upperBound - 1 : positions.lowerBound
-            if descending { positions = positions.lowerBound..<(positions.upperBound - 1) } else { positions = (positions.lowerBound + 1)..<positions.upperBound }
+            if descending {
+                positions = positions.lowerBound..<(positions.upperBound - 1)
+            } else {
+                positions = (positions.lowerBound + 1)..<positions.upperBound
+            }
             let ordinal = try index.map { try segment.ordinal($0, position) } ?? position
             if let requiredBytes, try !segment.lineMayContain(ordinal, requiredBytes) { continue }
             // A deletion yields nothing here; older versions of its path are skipped as replaced.
-            if case (let path, let data?) = try segment.entry(at: ordinal), collectionID.map({ path.collectionID == $0 }) ?? true {
+            if case (let path, let data?) = try segment.entry(at: ordinal),
+                collectionID.map({ path.collectionID == $0 }) ?? true
+            {
                 return (DocumentSnapshot(path: path, data: data), rank)
             }
         }
