@@ -10,7 +10,7 @@ import Foundation
 ///   process replays only these (at most ``foldThreshold`` records) when it opens the store.
 /// - Every ``foldThreshold`` transactions the journal is folded into a new immutable segment;
 ///   segments of similar size are merged, so there are few of them and each lookup or page costs a
-///   few binary searches over memory-mapped files, whatever the store's size.
+///   few binary searches over the segment files (read through ``BlockFile``), whatever the store's size.
 /// - `MANIFEST.json` names the live segments; replacing it atomically commits a fold or a merge.
 /// - `store.lock` serialises processes: shared for reads, exclusive for transactions and folds.
 ///
