@@ -32,7 +32,8 @@ public struct AppServices: Sendable {
     /// The indexes the services' queries need, as Firestore's `firestore.indexes.json` lists them.
     public static let indexes: [IndexDefinition] = [
         IndexDefinition(Collections.tweets, ["timestamp"]),  // the feed
-        IndexDefinition(Collections.tweets, ["uid", "timestamp"]),  // profiles, the following feed
+        IndexDefinition(Collections.tweets, ["uid", "timestamp"]),  // the following feed
+        IndexDefinition(Collections.tweets, ["uid", "replyToId?", "timestamp"]),  // the Tweets and Replies tabs
         IndexDefinition(Collections.tweets, ["replyToId", "timestamp"]),  // a tweet's replies
         IndexDefinition(Collections.userLikes, ["timestamp"]),  // the Likes tab
         IndexDefinition(Collections.userLikes, ["tweetId"], scope: .collectionGroup),  // a deleted tweet's likes

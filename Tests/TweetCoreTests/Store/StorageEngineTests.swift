@@ -336,4 +336,35 @@ struct StorageEngineTests {
         let reopened = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 2)
         #expect(try await reopened.runQuery(reopened.collection("posts").query).count == 4)
     }
+
+    @Test(arguments: [1, 100])
+    func aPresenceIndexServesNullTestsExactly(foldThreshold: Int) async throws {
+        let directory = Directory()
+        let index = IndexDefinition("posts", ["author", "reply?", "timestamp"])
+        let store = try LocalDocumentStore(directory: directory.path, indexes: [index], foldThreshold: foldThreshold)
+        var model: [DocumentSnapshot] = []
+        for number in 0..<30 {
+            var fields: JSONObject = ["author": .string(number % 3 == 0 ? "a" : "b"), "timestamp": .integer(Int64(number))]
+            switch number % 4 {
+            case 0: fields["reply"] = .null
+            case 1: fields["reply"] = .string("p\(number - 1)")
+            case 2: break  // no field at all
+            default: fields["reply"] = .string("")
+            }
+            let path = DocumentPath(collection: "posts", documentID: "p\(number)")
+            try await store.setData(fields, at: path)
+            model.append(DocumentSnapshot(path: path, data: fields))
+        }
+        let posts = store.collection("posts")
+        for query in [
+            posts.whereField("author", isEqualTo: .string("a")).whereField("reply", isNotEqualTo: .null)
+                .order(by: "timestamp", descending: true),
+            posts.whereField("author", isEqualTo: .string("a")).whereField("reply", isEqualTo: .null)
+                .order(by: "timestamp", descending: true),
+            posts.whereField("author", isEqualTo: .string("b")).whereField("reply", isNotEqualTo: .null)
+                .order(by: "timestamp").limit(to: 3),
+        ] {
+            #expect(try await store.runQuery(query).map(\.documentID) == query.select(from: model).map(\.documentID))
+        }
+    }
 }

@@ -16,6 +16,8 @@ public struct IndexDefinition: Sendable, Hashable {
     /// The last component of the indexed collections' paths: `"tweets"`, `"user-likes"`.
     public let collectionID: String
     /// The indexed fields, in key order; equality filters come first, the order field last.
+    /// A field written `name?` indexes whether `name` holds a value other than null (a boolean),
+    /// which serves `whereField(name, isNotEqualTo: .null)` and narrows `isEqualTo: .null`.
     public let fields: [String]
     public let scope: Scope
 
@@ -42,6 +44,11 @@ public struct IndexDefinition: Sendable, Hashable {
         key.reserveCapacity(fields.count + 2)
         if scope == .collection { key.append(.string(collection)) }
         for field in fields {
+            if field.hasSuffix("?") {
+                let value = data[String(field.dropLast())]
+                key.append(.bool(value != nil && value != .null))
+                continue
+            }
             guard let value = data[field] else { return nil }
             key.append(value)
         }

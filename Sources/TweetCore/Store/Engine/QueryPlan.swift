@@ -30,6 +30,12 @@ struct QueryPlan {
         var served: [String: Int] = [:]
         for (position, filter) in query.filters.enumerated() where filter.field != Query.documentID {
             guard served[filter.field] == nil else { continue }
+            // A null test can be read from a presence field (`name?`) of an index: `!= null` exactly;
+            // `== null` only narrows (a missing field reads as absent too), so it stays a residual.
+            if filter.value == .null, filter.op == .notEqual || filter.op == .equal, equalities[filter.field + "?"] == nil {
+                equalities[filter.field + "?"] = [.bool(filter.op == .notEqual)]
+                if filter.op == .notEqual { served[filter.field + "?"] = position }
+            }
             switch filter.op {
             case .equal:
                 equalities[filter.field] = [filter.value]
