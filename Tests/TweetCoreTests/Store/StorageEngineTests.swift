@@ -344,7 +344,9 @@ struct StorageEngineTests {
         let store = try LocalDocumentStore(directory: directory.path, indexes: [index], foldThreshold: foldThreshold)
         var model: [DocumentSnapshot] = []
         for number in 0..<30 {
-            var fields: JSONObject = ["author": .string(number % 3 == 0 ? "a" : "b"), "timestamp": .integer(Int64(number))]
+            var fields: JSONObject = [
+                "author": .string(number % 3 == 0 ? "a" : "b"), "timestamp": .integer(Int64(number)),
+            ]
             switch number % 4 {
             case 0: fields["reply"] = .null
             case 1: fields["reply"] = .string("p\(number - 1)")

@@ -32,7 +32,9 @@ struct QueryPlan {
             guard served[filter.field] == nil else { continue }
             // A null test can be read from a presence field (`name?`) of an index: `!= null` exactly;
             // `== null` only narrows (a missing field reads as absent too), so it stays a residual.
-            if filter.value == .null, filter.op == .notEqual || filter.op == .equal, equalities[filter.field + "?"] == nil {
+            if filter.value == .null, filter.op == .notEqual || filter.op == .equal,
+                equalities[filter.field + "?"] == nil
+            {
                 equalities[filter.field + "?"] = [.bool(filter.op == .notEqual)]
                 if filter.op == .notEqual { served[filter.field + "?"] = position }
             }
