@@ -91,6 +91,9 @@ struct StorageEngineTests {
             posts.whereField("author", in: [.string("a1"), .string("a3")]).order(by: "timestamp", descending: true)
                 .limit(to: 6),
             store.collectionGroup("likes").whereField("post", isEqualTo: .string("p7")),
+            // More values than the planner reads as ranges: a scan with the `in` checked on raw lines.
+            posts.whereField("author", in: (0..<20).map { .string("a\($0 % 2 == 0 ? $0 / 2 : 100 + $0)") })
+                .order(by: "timestamp", descending: true).limit(to: 9),
         ]
         for author in 0..<5 {
             queries.append(

@@ -162,8 +162,13 @@ struct QueryPlan {
                     low = max(low, try segment.bound(index, key, upper: true))
                 }
             }
-            return SegmentStream(
+            var stream = SegmentStream(
                 segment: segment, rank: rank, index: index, positions: low..<max(low, high), descending: descending)
+            // A residual `in` of strings (the following feed's uids) is checked on the raw line first.
+            if let (field, values) = stringSets.first {
+                stream.requiredValue = (Array("\"\(field)\":\"".utf8), values)
+            }
+            return stream
         }
     }
 }

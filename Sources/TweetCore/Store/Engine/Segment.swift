@@ -158,6 +158,30 @@ final class Segment {
         }
     }
 
+    /// Whether document `ordinal`'s line may hold `key` (`"name":"`) followed by one of `values`:
+    /// false only when every occurrence of the key is followed by a plain string not in `values`
+    /// (the top-level field is among the occurrences, so no match is ever skipped).
+    func lineMayHave(_ ordinal: Int, _ key: [UInt8], oneOf values: Set<String>) throws -> Bool {
+        try withLine(ordinal) { line in
+            var position = 0
+            while position + key.count <= line.count {
+                guard line[position] == key[0], line[position..<(position + key.count)].elementsEqual(key) else {
+                    position += 1
+                    continue
+                }
+                let start = position + key.count
+                var end = start
+                while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
+                guard end < line.count, line[end] == UInt8(ascii: "\"") else { return true }  // escaped: decide later
+                if values.contains(String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)) {
+                    return true
+                }
+                position = end
+            }
+            return false  // no occurrence, or none with an accepted value: the field cannot match
+        }
+    }
+
     // MARK: Lookups
 
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).

@@ -147,6 +147,8 @@ struct SegmentStream: CandidateStream {
     var collectionID: String? = nil
     /// Bytes every candidate's line must contain, ignoring ASCII case (a text search's literal).
     var requiredBytes: [UInt8]? = nil
+    /// A top-level string field (its `"name":"` bytes) whose value must be one of these.
+    var requiredValue: (key: [UInt8], values: Set<String>)? = nil
 
     mutating func next() throws -> (DocumentSnapshot, Int)? {
         while !positions.isEmpty {
@@ -158,6 +160,9 @@ struct SegmentStream: CandidateStream {
             }
             let ordinal = try index.map { try segment.ordinal($0, position) } ?? position
             if let requiredBytes, try !segment.lineMayContain(ordinal, requiredBytes) { continue }
+            if let requiredValue, try !segment.lineMayHave(ordinal, requiredValue.key, oneOf: requiredValue.values) {
+                continue
+            }
             // A deletion yields nothing here; older versions of its path are skipped as replaced.
             if case (let path, let data?) = try segment.entry(at: ordinal),
                 collectionID.map({ path.collectionID == $0 }) ?? true
