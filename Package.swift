@@ -1,6 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Async functions run on their caller's executor (SE-0461), so a command's work stays on the main
+/// thread instead of hopping to the cooperative pool at every `await`.
+let sameExecutor: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 let package = Package(
     name: "tweetcli",
     products: [
@@ -13,8 +17,8 @@ let package = Package(
     targets: [
         // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
-        .target(name: "TweetCore", dependencies: ["CCrypt"]),
-        .executableTarget(name: "tweetcli", dependencies: ["TweetCore"]),
+        .target(name: "TweetCore", dependencies: ["CCrypt"], swiftSettings: sameExecutor),
+        .executableTarget(name: "tweetcli", dependencies: ["TweetCore"], swiftSettings: sameExecutor),
         // The benchmark's baseline: the cost of starting any Swift CLI that imports Foundation.
         .executableTarget(name: "floor"),
         // Micro-benchmark of the tweet-text rules: `swift run -c release textbench`.

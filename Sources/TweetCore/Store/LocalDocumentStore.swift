@@ -41,6 +41,10 @@ public actor LocalDocumentStore: DocumentStore {
         return try engine!.read(body)
     }
 
+    /// Runs on the main actor's executor: a command's view model, services and store then share one
+    /// thread, with no hop to another at each `await` (every command is one short process).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { MainActor.sharedUnownedExecutor }
+
     // MARK: DocumentStore
 
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {

@@ -304,6 +304,11 @@ struct StorageEngine {
     /// Writes the memtable (and `imported` entries, newer still) as segments, merges segments of
     /// similar size, commits the new manifest, then starts an empty journal.
     private mutating func fold(adding imported: [SegmentWriter.Entry]?) throws {
+        // A manifest exists before any segment file does, so segment files without one always mean
+        // a lost manifest (an error), never a first fold that crashed before its commit.
+        if FileIO.stamp(of: PathName.join(directory, Manifest.fileName)) == .missing {
+            try manifest.save(directory: directory)
+        }
         var infos = manifest.segments
         var next = manifest.nextSegment
         var created: [String: Segment] = [:]
