@@ -18,6 +18,7 @@ struct Benchmark {
         ProgressLog.note("working in \(workspace.path)\(workspace.isKept ? "" : " (removed at the end)")")
         // `swift run tweetbench` rebuilds only tweetbench: show how old the binaries it times are.
         for path in [executables.tweetcli, executables.floor] {
+            // Only informative: a missing date prints "at an unknown time".
             let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
             ProgressLog.note("using \(path), built \(modified.map { "\($0)" } ?? "at an unknown time")")
         }
@@ -99,6 +100,7 @@ struct Benchmark {
         let tweetcli = [executables.tweetcli, "--store", dataset.storeDirectory]
         let explore = tweetcli + ["explore", "--json"]
         let listed = try launcher.capture(explore)
+        // Output that is not the expected JSON is reported as unexpectedOutput just below.
         guard let users = try? JSONSerialization.jsonObject(with: listed) as? [[String: Any]],
             let uid = users.first?["id"] as? String, let username = users.first?["username"] as? String
         else {
@@ -111,6 +113,7 @@ struct Benchmark {
             input: .bytes(Array("\(Self.demoPassword)\n".utf8)))
         let feed = tweetcli + ["feed", "--json", "--limit", "\(SQLiteQueries.pageSize)"]
         let page = try launcher.capture(feed)
+        // Output that is not the expected JSON is reported as unexpectedOutput just below.
         guard let tweets = try? JSONSerialization.jsonObject(with: page) as? [[String: Any]] else {
             throw BenchmarkError.unexpectedOutput(
                 command: ChildResult.display(feed), reason: "not a JSON array of tweets")

@@ -38,6 +38,7 @@ struct ChildResult {
     @discardableResult
     func requireSuccess() throws -> ChildResult {
         guard succeeded else {
+            // The child failed already; an unreadable stderr file only leaves its text out of the message.
             let stderr = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
             throw BenchmarkError.commandFailed(
                 command: Self.display(commandLine), status: termination.description,

@@ -39,6 +39,7 @@ struct DatasetBuilder {
                 [executables.sqlite3, "-batch", "-bail", database], input: .pipe, label: "sqlite3-load")
         } catch {
             if let descriptor = export.standardOutput { close(descriptor) }
+            // Reap the export before rethrowing the first error, which is the one to report.
             _ = try? export.waitForExit()
             throw error
         }
@@ -84,6 +85,7 @@ struct DatasetBuilder {
 
     /// The size of the regular file at `path`, or `nil` for anything else.
     static func size(ofFile path: String) -> Int? {
+        // Files that vanish or cannot be read are not counted: the doc says "nil for anything else".
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             attributes[.type] as? FileAttributeType == .typeRegular
         else { return nil }

@@ -33,6 +33,7 @@ struct Executables: Equatable {
     /// The directory of the running executable: `/proc/self/exe` resolved, else `argv[0]`'s.
     private static func ownDirectory() -> String {
         let executable =
+            // Without /proc, argv[0] locates the executable instead.
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? URL(fileURLWithPath: CommandLine.arguments.first ?? ".").standardizedFileURL.path
         return (executable as NSString).deletingLastPathComponent

@@ -15,6 +15,7 @@ struct ExportRecord: Decodable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
+            // Type probing: each failed `try?` means "not this kind of value", and the next is tried.
             if container.decodeNil() {
                 self = .null
             } else if let text = try? container.decode(String.self) {

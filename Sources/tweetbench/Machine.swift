@@ -44,6 +44,7 @@ struct Machine: Equatable {
 
     /// The first "model name" (x86) or "Model"/"Hardware"/"CPU part" (ARM) line of /proc/cpuinfo.
     private static func cpuModel() -> String {
+        // The CPU name only labels the report: without /proc/cpuinfo it says "unknown CPU".
         guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown CPU" }
         for key in ["model name", "Model", "Hardware", "CPU part"] {
             for line in info.split(separator: "\n") {

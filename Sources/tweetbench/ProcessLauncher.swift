@@ -46,6 +46,7 @@ struct ProcessLauncher {
             .readAll()
         } catch {
             if let descriptor = child.standardOutput { close(descriptor) }
+            // Reap the child before rethrowing the first error, which is the one to report.
             _ = try? child.waitForExit()
             throw error
         }

@@ -14,6 +14,7 @@ struct Workspace {
         let manager = FileManager.default
         if let kept {
             let path = URL(fileURLWithPath: kept).standardizedFileURL.path
+            // A directory that cannot be listed does not exist yet: it is created below.
             if let contents = try? manager.contentsOfDirectory(atPath: path), !contents.isEmpty {
                 throw BenchmarkError.io(path: path, reason: "is not empty; name a new directory for --keep")
             }
@@ -47,6 +48,7 @@ struct Workspace {
     /// Removes the directory unless it is kept.
     func removeUnlessKept() {
         guard !isKept else { return }
+        // Cleanup of a temporary directory: a failure leaves files in /tmp, not a wrong result.
         try? FileManager.default.removeItem(atPath: path)
     }
 }

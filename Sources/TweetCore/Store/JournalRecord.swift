@@ -14,9 +14,6 @@ struct JournalRecord: Equatable {
     var time: Date
     var operations: [Operation]
 
-    private static let prefix = Array("{\"crc\":\"".utf8)
-    private static let middle = Array("\",\"tx\":".utf8)
-
     init(sequence: Int64, time: Date, operations: [Operation]) {
         self.sequence = sequence
         self.time = time
@@ -36,14 +33,7 @@ struct JournalRecord: Equatable {
         let body = JSONValue.object([
             "seq": .integer(sequence), "time": .string(Timestamp.string(from: time)), "ops": .array(ops),
         ]).serialized()
-        let crc = String(CRC32.checksum(body), radix: 16)
-        var line = Self.prefix
-        line.append(contentsOf: (String(repeating: "0", count: 8 - crc.count) + crc).utf8)
-        line.append(contentsOf: Self.middle)
-        line.append(contentsOf: body)
-        line.append(UInt8(ascii: "}"))
-        line.append(0x0A)
-        return line
+        return ChecksummedLine.encode(key: "tx", payload: body)
     }
 
     /// Parses and verifies one line (without its newline).
@@ -51,17 +41,12 @@ struct JournalRecord: Equatable {
         func damaged(_ reason: String) -> StoreError {
             StoreError.corruptRecord(file: file, line: lineNumber, reason: reason)
         }
-        let headerLength = Self.prefix.count + 8 + Self.middle.count
-        let bytes = Array(line)
-        guard bytes.count > headerLength + 1, bytes.starts(with: Self.prefix),
-            bytes[(Self.prefix.count + 8)..<headerLength].elementsEqual(Self.middle), bytes.last == UInt8(ascii: "}")
-        else { throw damaged("not a journal record") }
-        let body = bytes[headerLength..<(bytes.count - 1)]
-        guard
-            let stored = UInt32(
-                String(decoding: bytes[Self.prefix.count..<(Self.prefix.count + 8)], as: UTF8.self), radix: 16),
-            stored == CRC32.checksum(body)
-        else { throw damaged("checksum mismatch") }
+        let body: ArraySlice<UInt8>
+        do {
+            body = try ChecksummedLine.decode(key: "tx", line: line)
+        } catch {
+            throw damaged(error == .checksum ? "checksum mismatch" : "not a journal record")
+        }
         let value: JSONValue
         do {
             value = try JSONValue.parse(body)

@@ -29,8 +29,12 @@ struct Manifest: Equatable {
         guard var bytes = try FileIO.readFile(path) else {
             // No manifest: a new store, or one written before segments existed. Segment files
             // without one mean it was lost, and opening as empty would hide (then overwrite) them.
-            // An unreadable directory has no segment files we could protect or read anyway.
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            let names: [String]
+            do {
+                names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            } catch {
+                throw StoreError.io(path: directory, reason: "cannot list the directory")
+            }
             if names.contains(where: { StorageEngine.isSegmentFileName($0) }) {
                 throw StoreError.corruptRecord(
                     file: path, line: 0, reason: "it is missing while segment files exist; restore it from a backup")
@@ -48,8 +52,14 @@ struct Manifest: Equatable {
             throw StoreError.corruptRecord(
                 file: path, line: 1, reason: error == .checksum ? "checksum mismatch" : "not a manifest")
         }
-        guard case .object(let fields)? = try? JSONValue.parse(payload),  // shape errors are reported just below
-            fields["format"]?.stringValue == StorageEngine.formatName, let version = fields["version"]?.integerValue,
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(payload)
+        } catch {
+            throw StoreError.corruptRecord(file: path, line: 1, reason: "invalid JSON: \(error)")
+        }
+        guard case .object(let fields) = value, fields["format"]?.stringValue == StorageEngine.formatName,
+            let version = fields["version"]?.integerValue,
             let folded = fields["foldedSequence"]?.integerValue, let next = fields["nextSegment"]?.integerValue,
             case .array(let list)? = fields["segments"]
         else { throw StoreError.corruptRecord(file: path, line: 1, reason: "not a manifest") }

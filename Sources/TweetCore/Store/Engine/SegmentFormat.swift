@@ -2,6 +2,7 @@ import Foundation
 
 /// The layout of segment files, shared by the writer and the reader (docs/STORAGE.md).
 enum SegmentFormat {
+    static let formatName = "tweetcli-segment"
     static let dataVersion: Int64 = 1
     static let indexMagic = Array("TWTIDX01".utf8)
     static let headerSize = 48

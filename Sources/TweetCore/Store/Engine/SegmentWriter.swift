@@ -26,7 +26,7 @@ struct SegmentWriter {
         let indexPath = PathName.join(directory, SegmentFormat.indexFileName(name))
         let output = try FileOutput(path: dataPath)
         let header: JSONValue = .object([
-            "format": .string("tweetcli-segment"), "version": .integer(SegmentFormat.dataVersion),
+            "format": .string(SegmentFormat.formatName), "version": .integer(SegmentFormat.dataVersion),
             "documents": .integer(Int64(entries.count)),
         ])
         var headerLine = header.serialized()

@@ -206,12 +206,11 @@ struct StorageEngine {
     }
 
     private func checkHeader(_ line: ArraySlice<UInt8>) throws {
-        guard case .object(let header)? = try? JSONValue.parse(line),  // an unparsable header is reported below
-            header["format"]?.stringValue == Self.formatName, let version = header["version"]?.integerValue
-        else {
-            throw StoreError.corruptRecord(file: journalPath, line: 1, reason: "not a tweetcli store header")
-        }
-        guard version <= Self.journalVersion else {
+        do {
+            try FileHeader.check(line, format: Self.formatName, supportedVersion: Self.journalVersion)
+        } catch .notAHeader(let reason) {
+            throw StoreError.corruptRecord(file: journalPath, line: 1, reason: reason)
+        } catch .newerVersion(let version) {
             throw StoreError.unsupportedFormat(file: journalPath, version: String(version))
         }
     }

@@ -167,20 +167,16 @@ public struct StoreDoctor: Sendable {
             let whole = Array(bytes[start...newline])
             start = newline + 1
             if line == 1 {
-                guard case .object(let fields)? = try? JSONValue.parse(text),  // reported as a problem below
-                    fields["format"]?.stringValue == StorageEngine.formatName,
-                    let version = fields["version"]?.integerValue
-                else {
-                    problems.append(
-                        StoreProblem(
-                            file: journalPath, line: 1, reason: "not a tweetcli store header", isRepairable: false))
-                    return (problems, [], [])
-                }
-                if version > StorageEngine.journalVersion {
-                    problems.append(
-                        StoreProblem(
-                            file: journalPath, line: 1, reason: "written by a newer tweetcli (format \(version))",
-                            isRepairable: false))
+                do {
+                    try FileHeader.check(
+                        text, format: StorageEngine.formatName, supportedVersion: StorageEngine.journalVersion)
+                } catch {
+                    let reason: String
+                    switch error {
+                    case .notAHeader(let why): reason = why
+                    case .newerVersion(let version): reason = "written by a newer tweetcli (format \(version))"
+                    }
+                    problems.append(StoreProblem(file: journalPath, line: 1, reason: reason, isRepairable: false))
                     return (problems, [], [])
                 }
                 kept += whole
@@ -241,13 +237,17 @@ public struct StoreDoctor: Sendable {
                 if line == 1 {
                     // The header; anything else there (a damaged newline can merge it with the first
                     // document) is moved aside like any damaged line, never dropped.
-                    if case .object(let header)? = try? JSONValue.parse(text),  // not a header: handled below
-                        header["format"]?.stringValue == "tweetcli-segment"
-                    {
-                        continue
+                    let header = Result { () throws(FileHeader.Problem) in
+                        try FileHeader.check(
+                            text, format: SegmentFormat.formatName, supportedVersion: SegmentFormat.dataVersion)
                     }
-                    problems.append(
-                        StoreProblem(file: dataPath, line: 1, reason: "not a segment header", isRepairable: true))
+                    guard case .failure(let problem) = header else { continue }
+                    let reason: String
+                    switch problem {
+                    case .notAHeader(let why): reason = why
+                    case .newerVersion(let version): reason = "written by a newer tweetcli (format \(version))"
+                    }
+                    problems.append(StoreProblem(file: dataPath, line: 1, reason: reason, isRepairable: true))
                     removed += Array(text) + [0x0A]
                     continue
                 }
