@@ -18,7 +18,10 @@ let package = Package(
         // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         .target(name: "TweetCore", dependencies: ["CCrypt"], swiftSettings: sameExecutor),
-        .executableTarget(name: "tweetcli", dependencies: ["TweetCore"], swiftSettings: sameExecutor),
+        // The CLI's logic (arguments, commands, rendering, terminal), unit-tested without processes;
+        // the executable only calls it (swift-format's SwiftFormat library and thin executable).
+        .target(name: "TweetCLI", dependencies: ["TweetCore"], swiftSettings: sameExecutor),
+        .executableTarget(name: "tweetcli", dependencies: ["TweetCLI"], swiftSettings: sameExecutor),
         // The benchmark's baseline: the cost of starting any Swift CLI that imports Foundation.
         .executableTarget(name: "floor"),
         // Micro-benchmark of the tweet-text rules: `swift run -c release textbench`.
@@ -30,6 +33,7 @@ let package = Package(
             name: "TweetCoreTests", dependencies: ["TweetCore", "tweetcli"],
             // Twitter's twitter-text conformance data (Apache 2.0, LICENSE beside it).
             resources: [.copy("Fixtures")]),
+        .testTarget(name: "TweetCLITests", dependencies: ["TweetCLI", "TweetCore"], swiftSettings: sameExecutor),
     ],
     swiftLanguageModes: [.v6]
 )

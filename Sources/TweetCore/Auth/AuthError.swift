@@ -26,7 +26,7 @@ public enum AuthError: Error, Equatable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .notSignedIn:
-            return "you are not signed in; run 'tweetcli login --email EMAIL' or 'tweetcli register' first"
+            return "you are not signed in"
         case .invalidEmail(let email):
             return "\"\(email)\" is not a valid email address"
         case .invalidUsername(let username):

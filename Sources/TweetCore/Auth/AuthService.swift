@@ -61,6 +61,7 @@ public final class AuthService: Sendable {
         let username = try Self.normalizedUsername(username)
         let fullname = fullname.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...50).contains(fullname.count) else { throw AuthError.invalidFullname }
+        try TextRules.check(fullname, field: "full name", multiline: false)
         guard password.count >= Self.minimumPasswordLength else { throw AuthError.passwordTooShort }
         let hash = try hasher.hash(password)  // Slow on purpose: done before taking the store's lock.
         let user = User(id: ids.next(), email: email, username: username, fullname: fullname)
@@ -98,6 +99,7 @@ public final class AuthService: Sendable {
             query = users.whereField("username", isEqualTo: .string(name.lowercased()))
         }
         guard let snapshot = try await query.limit(to: 1).getDocuments().first else {
+            guard try await store.exists() else { throw StoreError.noStore(path: storeName) }
             _ = hasher.verify(password, against: Self.decoyHash)  // Same work, so timing does not tell.
             throw AuthError.invalidCredentials
         }
@@ -121,6 +123,7 @@ public final class AuthService: Sendable {
 
     static func normalizedEmail(_ email: String) throws -> String {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        try TextRules.check(email, field: "email", multiline: false)
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
             !parts[1].hasSuffix("."), email.count <= 254, !email.contains(where: \.isWhitespace)

@@ -23,7 +23,7 @@ public struct SessionStore: Sendable {
             return try JSONValueDecoder().decode(Session.self, from: JSONValue.parse(bytes))
         } catch {
             throw AuthError.sessionUnavailable(
-                path: path, reason: "it is unreadable; run 'tweetcli logout' to reset it")
+                path: path, reason: "it is unreadable")
         }
     }
 

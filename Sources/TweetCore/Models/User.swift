@@ -4,8 +4,9 @@ import Foundation
 public struct User: Codable, Equatable, Sendable, Identifiable {
     /// The uid: the document ID of `users/{uid}`.
     public var id: String
-    /// The sign-in email, stored lowercase.
-    public var email: String
+    /// The sign-in email, stored lowercase. Private: the services leave it out (`nil`) of every user
+    /// but the signed-in one.
+    public var email: String?
     /// The handle without "@": lowercase, unique, 1–15 of `[a-z0-9_]`.
     public var username: String
     public var fullname: String
@@ -15,7 +16,7 @@ public struct User: Codable, Equatable, Sendable, Identifiable {
     public var website: String?
 
     public init(
-        id: String, email: String, username: String, fullname: String, profileImageUrl: String? = nil,
+        id: String, email: String?, username: String, fullname: String, profileImageUrl: String? = nil,
         bio: String? = nil, location: String? = nil, website: String? = nil
     ) {
         self.id = id
@@ -32,11 +33,12 @@ public struct User: Codable, Equatable, Sendable, Identifiable {
         case id, email, username, fullname, profileImageUrl, bio, location, website
     }
 
-    // Explicit nulls, so every user in `--json` output has the same keys.
+    // Explicit nulls, so every user in `--json` output has the same keys; the email, which only its
+    // owner sees, is absent rather than null everywhere else.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
-        try container.encode(email, forKey: .email)
+        try container.encodeIfPresent(email, forKey: .email)
         try container.encode(username, forKey: .username)
         try container.encode(fullname, forKey: .fullname)
         try container.encode(profileImageUrl, forKey: .profileImageUrl)

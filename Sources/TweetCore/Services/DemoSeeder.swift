@@ -20,6 +20,17 @@ public struct DemoSeeder: Sendable {
             self.follows = follows ?? min(10, max(0, users - 1))
             self.seed = seed
         }
+
+        /// Checks that the data can be made, before anything is written.
+        /// - Throws: ``SeedError`` for counts that cannot be made.
+        public func validate() throws {
+            guard users >= 1, tweets >= 0, likes >= 0, follows >= 0 else { throw SeedError.negativeCounts }
+            guard follows < users else { throw SeedError.tooManyFollows(users: users) }
+            let maximum = Double(users) * Double(tweets) * 0.5
+            guard tweets > 0 || likes == 0, Double(likes) <= maximum else {
+                throw SeedError.tooManyLikes(maximum: Int(min(maximum, Double(Int.max / 2))))
+            }
+        }
     }
 
     /// What was made.
@@ -45,17 +56,7 @@ public struct DemoSeeder: Sendable {
     /// Writes the demo data in one transaction.
     /// - Throws: ``SeedError`` for impossible options or a store that already has users.
     public func seed(_ options: Options) async throws -> Summary {
-        guard options.users >= 1, options.tweets >= 0, options.likes >= 0, options.follows >= 0 else {
-            throw SeedError.invalidOptions("the counts must not be negative and there must be at least one user")
-        }
-        guard options.follows < options.users else {
-            throw SeedError.invalidOptions("--follows must be less than --users (\(options.users))")
-        }
-        guard options.tweets > 0 || options.likes == 0,
-            Double(options.likes) <= Double(options.users) * Double(options.tweets) * 0.5
-        else {
-            throw SeedError.invalidOptions("--likes must be at most half of users × tweets")
-        }
+        try options.validate()
         // A quick check first, so a store with users is refused before generating anything; the
         // import checks again under the store's lock.
         guard try await store.collection(Collections.users).query.limit(to: 1).getDocuments().isEmpty else {
@@ -209,15 +210,23 @@ public struct DemoSeeder: Sendable {
 public enum SeedError: Error, Equatable, LocalizedError {
     /// The store already has users: seeding never mixes demo data into real data.
     case storeNotEmpty
-    /// The counts asked for cannot be made.
-    case invalidOptions(String)
+    /// A count is negative, or there are no users.
+    case negativeCounts
+    /// More follows per user than there are other users.
+    case tooManyFollows(users: Int)
+    /// More likes than half of users × tweets.
+    case tooManyLikes(maximum: Int)
 
     public var errorDescription: String? {
         switch self {
         case .storeNotEmpty:
-            return "the store already has users; seed an empty store, for example with --store /tmp/tweetcli-demo"
-        case .invalidOptions(let reason):
-            return reason
+            return "the store already has users, and seeding never mixes demo data into real data"
+        case .negativeCounts:
+            return "the counts must not be negative and there must be at least one user"
+        case .tooManyFollows(let users):
+            return "each user can follow at most \(users - 1) others when there are \(users) users"
+        case .tooManyLikes(let maximum):
+            return "there can be at most \(maximum) likes: half of users × tweets"
         }
     }
 }

@@ -22,7 +22,7 @@ public enum TweetError: Error, Equatable, LocalizedError {
         case .invalidCharacters:
             return "the caption contains characters a tweet cannot have; remove them and post again"
         case .notFound(let id):
-            return "there is no tweet \(id); tweet IDs are shown under each tweet in 'tweetcli feed'"
+            return "there is no tweet \(id)"
         case .notOwner(let id):
             return "tweet \(id) is not yours; you can only delete your own tweets"
         }

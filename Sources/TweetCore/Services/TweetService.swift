@@ -142,6 +142,7 @@ public final class TweetService: Sendable {
 
     private static func validated(_ preview: CaptionPreview) throws -> CaptionPreview {
         guard !preview.caption.isEmpty else { throw TweetError.emptyCaption }
+        try TextRules.check(preview.caption, field: "caption", multiline: true)
         guard preview.weightedLength <= preview.limit else {
             throw TweetError.captionTooLong(length: preview.weightedLength, limit: preview.limit)
         }

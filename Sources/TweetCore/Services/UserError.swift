@@ -12,7 +12,7 @@ public enum UserError: Error, Equatable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .notFound(let reference):
-            return "there is no user \(reference); run 'tweetcli explore' to find users"
+            return "there is no user \(reference)"
         case .cannotFollowSelf:
             return "you cannot follow or unfollow yourself"
         case .invalidProfile(let reason):

@@ -12,11 +12,23 @@ public final class UserService: Sendable {
 
     private var users: CollectionReference { store.collection(Collections.users) }
 
+    /// The user a snapshot holds, with the email only when it is the signed-in user's own: every
+    /// user this service returns goes through here.
+    private func user(from snapshot: DocumentSnapshot, signedIn me: String?) throws -> User {
+        var user = try snapshot.data(as: User.self)
+        if user.id != me { user.email = nil }
+        return user
+    }
+
+    private func user(from snapshot: DocumentSnapshot) throws -> User {
+        try user(from: snapshot, signedIn: try auth.currentUid())
+    }
+
     /// The user with `uid`.
     /// - Throws: ``UserError/notFound(_:)`` when there is none.
     public func fetchUser(withUid uid: String) async throws -> User {
         guard let snapshot = try await store.getDocument(users.document(uid)) else { throw UserError.notFound(uid) }
-        return try snapshot.data(as: User.self)
+        return try user(from: snapshot)
     }
 
     /// The user with `username` (with or without "@", any case).
@@ -27,14 +39,14 @@ public final class UserService: Sendable {
             let snapshot = try await users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
                 .getDocuments().first
         else { throw UserError.notFound("@\(name)") }
-        return try snapshot.data(as: User.self)
+        return try user(from: snapshot)
     }
 
     /// A user named either way: `@username`, else a uid, else a bare username.
     public func fetchUser(matching reference: String) async throws -> User {
         if reference.hasPrefix("@") { return try await fetchUser(withUsername: reference) }
         if let snapshot = try await store.getDocument(users.document(reference)) {
-            return try snapshot.data(as: User.self)
+            return try user(from: snapshot)
         }
         do {
             return try await fetchUser(withUsername: reference)
@@ -48,8 +60,9 @@ public final class UserService: Sendable {
         let paths = Set(uids).map { users.document($0) }
         guard !paths.isEmpty else { return [:] }
         var result: [String: User] = [:]
+        let me = try auth.currentUid()
         for snapshot in try await store.getDocuments(paths) {
-            result[snapshot.documentID] = try snapshot.data(as: User.self)
+            result[snapshot.documentID] = try user(from: snapshot, signedIn: me)
         }
         return result
     }
@@ -58,7 +71,8 @@ public final class UserService: Sendable {
     public func fetchUsers(limit: Int? = nil) async throws -> [User] {
         var query = users.order(by: "username")
         if let limit { query = query.limit(to: limit) }
-        return try await query.getDocuments().map { try $0.data(as: User.self) }
+        let me = try auth.currentUid()
+        return try await query.getDocuments().map { try user(from: $0, signedIn: me) }
     }
 
     /// Users whose username or full name contains `text`, ignoring case, by username.
@@ -73,7 +87,8 @@ public final class UserService: Sendable {
             ($0.data["username"]?.stringValue ?? "").utf8.lexicographicallyPrecedes(
                 ($1.data["username"]?.stringValue ?? "").utf8)
         }
-        return try matches.prefix(limit ?? matches.count).map { try $0.data(as: User.self) }
+        let me = try auth.currentUid()
+        return try matches.prefix(limit ?? matches.count).map { try user(from: $0, signedIn: me) }
     }
 
     /// Changes the signed-in user's profile and returns it.
@@ -85,6 +100,7 @@ public final class UserService: Sendable {
             guard (1...50).contains(fullname.count) else {
                 throw UserError.invalidProfile("the full name must have 1 to 50 characters")
             }
+            try TextRules.check(fullname, field: "full name", multiline: false)
             updates["fullname"] = .value(.string(fullname))
         }
         for (field, value, limit) in [
@@ -95,11 +111,13 @@ public final class UserService: Sendable {
             guard value.count <= limit else {
                 throw UserError.invalidProfile("the \(field) must have at most \(limit) characters")
             }
+            try TextRules.check(value, field: field == "profileImageUrl" ? "avatar" : field, multiline: field == "bio")
             if (field == "website" || field == "profileImageUrl") && !value.isEmpty {
                 guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()),
                     url.host != nil
                 else {
-                    throw UserError.invalidProfile("\"\(value)\" is not a web address; it should start with https://")
+                    throw UserError.invalidProfile(
+                        "\"\(value)\" is not a web address; it should start with https:// or http://")
                 }
             }
             updates[field] = value.isEmpty ? .value(.null) : .value(.string(value))
@@ -117,35 +135,41 @@ public final class UserService: Sendable {
 
     /// The signed-in user follows `uid`: both documents and both counters change, or nothing does.
     /// Following someone already followed changes nothing.
-    public func follow(uid: String) async throws {
+    /// - Returns: Whether anything changed.
+    @discardableResult
+    public func follow(uid: String) async throws -> Bool {
         let me = try auth.requireUid()
         guard me != uid else { throw UserError.cannotFollowSelf }
         let (following, follower, target) = followPaths(me: me, other: uid)
         let store = store
-        try await store.runTransaction { transaction in
+        return try await store.runTransaction { transaction in
             guard try transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
-            guard try transaction.getDocument(following) == nil else { return }
+            guard try transaction.getDocument(following) == nil else { return false }
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(["timestamp": stamp], at: following)
             transaction.setData(["timestamp": stamp], at: follower)
             try StatsCounter.add(1, to: \.following, of: me, in: transaction, store: store)
             try StatsCounter.add(1, to: \.followers, of: uid, in: transaction, store: store)
+            return true
         }
     }
 
     /// The signed-in user stops following `uid`: both documents and both counters change, or nothing does.
-    public func unfollow(uid: String) async throws {
+    /// - Returns: Whether anything changed (`false` when `uid` was not followed).
+    @discardableResult
+    public func unfollow(uid: String) async throws -> Bool {
         let me = try auth.requireUid()
         guard me != uid else { throw UserError.cannotFollowSelf }
         let (following, follower, target) = followPaths(me: me, other: uid)
         let store = store
-        try await store.runTransaction { transaction in
+        return try await store.runTransaction { transaction in
             guard try transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
-            guard try transaction.getDocument(following) != nil else { return }
+            guard try transaction.getDocument(following) != nil else { return false }
             transaction.deleteDocument(following)
             transaction.deleteDocument(follower)
             try StatsCounter.add(-1, to: \.following, of: me, in: transaction, store: store)
             try StatsCounter.add(-1, to: \.followers, of: uid, in: transaction, store: store)
+            return true
         }
     }
 

@@ -25,9 +25,16 @@ public protocol DocumentStore: Sendable {
     /// - Parameter collection: when given, the import happens only if this collection is empty at
     ///   that moment (checked under the same lock), else it fails with ``StoreError/notEmpty(collection:)``.
     func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
+
+    /// Whether the store has been created. A store that does not exist reads as empty, but a
+    /// sign-in against it is told so rather than "wrong password".
+    func exists() async throws -> Bool
 }
 
 extension DocumentStore {
+    /// Engines whose store always exists once reachable.
+    public func exists() async throws -> Bool { true }
+
     /// The collection at `path`, such as `"tweets"` or `"users/\(uid)/user-likes"`.
     public func collection(_ path: String) -> CollectionReference {
         CollectionReference(store: self, path: path)

@@ -8,6 +8,7 @@ public actor LocalDocumentStore: DocumentStore {
     /// `nil` while there is no store and this one may not create it: reads find nothing, writes fail.
     private var engine: StorageEngine?
     private let makeEngine: @Sendable () throws -> StorageEngine
+    private let createIfMissing: Bool
 
     /// Opens the store in `directory`.
     /// - Parameters:
@@ -15,9 +16,10 @@ public actor LocalDocumentStore: DocumentStore {
     ///   - indexes: the secondary indexes to keep (queries without one scan their collection).
     ///   - clock: the store's clock, which stamps each transaction (injectable for tests).
     ///   - foldThreshold: how many journal records are folded into a segment at once.
-    ///   - createIfMissing: whether to create the store (mode 0700) when there is none; without it,
-    ///     a missing store reads as empty and refuses writes with ``StoreError/noStore(path:)``, and
-    ///     nothing is written to disk (a mistyped `--store` leaves no directory behind).
+    ///   - createIfMissing: whether the first write creates the store (mode 0700) when there is
+    ///     none; without it, writes fail with ``StoreError/noStore(path:)``. Either way a missing
+    ///     store reads as empty and nothing is written to disk until a write, so a mistyped
+    ///     `--store` or a command that fails before writing leaves no directory behind.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` or an error naming a damaged file.
     public init(
         directory: String, indexes: [IndexDefinition] = [], clock: @escaping @Sendable () -> Date = Date.init,
@@ -27,7 +29,15 @@ public actor LocalDocumentStore: DocumentStore {
         makeEngine = {
             try StorageEngine(directory: directory, clock: clock, indexes: indexes, foldThreshold: foldThreshold)
         }
-        engine = createIfMissing || StorageEngine.exists(in: directory) ? try makeEngine() : nil
+        self.createIfMissing = createIfMissing
+        engine = StorageEngine.exists(in: directory) ? try makeEngine() : nil
+    }
+
+    /// Opens the engine to write through, creating the store if this use of it may.
+    private func openEngineForWriting() throws {
+        if try openEngine() { return }
+        guard createIfMissing else { throw StoreError.noStore(path: directory) }
+        engine = try makeEngine()
     }
 
     /// The engine, opened now if another process has created the store since.
@@ -46,6 +56,10 @@ public actor LocalDocumentStore: DocumentStore {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { MainActor.sharedUnownedExecutor }
 
     // MARK: DocumentStore
+
+    public func exists() async throws -> Bool {
+        try openEngine()
+    }
 
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
         try read(orEmpty: nil) { snapshot in
@@ -70,7 +84,7 @@ public actor LocalDocumentStore: DocumentStore {
     }
 
     public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
-        guard try openEngine() else { throw StoreError.noStore(path: directory) }
+        try openEngineForWriting()
         return try engine!.transaction(body)
     }
 
@@ -93,7 +107,7 @@ public actor LocalDocumentStore: DocumentStore {
             }
         }
         let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
-        guard try openEngine() else { throw StoreError.noStore(path: directory) }
+        try openEngineForWriting()
         try engine!.importSegment(unique) { snapshot in
             if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
                 throw StoreError.notEmpty(collection: collection)

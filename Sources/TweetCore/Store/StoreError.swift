@@ -27,15 +27,15 @@ public enum StoreError: Error, Equatable, LocalizedError {
             return "cannot read or write \(path): \(reason)"
         case .corruptRecord(let file, let line, let reason):
             let place = line > 0 ? " at line \(line)" : ""
-            return "the store file \(file) is damaged\(place) (\(reason)); run 'tweetcli doctor' for details"
+            return "the store file \(file) is damaged\(place) (\(reason))"
         case .unsupportedFormat(let file, let version):
-            return "the store file \(file) has format \(version), which this tweetcli cannot read; upgrade tweetcli"
+            return "the store file \(file) has format \(version), which this version cannot read"
         case .undecodable(let path, let reason):
             return "the document \(path) is damaged: \(reason)"
         case .documentNotFound(let path):
             return "there is no document at \(path)"
         case .noStore(let path):
-            return "there is no store at \(path) yet; create one with 'tweetcli register' or 'tweetcli seed'"
+            return "there is no store at \(path) yet"
         case .notEmpty(let collection):
             return "the collection \(collection) is not empty"
         }

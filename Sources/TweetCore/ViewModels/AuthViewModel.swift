@@ -3,13 +3,13 @@ import Observation
 
 /// Sign-in state (the course's `AuthViewModel`).
 @MainActor @Observable
-public final class AuthViewModel {
+public final class AuthViewModel: ErrorRecording {
     /// The signed-in uid (the course's `userSession`).
     public private(set) var userSession: String?
     /// The signed-in user's profile.
     public private(set) var currentUser: User?
     /// What went wrong in the last action, for the view to show.
-    public private(set) var error: (any Error)?
+    public internal(set) var error: (any Error)?
 
     private let services: AppServices
 
@@ -18,24 +18,24 @@ public final class AuthViewModel {
     }
 
     /// Restores the session, as the course does on launch.
-    public func fetchUser() async {
-        await perform {
+    public func fetchUser() async throws {
+        try await perform {
             currentUser = try await services.auth.currentUser()
             userSession = currentUser?.id
         }
     }
 
     /// Signs in by email or username.
-    public func login(_ identifier: AuthService.Identifier, password: String) async {
-        await perform {
+    public func login(_ identifier: AuthService.Identifier, password: String) async throws {
+        try await perform {
             currentUser = try await services.auth.login(identifier, password: password)
             userSession = currentUser?.id
         }
     }
 
     /// Creates an account and signs it in.
-    public func register(email: String, password: String, fullname: String, username: String) async {
-        await perform {
+    public func register(email: String, password: String, fullname: String, username: String) async throws {
+        try await perform {
             currentUser = try await services.auth.register(
                 email: email, password: password, fullname: fullname, username: username)
             userSession = currentUser?.id
@@ -43,16 +43,11 @@ public final class AuthViewModel {
     }
 
     /// Signs out.
-    public func signOut() async {
-        await perform {
+    public func signOut() async throws {
+        try await perform {
             try services.auth.signOut()
             userSession = nil
             currentUser = nil
         }
-    }
-
-    private func perform(_ action: () async throws -> Void) async {
-        error = nil
-        do { try await action() } catch { self.error = error }
     }
 }

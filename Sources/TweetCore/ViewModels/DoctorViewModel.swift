@@ -3,12 +3,12 @@ import Observation
 
 /// Checking and repairing a store's files (`tweetcli doctor`).
 @MainActor @Observable
-public final class DoctorViewModel {
+public final class DoctorViewModel: ErrorRecording {
     /// What the last check found.
     public private(set) var problems: [StoreProblem] = []
     /// What the last repair did.
     public private(set) var report: RepairReport?
-    public private(set) var error: (any Error)?
+    public internal(set) var error: (any Error)?
 
     private let doctor: StoreDoctor
 
@@ -17,13 +17,11 @@ public final class DoctorViewModel {
         doctor = StoreDoctor(directory: storeDirectory, indexes: AppServices.indexes)
     }
 
-    public func check() async {
-        error = nil
-        do { problems = try doctor.check() } catch { self.error = error }
+    public func check() async throws {
+        try await perform { problems = try doctor.check() }
     }
 
-    public func repair() async {
-        error = nil
-        do { report = try doctor.repair() } catch { self.error = error }
+    public func repair() async throws {
+        try await perform { report = try doctor.repair() }
     }
 }

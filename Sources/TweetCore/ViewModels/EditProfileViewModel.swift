@@ -3,9 +3,9 @@ import Observation
 
 /// Editing the signed-in user's profile (the course's edit-profile placeholder, done).
 @MainActor @Observable
-public final class EditProfileViewModel {
+public final class EditProfileViewModel: ErrorRecording {
     public private(set) var user: User?
-    public private(set) var error: (any Error)?
+    public internal(set) var error: (any Error)?
 
     private let services: AppServices
 
@@ -14,12 +14,9 @@ public final class EditProfileViewModel {
     }
 
     /// Saves `changes` and keeps the updated profile.
-    public func save(_ changes: ProfileChanges) async {
-        error = nil
-        do {
+    public func save(_ changes: ProfileChanges) async throws {
+        try await perform {
             user = try await services.users.updateProfile(changes)
-        } catch {
-            self.error = error
         }
     }
 }

@@ -3,10 +3,12 @@ import Observation
 
 /// The explore screen: users, searchable by username or full name (the course's `ExploreViewModel`).
 @MainActor @Observable
-public final class ExploreViewModel {
+public final class ExploreViewModel: ErrorRecording {
     public private(set) var users: [User] = []
+    /// Whether more users match than the page shows.
+    public private(set) var hasMore = false
     public var searchText = ""
-    public private(set) var error: (any Error)?
+    public internal(set) var error: (any Error)?
 
     private let services: AppServices
 
@@ -14,21 +16,19 @@ public final class ExploreViewModel {
         self.services = services
     }
 
-    /// The loaded users that match ``searchText`` (the course's client-side filter).
-    public var searchableUsers: [User] {
-        let needle = searchText.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !needle.isEmpty else { return users }
-        let name = needle.hasPrefix("@") ? String(needle.dropFirst()) : needle
-        return users.filter { $0.username.contains(name) || $0.fullname.lowercased().contains(needle) }
-    }
+    /// The users that match ``searchText`` (the course's name): the service does the matching, in
+    /// one place, so this is ``users``.
+    public var searchableUsers: [User] { users }
 
-    /// Loads the users matching ``searchText`` (all users when it is empty), searched by the service.
-    public func fetchUsers(limit: Int? = nil) async {
-        error = nil
-        do {
-            users = try await services.users.searchUsers(matching: searchText, limit: limit)
-        } catch {
-            self.error = error
+    /// Loads a page of the users matching ``searchText`` (all users when it is empty), by username.
+    /// - Parameters:
+    ///   - limit: users per page.
+    ///   - offset: how many matching users to skip (the pages before).
+    public func fetchUsers(limit: Int = 20, offset: Int = 0) async throws {
+        try await perform {
+            let fetched = try await services.users.searchUsers(matching: searchText, limit: offset + limit + 1)
+            let page = Page(Array(fetched.dropFirst(offset)), limit: limit)
+            (users, hasMore) = (page.items, page.hasMore)
         }
     }
 }

@@ -3,7 +3,7 @@ import Observation
 
 /// The home timeline (the course's `FeedViewModel`).
 @MainActor @Observable
-public final class FeedViewModel {
+public final class FeedViewModel: ErrorRecording {
     /// Which tweets the feed shows.
     public enum Source: Sendable {
         /// Everyone's tweets.
@@ -13,7 +13,11 @@ public final class FeedViewModel {
     }
 
     public private(set) var tweets: [Tweet] = []
-    public private(set) var error: (any Error)?
+    /// Whether there are older tweets than the page shows.
+    public private(set) var hasMore = false
+    /// Whether someone is signed in (an empty feed suggests posting rather than registering).
+    public private(set) var isSignedIn = false
+    public internal(set) var error: (any Error)?
     public var source: Source
 
     private let services: AppServices
@@ -24,15 +28,17 @@ public final class FeedViewModel {
     }
 
     /// Loads a page, newest first, optionally after tweet `before`.
-    public func fetchTweets(limit: Int = 20, before: String? = nil) async {
-        error = nil
-        do {
+    public func fetchTweets(limit: Int = 20, before: String? = nil) async throws {
+        try await perform {
+            let fetched: [Tweet]
             switch source {
-            case .everyone: tweets = try await services.tweets.fetchTweets(limit: limit, before: before)
-            case .following: tweets = try await services.tweets.fetchFollowingTweets(limit: limit, before: before)
+            case .everyone: fetched = try await services.tweets.fetchTweets(limit: limit + 1, before: before)
+            case .following:
+                fetched = try await services.tweets.fetchFollowingTweets(limit: limit + 1, before: before)
             }
-        } catch {
-            self.error = error
+            let page = Page(fetched, limit: limit)
+            (tweets, hasMore) = (page.items, page.hasMore)
+            isSignedIn = try services.auth.currentUid() != nil
         }
     }
 }

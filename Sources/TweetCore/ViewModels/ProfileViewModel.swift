@@ -3,14 +3,18 @@ import Observation
 
 /// A profile: header, stats and one tab of tweets (the course's `ProfileViewModel`).
 @MainActor @Observable
-public final class ProfileViewModel {
+public final class ProfileViewModel: ErrorRecording {
     /// The profile's user; `nil` until ``load(limit:before:)`` resolves a reference.
     public private(set) var user: User?
     public private(set) var stats: UserStats?
     public private(set) var tweets: [Tweet] = []
+    /// Whether the tab has older tweets than the page shows.
+    public private(set) var hasMore = false
     public private(set) var isFollowed = false
+    /// Whether the last follow or unfollow changed anything (following twice does not).
+    public private(set) var didChangeFollow = false
     public private(set) var isCurrentUser = false
-    public private(set) var error: (any Error)?
+    public internal(set) var error: (any Error)?
     public var selectedFilter: TweetFilter = .tweets
 
     /// A uid, `@username`, or `nil` for the signed-in user: resolved by the first load.
@@ -36,32 +40,35 @@ public final class ProfileViewModel {
     }
 
     /// Loads the user (if needed), the stats, the follow state and a page of the selected tab.
-    public func load(limit: Int = 20, before: String? = nil) async {
-        await perform {
+    public func load(limit: Int = 20, before: String? = nil) async throws {
+        try await perform {
             let user = try await resolveUser()
             let me = try services.auth.currentUid()
             isCurrentUser = me == user.id
             isFollowed = isCurrentUser ? false : try await services.users.isFollowing(uid: user.id)
             stats = try await services.users.fetchStats(forUid: user.id)
-            tweets = try await fetchTweets(for: selectedFilter, uid: user.id, limit: limit, before: before)
+            let page = Page(
+                try await fetchTweets(for: selectedFilter, uid: user.id, limit: limit + 1, before: before), limit: limit
+            )
+            (tweets, hasMore) = (page.items, page.hasMore)
         }
     }
 
     /// The signed-in user follows this profile's user.
-    public func follow() async {
-        await perform {
+    public func follow() async throws {
+        try await perform {
             let user = try await resolveUser()
-            try await services.users.follow(uid: user.id)
+            didChangeFollow = try await services.users.follow(uid: user.id)
             isFollowed = true
             stats = try await services.users.fetchStats(forUid: user.id)
         }
     }
 
     /// The signed-in user stops following this profile's user.
-    public func unfollow() async {
-        await perform {
+    public func unfollow() async throws {
+        try await perform {
             let user = try await resolveUser()
-            try await services.users.unfollow(uid: user.id)
+            didChangeFollow = try await services.users.unfollow(uid: user.id)
             isFollowed = false
             stats = try await services.users.fetchStats(forUid: user.id)
         }
@@ -86,10 +93,5 @@ public final class ProfileViewModel {
         case .replies: return try await services.tweets.fetchReplies(forUid: uid, limit: limit, before: before)
         case .likes: return try await services.tweets.fetchLikedTweets(forUid: uid, limit: limit, before: before)
         }
-    }
-
-    private func perform(_ action: () async throws -> Void) async {
-        error = nil
-        do { try await action() } catch { self.error = error }
     }
 }

@@ -3,9 +3,9 @@ import Observation
 
 /// Filling a demo store, so a first run has a feed to show.
 @MainActor @Observable
-public final class SeedViewModel {
+public final class SeedViewModel: ErrorRecording {
     public private(set) var summary: DemoSeeder.Summary?
-    public private(set) var error: (any Error)?
+    public internal(set) var error: (any Error)?
 
     private let services: AppServices
 
@@ -14,12 +14,9 @@ public final class SeedViewModel {
     }
 
     /// Seeds the store with `options`.
-    public func seed(_ options: DemoSeeder.Options) async {
-        error = nil
-        do {
+    public func seed(_ options: DemoSeeder.Options) async throws {
+        try await perform {
             summary = try await DemoSeeder(store: services.store).seed(options)
-        } catch {
-            self.error = error
         }
     }
 }

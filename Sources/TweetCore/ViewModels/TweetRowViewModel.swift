@@ -3,10 +3,10 @@ import Observation
 
 /// One tweet's actions: like, unlike, delete (the course's `TweetRowViewModel`).
 @MainActor @Observable
-public final class TweetRowViewModel {
+public final class TweetRowViewModel: ErrorRecording {
     /// The tweet as it stands after the last action; `nil` once deleted or before the first action.
     public private(set) var tweet: Tweet?
-    public private(set) var error: (any Error)?
+    public internal(set) var error: (any Error)?
 
     private let tweetID: String
     private let services: AppServices
@@ -16,23 +16,18 @@ public final class TweetRowViewModel {
         self.services = services
     }
 
-    public func likeTweet() async {
-        await perform { tweet = try await services.tweets.likeTweet(id: tweetID) }
+    public func likeTweet() async throws {
+        try await perform { tweet = try await services.tweets.likeTweet(id: tweetID) }
     }
 
-    public func unlikeTweet() async {
-        await perform { tweet = try await services.tweets.unlikeTweet(id: tweetID) }
+    public func unlikeTweet() async throws {
+        try await perform { tweet = try await services.tweets.unlikeTweet(id: tweetID) }
     }
 
-    public func deleteTweet() async {
-        await perform {
+    public func deleteTweet() async throws {
+        try await perform {
             try await services.tweets.deleteTweet(id: tweetID)
             tweet = nil
         }
-    }
-
-    private func perform(_ action: () async throws -> Void) async {
-        error = nil
-        do { try await action() } catch { self.error = error }
     }
 }

@@ -3,11 +3,11 @@ import Observation
 
 /// The composer, "What's happening?" (the course's `UploadTweetViewModel`).
 @MainActor @Observable
-public final class UploadTweetViewModel {
+public final class UploadTweetViewModel: ErrorRecording {
     public private(set) var didUploadTweet = false
     /// The tweet just posted.
     public private(set) var tweet: Tweet?
-    public private(set) var error: (any Error)?
+    public internal(set) var error: (any Error)?
 
     private let services: AppServices
 
@@ -20,15 +20,18 @@ public final class UploadTweetViewModel {
         TweetService.preview(caption)
     }
 
+    /// Checks `caption` as posting would, without posting it.
+    /// - Throws: The ``TweetError`` or ``TextError`` that posting it would throw.
+    public func validate(_ caption: String) async throws {
+        try await perform { _ = try TweetService.validatedCaption(caption) }
+    }
+
     /// Posts `caption`, as a reply to `replyTo` when given.
-    public func uploadTweet(withCaption caption: String, replyTo: String? = nil) async {
-        error = nil
-        do {
+    public func uploadTweet(withCaption caption: String, replyTo: String? = nil) async throws {
+        didUploadTweet = false
+        try await perform {
             tweet = try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo)
             didUploadTweet = true
-        } catch {
-            didUploadTweet = false
-            self.error = error
         }
     }
 }

@@ -29,6 +29,7 @@ struct ArgumentTests {
         #expect(!FileManager.default.fileExists(atPath: typo))
         let feed = try cli.run(["--store", typo, "feed"], store: false)
         #expect(feed.status == 0)
-        #expect(feed.stdout.contains("tweetcli register"))
+        // The hint repeats --store, so it works as typed.
+        #expect(feed.stdout.contains("tweetcli --store \(typo) register"))
     }
 }

@@ -73,7 +73,11 @@ struct BadInputTests {
         Case(
             name: "unknown email", arguments: ["login", "--email", "nobody@example.com", "--password-stdin"],
             stdin: "correct horse\n", message: "wrong email, username or password"),
-        Case(name: "delete someone else's tweet", arguments: ["delete", "ALICE_TWEET"], message: "not yours"),
+        Case(
+            name: "delete someone else's tweet", arguments: ["delete", "ALICE_TWEET", "--force"], message: "not yours"),
+        Case(
+            name: "delete with no terminal to confirm on", arguments: ["delete", "ALICE_TWEET"],
+            message: "no terminal to confirm"),
         Case(name: "follow yourself", arguments: ["follow", "@bob"], message: "cannot follow or unfollow yourself"),
         Case(name: "unknown command", arguments: ["tweet", "hi"], status: 64, message: "unknown command 'tweet'"),
         Case(
@@ -87,7 +91,7 @@ struct BadInputTests {
             message: "--tab must be tweets, replies or likes"),
         Case(
             name: "login without a terminal or --password-stdin", arguments: ["login", "--email", "alice@example.com"],
-            status: 64, message: "--password-stdin"),
+            message: "--password-stdin"),
         Case(
             name: "bad website", arguments: ["edit-profile", "--website", "not a url"], message: "is not a web address"),
     ]

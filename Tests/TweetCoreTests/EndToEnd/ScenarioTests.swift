@@ -9,7 +9,8 @@ struct ScenarioTests {
 
         let empty = try cli.run(["feed"])
         #expect(empty.status == 0)
-        #expect(empty.stdout.contains("tweetcli register") && empty.stdout.contains("tweetcli post"))
+        let prefix = "tweetcli --store \(cli.store.path)"
+        #expect(empty.stdout.contains("\(prefix) register") && empty.stdout.contains("\(prefix) post"))
 
         let alice = try cli.register("alice", fullname: "Alice Liddell")
         let hello = try cli.post("Hello from Alice 👋 안녕하세요")
@@ -27,7 +28,7 @@ struct ScenarioTests {
 
         let follow = try cli.run(["follow", "@alice"])
         #expect(follow.status == 0)
-        #expect(follow.stdout.contains("You follow Alice Liddell (@alice)"))
+        #expect(follow.stdout.contains("You follow Alice Liddell @alice now."))
 
         // The feed: newest first, authors joined, didLike for the signed-in user.
         let feed = try jsonArray(try cli.run(["feed", "--json"]).stdout)
@@ -77,7 +78,7 @@ struct ScenarioTests {
         #expect(try json(try cli.run(["unlike", hello, "--json"]).stdout)["likes"] as? Int == 0)
         let edited = try cli.run(["edit-profile", "--bio", "Can fix it", "--website", "https://bob.example", "--json"])
         #expect(try json(edited.stdout)["bio"] as? String == "Can fix it")
-        #expect(try cli.run(["delete", own]).status == 0)
+        #expect(try cli.run(["delete", own, "--force"]).status == 0)
         #expect(try json(try cli.run(["whoami", "--json"]).stdout)["username"] as? String == "bob")
 
         // Sign out and back in as Alice, by username.

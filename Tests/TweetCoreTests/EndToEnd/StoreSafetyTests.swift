@@ -211,7 +211,7 @@ struct StoreSafetyTests {
                 var lines = try StoreSafetyTests.lines(journal)
                 lines[0] = "{\"format\":\"tweetcli-store\",\"version\":9}"
                 try lines.joined(separator: "\n").write(to: journal, atomically: false, encoding: .utf8)
-            }, message: "journal.jsonl has format 9, which this tweetcli cannot read"),
+            }, message: "journal.jsonl has format 9, which this version cannot read; upgrade tweetcli"),
     ]
 
     @Test(arguments: damages)

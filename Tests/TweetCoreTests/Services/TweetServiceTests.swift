@@ -219,7 +219,7 @@ struct TweetServiceTests {
         let page = try await tweets.fetchTweets()
         #expect(page.count == 3)
         for tweet in page {
-            #expect(tweet.user == authors.first { $0.id == tweet.uid })
+            #expect(tweet.user?.asSeenByOthers == authors.first { $0.id == tweet.uid }?.asSeenByOthers)
             #expect(tweet.caption == "by \(tweet.user?.username ?? "?")")
         }
     }
@@ -373,7 +373,7 @@ struct TweetServiceTests {
         }
         let liked = try await tweets.fetchLikedTweets(forUid: alice.id)
         #expect(liked.map(\.caption) == ["second", "third", "first"])
-        #expect(liked.allSatisfy { $0.didLike == true && $0.user == bob })
+        #expect(liked.allSatisfy { $0.didLike == true && $0.user == bob.asSeenByOthers })
 
         let page = try await tweets.fetchLikedTweets(forUid: alice.id, limit: 2)
         let rest = try await tweets.fetchLikedTweets(forUid: alice.id, limit: 2, before: page.last?.id)

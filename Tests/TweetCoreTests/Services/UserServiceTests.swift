@@ -23,7 +23,7 @@ struct UserServiceTests {
     @Test func fetchUserWithUidFindsTheUser() async throws {
         let alice = try await env.addUser("alice", to: services)
         try await env.addUser("bob", to: services)
-        #expect(try await users.fetchUser(withUid: alice.id) == alice)
+        #expect(try await users.fetchUser(withUid: alice.id) == alice.asSeenByOthers)
     }
 
     @Test func fetchingAnUnknownUserIsNotFound() async throws {
@@ -38,22 +38,22 @@ struct UserServiceTests {
     func fetchUserWithUsernameIgnoresTheAtSignAndCase(_ name: String) async throws {
         let alice = try await env.addUser("alice", to: services)
         try await env.addUser("alicia", to: services)
-        #expect(try await users.fetchUser(withUsername: name) == alice)
+        #expect(try await users.fetchUser(withUsername: name) == alice.asSeenByOthers)
     }
 
     @Test func fetchUserMatchingTakesAUidAnAtUsernameOrABareUsername() async throws {
         let alice = try await env.addUser("alice", to: services)
         let bob = try await env.addUser("bob", to: services)
-        #expect(try await users.fetchUser(matching: alice.id) == alice)
-        #expect(try await users.fetchUser(matching: "@bob") == bob)
-        #expect(try await users.fetchUser(matching: "bob") == bob)
+        #expect(try await users.fetchUser(matching: alice.id) == alice.asSeenByOthers)
+        #expect(try await users.fetchUser(matching: "@bob") == bob.asSeenByOthers)
+        #expect(try await users.fetchUser(matching: "bob") == bob.asSeenByOthers)
     }
 
     @Test func fetchUsersWithUidsReadsTheKnownOnes() async throws {
         let alice = try await env.addUser("alice", to: services)
         let bob = try await env.addUser("bob", to: services)
         let found = try await users.fetchUsers(withUids: [alice.id, bob.id, alice.id, "ghost"])
-        #expect(found == [alice.id: alice, bob.id: bob])
+        #expect(found == [alice.id: alice.asSeenByOthers, bob.id: bob.asSeenByOthers])
         #expect(try await users.fetchUsers(withUids: []) == [:])
     }
 

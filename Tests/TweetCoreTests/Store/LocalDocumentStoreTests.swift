@@ -27,8 +27,17 @@ struct LocalDocumentStoreTests {
 
     // MARK: Files
 
-    @Test func openingCreatesThePrivateDirectoryWithAHeaderLine() throws {
-        _ = try env.makeStore()
+    @Test func openingWritesNothingUntilTheFirstWrite() async throws {
+        let store = try env.makeStore()
+        #expect(try await store.getDocument(DocumentPath(collection: "things", documentID: "a")) == nil)
+        #expect(try await !store.exists())
+        #expect(!FileManager.default.fileExists(atPath: env.storeDirectory))
+    }
+
+    @Test func theFirstWriteCreatesThePrivateDirectoryWithAHeaderLine() async throws {
+        let store = try env.makeStore()
+        try await store.setData(["n": .integer(1)], at: DocumentPath(collection: "things", documentID: "a"))
+        #expect(try await store.exists())
         #expect(try env.permissions(of: env.storeDirectory) == 0o700)
         #expect(try env.permissions(of: env.journalPath) == 0o600)
         let header = try JSONValue.parse(try #require(try lines(of: env.journalPath).first))
@@ -225,7 +234,7 @@ struct LocalDocumentStoreTests {
         try env.write(Array("{\"format\":\"tweetcli-store\",\"version\":99}\n".utf8), to: env.journalPath)
         #expect(throws: StoreError.unsupportedFormat(file: env.journalPath, version: "99")) { try env.makeStore() }
         let message = StoreError.unsupportedFormat(file: env.journalPath, version: "99").errorDescription ?? ""
-        #expect(message.contains("99") && message.contains("upgrade"))
+        #expect(message.contains("99") && message.contains("cannot read"))
     }
 
     @Test(arguments: ["{\"format\":\"something-else\",\"version\":1}\n", "not json\n", "[1]\n"])
@@ -236,8 +245,11 @@ struct LocalDocumentStoreTests {
         #expect(corruptLocation(error)?.line == 1)
     }
 
-    @Test func aDirectoryThatCannotBeCreatedIsReported() throws {
+    @Test func aDirectoryThatCannotBeCreatedIsReported() async throws {
         try env.write([1, 2, 3], to: env.path("plain-file"))
-        #expect(throws: StoreError.self) { try env.makeStore(directory: env.path("plain-file/store")) }
+        let store = try env.makeStore(directory: env.path("plain-file/store"))
+        await #expect(throws: StoreError.self) {
+            try await store.setData(["n": .integer(1)], at: DocumentPath(collection: "things", documentID: "a"))
+        }
     }
 }

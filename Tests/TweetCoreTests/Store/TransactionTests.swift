@@ -7,9 +7,11 @@ struct TransactionTests {
     let env: TestEnvironment
     let store: LocalDocumentStore
 
-    init() throws {
+    init() async throws {
         env = try TestEnvironment()
         store = try env.makeStore()
+        // The store exists from its first write: create it, so each test starts from its journal.
+        try await store.setData([:], at: DocumentPath(collection: "setup", documentID: "created"))
     }
 
     /// A store laid out as `layout`, in a directory of its own.

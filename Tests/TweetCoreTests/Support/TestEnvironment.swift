@@ -141,3 +141,12 @@ final class TestEnvironment: Sendable {
         return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 }
+
+extension User {
+    /// The user as anyone but themselves sees it: without the email.
+    var asSeenByOthers: User {
+        var user = self
+        user.email = nil
+        return user
+    }
+}

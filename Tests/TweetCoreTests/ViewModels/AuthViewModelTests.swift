@@ -13,14 +13,14 @@ struct AuthViewModelTests {
         services = try env.makeServices()
     }
 
-    private func register(_ model: AuthViewModel) async {
-        await model.register(
+    private func register(_ model: AuthViewModel) async throws {
+        try await model.register(
             email: "Alice@Example.com", password: TestEnvironment.password, fullname: "Alice", username: "Alice")
     }
 
     @Test func registerSignsTheNewUserIn() async throws {
         let model = AuthViewModel(services: services)
-        await register(model)
+        try await register(model)
         #expect(model.error == nil)
         let user = try #require(model.currentUser)
         #expect(user.username == "alice")
@@ -31,7 +31,10 @@ struct AuthViewModelTests {
 
     @Test func aFailedRegistrationSetsTheErrorAndNoSession() async throws {
         let model = AuthViewModel(services: services)
-        await model.register(email: "alice@example.com", password: "short", fullname: "Alice", username: "alice")
+        await #expect(throws: (any Error).self) {
+            try await model.register(
+                email: "alice@example.com", password: "short", fullname: "Alice", username: "alice")
+        }
         #expect(model.error as? AuthError == .passwordTooShort)
         #expect(model.userSession == nil)
         #expect(model.currentUser == nil)
@@ -39,14 +42,14 @@ struct AuthViewModelTests {
 
     @Test func loginAndSignOutSetAndClearTheSession() async throws {
         let model = AuthViewModel(services: services)
-        await register(model)
+        try await register(model)
         let alice = try #require(model.currentUser)
-        await model.signOut()
+        try await model.signOut()
         #expect(model.userSession == nil)
         #expect(model.currentUser == nil)
         #expect(try services.auth.currentUid() == nil)
 
-        await model.login(.username("@ALICE"), password: TestEnvironment.password)
+        try await model.login(.username("@ALICE"), password: TestEnvironment.password)
         #expect(model.error == nil)
         #expect(model.currentUser == alice)
         #expect(model.userSession == alice.id)
@@ -54,12 +57,14 @@ struct AuthViewModelTests {
 
     @Test func aFailedLoginSetsTheErrorAndASuccessClearsIt() async throws {
         let model = AuthViewModel(services: services)
-        await register(model)
-        await model.signOut()
-        await model.login(.email("alice@example.com"), password: "not the password")
+        try await register(model)
+        try await model.signOut()
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await model.login(.email("alice@example.com"), password: "not the password")
+        }
         #expect(model.error as? AuthError == .invalidCredentials)
         #expect(model.userSession == nil)
-        await model.login(.email("alice@example.com"), password: TestEnvironment.password)
+        try await model.login(.email("alice@example.com"), password: TestEnvironment.password)
         #expect(model.error == nil)
         #expect(model.userSession != nil)
     }
@@ -69,14 +74,14 @@ struct AuthViewModelTests {
         try env.signIn(alice, in: services)
         let model = AuthViewModel(services: try env.makeServices())
         #expect(model.userSession == nil)
-        await model.fetchUser()
+        try await model.fetchUser()
         #expect(model.userSession == alice.id)
         #expect(model.currentUser == alice)
     }
 
     @Test func fetchUserWithNoSessionLeavesEverythingEmpty() async throws {
         let model = AuthViewModel(services: services)
-        await model.fetchUser()
+        try await model.fetchUser()
         #expect(model.error == nil)
         #expect(model.userSession == nil)
         #expect(model.currentUser == nil)

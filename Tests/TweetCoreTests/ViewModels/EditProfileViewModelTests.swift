@@ -18,7 +18,7 @@ struct EditProfileViewModelTests {
 
     @Test func savingKeepsTheUpdatedProfile() async throws {
         let model = EditProfileViewModel(services: services)
-        await model.save(
+        try await model.save(
             ProfileChanges(fullname: "Alice L.", bio: "Down the rabbit hole", website: "https://alice.example"))
         #expect(model.error == nil)
         let user = try #require(model.user)
@@ -30,7 +30,9 @@ struct EditProfileViewModelTests {
 
     @Test func anInvalidChangeSetsTheErrorAndSavesNothing() async throws {
         let model = EditProfileViewModel(services: services)
-        await model.save(ProfileChanges(website: "gopher://alice.example"))
+        await #expect(throws: (any Error).self) {
+            try await model.save(ProfileChanges(website: "gopher://alice.example"))
+        }
         #expect(model.error is UserError)
         #expect(model.user == nil)
         #expect(try await services.users.fetchUser(withUid: alice.id) == alice)
@@ -39,7 +41,7 @@ struct EditProfileViewModelTests {
     @Test func savingSignedOutSetsTheError() async throws {
         try services.auth.signOut()
         let model = EditProfileViewModel(services: services)
-        await model.save(ProfileChanges(bio: "x"))
+        await #expect(throws: (any Error).self) { try await model.save(ProfileChanges(bio: "x")) }
         #expect(model.error as? AuthError == .notSignedIn)
     }
 }

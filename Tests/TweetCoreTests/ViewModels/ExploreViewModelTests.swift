@@ -16,9 +16,9 @@ struct ExploreViewModelTests {
         try await env.addUser("dalia", fullname: "Dalia Rose", to: services)
     }
 
-    @Test func anEmptySearchLoadsEveryoneByUsername() async {
+    @Test func anEmptySearchLoadsEveryoneByUsername() async throws {
         let model = ExploreViewModel(services: services)
-        await model.fetchUsers()
+        try await model.fetchUsers()
         #expect(model.error == nil)
         #expect(model.users.map(\.username) == ["alice", "bob", "dalia"])
         #expect(model.searchableUsers == model.users)
@@ -29,21 +29,42 @@ struct ExploreViewModelTests {
         ("  ", ["alice", "bob", "dalia"]),
         ("nobody", []),
     ])
-    func searchableUsersFiltersTheLoadedUsers(_ text: String, _ expected: [String]) async {
+    func theServiceFiltersByUsernameOrFullName(_ text: String, _ expected: [String]) async throws {
         let model = ExploreViewModel(services: services)
-        await model.fetchUsers()
         model.searchText = text
+        try await model.fetchUsers()
         #expect(model.searchableUsers.map(\.username) == expected)
-        #expect(model.users.count == 3)
+        #expect(model.users == model.searchableUsers)
     }
 
-    @Test func fetchingWithSearchTextAsksTheService() async {
+    @Test func pagesFollowOneAnotherAndSayWhenThereAreMore() async throws {
+        let model = ExploreViewModel(services: services)
+        try await model.fetchUsers(limit: 2)
+        #expect(model.users.map(\.username) == ["alice", "bob"])
+        #expect(model.hasMore)
+        try await model.fetchUsers(limit: 2, offset: 2)
+        #expect(model.users.map(\.username) == ["dalia"])
+        #expect(!model.hasMore)
+    }
+
+    @Test func otherUsersEmailsAreLeftOutAndYourOwnIsKept() async throws {
+        let me = try #require(try await services.users.fetchUsers().first)
+        try env.signIn(me, in: services)
+        let model = ExploreViewModel(services: services)
+        try await model.fetchUsers()
+        #expect(model.users.count == 3)
+        for user in model.users {
+            #expect(user.email == (user.id == me.id ? "\(user.username)@example.com" : nil))
+        }
+    }
+
+    @Test func fetchingWithSearchTextAsksTheService() async throws {
         let model = ExploreViewModel(services: services)
         model.searchText = "Builder"
-        await model.fetchUsers()
+        try await model.fetchUsers()
         #expect(model.users.map(\.username) == ["bob"])
         model.searchText = "a"
-        await model.fetchUsers(limit: 1)
+        try await model.fetchUsers(limit: 1)
         #expect(model.users.map(\.username) == ["alice"])
     }
 }

@@ -25,39 +25,39 @@ struct FeedViewModelTests {
         try await services.users.follow(uid: bob.id)
     }
 
-    @Test func theEveryoneFeedShowsAllTweetsNewestFirst() async {
+    @Test func theEveryoneFeedShowsAllTweetsNewestFirst() async throws {
         let model = FeedViewModel(services: services)
-        await model.fetchTweets()
+        try await model.fetchTweets()
         #expect(model.error == nil)
         #expect(model.tweets.map(\.caption) == ["bob 2", "carol 1", "bob 1", "alice 1"])
         #expect(model.tweets.allSatisfy { $0.user != nil })
     }
 
-    @Test func theFollowingFeedShowsOnlyFollowedUsersAndYourOwn() async {
+    @Test func theFollowingFeedShowsOnlyFollowedUsersAndYourOwn() async throws {
         let model = FeedViewModel(services: services, source: .following)
-        await model.fetchTweets()
+        try await model.fetchTweets()
         #expect(model.tweets.map(\.caption) == ["bob 2", "bob 1", "alice 1"])
     }
 
-    @Test func theFeedPagesWithLimitAndBefore() async {
+    @Test func theFeedPagesWithLimitAndBefore() async throws {
         let model = FeedViewModel(services: services)
-        await model.fetchTweets(limit: 2)
+        try await model.fetchTweets(limit: 2)
         #expect(model.tweets.map(\.caption) == ["bob 2", "carol 1"])
-        await model.fetchTweets(limit: 2, before: model.tweets.last?.id)
+        try await model.fetchTweets(limit: 2, before: model.tweets.last?.id)
         #expect(model.tweets.map(\.caption) == ["bob 1", "alice 1"])
     }
 
-    @Test func switchingTheSourceChangesWhatLoads() async {
+    @Test func switchingTheSourceChangesWhatLoads() async throws {
         let model = FeedViewModel(services: services)
         model.source = .following
-        await model.fetchTweets()
+        try await model.fetchTweets()
         #expect(!model.tweets.map(\.caption).contains("carol 1"))
     }
 
     @Test func theFollowingFeedSignedOutSetsTheError() async throws {
         try services.auth.signOut()
         let model = FeedViewModel(services: services, source: .following)
-        await model.fetchTweets()
+        await #expect(throws: (any Error).self) { try await model.fetchTweets() }
         #expect(model.error as? AuthError == .notSignedIn)
         #expect(model.tweets.isEmpty)
     }

@@ -24,32 +24,32 @@ struct ProfileViewModelTests {
         try env.signIn(alice, in: services)
     }
 
-    @Test func yourOwnProfileOffersToEditIt() async {
+    @Test func yourOwnProfileOffersToEditIt() async throws {
         let model = ProfileViewModel(user: alice, services: services)
-        await model.load()
+        try await model.load()
         #expect(model.error == nil)
         #expect(model.isCurrentUser)
         #expect(!model.isFollowed)
         #expect(model.actionButtonTitle == "Edit Profile")
     }
 
-    @Test func anotherProfileOffersToFollowThenShowsFollowing() async {
+    @Test func anotherProfileOffersToFollowThenShowsFollowing() async throws {
         let model = ProfileViewModel(user: bob, services: services)
-        await model.load()
+        try await model.load()
         #expect(!model.isCurrentUser)
         #expect(model.actionButtonTitle == "Follow")
         #expect(model.stats?.followers == 0)
 
-        await model.follow()
+        try await model.follow()
         #expect(model.error == nil)
         #expect(model.actionButtonTitle == "Following")
         #expect(model.stats?.followers == 1)
 
         let reloaded = ProfileViewModel(user: bob, services: services)
-        await reloaded.load()
+        try await reloaded.load()
         #expect(reloaded.actionButtonTitle == "Following")
 
-        await model.unfollow()
+        try await model.unfollow()
         #expect(model.actionButtonTitle == "Follow")
         #expect(model.stats?.followers == 0)
     }
@@ -57,51 +57,51 @@ struct ProfileViewModelTests {
     @Test func statsCountFollowsAndTweets() async throws {
         try await services.users.follow(uid: bob.id)
         let model = ProfileViewModel(user: bob, services: services)
-        await model.load()
+        try await model.load()
         #expect(model.stats == UserStats(following: 0, followers: 1, tweets: 2))
     }
 
     @Test(arguments: [
         (TweetFilter.tweets, ["bob's tweet"]), (.replies, ["bob's reply"]), (.likes, ["bob's tweet", "alice's tweet"]),
     ])
-    func eachTabShowsItsTweets(_ filter: TweetFilter, _ captions: [String]) async {
+    func eachTabShowsItsTweets(_ filter: TweetFilter, _ captions: [String]) async throws {
         let model = ProfileViewModel(user: bob, services: services)
         model.selectedFilter = filter
-        await model.load()
+        try await model.load()
         #expect(model.error == nil)
         #expect(model.tweets.map(\.caption) == captions)
     }
 
     @Test(arguments: ["@bob", "@BOB", "bob"])
-    func aReferenceResolvesToTheUser(_ reference: String) async {
+    func aReferenceResolvesToTheUser(_ reference: String) async throws {
         let model = ProfileViewModel(reference: reference, services: services)
         #expect(model.user == nil)
-        await model.load()
+        try await model.load()
         #expect(model.error == nil)
-        #expect(model.user == bob)
+        #expect(model.user == bob.asSeenByOthers)
         #expect(model.tweets.map(\.caption) == ["bob's tweet"])
     }
 
-    @Test func aUidReferenceResolvesToTheUser() async {
+    @Test func aUidReferenceResolvesToTheUser() async throws {
         let model = ProfileViewModel(reference: bob.id, services: services)
-        await model.load()
-        #expect(model.user == bob)
+        try await model.load()
+        #expect(model.user == bob.asSeenByOthers)
     }
 
     @Test func noReferenceMeansTheSignedInUser() async throws {
         let model = ProfileViewModel(reference: nil, services: services)
-        await model.load()
+        try await model.load()
         #expect(model.user == alice)
         #expect(model.actionButtonTitle == "Edit Profile")
         try services.auth.signOut()
         let signedOut = ProfileViewModel(reference: nil, services: services)
-        await signedOut.load()
+        await #expect(throws: (any Error).self) { try await signedOut.load() }
         #expect(signedOut.error as? AuthError == .notSignedIn)
     }
 
     @Test func anUnknownReferenceSetsTheError() async {
         let model = ProfileViewModel(reference: "@nobody", services: services)
-        await model.load()
+        await #expect(throws: (any Error).self) { try await model.load() }
         #expect(model.error as? UserError == .notFound("@nobody"))
         #expect(model.user == nil)
         #expect(model.stats == nil)
@@ -110,7 +110,7 @@ struct ProfileViewModelTests {
 
     @Test func followingYourselfSetsTheError() async {
         let model = ProfileViewModel(user: alice, services: services)
-        await model.follow()
+        await #expect(throws: (any Error).self) { try await model.follow() }
         #expect(model.error as? UserError == .cannotFollowSelf)
         #expect(!model.isFollowed)
     }

@@ -15,7 +15,7 @@ struct SeedViewModelTests {
 
     @Test func seedingAnEmptyStoreReportsWhatItMade() async throws {
         let model = SeedViewModel(services: services)
-        await model.seed(DemoSeeder.Options(users: 4, tweets: 12, likes: 6, follows: 1, seed: 3))
+        try await model.seed(DemoSeeder.Options(users: 4, tweets: 12, likes: 6, follows: 1, seed: 3))
         #expect(model.error == nil)
         let summary = try #require(model.summary)
         #expect(summary.users == 4)
@@ -28,7 +28,7 @@ struct SeedViewModelTests {
     @Test func seedingAStoreWithUsersSetsTheError() async throws {
         try await env.addUser("alice", to: services)
         let model = SeedViewModel(services: services)
-        await model.seed(DemoSeeder.Options(users: 4, seed: 3))
+        await #expect(throws: (any Error).self) { try await model.seed(DemoSeeder.Options(users: 4, seed: 3)) }
         #expect(model.error as? SeedError == .storeNotEmpty)
         #expect(model.summary == nil)
         #expect(try await services.users.fetchUsers().map(\.username) == ["alice"])

@@ -19,24 +19,24 @@ struct TweetRowViewModelTests {
         tweet = try await env.post("row", as: alice, in: services)
     }
 
-    @Test func likeAndUnlikeUpdateTheTweet() async {
+    @Test func likeAndUnlikeUpdateTheTweet() async throws {
         let model = TweetRowViewModel(tweetID: tweet.id, services: services)
         #expect(model.tweet == nil)
-        await model.likeTweet()
+        try await model.likeTweet()
         #expect(model.error == nil)
         #expect(model.tweet?.likes == 1)
         #expect(model.tweet?.didLike == true)
-        await model.likeTweet()
+        try await model.likeTweet()
         #expect(model.tweet?.likes == 1)
-        await model.unlikeTweet()
+        try await model.unlikeTweet()
         #expect(model.tweet?.likes == 0)
         #expect(model.tweet?.didLike == false)
     }
 
     @Test func deletingYourTweetClearsIt() async throws {
         let model = TweetRowViewModel(tweetID: tweet.id, services: services)
-        await model.likeTweet()
-        await model.deleteTweet()
+        try await model.likeTweet()
+        try await model.deleteTweet()
         #expect(model.error == nil)
         #expect(model.tweet == nil)
         await #expect(throws: TweetError.notFound(tweet.id)) { try await services.tweets.fetchTweet(withID: tweet.id) }
@@ -45,15 +45,15 @@ struct TweetRowViewModelTests {
     @Test func deletingSomeoneElsesTweetSetsTheError() async throws {
         try env.signIn(bob, in: services)
         let model = TweetRowViewModel(tweetID: tweet.id, services: services)
-        await model.likeTweet()
-        await model.deleteTweet()
+        try await model.likeTweet()
+        await #expect(throws: TweetError.notOwner(tweet.id)) { try await model.deleteTweet() }
         #expect(model.error as? TweetError == .notOwner(tweet.id))
         #expect(model.tweet?.likes == 1)
     }
 
     @Test func likingAMissingTweetSetsTheError() async {
         let model = TweetRowViewModel(tweetID: "missing", services: services)
-        await model.likeTweet()
+        await #expect(throws: (any Error).self) { try await model.likeTweet() }
         #expect(model.error as? TweetError == .notFound("missing"))
         #expect(model.tweet == nil)
     }

@@ -19,7 +19,7 @@ struct UploadTweetViewModelTests {
     @Test func postingSetsDidUploadTweetAndTheTweet() async throws {
         let model = UploadTweetViewModel(services: services)
         #expect(!model.didUploadTweet)
-        await model.uploadTweet(withCaption: " What's happening? ")
+        try await model.uploadTweet(withCaption: " What's happening? ")
         #expect(model.error == nil)
         #expect(model.didUploadTweet)
         let tweet = try #require(model.tweet)
@@ -30,27 +30,29 @@ struct UploadTweetViewModelTests {
 
     @Test func aReplyNamesItsTweet() async throws {
         let model = UploadTweetViewModel(services: services)
-        await model.uploadTweet(withCaption: "first")
+        try await model.uploadTweet(withCaption: "first")
         let first = try #require(model.tweet)
-        await model.uploadTweet(withCaption: "reply", replyTo: first.id)
+        try await model.uploadTweet(withCaption: "reply", replyTo: first.id)
         #expect(model.tweet?.replyToId == first.id)
     }
 
-    @Test func aFailedPostSetsTheErrorAndClearsDidUploadTweet() async {
+    @Test func aFailedPostSetsTheErrorAndClearsDidUploadTweet() async throws {
         let model = UploadTweetViewModel(services: services)
-        await model.uploadTweet(withCaption: "fine")
+        try await model.uploadTweet(withCaption: "fine")
         #expect(model.didUploadTweet)
-        await model.uploadTweet(withCaption: "   ")
+        await #expect(throws: (any Error).self) { try await model.uploadTweet(withCaption: "   ") }
         #expect(model.error as? TweetError == .emptyCaption)
         #expect(!model.didUploadTweet)
-        await model.uploadTweet(withCaption: "reply", replyTo: "missing")
+        await #expect(throws: (any Error).self) {
+            try await model.uploadTweet(withCaption: "reply", replyTo: "missing")
+        }
         #expect(model.error as? TweetError == .notFound("missing"))
     }
 
     @Test func postingSignedOutSetsTheError() async throws {
         try services.auth.signOut()
         let model = UploadTweetViewModel(services: services)
-        await model.uploadTweet(withCaption: "hello")
+        await #expect(throws: (any Error).self) { try await model.uploadTweet(withCaption: "hello") }
         #expect(model.error as? AuthError == .notSignedIn)
         #expect(model.tweet == nil)
     }

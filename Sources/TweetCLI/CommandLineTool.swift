@@ -1,0 +1,89 @@
+import Foundation
+import TweetCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The entry point: global options, dispatch, and one place that turns errors into exit codes.
+@MainActor
+public enum CommandLineTool {
+    /// tweetcli's version, for `--version`.
+    public static let version = "0.7.0"
+
+    /// Every command, in the order `help` lists them: help, the completions and the man page are
+    /// generated from this table, so they cannot drift apart.
+    static let commands: [any Command.Type] = [
+        RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, PostCommand.self,
+        FeedCommand.self, ProfileCommand.self, ExploreCommand.self, LikeCommand.self, UnlikeCommand.self,
+        DeleteCommand.self, FollowUserCommand.self, UnfollowUserCommand.self, EditProfileCommand.self,
+        SeedCommand.self, ExportCommand.self, DoctorCommand.self, ConfigCommand.self, CompletionsCommand.self,
+        ManpageCommand.self, VersionCommand.self, HelpCommand.self,
+    ]
+
+    static let globalUsage = "tweetcli [--store PATH] [--json] [--color auto|always|never] [--no-pager] COMMAND"
+
+    /// The environment variables tweetcli reads, and only those: building ProcessInfo's whole
+    /// dictionary costs more than the rest of a short command's set-up.
+    static let variables = [
+        "HOME", "TWEETCLI_STORE", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR", "TERM",
+        "COLUMNS", "PAGER", "VISUAL", "EDITOR", "LANG", "LC_ALL", "LC_TIME", "TWEETCLI_FOLD_THRESHOLD",
+    ]
+
+    /// Runs the process's command line and returns its exit code.
+    public static func main(arguments: [String]) async -> Int32 {
+        var environment: [String: String] = [:]
+        for name in variables {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return await run(arguments: arguments, environment: environment)
+    }
+
+    /// Runs one command line and returns the exit code: 0, 1 for a failure, 64 for a usage error.
+    static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        var arguments = arguments
+        var options = GlobalOptions()
+        do {
+            options = try GlobalOptions.extract(from: &arguments)
+            guard var name = arguments.first else {
+                Output.writeError(HelpText.overview())
+                return 64
+            }
+            var rest = Array(arguments.dropFirst())
+            if name == "-h" || name == "--help" { name = "help" }
+            if name == "--version" || name == "-V" { name = "version" }
+            guard let type = command(named: name) else {
+                throw UsageError("unknown command '\(name)'; run 'tweetcli help' to see the commands")
+            }
+            let flags = rest.prefix { $0 != "--" }  // after `--`, "-h" is a caption, not a flag
+            if type != HelpCommand.self && (flags.contains("-h") || flags.contains("--help")) {
+                (name, rest) = ("help", [type.name])
+                return try await run(HelpCommand(arguments: rest), options: options, environment: environment)
+            }
+            return try await run(type.init(arguments: rest), options: options, environment: environment)
+        } catch {
+            let presentation = ErrorPresenter.present(error, options: options)
+            Output.writeError(presentation.text)
+            return presentation.exitCode
+        }
+    }
+
+    private static func run(_ command: any Command, options: GlobalOptions, environment: [String: String])
+        async throws -> Int32
+    {
+        try command.validate()
+        let config =
+            type(of: command) == ConfigCommand.self
+            ? ConfigFile(empty: ConfigFile.path(environment: environment))
+            : try ConfigFile(path: ConfigFile.path(environment: environment))
+        let context = Context(
+            options: options, terminal: Terminal(environment: environment), environment: environment, config: config,
+            createsStore: type(of: command).createsStore)
+        try await command.run(context)
+        return 0
+    }
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.name == name }
+    }
+}

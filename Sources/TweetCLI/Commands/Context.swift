@@ -1,0 +1,101 @@
+import Foundation
+import TweetCore
+
+/// What a command runs with: the global options, the configuration, the store's services, the
+/// terminal and the screen.
+@MainActor
+final class Context {
+    let options: GlobalOptions
+    let terminal: Terminal
+    let environment: [String: String]
+    let config: ConfigFile
+    /// Whether the running command may create a missing store.
+    let createsStore: Bool
+    private var opened: AppServices?
+
+    init(
+        options: GlobalOptions, terminal: Terminal, environment: [String: String], config: ConfigFile,
+        createsStore: Bool
+    ) {
+        self.options = options
+        self.terminal = terminal
+        self.environment = environment
+        self.config = config
+        self.createsStore = createsStore
+    }
+
+    /// `--store`, else `TWEETCLI_STORE`, else the config file's `store`, else the XDG default.
+    var storeDirectory: String {
+        AppPaths.storeDirectory(option: options.storePath ?? environmentStore ?? configStore, environment: environment)
+    }
+
+    private var environmentStore: String? {
+        environment["TWEETCLI_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The config file's `store`, with a leading `~/` meaning the home directory.
+    private var configStore: String? {
+        guard let store = config[.store] else { return nil }
+        guard store.hasPrefix("~/"), let home = environment["HOME"], !home.isEmpty else { return store }
+        return home + store.dropFirst()
+    }
+
+    /// The services of the selected store, opened on first use.
+    func services() throws -> AppServices {
+        if let opened { return opened }
+        // TWEETCLI_FOLD_THRESHOLD tunes how often the journal is folded (the safety tests fold often).
+        let threshold = environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 128
+        let services = try AppServices.local(
+            storeDirectory: storeDirectory, stateDirectory: AppPaths.stateDirectory(environment: environment),
+            foldThreshold: threshold, createIfMissing: createsStore)
+        opened = services
+        return services
+    }
+
+    /// A command line to suggest: `tweetcli ARGUMENTS`, with `--store` when it was given, so the
+    /// hint works as typed.
+    func suggest(_ arguments: String) -> String {
+        options.suggest(arguments)
+    }
+
+    /// The page size: `--limit`, else the config file's `limit`, else 20.
+    func pageLimit(_ explicit: Int?) -> Int {
+        explicit ?? config[.limit].flatMap(Int.init) ?? Limits.defaultPage
+    }
+
+    var color: Bool { terminal.usesColor(options.color ?? config[.color].flatMap(ColorChoice.init) ?? .auto) }
+
+    /// Where human output goes.
+    var screen: Screen {
+        Screen(
+            color: color, width: terminal.width,
+            pagerHeight: options.pager && terminal.isStdoutTerminal ? terminal.height : nil,
+            pagerCommand: Pager.command(environment: environment))
+    }
+
+    var tweetRenderer: TweetRenderer {
+        TweetRenderer(now: Date(), time: RelativeTime(environment: environment), highlights: color)
+    }
+
+    var userRenderer: UserRenderer { UserRenderer() }
+
+    /// Prints `value` as JSON with `--json`, else the human text.
+    func emit(_ value: some Encodable, human: @autoclosure () -> TerminalText) throws {
+        if options.json {
+            Output.write(try JSONOutput.render(value))
+        } else {
+            screen.write(human())
+        }
+    }
+}
+
+/// Quoting for the shell, for the command lines that hints suggest.
+enum ShellQuote {
+    static func quote(_ word: String) -> String {
+        let safe = word.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+=:,@%".unicodeScalars.contains($0))
+        }
+        if safe && !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,43 @@
+import TweetCore
+
+struct DoctorCommand: Command {
+    static let name = "doctor"
+    static let usage = "doctor [--repair]"
+    static let summary = "Check the store's files; --repair keeps every intact record and moves the rest aside"
+    static let options = [Option("--repair", "repair what can be: intact records stay, damaged lines go to side files")]
+
+    var repair: Bool
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        repair = try list.flag("--repair")
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        let directory = context.storeDirectory
+        let viewModel = DoctorViewModel(storeDirectory: directory)
+        if repair {
+            try await viewModel.repair()
+            guard let report = viewModel.report else { return }
+            var text = report.repaired.isEmpty ? "Nothing needed repair.\n" : ""
+            text += report.repaired.map { "repaired: \($0)\n" }.joined()
+            text += report.sideFiles.map { "moved aside to \($0)\n" }.joined()
+            text += report.unrepaired.map { "not repaired: \($0)\n" }.joined()
+            context.screen.write(TerminalText(text, multiline: true))
+            if !report.unrepaired.isEmpty {
+                throw CommandFailure("\(report.unrepaired.count) problem(s) need a backup or a newer tweetcli")
+            }
+        } else {
+            try await viewModel.check()
+            if viewModel.problems.isEmpty {
+                context.screen.write("The store at \(directory) is healthy.\n")
+                return
+            }
+            context.screen.write(TerminalText(viewModel.problems.map { "\($0)\n" }.joined(), multiline: true))
+            throw CommandFailure(
+                "the store has \(viewModel.problems.count) problem(s)",
+                hint: "keep every intact record with: \(context.suggest("doctor --repair"))")
+        }
+    }
+}

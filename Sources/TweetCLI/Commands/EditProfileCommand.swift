@@ -1,0 +1,37 @@
+import TweetCore
+
+struct EditProfileCommand: Command {
+    static let name = "edit-profile"
+    static let usage = "edit-profile [--fullname F] [--bio B] [--location L] [--website URL] [--avatar URL]"
+    static let summary = "Change your profile (an empty value clears a field)"
+    static let options = [
+        Option("--fullname", value: "F", "your name, 1–50 characters"),
+        Option("--bio", value: "B", "about you, up to 160 characters (line breaks allowed)"),
+        Option("--location", value: "L", "where you are, up to 30 characters"),
+        Option("--website", value: "URL", "an http:// or https:// address, up to 100 characters"),
+        Option("--avatar", value: "URL", "your picture's http:// or https:// address"),
+    ]
+
+    var changes: ProfileChanges
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        changes = ProfileChanges(
+            fullname: try list.option("--fullname"), bio: try list.option("--bio"),
+            location: try list.option("--location"), website: try list.option("--website"),
+            profileImageUrl: try list.option("--avatar"))
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func validate() throws {
+        if changes.isEmpty { throw UsageError("edit-profile needs at least one field to change", usage: Self.usage) }
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = EditProfileViewModel(services: try context.services())
+        try await viewModel.save(changes)
+        guard let user = viewModel.user else { return }
+        try context.emit(
+            user, human: "Profile saved.\n" + context.userRenderer.header(user, stats: nil, actionTitle: nil))
+    }
+}

@@ -1,0 +1,45 @@
+import TweetCore
+
+struct ExploreCommand: Command {
+    static let name = "explore"
+    static let usage = "explore [QUERY] [--limit N] [--offset N]"
+    static let summary = "List users, or search them by username or full name"
+    static let options = [
+        .limit("users"), Option("--offset", value: "N", "skip the first N matches (the \"More:\" line gives it)"),
+    ]
+
+    var query: String
+    var limit: Int?
+    var offset: Int
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        limit = try list.number("--limit", in: Limits.page)
+        offset = try list.number("--offset", in: 0...1_000_000) ?? 0
+        query = try list.positionals().joined(separator: " ")
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = ExploreViewModel(services: try context.services())
+        viewModel.searchText = query
+        try await viewModel.fetchUsers(limit: context.pageLimit(limit), offset: offset)
+        try context.emit(viewModel.users, human: human(viewModel, context))
+    }
+
+    private func human(_ viewModel: ExploreViewModel, _ context: Context) -> TerminalText {
+        let users = viewModel.users
+        guard !users.isEmpty else {
+            if offset > 0 { return "No more users.\n" }
+            return query.isEmpty
+                ? "Nobody is here yet. Register with: \(context.suggest("register --email E --username U --fullname F"))\n"
+                : "No users match \"\(query)\".\n"
+        }
+        var text = users.map { context.userRenderer.row($0) }.joined()
+        if viewModel.hasMore {
+            var arguments = "explore" + (query.isEmpty ? "" : " " + ShellQuote.quote(query))
+            if let limit { arguments += " --limit \(limit)" }
+            text += "\n" + .dim("More: " + context.suggest(arguments + " --offset \(offset + users.count)")) + "\n"
+        }
+        return text
+    }
+}

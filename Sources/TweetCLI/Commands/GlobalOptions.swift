@@ -1,0 +1,78 @@
+/// `--store`, `--json`, `--color` and `--no-pager`, accepted before or after the command.
+struct GlobalOptions: Equatable {
+    var storePath: String?
+    var json = false
+    var color: ColorChoice?
+    var pager = true
+
+    /// The global options, as `help` and the completions list them.
+    static let table: [Option] = [
+        Option(
+            "--store", value: "PATH",
+            "the store directory (default: $TWEETCLI_STORE, the config file's store, else ~/.local/share/tweetcli)"),
+        Option("--json", "print the data as JSON"),
+        Option("--color", value: "WHEN", choices: ["auto", "always", "never"], "auto (default), always or never"),
+        Option("--no-pager", "never page long output through $PAGER"),
+    ]
+
+    /// A command line to suggest: `tweetcli ARGUMENTS`, with `--store` when it was given, so a
+    /// hint works as typed.
+    func suggest(_ arguments: String) -> String {
+        guard let storePath else { return "tweetcli " + arguments }
+        return "tweetcli --store \(ShellQuote.quote(storePath)) " + arguments
+    }
+
+    /// Takes the global flags out of `arguments`, leaving the command and its own arguments.
+    /// Everything after `--` is left alone.
+    static func extract(from arguments: inout [String]) throws -> GlobalOptions {
+        var options = GlobalOptions()
+        var rest: [String] = []
+        var seen: Set<String> = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" {
+                rest += arguments[index...]
+                break
+            }
+            var (name, inlineValue) = ArgumentList.split(argument)
+            if name == "--colour" { name = "--color" }
+            func value() throws -> String {
+                if let inlineValue { return inlineValue }
+                index += 1
+                guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                return arguments[index]
+            }
+            func once() throws {
+                guard seen.insert(name).inserted else { throw UsageError("\(name) was given twice; give it once") }
+            }
+            switch name {
+            case "--store":
+                try once()
+                options.storePath = try value()
+                if options.storePath!.isEmpty { throw UsageError("--store needs a path") }
+            case "--json", "--no-pager":
+                try once()
+                guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
+                if name == "--json" { options.json = true } else { options.pager = false }
+            case "--color":
+                try once()
+                let choice = try value()
+                guard let parsed = ColorChoice(rawValue: choice) else {
+                    throw UsageError("--color must be auto, always or never, not '\(choice)'")
+                }
+                options.color = parsed
+            default:
+                rest.append(argument)
+            }
+            index += 1
+        }
+        arguments = rest
+        return options
+    }
+}
+
+/// When to colour output.
+enum ColorChoice: String {
+    case auto, always, never
+}

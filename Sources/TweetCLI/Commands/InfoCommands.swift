@@ -1,0 +1,156 @@
+import TweetCore
+
+/// `help [COMMAND]`: the overview, or one command's options.
+struct HelpCommand: Command {
+    static let name = "help"
+    static let usage = "help [COMMAND]"
+    static let summary = "Show the commands, or one command's options"
+    static var completes: Completion { .choices(CommandLineTool.commands.map { $0.name }) }
+
+    var topic: String?
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments.filter { $0 != "-h" && $0 != "--help" })
+        topic = try list.positionals(atMost: 1).first
+    }
+
+    func validate() throws {
+        if let topic, CommandLineTool.command(named: topic) == nil {
+            throw UsageError("unknown command '\(topic)'; run 'tweetcli help' to see the commands", usage: Self.usage)
+        }
+    }
+
+    func run(_ context: Context) async throws {
+        let text = topic.flatMap(CommandLineTool.command(named:)).map(HelpText.help(for:)) ?? HelpText.overview()
+        context.screen.write(TerminalText(stringLiteral: text))
+    }
+}
+
+/// `version` and `--version`.
+struct VersionCommand: Command {
+    static let name = "version"
+    static let usage = "version"
+    static let summary = "Print tweetcli's version"
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        try context.emit(["version": CommandLineTool.version], human: "tweetcli \(CommandLineTool.version)\n")
+    }
+}
+
+/// `completions bash|zsh|fish`: a completion script, generated from the command table.
+struct CompletionsCommand: Command {
+    static let name = "completions"
+    static let usage = "completions bash|zsh|fish"
+    static let summary = "Print a shell completion script (bash: source <(tweetcli completions bash))"
+    static let completes = Completion.choices(ShellCompletions.Shell.allCases.map(\.rawValue))
+
+    var shell: ShellCompletions.Shell
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        let values = try list.positionals(atMost: 1)
+        guard let name = values.first else {
+            throw UsageError("completions needs bash, zsh or fish", usage: Self.usage)
+        }
+        guard let shell = ShellCompletions.Shell(rawValue: name) else {
+            throw UsageError("completions are for bash, zsh or fish, not '\(name)'", usage: Self.usage)
+        }
+        self.shell = shell
+    }
+
+    func run(_ context: Context) async throws {
+        Output.write(ShellCompletions.script(for: shell))
+    }
+}
+
+/// `manpage`: the man page in roff (`tweetcli manpage > ~/.local/share/man/man1/tweetcli.1`).
+struct ManpageCommand: Command {
+    static let name = "manpage"
+    static let usage = "manpage"
+    static let summary = "Print the man page in roff (tweetcli manpage | man -l -)"
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        Output.write(ManPage.page())
+    }
+}
+
+/// `config list|get KEY|set KEY VALUE|unset KEY`: the settings in the config file.
+struct ConfigCommand: Command {
+    static let name = "config"
+    static let usage = "config list | get KEY | set KEY VALUE | unset KEY"
+    static let summary = "Show or change the settings in ~/.config/tweetcli/config (store, color, limit)"
+    static let completes = Completion.choices(["list", "get", "set", "unset"])
+
+    enum Action: Equatable {
+        case list
+        case get(ConfigFile.Key)
+        case set(ConfigFile.Key, String)
+        case unset(ConfigFile.Key)
+    }
+
+    var action: Action
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        let values = try list.positionals()
+        func key(_ index: Int) throws -> ConfigFile.Key {
+            guard index < values.count else { throw UsageError("config \(values[0]) needs a KEY", usage: Self.usage) }
+            guard let key = ConfigFile.Key(rawValue: values[index]) else {
+                throw UsageError(
+                    "unknown key '\(values[index])'; the keys are "
+                        + ConfigFile.Key.allCases.map(\.rawValue).joined(separator: ", "), usage: Self.usage)
+            }
+            return key
+        }
+        let counts = ["list": 1, "get": 2, "set": 3, "unset": 2]
+        guard let verb = values.first ?? Optional("list"), let count = counts[verb] else {
+            throw UsageError("config takes list, get, set or unset, not '\(values[0])'", usage: Self.usage)
+        }
+        guard values.count <= max(count, 1) else {
+            throw UsageError("unexpected argument '\(values[count])'", usage: Self.usage)
+        }
+        switch verb {
+        case "get": action = .get(try key(1))
+        case "unset": action = .unset(try key(1))
+        case "set":
+            let key = try key(1)
+            guard values.count == 3 else { throw UsageError("config set needs a KEY and a VALUE", usage: Self.usage) }
+            if let problem = key.problem(with: values[2]) { throw UsageError(problem, usage: Self.usage) }
+            action = .set(key, values[2])
+        default: action = .list
+        }
+    }
+
+    func run(_ context: Context) async throws {
+        var file = try ConfigFile(path: ConfigFile.path(environment: context.environment))
+        switch action {
+        case .list:
+            try context.emit(
+                Dictionary(file.entries.map { ($0.key.rawValue, $0.value) }) { _, last in last },
+                human: file.entries.isEmpty
+                    ? "No settings in \(file.path). The keys are: \(ConfigFile.Key.allCases.map(\.rawValue).joined(separator: ", ")).\n"
+                    : TerminalText(file.text, multiline: true))
+        case .get(let key):
+            guard let value = file[key] else { throw CommandFailure("\(key.rawValue) is not set in \(file.path)") }
+            try context.emit([key.rawValue: value], human: "\(value)\n")
+        case .set(let key, let value):
+            file.set(key, value)
+            try file.save()
+            try context.emit([key.rawValue: value], human: "\(key.rawValue) = \(value)\n")
+        case .unset(let key):
+            file.unset(key)
+            try file.save()
+            try context.emit(["unset": key.rawValue], human: "\(key.rawValue) is no longer set.\n")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TweetCore
+
+struct PostCommand: Command {
+    static let name = "post"
+    static let usage = "post [CAPTION... | -] [--reply-to TWEET_ID] [--dry-run] [--draft]"
+    static let summary = "Post a tweet (no caption on a terminal opens $VISUAL or $EDITOR; - reads stdin)"
+    static let options = [
+        Option("--reply-to", value: "TWEET_ID", "post it as a reply to this tweet"),
+        Option("--dry-run", "only count the caption by Twitter's rules; post nothing"),
+        Option("--draft", "reopen the draft a failed post kept, in the editor"),
+    ]
+
+    var words: [String]
+    var replyTo: String?
+    var dryRun: Bool
+    var draft: Bool
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        replyTo = try list.option("--reply-to")
+        dryRun = try list.flag("--dry-run")
+        draft = try list.flag("--draft")
+        words = try list.positionals()
+        if words.contains("-") && words != ["-"] {
+            throw UsageError("'-' reads the whole caption from stdin; give it alone", usage: Self.usage)
+        }
+        if draft && !words.isEmpty {
+            throw UsageError("--draft reopens the kept draft; give no caption with it", usage: Self.usage)
+        }
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = UploadTweetViewModel(services: try context.services())
+        let composer = Composer(context: context)
+        let caption: String
+        if words == ["-"] {
+            caption = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else if !words.isEmpty {
+            caption = words.joined(separator: " ")
+        } else {
+            guard context.terminal.isStdinTerminal && context.terminal.isStdoutTerminal || draft else {
+                throw UsageError("post needs a caption, or - to read it from stdin", usage: Self.usage)
+            }
+            caption = try composer.compose(replyTo: replyTo, fromDraft: draft)
+        }
+        if dryRun {
+            let preview = viewModel.preview(caption)
+            try context.emit(preview, human: Self.describe(preview))
+            try await viewModel.validate(caption)  // exit 1, with the reason, if it could not be posted
+            return
+        }
+        do {
+            try await viewModel.uploadTweet(withCaption: caption, replyTo: replyTo)
+        } catch let error as TweetError where composer.isComposing {
+            throw try composer.keepDraft(caption, after: error)
+        } catch let error as TextError where composer.isComposing {
+            throw try composer.keepDraft(caption, after: error)
+        }
+        composer.discardDraft()
+        guard let tweet = viewModel.tweet else { return }
+        try context.emit(tweet, human: context.tweetRenderer.render(tweet))
+    }
+
+    /// "42/280 characters, 238 left", then the entities that would be stored.
+    static func describe(_ preview: CaptionPreview) -> TerminalText {
+        let left = preview.remaining >= 0 ? "\(preview.remaining) left" : "\(-preview.remaining) over"
+        var text: TerminalText = "\(preview.weightedLength)/\(preview.limit) characters, \(left)\n"
+        let entities = preview.entities
+        if !entities.mentions.isEmpty {
+            text += "mentions: \(entities.mentions.map { "@" + $0 }.joined(separator: " "))\n"
+        }
+        if !entities.hashtags.isEmpty {
+            text += "hashtags: \(entities.hashtags.map { "#" + $0 }.joined(separator: " "))\n"
+        }
+        if !entities.urls.isEmpty { text += "links: \(entities.urls.joined(separator: " "))\n" }
+        return text
+    }
+}

@@ -1,0 +1,55 @@
+import TweetCore
+
+struct ProfileCommand: Command {
+    static let name = "profile"
+    static let usage = "profile [UID | @USERNAME] [--tab tweets|replies|likes] [--limit N] [--before TWEET_ID]"
+    static let summary = "Show a profile with its Tweets, Replies or Likes tab (default: yours)"
+    static let options = [
+        Option("--tab", value: "TAB", choices: ["tweets", "replies", "likes"], "tweets (default), replies or likes"),
+        .limit("tweets"), .before,
+    ]
+
+    var reference: String?
+    var tab: TweetFilter
+    var tabGiven: Bool
+    var limit: Int?
+    var before: String?
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        let tabName = try list.option("--tab")
+        guard let tab = TweetFilter(rawValue: (tabName ?? "tweets").lowercased()) else {
+            throw UsageError("--tab must be tweets, replies or likes, not '\(tabName ?? "")'", usage: Self.usage)
+        }
+        (self.tab, tabGiven) = (tab, tabName != nil)
+        limit = try list.number("--limit", in: Limits.page)
+        before = try list.option("--before")
+        reference = try list.positionals(atMost: 1).first
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = ProfileViewModel(reference: reference, services: try context.services())
+        viewModel.selectedFilter = tab
+        try await viewModel.load(limit: context.pageLimit(limit), before: before)
+        guard let user = viewModel.user, let stats = viewModel.stats else { return }
+        try context.emit(
+            ProfileJSON(user: user, stats: stats, tweets: viewModel.tweets), human: human(viewModel, user, context))
+    }
+
+    private func human(_ viewModel: ProfileViewModel, _ user: User, _ context: Context) -> TerminalText {
+        var text = context.userRenderer.header(user, stats: viewModel.stats, actionTitle: viewModel.actionButtonTitle)
+        let tabs = TweetFilter.allCases.map { $0 == tab ? TerminalText.bold("[\($0.title)]") : .dim($0.title) }
+        text += "\n" + tabs.joined(separator: "  ") + "\n\n"
+        guard let last = viewModel.tweets.last else {
+            return text + (before == nil ? "Nothing here yet.\n" : "Nothing older.\n")
+        }
+        text += context.tweetRenderer.render(viewModel.tweets)
+        if viewModel.hasMore {
+            var arguments = "profile " + ShellQuote.quote(reference ?? "@" + user.username)
+            if tabGiven { arguments += " --tab \(tab.rawValue)" }
+            if let limit { arguments += " --limit \(limit)" }
+            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+        }
+        return text
+    }
+}

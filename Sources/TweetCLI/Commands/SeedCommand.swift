@@ -1,0 +1,54 @@
+import TweetCore
+
+struct SeedCommand: Command {
+    static let name = "seed"
+    static let usage = "seed [--users N] [--tweets N] [--likes N] [--follows N] [--seed S]"
+    static let summary = "Fill an empty store with demo data (the same S gives the same data)"
+    static let createsStore = true
+    static let options = [
+        Option("--users", value: "N", "demo accounts, 1–1000000 (default 25)"),
+        Option("--tweets", value: "N", "tweets, 0–10000000 (default 10 per user)"),
+        Option("--likes", value: "N", "likes, at most half of users × tweets (default one per tweet)"),
+        Option("--follows", value: "N", "follows per user, fewer than --users (default up to 10)"),
+        Option("--seed", value: "S", "the random seed, a whole number (default 1)"),
+    ]
+
+    var options: DemoSeeder.Options
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        let users = try list.number("--users", in: 1...1_000_000) ?? 25
+        options = DemoSeeder.Options(
+            users: users, tweets: try list.number("--tweets", in: 0...10_000_000),
+            likes: try list.number("--likes", in: 0...10_000_000),
+            follows: try list.number("--follows", in: 0...10_000),
+            seed: UInt64(try list.number("--seed", in: 0...Int.max) ?? 1))
+        _ = try list.positionals(atMost: 0)
+    }
+
+    /// Impossible counts are refused before the store is touched, so a failed seed leaves nothing.
+    func validate() throws {
+        try options.validate()
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = SeedViewModel(services: try context.services())
+        try await viewModel.seed(options)
+        guard let summary = viewModel.summary else { return }
+        try context.emit(
+            SeedJSON(summary),
+            human: "Seeded \(summary.users) users, \(summary.tweets) tweets (\(summary.replies) replies), "
+                + "\(summary.likes) likes and \(summary.follows) follows.\n"
+                + "Every demo account's password is \(DemoSeeder.demoPassword). "
+                + "Read the feed with: \(context.suggest("feed"))\n")
+    }
+}
+
+struct SeedJSON: Encodable {
+    var users, tweets, replies, likes, follows: Int
+
+    init(_ summary: DemoSeeder.Summary) {
+        (users, tweets, replies, likes, follows) =
+            (summary.users, summary.tweets, summary.replies, summary.likes, summary.follows)
+    }
+}

@@ -1,0 +1,37 @@
+import TweetCore
+
+struct LogoutCommand: Command {
+    static let name = "logout"
+    static let usage = "logout"
+    static let summary = "Sign out"
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = AuthViewModel(services: try context.services())
+        try await viewModel.signOut()
+        try context.emit(["signedIn": false], human: "Signed out.\n")
+    }
+}
+
+struct WhoamiCommand: Command {
+    static let name = "whoami"
+    static let usage = "whoami"
+    static let summary = "Show the signed-in user"
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = AuthViewModel(services: try context.services())
+        try await viewModel.fetchUser()
+        guard let user = viewModel.currentUser else { throw AuthError.notSignedIn }
+        let email: TerminalText = user.email.map { "  \(TerminalText.dim($0))" } ?? ""
+        try context.emit(user, human: context.userRenderer.row(user, trailing: email))
+    }
+}

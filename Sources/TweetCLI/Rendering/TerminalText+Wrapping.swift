@@ -1,0 +1,121 @@
+extension TerminalText {
+    /// The text's lines broken to at most `width` columns: at spaces where it can, between two
+    /// wide (CJK) characters, and inside a word (a long URL) only when the word is wider than a
+    /// whole line. A continuation line keeps the leading spaces of the line it continues.
+    /// - Parameter width: Columns; `nil` leaves every line whole (output that is not a terminal).
+    public func wrapped(width: Int?) -> TerminalText {
+        guard let columns = width else { return self }
+        let width = max(columns, 10)
+        var output: [Cell] = []
+        var firstLine = true
+        for line in cellLines() {
+            if !firstLine { output.append(Cell(character: "\n", style: .plain)) }
+            firstLine = false
+            for (index, row) in Self.wrap(line, width: width).enumerated() {
+                if index > 0 { output.append(Cell(character: "\n", style: .plain)) }
+                output += row
+            }
+        }
+        return TerminalText(cells: output)
+    }
+
+    /// How many columns the widest line takes.
+    var columns: Int {
+        plain.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayWidth.of($0) }.max() ?? 0
+    }
+
+    /// One character and its style: what wrapping moves around.
+    private struct Cell {
+        var character: Character
+        var style: Style
+        var columns: Int { DisplayWidth.of(character) }
+        var isSpace: Bool { character == " " }
+        var isWide: Bool { columns == 2 && !character.isASCII }
+    }
+
+    private init(cells: [Cell]) {
+        var runs: [Run] = []
+        for cell in cells {
+            if let last = runs.last, last.style == cell.style {
+                runs[runs.count - 1].text.append(cell.character)
+            } else {
+                runs.append(Run(text: String(cell.character), style: cell.style))
+            }
+        }
+        self.init(runs: runs)
+    }
+
+    private func cellLines() -> [[Cell]] {
+        var lines: [[Cell]] = [[]]
+        for run in runs {
+            for character in run.text {
+                if character == "\n" {
+                    lines.append([])
+                } else {
+                    lines[lines.count - 1].append(Cell(character: character, style: run.style))
+                }
+            }
+        }
+        return lines
+    }
+
+    /// Words: the cells between spaces, and each wide character on its own, since CJK text breaks
+    /// between any two characters. `spaced` says whether a space stood before the word.
+    private static func words(_ line: ArraySlice<Cell>) -> [(cells: [Cell], spaced: Bool)] {
+        var words: [(cells: [Cell], spaced: Bool)] = []
+        var current: [Cell] = []
+        var spaced = false
+        func flush(nextSpaced: Bool) {
+            if !current.isEmpty || nextSpaced { words.append((current, spaced)) }
+            current = []
+            spaced = nextSpaced
+        }
+        for cell in line {
+            if cell.isSpace {
+                flush(nextSpaced: true)
+            } else if cell.isWide {
+                flush(nextSpaced: false)
+                current = [cell]
+                flush(nextSpaced: false)
+            } else {
+                current.append(cell)
+            }
+        }
+        if !current.isEmpty { words.append((current, spaced)) }
+        return words
+    }
+
+    private static func wrap(_ line: [Cell], width: Int) -> [[Cell]] {
+        let indentCount = line.prefix { $0.isSpace }.count
+        let indent = Array(line.prefix(min(indentCount, width / 2)))
+        var rows: [[Cell]] = []
+        var row = Array(line.prefix(indentCount))
+        var rowWidth = row.count
+        var rowHasWords = false
+        func newRow() {
+            rows.append(row)
+            row = indent
+            rowWidth = indent.count
+            rowHasWords = false
+        }
+        for (cells, spaced) in words(line.dropFirst(indentCount)) {
+            let wordWidth = cells.reduce(0) { $0 + $1.columns }
+            let separator = spaced && rowHasWords ? 1 : 0
+            if rowWidth + separator + wordWidth > width && rowHasWords {
+                newRow()
+            } else if separator == 1 {
+                row.append(Cell(character: " ", style: .plain))
+                rowWidth += 1
+            }
+            // A word wider than a whole line breaks where it must.
+            for cell in cells {
+                if rowWidth + cell.columns > width && rowWidth > indent.count { newRow() }
+                row.append(cell)
+                rowWidth += cell.columns
+                rowHasWords = true
+            }
+        }
+        rows.append(row)
+        return rows
+    }
+}

@@ -1,0 +1,205 @@
+/// Text on its way to a terminal: runs of characters, each with one of tweetcli's own styles.
+///
+/// Everything that comes from the store or from another user is untrusted, so this is the one place
+/// where text becomes output. String literals in tweetcli's source are trusted; every `String`
+/// that is interpolated, or passed to an initialiser, is neutralised first: C0 and C1 control
+/// characters, DEL and the bidirectional embeddings, overrides and isolates are shown as visible
+/// escapes (`\x1b`, `\u202e`), so they can neither run a terminal sequence nor reorder the rest of
+/// the line. Escape sequences appear only when ``rendered(color:)`` applies a ``Style``.
+public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolation {
+    /// tweetcli's own styles: the only source of escape sequences in the output.
+    public enum Style: Equatable, Sendable {
+        case plain, bold, dim, accent, like, error
+
+        /// The SGR parameters of the style.
+        var code: String? {
+            switch self {
+            case .plain: return nil
+            case .bold: return "1"
+            case .dim: return "2"
+            case .accent: return "36"
+            case .like: return "31"
+            case .error: return "1;31"
+            }
+        }
+    }
+
+    /// A stretch of neutralised text in one style.
+    struct Run: Equatable, Sendable {
+        var text: String
+        var style: Style
+    }
+
+    private(set) var runs: [Run]
+
+    /// Empty text.
+    public init() {
+        runs = []
+    }
+
+    init(runs: [Run]) {
+        self.runs = runs.filter { !$0.text.isEmpty }
+    }
+
+    /// Untrusted text, neutralised; line breaks are kept only when `multiline` (captions, bios).
+    public init(_ text: some StringProtocol, style: Style = .plain, multiline: Bool = false) {
+        self.init(runs: [Run(text: Self.neutralize(text, multiline: multiline), style: style)])
+    }
+
+    /// tweetcli's own text, written in its source: trusted as it is.
+    public init(stringLiteral value: String) {
+        self.init(runs: [Run(text: value, style: .plain)])
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        self.init(runs: stringInterpolation.runs)
+    }
+
+    /// Builds text from literals (trusted) and interpolated values (neutralised unless they are
+    /// already ``TerminalText``).
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var runs: [Run] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            runs.reserveCapacity(interpolationCount * 2 + 1)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            runs.append(Run(text: literal, style: .plain))
+        }
+
+        public mutating func appendInterpolation(_ text: TerminalText) {
+            runs += text.runs
+        }
+
+        /// An untrusted single-line value: a name, a username, an id.
+        public mutating func appendInterpolation(_ text: some StringProtocol) {
+            runs.append(Run(text: TerminalText.neutralize(text, multiline: false), style: .plain))
+        }
+
+        public mutating func appendInterpolation(_ number: Int) {
+            runs.append(Run(text: String(number), style: .plain))
+        }
+    }
+
+    /// The text without any styling.
+    public var plain: String { runs.map(\.text).joined() }
+
+    public var isEmpty: Bool { runs.allSatisfy { $0.text.isEmpty } }
+
+    /// The bytes to write: with SGR sequences for the styles when `color`, else the plain text.
+    public func rendered(color: Bool) -> String {
+        guard color else { return plain }
+        var output = ""
+        for run in runs {
+            guard let code = run.style.code else {
+                output += run.text
+                continue
+            }
+            // Styles never span a line break, so a pager or a cut-off line cannot leak them.
+            var first = true
+            for line in run.text.split(separator: "\n", omittingEmptySubsequences: false) {
+                if !first { output += "\n" }
+                first = false
+                if !line.isEmpty { output += "\u{1B}[\(code)m\(line)\u{1B}[0m" }
+            }
+        }
+        return output
+    }
+
+    public static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText {
+        TerminalText(runs: lhs.runs + rhs.runs)
+    }
+
+    public static func += (lhs: inout TerminalText, rhs: TerminalText) {
+        lhs = lhs + rhs
+    }
+
+    // MARK: Styles
+
+    /// Untrusted single-line text in `style`.
+    static func styled(_ text: some StringProtocol, _ style: Style) -> TerminalText {
+        TerminalText(text, style: style)
+    }
+
+    static func bold(_ text: some StringProtocol) -> TerminalText { styled(text, .bold) }
+    static func dim(_ text: some StringProtocol) -> TerminalText { styled(text, .dim) }
+    static func accent(_ text: some StringProtocol) -> TerminalText { styled(text, .accent) }
+
+    /// `text` restyled as a whole (its runs keep their neutralised characters).
+    func styled(_ style: Style) -> TerminalText {
+        TerminalText(runs: runs.map { Run(text: $0.text, style: style) })
+    }
+}
+
+extension Array where Element == TerminalText {
+    /// The elements with `separator` between them.
+    func joined(separator: TerminalText = TerminalText()) -> TerminalText {
+        var result = TerminalText()
+        for (index, text) in enumerated() {
+            if index > 0 { result += separator }
+            result += text
+        }
+        return result
+    }
+}
+
+// MARK: Neutralising
+
+extension TerminalText {
+    /// `text` with nothing a terminal would act on: every C0 and C1 control character, DEL and
+    /// bidirectional control shown as a visible escape. Tabs become a space; line breaks (LF, CR LF,
+    /// U+2028, U+2029) become "\n" when `multiline`, else a visible escape. Applying it twice gives
+    /// the same text, since an escape is printable ASCII.
+    public static func neutralize(_ text: some StringProtocol, multiline: Bool) -> String {
+        guard needsNeutralizing(text.utf8) else { return String(text) }
+        var output = ""
+        output.reserveCapacity(text.utf8.count + 16)
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            switch scalar.value {
+            case 0x09:
+                output += " "
+            case 0x0A, 0x2028, 0x2029:
+                output += multiline ? "\n" : visible(scalar)
+            case 0x0D where pending == "\n" && multiline:
+                continue  // CR LF is one line break.
+            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
+                output += visible(scalar)
+            default:
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    /// `\x1b` for a C0 control or DEL, `\u009b` for C1 controls and bidirectional controls.
+    private static func visible(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return scalar.value < 0x80
+            ? "\\x" + String(repeating: "0", count: 2 - hex.count) + hex
+            : "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// Whether any byte could start something ``neutralize(_:multiline:)`` changes: the fast path
+    /// for the usual text, which needs nothing.
+    private static func needsNeutralizing(_ bytes: some Sequence<UInt8>) -> Bool {
+        var previous: UInt8 = 0
+        var beforePrevious: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F { return true }
+            // C1 controls are C2 80–C2 9F in UTF-8.
+            if previous == 0xC2 && byte < 0xA0 && byte >= 0x80 { return true }
+            // U+2028–U+202E are E2 80 A8–AE; U+2066–U+2069 are E2 81 A6–A9.
+            if beforePrevious == 0xE2 {
+                if previous == 0x80 && (0xA8...0xAE).contains(byte) { return true }
+                if previous == 0x81 && (0xA6...0xA9).contains(byte) { return true }
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
+    }
+}

@@ -1,0 +1,35 @@
+import TweetCore
+
+/// A user row (the course's `UserRowView`) and a profile header (`ProfileHeaderView` and `UserStatsView`).
+struct UserRenderer {
+    /// A row of the explore list: name, @username and uid, then `trailing`.
+    func row(_ user: User, trailing: TerminalText = TerminalText()) -> TerminalText {
+        "\(name(user))  \(TerminalText.dim("uid " + user.id))\(trailing)\n"
+    }
+
+    /// "Ada Lovelace @ada": the name as a sentence gives it, never in doubled parentheses.
+    func name(_ user: User) -> TerminalText {
+        "\(TerminalText.bold(user.fullname)) \(TerminalText.dim("@" + user.username))"
+    }
+
+    /// The header; `user.email` shows only when the service left it in (your own profile).
+    func header(_ user: User, stats: UserStats?, actionTitle: String?) -> TerminalText {
+        var text: TerminalText = "\(TerminalText.bold(user.fullname))\n"
+        text += .dim("@" + user.username) + (actionTitle.map { "  [\($0)]" } ?? "") + "\n"
+        if let bio = user.bio, !bio.isEmpty { text += TerminalText(bio, multiline: true) + "\n" }
+        let details: [TerminalText] = [
+            user.location.flatMap { $0.isEmpty ? nil : "📍 \($0)" },
+            user.website.flatMap { $0.isEmpty ? nil : "🔗 \($0)" },
+            user.email.map { "✉ \($0)" },
+        ].compactMap { $0 }
+        if !details.isEmpty { text += details.joined(separator: "  ") + "\n" }
+        if let stats {
+            text +=
+                "\(TerminalText.bold(String(stats.following))) Following  "
+                + "\(TerminalText.bold(String(stats.followers))) Followers  "
+                + "\(TerminalText.bold(String(stats.tweets))) Tweets\n"
+        }
+        text += .dim("uid \(user.id)") + "\n"
+        return text
+    }
+}

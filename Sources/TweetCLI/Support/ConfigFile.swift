@@ -1,0 +1,129 @@
+import Foundation
+import TweetCore
+
+/// `$XDG_CONFIG_HOME/tweetcli/config`: `key = value` lines, below flags and the environment in
+/// precedence. `#` starts a comment line.
+struct ConfigFile: Equatable {
+    /// The keys there are, what each holds, and how a value is checked.
+    enum Key: String, CaseIterable {
+        case store, color, limit
+
+        var help: String {
+            switch self {
+            case .store: return "the store directory, below --store and TWEETCLI_STORE"
+            case .color: return "auto, always or never, below --color and NO_COLOR"
+            case .limit: return "the default page size of listings, \(Limits.page.lowerBound)–\(Limits.page.upperBound)"
+            }
+        }
+
+        /// Why `value` cannot be this key's value, or `nil` when it can.
+        func problem(with value: String) -> String? {
+            switch self {
+            case .store:
+                return value.isEmpty ? "store needs a path" : nil
+            case .color:
+                return ColorChoice(rawValue: value) == nil ? "color must be auto, always or never, not '\(value)'" : nil
+            case .limit:
+                guard let number = Int(value), Limits.page.contains(number) else {
+                    return
+                        "limit must be a whole number from \(Limits.page.lowerBound) to \(Limits.page.upperBound), not '\(value)'"
+                }
+                return nil
+            }
+        }
+    }
+
+    /// One `key = value` line.
+    struct Entry: Equatable {
+        var key: Key
+        var value: String
+    }
+
+    let path: String
+    /// The settings in file order.
+    private(set) var entries: [Entry] = []
+
+    /// Where the file is: `$XDG_CONFIG_HOME/tweetcli/config`, else `~/.config/tweetcli/config`.
+    static func path(environment: [String: String]) -> String {
+        let base: String
+        if let value = environment["XDG_CONFIG_HOME"], value.hasPrefix("/") {
+            base = value
+        } else {
+            base = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config"
+        }
+        return base + "/tweetcli/config"
+    }
+
+    /// No settings, kept at `path`.
+    init(empty path: String) {
+        self.path = path
+    }
+
+    /// Reads the file; a missing file is an empty configuration.
+    /// - Throws: ``CommandFailure`` naming the line of an unknown key or a bad value.
+    init(path: String) throws {
+        self.path = path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) {
+                throw CommandFailure("cannot read the config file \(path)")
+            }
+            return
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw CommandFailure("the config file \(path) is not UTF-8 text")
+        }
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = line.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let place = "\(path) line \(number + 1)"
+            guard let equals = line.firstIndex(of: "=") else {
+                throw CommandFailure("\(place) is not 'key = value'")
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            guard let key = Key(rawValue: name) else {
+                throw CommandFailure(
+                    "\(place): unknown key '\(name)'; the keys are "
+                        + Key.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            if let problem = key.problem(with: value) { throw CommandFailure("\(place): \(problem)") }
+            set(key, value)
+        }
+    }
+
+    subscript(key: Key) -> String? {
+        entries.last { $0.key == key }?.value
+    }
+
+    /// Sets `key`, replacing an earlier value in place.
+    mutating func set(_ key: Key, _ value: String) {
+        guard let index = entries.firstIndex(where: { $0.key == key }) else {
+            entries.append(Entry(key: key, value: value))
+            return
+        }
+        entries[index].value = value
+        entries = entries.enumerated().filter { $0.offset == index || $0.element.key != key }.map(\.element)
+    }
+
+    /// Removes `key`.
+    mutating func unset(_ key: Key) {
+        entries.removeAll { $0.key == key }
+    }
+
+    /// The file's text: one `key = value` line per setting.
+    var text: String {
+        entries.map { "\($0.key.rawValue) = \($0.value)\n" }.joined()
+    }
+
+    /// Writes the file atomically (a temporary file, then rename), creating its directory (0700).
+    func save() throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandFailure("cannot write the config file \(path): \(error.localizedDescription)")
+        }
+    }
+}

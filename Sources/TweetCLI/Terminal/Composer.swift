@@ -1,0 +1,106 @@
+import Foundation
+import TweetCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writing a tweet in `$VISUAL` or `$EDITOR`, as `git commit` does: a file with a comment that
+/// gives the counting rules; an empty result cancels, and a caption that cannot be posted is kept
+/// as a draft for `post --draft`.
+@MainActor
+final class Composer {
+    private let context: Context
+    /// Whether the caption came from the editor (so a failure keeps it as a draft).
+    private(set) var isComposing = false
+
+    init(context: Context) {
+        self.context = context
+    }
+
+    /// The draft kept by a failed post: `$XDG_STATE_HOME/tweetcli/draft.txt`.
+    var draftPath: String {
+        AppPaths.stateDirectory(environment: context.environment) + "/draft.txt"
+    }
+
+    static let instructions = """
+        # Write your tweet above. Lines starting with '#' are left out; an empty tweet cancels.
+        # A tweet weighs at most 280: most characters count 1, CJK characters and emoji count 2,
+        # and every link counts 23 however long it is.
+        """
+
+    /// The editor's command: `$VISUAL`, else `$EDITOR`, else `vi`.
+    var editor: String {
+        for name in ["VISUAL", "EDITOR"] {
+            if let value = context.environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty {
+                return value
+            }
+        }
+        return "vi"
+    }
+
+    /// Opens the editor on a new file (or the kept draft) and returns the caption written.
+    /// - Throws: ``CommandFailure`` when the editor fails or the caption is empty.
+    func compose(replyTo: String?, fromDraft: Bool) throws -> String {
+        var initial = ""
+        if fromDraft {
+            guard let data = FileManager.default.contents(atPath: draftPath) else {
+                throw CommandFailure("there is no draft to reopen at \(draftPath)")
+            }
+            initial = String(decoding: data, as: UTF8.self)
+        }
+        let directory = FileManager.default.temporaryDirectory.path
+        var template = Array("\(directory)/tweetcli-post-XXXXXX.txt".utf8CString)
+        let fd = mkstemps(&template, 4)
+        guard fd >= 0 else { throw CommandFailure("cannot create a file to write the tweet in, in \(directory)") }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(path) }
+        let reply = replyTo.map { "# Replying to tweet \($0).\n" } ?? ""
+        let body = initial.isEmpty ? "\n" : initial.hasSuffix("\n") ? initial : initial + "\n"
+        let written = Output.write(body + "\n" + reply + Self.instructions + "\n", to: fd)
+        close(fd)
+        guard written else { throw CommandFailure("cannot write the tweet's file \(path)") }
+        isComposing = true
+        guard let process = Subprocess.start(editor, arguments: [path]) else {
+            throw CommandFailure("cannot start the editor '\(editor)'; set VISUAL or EDITOR")
+        }
+        let status = process.wait()
+        guard status == 0 else {
+            throw CommandFailure("the editor '\(editor)' exited with status \(status); nothing was posted")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("cannot read the tweet's file \(path) back; nothing was posted")
+        }
+        let caption = Self.caption(fromEdited: String(decoding: data, as: UTF8.self))
+        guard !caption.isEmpty else { throw CommandFailure("the tweet was empty, so nothing was posted") }
+        return caption
+    }
+
+    /// The edited file without its comment lines and surrounding blank lines.
+    static func caption(fromEdited text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }
+            .joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Keeps `caption` as the draft and returns the error to report, which names it.
+    func keepDraft(_ caption: String, after error: any Error) throws -> CommandFailure {
+        let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        let directory = (draftPath as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data((caption + "\n").utf8).write(to: URL(fileURLWithPath: draftPath), options: .atomic)
+            chmod(draftPath, 0o600)
+        } catch {
+            return CommandFailure(message + "; the draft could not be kept at \(draftPath)")
+        }
+        return CommandFailure(
+            message, hint: "your draft is kept in \(draftPath); edit it with: \(context.suggest("post --draft"))")
+    }
+
+    /// Removes the kept draft once it has been posted.
+    func discardDraft() {
+        guard isComposing else { return }
+        unlink(draftPath)  // No draft is fine: a new tweet had none.
+    }
+}

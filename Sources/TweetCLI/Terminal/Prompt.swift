@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Questions on the terminal: passwords (echo off, or one line from stdin) and confirmations.
+enum Prompt {
+    /// One line from standard input, without its line ending.
+    static func passwordFromStdin() throws -> String {
+        guard let line = readLine(strippingNewline: true) else {
+            throw CommandFailure("--password-stdin expects the password on standard input, and it was empty")
+        }
+        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+
+    /// Asks on the terminal with echo off; the password never shows on screen.
+    static func password(_ message: String) throws -> String {
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CommandFailure("there is no terminal to ask for the password on; pass it with --password-stdin")
+        }
+        Output.writeError(message)
+        var original = termios()
+        tcgetattr(STDIN_FILENO, &original)
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
+            Output.writeError("\n")
+        }
+        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+            throw CommandFailure("no password was entered")
+        }
+        return line
+    }
+
+    /// Asks a yes-or-no question on the terminal; anything but "y" or "yes" is no.
+    static func confirm(_ question: String) -> Bool {
+        Output.writeError(question + " [y/N] ")
+        guard let answer = readLine(strippingNewline: true) else {
+            Output.writeError("\n")
+            return false
+        }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The process's terminal: whether stdin and stdout are one, its size, and colour.
+struct Terminal {
+    let isStdoutTerminal: Bool
+    let isStdinTerminal: Bool
+    /// Columns to wrap to; `nil` when stdout is not a terminal (piped output is never wrapped).
+    let width: Int?
+    /// Rows, on a terminal.
+    let height: Int?
+    let environment: [String: String]
+
+    init(environment: [String: String]) {
+        self.environment = environment
+        isStdoutTerminal = isatty(STDOUT_FILENO) == 1
+        isStdinTerminal = isatty(STDIN_FILENO) == 1
+        var size = winsize()
+        let measured = isStdoutTerminal && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
+        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        if measured {
+            width = Int(size.ws_col)
+            height = size.ws_row > 0 ? Int(size.ws_row) : nil
+        } else {
+            // COLUMNS asks for wrapping where there is no terminal to measure (tests, `script`).
+            width = columns
+            height = nil
+        }
+    }
+
+    init(isStdoutTerminal: Bool, isStdinTerminal: Bool, width: Int?, height: Int?, environment: [String: String]) {
+        (self.isStdoutTerminal, self.isStdinTerminal, self.width, self.height, self.environment) =
+            (isStdoutTerminal, isStdinTerminal, width, height, environment)
+    }
+
+    /// Colour on a terminal (or when asked), never when `NO_COLOR` is set or the terminal is dumb.
+    func usesColor(_ choice: ColorChoice) -> Bool {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        switch choice {
+        case .always: return true
+        case .never: return false
+        case .auto: return isStdoutTerminal && environment["TERM"] != "dumb"
+        }
+    }
+}
+
+/// Writes to stdout and stderr with write(2): no FileHandle, so no Foundation start-up cost.
+enum Output {
+    static func write(_ text: String) {
+        write(text, to: STDOUT_FILENO)
+    }
+
+    static func writeError(_ text: String) {
+        write(text, to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text`, retrying short writes and EINTR.
+    /// - Returns: Whether every byte was written (a closed pipe or a full disk stops it).
+    @discardableResult
+    static func write(_ text: String, to fd: Int32) -> Bool {
+        var text = text
+        return text.withUTF8 { buffer in
+            var done = 0
+            while done < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                done += written
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// A view model's one way to run an action: the error is kept in `error`, for a view to show (the
+/// course's `//show error`), and thrown, so a caller cannot carry on as if it had worked.
+@MainActor
+protocol ErrorRecording: AnyObject {
+    var error: (any Error)? { get set }
+}
+
+extension ErrorRecording {
+    /// Runs `action`, clearing `error` first and recording the error it throws.
+    func perform<T>(_ action: () async throws -> T) async throws -> T {
+        error = nil
+        do {
+            return try await action()
+        } catch {
+            self.error = error
+            throw error
+        }
+    }
+}
+
+/// A page of a listing: the items, and whether there are more after them (one more was asked for
+/// than is shown, so "more" is never a guess).
+struct Page<Item> {
+    var items: [Item]
+    var hasMore: Bool
+
+    /// `fetched` cut to `limit`, having been read with a limit of `limit + 1`.
+    init(_ fetched: [Item], limit: Int) {
+        items = Array(fetched.prefix(limit))
+        hasMore = fetched.count > limit
+    }
+}
