@@ -33,7 +33,9 @@ let package = Package(
             name: "TweetCoreTests", dependencies: ["TweetCore", "tweetcli"],
             // Twitter's twitter-text conformance data (Apache 2.0, LICENSE beside it).
             resources: [.copy("Fixtures")]),
-        .testTarget(name: "TweetCLITests", dependencies: ["TweetCLI", "TweetCore"], swiftSettings: sameExecutor),
+        // Depends on tweetcli too, so the terminal tests have the binary to run in tmux.
+        .testTarget(
+            name: "TweetCLITests", dependencies: ["TweetCLI", "TweetCore", "tweetcli"], swiftSettings: sameExecutor),
     ],
     swiftLanguageModes: [.v6]
 )

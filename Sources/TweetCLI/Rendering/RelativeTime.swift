@@ -30,8 +30,10 @@ struct RelativeTime {
         let seconds = Int(now.timeIntervalSince(date))
         if let locale {
             if seconds < 7 * 86_400 {
-                let style = Date.RelativeFormatStyle(presentation: .numeric, unitsStyle: .abbreviated, locale: locale)
-                return min(date, now).formatted(style.locale(locale))
+                // Anchored at the tweet's date, formatted at `now`: "2 hours ago", not "in 2 hours".
+                let style = Date.AnchoredRelativeFormatStyle(
+                    anchor: min(date, now), presentation: .numeric, unitsStyle: .abbreviated, locale: locale)
+                return style.format(now)
             }
             let sameYear = Self.localDate(now).year == Self.localDate(date).year
             let style =

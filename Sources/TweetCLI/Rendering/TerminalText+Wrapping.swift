@@ -60,28 +60,28 @@ extension TerminalText {
     }
 
     /// Words: the cells between spaces, and each wide character on its own, since CJK text breaks
-    /// between any two characters. `spaced` says whether a space stood before the word.
-    private static func words(_ line: ArraySlice<Cell>) -> [(cells: [Cell], spaced: Bool)] {
-        var words: [(cells: [Cell], spaced: Bool)] = []
+    /// between any two characters. `space` is the space that stood before the word, if one did.
+    private static func words(_ line: ArraySlice<Cell>) -> [(cells: [Cell], space: Cell?)] {
+        var words: [(cells: [Cell], space: Cell?)] = []
         var current: [Cell] = []
-        var spaced = false
-        func flush(nextSpaced: Bool) {
-            if !current.isEmpty || nextSpaced { words.append((current, spaced)) }
+        var space: Cell?
+        func flush(next: Cell?) {
+            if !current.isEmpty || next != nil { words.append((current, space)) }
             current = []
-            spaced = nextSpaced
+            space = next
         }
         for cell in line {
             if cell.isSpace {
-                flush(nextSpaced: true)
+                flush(next: cell)
             } else if cell.isWide {
-                flush(nextSpaced: false)
+                flush(next: nil)
                 current = [cell]
-                flush(nextSpaced: false)
+                flush(next: nil)
             } else {
                 current.append(cell)
             }
         }
-        if !current.isEmpty { words.append((current, spaced)) }
+        if !current.isEmpty { words.append((current, space)) }
         return words
     }
 
@@ -98,13 +98,13 @@ extension TerminalText {
             rowWidth = indent.count
             rowHasWords = false
         }
-        for (cells, spaced) in words(line.dropFirst(indentCount)) {
+        for (cells, space) in words(line.dropFirst(indentCount)) {
             let wordWidth = cells.reduce(0) { $0 + $1.columns }
-            let separator = spaced && rowHasWords ? 1 : 0
+            let separator = space != nil && rowHasWords ? 1 : 0
             if rowWidth + separator + wordWidth > width && rowHasWords {
                 newRow()
-            } else if separator == 1 {
-                row.append(Cell(character: " ", style: .plain))
+            } else if separator == 1, let space {
+                row.append(space)
                 rowWidth += 1
             }
             // A word wider than a whole line breaks where it must.

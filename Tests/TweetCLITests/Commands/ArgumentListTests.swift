@@ -1,0 +1,64 @@
+import Testing
+
+@testable import TweetCLI
+
+@MainActor
+struct ArgumentListTests {
+    @Test(arguments: [["-n", "5"], ["-n5"], ["--limit", "5"], ["--limit=5"]])
+    func shortAndLongSpellingsMeanTheSame(_ arguments: [String]) throws {
+        #expect(try FeedCommand(arguments: arguments).limit == 5)
+    }
+
+    @Test(arguments: [
+        (["--following", "--following"], "--following was given twice; give it once"),
+        (["-n", "3", "--limit", "4"], "--limit was given twice; give it once"),
+        (["--limit", "0"], "--limit must be a whole number from 1 to 200, not '0'"),
+        (["--limit"], "--limit needs a value"), (["-x"], "unknown option '-x'"),
+        (["--following=yes"], "--following takes no value"), (["extra"], "unexpected argument 'extra'"),
+    ])
+    func badArgumentsAreUsageErrorsThatSayWhy(_ arguments: [String], _ message: String) {
+        #expect(throws: UsageError(message, usage: FeedCommand.usage)) { try FeedCommand(arguments: arguments) }
+    }
+
+    @Test func afterADoubleDashEverythingIsACaption() throws {
+        let post = try PostCommand(arguments: ["--", "-n", "--dry-run"])
+        #expect(post.words == ["-n", "--dry-run"])
+        #expect(!post.dryRun)
+    }
+
+    @Test func loginTakesOneOfEmailAndUsername() {
+        #expect(throws: UsageError("give one of --email and --username, not both", usage: LoginCommand.usage)) {
+            try LoginCommand(arguments: ["--username", "ada", "--email", "a@b.co"])
+        }
+        #expect(throws: UsageError("login needs --email or --username", usage: LoginCommand.usage)) {
+            try LoginCommand(arguments: [])
+        }
+    }
+
+    @Test func deleteTakesForceShortOrLong() throws {
+        #expect(try DeleteCommand(arguments: ["id1", "-f"]).force)
+        #expect(try DeleteCommand(arguments: ["--force", "id1"]).force)
+        #expect(try !DeleteCommand(arguments: ["id1"]).force)
+    }
+
+    @Test func globalOptionsAreTakenFromAnywhereAndOnce() throws {
+        var arguments = ["feed", "--json", "--store", "/tmp/s", "--no-pager", "-n", "2"]
+        let options = try GlobalOptions.extract(from: &arguments)
+        #expect(options == GlobalOptions(storePath: "/tmp/s", json: true, color: nil, pager: false))
+        #expect(arguments == ["feed", "-n", "2"])
+        var twice = ["--json", "feed", "--json"]
+        #expect(throws: UsageError("--json was given twice; give it once")) { try GlobalOptions.extract(from: &twice) }
+    }
+
+    @Test func hintsRepeatTheStoreSoTheyWorkAsTyped() {
+        #expect(GlobalOptions().suggest("feed") == "tweetcli feed")
+        #expect(GlobalOptions(storePath: "/tmp/demo").suggest("feed") == "tweetcli --store /tmp/demo feed")
+        #expect(GlobalOptions(storePath: "my store").suggest("feed") == "tweetcli --store 'my store' feed")
+        #expect(ShellQuote.quote("it's") == "'it'\\''s'")
+    }
+
+    @Test func seedRefusesImpossibleCountsBeforeOpeningAnything() throws {
+        #expect(throws: (any Error).self) { try SeedCommand(arguments: ["--users", "3", "--follows", "5"]).validate() }
+        try SeedCommand(arguments: ["--users", "3", "--follows", "2"]).validate()
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real terminal for end-to-end tests: a tmux server of its own, one window of a given size
+/// running bash, driven with `send-keys` and read with `capture-pane`, as a person would type.
+final class TmuxSession {
+    let home: URL
+    let socket: String
+    var store: String { home.appendingPathComponent("store").path }
+
+    /// The tweetcli built beside the test bundle.
+    static let executable: URL = {
+        var directory = Bundle.main.bundleURL
+        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
+        for candidate in [directory, Bundle.main.bundleURL.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("tweetcli")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return directory.appendingPathComponent("tweetcli")
+    }()
+
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+
+    /// Starts bash in a `width` × `height` window, with `tweetcli` on its PATH and a home of its own.
+    init(width: Int, height: Int = 40, environment: [String: String] = [:]) throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("tweetcli-tmux-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        socket = "tweetcli-test-\(UUID().uuidString.prefix(8))"
+        let bin = Self.executable.deletingLastPathComponent().path
+        var variables = [
+            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "TWEETCLI_STORE": store,
+            "TERM": "xterm-256color", "LANG": "C.UTF-8",
+            "TZ": "UTC", "PAGER": "less -FRX", "LESS": "", "EDITOR": "vim -u NONE -N -n -i NONE",
+        ]
+        variables.merge(environment) { _, new in new }
+        let exports = variables.flatMap { ["-e", "\($0.key)=\($0.value)"] }
+        // bash takes its prompt, and tmux a new pane's PATH, from elsewhere than -e: an rc file sets both.
+        let rcfile = home.appendingPathComponent("bashrc")
+        try "PS1='$ '\nexport PATH='\(bin)':/usr/bin:/bin\n".write(to: rcfile, atomically: true, encoding: .utf8)
+        try tmux(
+            ["new-session", "-d", "-x", "\(width)", "-y", "\(height)"] + exports
+                + ["bash --noprofile --rcfile \(rcfile.path)"])
+        try tmux(["set-option", "-g", "status", "off"])
+        try waitForPrompt()
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])  // Best effort: the server may have exited with its shell.
+        try? FileManager.default.removeItem(at: home)  // Best effort: a temporary directory.
+    }
+
+    /// Runs a tmux command on this session's server and returns what it printed.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        // posix_spawn and waitpid, with the output in a file: the server that new-session starts
+        // keeps its client's descriptors, so neither a pipe nor Foundation's Process would see an end.
+        let file = home.appendingPathComponent("tmux-output").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let words = ["/usr/bin/tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, &argv, environ) == 0 else {
+            throw CocoaError(.executableNotLoadable)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+    }
+
+    /// Types `text` literally, then Enter when asked.
+    func type(_ text: String, enter: Bool = true) throws {
+        try tmux(["send-keys", "-l", text])
+        if enter { try tmux(["send-keys", "Enter"]) }
+    }
+
+    /// Presses keys by tmux's names: `Escape`, `Enter`, `q`.
+    func press(_ keys: String...) throws {
+        try tmux(["send-keys"] + keys)
+    }
+
+    /// The visible screen, one string per row, trailing spaces removed.
+    func screen() throws -> [String] {
+        try tmux(["capture-pane", "-p"]).split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.reversed().drop { $0 == " " }.reversed())
+        }
+    }
+
+    /// Waits until a row of the screen satisfies `matches` (10 s at most) and returns the screen.
+    @discardableResult
+    func waitFor(
+        _ description: String, timeout: TimeInterval = 10, row matches: (String) -> Bool
+    ) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let rows = try screen()
+            if rows.contains(where: matches) { return rows }
+            guard Date() < deadline else {
+                Issue.record("the screen never showed \(description):\n\(rows.joined(separator: "\n"))")
+                return rows
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// Waits until the screen shows `text`.
+    @discardableResult
+    func waitFor(_ text: String) throws -> [String] {
+        try waitFor(text.debugDescription) { $0.contains(text) }
+    }
+
+    /// Waits for the shell's prompt on an empty line.
+    func waitForPrompt() throws {
+        try waitFor("the prompt") { $0 == "$" }
+    }
+
+    /// Waits for the row `NAME=STATUS` that `echo NAME=$?` prints, and returns the status.
+    func waitForStatus(_ name: String) throws -> (status: Int, screen: [String]) {
+        let rows = try waitFor("\(name)=STATUS") { row in
+            row.hasPrefix(name + "=") && !row.dropFirst(name.count + 1).isEmpty
+                && row.dropFirst(name.count + 1).allSatisfy(\.isNumber)
+        }
+        let line = rows.last { $0.hasPrefix(name + "=") && $0.dropFirst(name.count + 1).allSatisfy(\.isNumber) }
+        return (Int(line?.dropFirst(name.count + 1) ?? "") ?? -1, rows)
+    }
+
+    /// Runs a shell command line and waits for it to finish; returns its exit status and the screen.
+    @discardableResult
+    func run(_ commandLine: String) throws -> (status: Int, screen: [String]) {
+        let marker = "done\(UUID().uuidString.prefix(6))"
+        try type("clear; " + commandLine + "; echo \(marker)=$?")
+        return try waitForStatus(marker)
+    }
+
+    /// Runs tweetcli outside the terminal, with the same home and store, for setting up.
+    @discardableResult
+    func tweetcli(_ arguments: [String], stdin: String = "") throws -> String {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["--store", store] + arguments
+        process.environment = [
+            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path, "TZ": "UTC",
+        ]
+        let (input, output) = (Pipe(), Pipe())
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "tweetcli \(arguments)")
+        return String(decoding: data, as: UTF8.self)
+    }
+}

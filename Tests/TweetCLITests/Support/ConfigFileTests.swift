@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import TweetCLI
+
+struct ConfigFileTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID())").path
+    var path: String { directory + "/tweetcli/config" }
+
+    func write(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: directory + "/tweetcli", withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    @Test func settingsAreReadWithCommentsAndSpaces() throws {
+        try write("# mine\n\nstore = ~/tweets\ncolor=never\n  limit =  50  \n")
+        let file = try ConfigFile(path: path)
+        #expect(file[.store] == "~/tweets")
+        #expect(file[.color] == "never")
+        #expect(file[.limit] == "50")
+    }
+
+    @Test func aMissingFileIsNoSettings() throws {
+        #expect(try ConfigFile(path: path).entries.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("colour = never\n", "line 1: unknown key 'colour'; the keys are store, color, limit"),
+        ("store = /x\nlimit = 500\n", "line 2: limit must be a whole number from 1 to 200, not '500'"),
+        ("color = blue\n", "line 1: color must be auto, always or never, not 'blue'"),
+        ("\n\njust words\n", "line 3 is not 'key = value'"),
+    ])
+    func aBadLineIsNamed(_ text: String, _ message: String) throws {
+        try write(text)
+        let error = #expect(throws: CommandFailure.self) { try ConfigFile(path: path) }
+        #expect(error?.description == "\(path) \(message)")
+    }
+
+    @Test func setReplacesUnsetRemovesAndSaveRoundTrips() throws {
+        var file = try ConfigFile(path: path)
+        file.set(.limit, "10")
+        file.set(.color, "always")
+        file.set(.limit, "30")
+        try file.save()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "limit = 30\ncolor = always\n")
+        var reread = try ConfigFile(path: path)
+        #expect(reread == file)
+        reread.unset(.limit)
+        #expect(reread[.limit] == nil && reread[.color] == "always")
+    }
+}
