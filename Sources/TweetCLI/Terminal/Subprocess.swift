@@ -27,8 +27,19 @@ struct Subprocess {
         let words = ["/bin/sh", "-c", arguments.isEmpty ? command : command + " \"$@\"", "sh"] + arguments
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The user's program starts as from a shell: no signal blocked, none ignored.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
+        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
         if pipeInput { close(pipeEnds[0]) }
         guard status == 0 else {
             if pipeInput { close(pipeEnds[1]) }
