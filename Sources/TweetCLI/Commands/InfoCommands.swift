@@ -11,7 +11,8 @@ struct HelpCommand: Command {
 
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments.filter { $0 != "-h" && $0 != "--help" })
-        topic = try list.positionals(atMost: 1).first
+        // `help -h` is help about help, as `help help` is.
+        topic = try list.positionals(atMost: 1).first ?? (arguments.isEmpty ? nil : Self.name)
     }
 
     func validate() throws {

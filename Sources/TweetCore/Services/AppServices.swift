@@ -6,6 +6,8 @@ public struct AppServices: Sendable {
     public let auth: AuthService
     public let users: UserService
     public let tweets: TweetService
+    /// Demo data for an empty store.
+    public let seeder: DemoSeeder
 
     /// Wires services over `store`.
     public init(store: any DocumentStore, auth: AuthService, ids: IDGenerator = .random) {
@@ -13,6 +15,7 @@ public struct AppServices: Sendable {
         self.auth = auth
         users = UserService(store: store, auth: auth)
         tweets = TweetService(store: store, auth: auth, users: users, ids: ids)
+        seeder = DemoSeeder(store: store)
     }
 
     /// Opens the local store in `storeDirectory`, with its session file under `stateDirectory`.

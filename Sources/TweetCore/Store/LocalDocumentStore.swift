@@ -30,6 +30,11 @@ public actor LocalDocumentStore: DocumentStore {
             try StorageEngine(directory: directory, clock: clock, indexes: indexes, foldThreshold: foldThreshold)
         }
         self.createIfMissing = createIfMissing
+        // A path that is there but is not a directory is a mistake to name, not an empty store.
+        var status = stat()
+        if stat(directory, &status) == 0 && (status.st_mode & S_IFMT) != S_IFDIR {
+            throw StoreError.cannotOpen(path: directory, reason: "it is a file, not a directory")
+        }
         engine = StorageEngine.exists(in: directory) ? try makeEngine() : nil
     }
 

@@ -16,7 +16,7 @@ public final class SeedViewModel: ErrorRecording {
     /// Seeds the store with `options`.
     public func seed(_ options: DemoSeeder.Options) async throws {
         try await perform {
-            summary = try await DemoSeeder(store: services.store).seed(options)
+            summary = try await services.seeder.seed(options)
         }
     }
 }

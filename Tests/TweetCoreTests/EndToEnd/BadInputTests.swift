@@ -33,6 +33,19 @@ struct BadInputTests {
             name: "follow while logged out", arguments: ["follow", "@alice"], signedOut: true, message: "not signed in"),
         Case(name: "empty caption", arguments: ["post", "   "], message: "caption is empty"),
         Case(
+            name: "an escape sequence in a caption", arguments: ["post", "evil \u{1B}]0;pwned\u{07} \u{1B}[2J"],
+            message: "the caption contains the control character U+001B"),
+        Case(
+            name: "a right-to-left override in a caption", arguments: ["post", "gnp.\u{202E}exe"],
+            message: "the caption contains the control character U+202E"),
+        Case(
+            name: "an escape sequence in a full name", arguments: ["edit-profile", "--fullname", "Bob\u{1B}[8m"],
+            message: "the full name contains the control character U+001B"),
+        Case(
+            name: "a line break in a location", arguments: ["edit-profile", "--location", "here\nthere"],
+            message: "the location contains the control character U+000A"),
+
+        Case(
             name: "whitespace caption from stdin", arguments: ["post", "-"], stdin: " \n\t\n",
             message: "caption is empty"),
         Case(

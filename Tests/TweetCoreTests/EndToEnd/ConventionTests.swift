@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// What people expect of a CLI they use every day: help and version, hints that work as typed,
+/// private emails, the config file below flags and the environment.
+struct ConventionTests {
+    @Test func everyCommandHasHelpWithItsUsage() throws {
+        let cli = try CLIRunner()
+        let overview = try cli.run(["help"])
+        #expect(overview.status == 0)
+        let names = overview.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { $0 != "Commands:" }.dropFirst()
+            .prefix { !$0.isEmpty }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names.count >= 20)
+        for name in names {
+            for arguments in [[name, "-h"], [name, "--help"], ["help", name]] {
+                let help = try cli.run(arguments)
+                #expect(help.status == 0, "\(arguments): \(help.stderr)")
+                #expect(help.stdout.contains("usage: tweetcli \(name)"), "\(arguments)")
+                #expect(help.stdout.contains("-h, --help"))
+            }
+        }
+        #expect(try cli.run(["help", "nope"]).status == 64)
+    }
+
+    @Test func theVersionIsPrinted() throws {
+        let cli = try CLIRunner()
+        for arguments in [["--version"], ["version"], ["-V"]] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("tweetcli "))
+        }
+    }
+
+    @Test func aStorePathThatIsAFileIsAnErrorNotAnEmptyStore() throws {
+        let cli = try CLIRunner()
+        let file = cli.home.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let result = try cli.run(["--store", file.path, "feed"], store: false)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: cannot open the store at \(file.path): it is a file, not a directory\n")
+    }
+
+    @Test func otherUsersEmailsAreNeverShown() throws {
+        let cli = try CLIRunner()
+        try cli.register("alice", fullname: "Alice")
+        _ = try cli.post("hello from alice")
+        try cli.register("bob", fullname: "Bob")
+        _ = try cli.post("hello from bob")
+        let explore = try jsonArray(try cli.run(["explore", "--json"]).stdout)
+        #expect(explore.count == 2)
+        for user in explore {
+            let mine = user["username"] as? String == "bob"
+            #expect((user["email"] as? String) == (mine ? "bob@example.com" : nil))
+        }
+        let feed = try jsonArray(try cli.run(["feed", "--json"]).stdout)
+        let authors = feed.compactMap { $0["user"] as? [String: Any] }
+        #expect(authors.count == 2)
+        #expect(authors.filter { $0["email"] != nil }.map { $0["username"] as? String } == ["bob"])
+        let profile = try cli.run(["profile", "@alice"])
+        #expect(!profile.stdout.contains("alice@example.com"))
+        #expect(try cli.run(["profile"]).stdout.contains("bob@example.com"))
+        #expect(try cli.run(["whoami"]).stdout.contains("bob@example.com"))
+        let unfollow = try cli.run(["unfollow", "@alice"])
+        #expect(unfollow.stdout == "You were not following Alice @alice; nothing changed.\n")
+    }
+
+    @Test func theConfigFileIsBelowFlagsAndTheEnvironment() throws {
+        let cli = try CLIRunner()
+        let config = cli.home.appendingPathComponent("config").path
+        let environment = ["XDG_CONFIG_HOME": config]
+        let configured = cli.home.appendingPathComponent("configured").path
+        let set = try cli.run(["config", "set", "store", configured], environment: environment, store: false)
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try cli.run(["config", "set", "limit", "2"], environment: environment, store: false).status == 0)
+        #expect(try cli.run(["config", "get", "limit"], environment: environment, store: false).stdout == "2\n")
+        let seeded = try cli.run(["seed", "--users", "3"], environment: environment, store: false)
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+        #expect(FileManager.default.fileExists(atPath: configured + "/journal.jsonl"))
+        // The config's limit is the page size, and the More line does not repeat it.
+        let feed = try cli.run(["feed"], environment: environment, store: false)
+        #expect(feed.stdout.components(separatedBy: "\n♡").count - 1 == 2)
+        #expect(feed.stdout.contains("More: tweetcli feed --before"))
+        // TWEETCLI_STORE and --store win over the config file.
+        let other = cli.home.appendingPathComponent("other").path
+        let viaEnvironment = try cli.run(
+            ["feed"], environment: environment.merging(["TWEETCLI_STORE": other]) { $1 }, store: false)
+        #expect(viaEnvironment.stdout.hasPrefix("No tweets yet"))
+        #expect(
+            try cli.run(["--store", other, "feed"], environment: environment, store: false).stdout
+                .hasPrefix("No tweets yet"))
+        // A bad line names itself, for every command.
+        try "limit = 2\ncolour = never\n".write(toFile: config + "/tweetcli/config", atomically: true, encoding: .utf8)
+        let broken = try cli.run(["feed"], environment: environment, store: false)
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("config line 2: unknown key 'colour'"))
+    }
+
+    @Test func signingInWhereThereIsNoStoreSaysSo() throws {
+        let cli = try CLIRunner()
+        let result = try cli.run(["login", "--username", "bob", "--password-stdin"], stdin: "password123\n")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: there is no store at \(cli.store.path) yet; create one with: "))
+        #expect(!FileManager.default.fileExists(atPath: cli.store.path))
+    }
+
+    @Test func aFailedSeedOrRegisterLeavesNoStoreBehind() throws {
+        let cli = try CLIRunner()
+        #expect(try cli.run(["seed", "--users", "2", "--follows", "5"]).status == 64)
+        let register = try cli.run(
+            ["register", "--email", "not-an-email", "--username", "x", "--fullname", "X", "--password-stdin"],
+            stdin: "password123\n")
+        #expect(register.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: cli.store.path))
+    }
+
+    @Test func pipedOutputIsNeverWrappedAndAFeedHintRepeatsItsFlags() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let caption = String(repeating: "word ", count: 50).trimmingCharacters(in: .whitespaces)
+        _ = try cli.post(caption)
+        _ = try cli.post("second")
+        _ = try cli.post(caption)
+        let feed = try cli.run(["feed", "--following", "-n", "1"])
+        #expect(feed.stdout.split(separator: "\n").contains { $0 == caption }, "\(feed.stdout)")
+        #expect(feed.stdout.contains("More: tweetcli --store \(cli.store.path) feed --following --limit 1 --before "))
+        let profile = try cli.run(["profile", "--tab", "tweets", "-n", "1"])
+        #expect(profile.stdout.contains("More: tweetcli --store \(cli.store.path) profile @ada --tab tweets --limit 1"))
+    }
+}
