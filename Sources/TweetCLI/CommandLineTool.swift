@@ -32,7 +32,7 @@ public enum CommandLineTool {
 
     /// Runs the process's command line and returns its exit code.
     public static func main(arguments: [String]) async -> Int32 {
-        var environment: [String: String] = [:]
+        var environment = [String: String](minimumCapacity: variables.count)
         for name in variables {
             if let value = getenv(name) { environment[name] = String(cString: value) }
         }

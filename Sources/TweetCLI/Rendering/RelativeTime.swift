@@ -57,12 +57,15 @@ struct RelativeTime {
     /// The calendar date of `date` in the local time zone: localtime_r reads `TZ` (through tzset)
     /// with no locale data to load.
     static func localDate(_ date: Date) -> (year: Int, month: Int, day: Int) {
-        tzset()
+        _ = timeZoneLoaded
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         localtime_r(&seconds, &parts)
         return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
+
+    /// tzset once: each call stats /etc/localtime again.
+    private static let timeZoneLoaded: Void = tzset()
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }

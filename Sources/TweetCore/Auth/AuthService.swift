@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Sign-up, sign-in and the current session (the course's `Auth.auth()`).
 public final class AuthService: Sendable {
@@ -16,6 +17,9 @@ public final class AuthService: Sendable {
     let storeName: String
     private let hasher: PasswordHasher
     private let ids: IDGenerator
+    /// The session as this service last read or wrote it: a command asks who is signed in several
+    /// times (the page's authors, the likes, the view model), and the file is read once.
+    private let knownSession = Mutex<SessionStore.Session??>(nil)
 
     /// - Parameters:
     ///   - store: where users and credentials live.
@@ -36,7 +40,14 @@ public final class AuthService: Sendable {
 
     /// The signed-in uid, read from the session file; `nil` when signed out.
     public func currentUid() throws -> String? {
-        guard let saved = try session.load(), saved.store == storeName else { return nil }
+        let saved: SessionStore.Session?
+        if let known = knownSession.withLock({ $0 }) {
+            saved = known
+        } else {
+            saved = try session.load()
+            knownSession.withLock { $0 = .some(saved) }
+        }
+        guard let saved, saved.store == storeName else { return nil }
         return saved.uid
     }
 
@@ -81,7 +92,7 @@ public final class AuthService: Sendable {
                 StatsCounter.fields(UserStats(following: 0, followers: 0, tweets: 0)),
                 at: StatsCounter.path(of: user.id))
         }
-        try session.save(.init(uid: user.id, store: storeName))
+        try remember(.init(uid: user.id, store: storeName))
         return user
     }
 
@@ -109,13 +120,24 @@ public final class AuthService: Sendable {
         guard let hash = credentials?.data["passwordHash"]?.stringValue, hasher.verify(password, against: hash) else {
             throw AuthError.invalidCredentials
         }
-        try session.save(.init(uid: user.id, store: storeName))
+        try remember(.init(uid: user.id, store: storeName))
         return user
     }
 
     /// Signs out.
     public func signOut() throws {
         try session.clear()
+        knownSession.withLock { $0 = .some(nil) }
+    }
+
+    /// Records `uid` as signed in, without a password: for tests that act as a user.
+    func signIn(uid: String) throws {
+        try remember(.init(uid: uid, store: storeName))
+    }
+
+    private func remember(_ saved: SessionStore.Session) throws {
+        try session.save(saved)
+        knownSession.withLock { $0 = .some(saved) }
     }
 
     /// A valid yescrypt hash of no one's password, checked when the account does not exist.

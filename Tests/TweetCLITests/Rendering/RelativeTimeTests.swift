@@ -16,6 +16,7 @@ struct RelativeTimeTests {
     func withTimeZone<T>(_ zone: String, _ body: () -> T) -> T {
         let previous = getenv("TZ").map { String(cString: $0) }
         setenv("TZ", zone, 1)
+        tzset()
         defer {
             if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
             tzset()

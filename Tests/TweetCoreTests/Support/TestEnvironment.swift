@@ -99,7 +99,7 @@ final class TestEnvironment: Sendable {
 
     /// Signs `user` in by writing the session file, as a login would, without hashing a password.
     func signIn(_ user: User, in services: AppServices) throws {
-        try services.auth.session.save(.init(uid: user.id, store: services.auth.storeName))
+        try services.auth.signIn(uid: user.id)
     }
 
     /// Signs `user` in and posts `caption` as them.
