@@ -92,8 +92,14 @@ final class Context {
 /// Quoting for the shell, for the command lines that hints suggest.
 enum ShellQuote {
     static func quote(_ word: String) -> String {
-        let safe = word.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+=:,@%".unicodeScalars.contains($0))
+        // Bytes, not CharacterSet: a hint is built on every paged listing.
+        let safe = word.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default: return "/._-+=:,@%".utf8.contains(byte)
+            }
         }
         if safe && !word.isEmpty { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"

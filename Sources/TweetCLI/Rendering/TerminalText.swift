@@ -83,7 +83,7 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     }
 
     /// The text without any styling.
-    public var plain: String { runs.map(\.text).joined() }
+    public var plain: String { runs.reduce(into: "") { $0 += $1.text } }
 
     public var isEmpty: Bool { runs.allSatisfy { $0.text.isEmpty } }
 

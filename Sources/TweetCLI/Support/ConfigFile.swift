@@ -1,6 +1,10 @@
 import Foundation
 import TweetCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `$XDG_CONFIG_HOME/tweetcli/config`: `key = value` lines, below flags and the environment in
 /// precedence. `#` starts a comment line.
 struct ConfigFile: Equatable {
@@ -63,12 +67,7 @@ struct ConfigFile: Equatable {
     /// - Throws: ``CommandFailure`` naming the line of an unknown key or a bad value.
     init(path: String) throws {
         self.path = path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            if FileManager.default.fileExists(atPath: path) {
-                throw CommandFailure("cannot read the config file \(path)")
-            }
-            return
-        }
+        guard let data = try Self.read(path) else { return }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw CommandFailure("the config file \(path) is not UTF-8 text")
         }
@@ -88,6 +87,27 @@ struct ConfigFile: Equatable {
             }
             if let problem = key.problem(with: value) { throw CommandFailure("\(place): \(problem)") }
             set(key, value)
+        }
+    }
+
+    /// The file's bytes, or `nil` when there is no file: open(2) and read(2), since every command
+    /// reads it and FileManager costs more than the read.
+    private static func read(_ path: String) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw CommandFailure("cannot read the config file \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = Glibc.read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw CommandFailure("cannot read the config file \(path)") }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[..<count])
+            guard data.count <= 1 << 20 else { throw CommandFailure("the config file \(path) is too large") }
         }
     }
 
