@@ -27,7 +27,19 @@ struct Subprocess {
         let words = ["/bin/sh", "-c", arguments.isEmpty ? command : command + " \"$@\"", "sh"] + arguments
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        // The user's program starts as from a shell: no signal blocked, none ignored.
+        var pid: pid_t = 0
+        let status = withDefaultSignals { posix_spawn(&pid, "/bin/sh", &actions, $0, &argv, environ) }
+        if pipeInput { close(pipeEnds[0]) }
+        guard status == 0 else {
+            if pipeInput { close(pipeEnds[1]) }
+            return nil
+        }
+        return Subprocess(pid: pid, input: pipeInput ? pipeEnds[1] : nil)
+    }
+
+    /// Calls `body` with spawn attributes under which a program starts as from a shell: no signal
+    /// blocked and every disposition at its default, whatever the spawning process blocks or ignores.
+    static func withDefaultSignals<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -38,14 +50,7 @@ struct Subprocess {
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
-        if pipeInput { close(pipeEnds[0]) }
-        guard status == 0 else {
-            if pipeInput { close(pipeEnds[1]) }
-            return nil
-        }
-        return Subprocess(pid: pid, input: pipeInput ? pipeEnds[1] : nil)
+        return withUnsafePointer(to: &attributes) { body($0) }
     }
 
     /// Closes its stdin pipe and waits for it to exit.

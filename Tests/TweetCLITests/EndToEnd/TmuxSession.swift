@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import TweetCLI
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -71,18 +73,11 @@ final class TmuxSession {
         defer { argv.forEach { free($0) } }
         // The test runner blocks signals that tmux needs (kill-server is SIGTERM to the server):
         // the child starts with none blocked and every disposition at its default.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        var all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, &argv, environ) == 0 else {
+        let spawned = Subprocess.withDefaultSignals {
+            posix_spawn(&pid, "/usr/bin/tmux", &actions, $0, &argv, environ)
+        }
+        guard spawned == 0 else {
             throw CocoaError(.executableNotLoadable)
         }
         var status: Int32 = 0
