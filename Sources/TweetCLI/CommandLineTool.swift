@@ -72,10 +72,11 @@ public enum CommandLineTool {
         async throws -> Int32
     {
         try command.validate()
+        // Help, the version, completions, the man page and `config` itself work whatever the file says.
         let config =
-            type(of: command) == ConfigCommand.self
-            ? ConfigFile(empty: ConfigFile.path(environment: environment))
-            : try ConfigFile(path: ConfigFile.path(environment: environment))
+            type(of: command).readsConfig
+            ? try ConfigFile(path: ConfigFile.path(environment: environment))
+            : ConfigFile(empty: ConfigFile.path(environment: environment))
         let context = Context(
             options: options, terminal: Terminal(environment: environment), environment: environment, config: config,
             createsStore: type(of: command).createsStore)

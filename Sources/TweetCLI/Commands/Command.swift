@@ -15,6 +15,8 @@ protocol Command {
     static var completes: Completion { get }
     /// Whether the command may create the store when there is none (only `register` and `seed`).
     static var createsStore: Bool { get }
+    /// Whether the command reads the config file (not help, version, completions, man page, config).
+    static var readsConfig: Bool { get }
 
     /// Parses the command's own arguments.
     /// - Throws: ``UsageError``.
@@ -34,6 +36,7 @@ extension Command {
     func validate() throws {}
 
     static var createsStore: Bool { false }
+    static var readsConfig: Bool { true }
     static var options: [Option] { [] }
     static var completes: Completion { .nothing }
 

@@ -49,14 +49,17 @@ enum ErrorPresenter {
         case AuthError.notSignedIn:
             return failure(
                 description,
-                "sign in with: \(suggest("login --username NAME")), or create an account with: \(suggest("register"))")
+                "sign in with: \(suggest("login --username NAME")), or create an account with: "
+                    + suggest("register --email E --username U --fullname F"))
         case AuthError.sessionUnavailable:
             return failure(description, "reset it with: \(suggest("logout"))")
         case StoreError.corruptRecord:
             return failure(description, "see what is wrong with: \(suggest("doctor"))")
         case StoreError.noStore:
             return failure(
-                description, "create one with: \(suggest("register")), or fill a demo store with: \(suggest("seed"))")
+                description,
+                "create one with: \(suggest("register --email E --username U --fullname F")), or fill a demo store "
+                    + "with: \(suggest("seed"))")
         case StoreError.unsupportedFormat:
             return failure(description, "upgrade tweetcli")
         case UserError.notFound:

@@ -2,6 +2,7 @@ import TweetCore
 
 /// `help [COMMAND]`: the overview, or one command's options.
 struct HelpCommand: Command {
+    static let readsConfig = false
     static let name = "help"
     static let usage = "help [COMMAND]"
     static let summary = "Show the commands, or one command's options"
@@ -29,6 +30,7 @@ struct HelpCommand: Command {
 
 /// `version` and `--version`.
 struct VersionCommand: Command {
+    static let readsConfig = false
     static let name = "version"
     static let usage = "version"
     static let summary = "Print tweetcli's version"
@@ -45,6 +47,7 @@ struct VersionCommand: Command {
 
 /// `completions bash|zsh|fish`: a completion script, generated from the command table.
 struct CompletionsCommand: Command {
+    static let readsConfig = false
     static let name = "completions"
     static let usage = "completions bash|zsh|fish"
     static let summary = "Print a shell completion script (bash: source <(tweetcli completions bash))"
@@ -71,6 +74,7 @@ struct CompletionsCommand: Command {
 
 /// `manpage`: the man page in roff (`tweetcli manpage > ~/.local/share/man/man1/tweetcli.1`).
 struct ManpageCommand: Command {
+    static let readsConfig = false
     static let name = "manpage"
     static let usage = "manpage"
     static let summary = "Print the man page in roff (tweetcli manpage | man -l -)"
@@ -87,6 +91,7 @@ struct ManpageCommand: Command {
 
 /// `config list|get KEY|set KEY VALUE|unset KEY`: the settings in the config file.
 struct ConfigCommand: Command {
+    static let readsConfig = false
     static let name = "config"
     static let usage = "config list | get KEY | set KEY VALUE | unset KEY"
     static let summary = "Show or change the settings in ~/.config/tweetcli/config (store, color, limit)"
@@ -96,7 +101,8 @@ struct ConfigCommand: Command {
         case list
         case get(ConfigFile.Key)
         case set(ConfigFile.Key, String)
-        case unset(ConfigFile.Key)
+        /// A key name, known or not: unsetting a mistyped key mends the file.
+        case unset(String)
     }
 
     var action: Action
@@ -122,7 +128,9 @@ struct ConfigCommand: Command {
         }
         switch verb {
         case "get": action = .get(try key(1))
-        case "unset": action = .unset(try key(1))
+        case "unset":
+            guard values.count == 2 else { throw UsageError("config unset needs a KEY", usage: Self.usage) }
+            action = .unset(values[1])
         case "set":
             let key = try key(1)
             guard values.count == 3 else { throw UsageError("config set needs a KEY and a VALUE", usage: Self.usage) }
@@ -133,7 +141,11 @@ struct ConfigCommand: Command {
     }
 
     func run(_ context: Context) async throws {
-        var file = try ConfigFile(path: ConfigFile.path(environment: context.environment))
+        // Lenient, so a file with a bad line can still be listed and mended from here.
+        var file = try ConfigFile(path: ConfigFile.path(environment: context.environment), lenient: true)
+        for problem in file.problems {
+            Output.writeError("warning: " + TerminalText.neutralize(problem, multiline: false) + "\n")
+        }
         switch action {
         case .list:
             try context.emit(
@@ -148,10 +160,10 @@ struct ConfigCommand: Command {
             file.set(key, value)
             try file.save()
             try context.emit([key.rawValue: value], human: "\(key.rawValue) = \(value)\n")
-        case .unset(let key):
-            file.unset(key)
+        case .unset(let name):
+            file.unset(name)
             try file.save()
-            try context.emit(["unset": key.rawValue], human: "\(key.rawValue) is no longer set.\n")
+            try context.emit(["unset": name], human: "\(name) is no longer set.\n")
         }
     }
 }

@@ -44,18 +44,17 @@ struct PostCommand: Command {
             }
             caption = try composer.compose(replyTo: replyTo, fromDraft: draft)
         }
-        if dryRun {
-            let preview = viewModel.preview(caption)
-            try context.emit(preview, human: Self.describe(preview))
-            try await viewModel.validate(caption)  // exit 1, with the reason, if it could not be posted
-            return
-        }
         do {
+            if dryRun {
+                let preview = viewModel.preview(caption)
+                try context.emit(preview, human: Self.describe(preview))
+                try await viewModel.validate(caption)  // exit 1, with the reason, if it could not be posted
+                return
+            }
             try await viewModel.uploadTweet(withCaption: caption, replyTo: replyTo)
-        } catch let error as TweetError where composer.isComposing {
-            throw try composer.keepDraft(caption, after: error)
-        } catch let error as TextError where composer.isComposing {
-            throw try composer.keepDraft(caption, after: error)
+        } catch  where composer.isComposing {
+            // What was written in the editor is never lost: signed out, too long, or anything else.
+            throw composer.keepDraft(caption, after: error)
         }
         composer.discardDraft()
         guard let tweet = viewModel.tweet else { return }

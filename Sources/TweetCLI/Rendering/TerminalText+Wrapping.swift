@@ -1,7 +1,8 @@
 extension TerminalText {
     /// The text's lines broken to at most `width` columns: at spaces where it can, between two
     /// wide (CJK) characters, and inside a word (a long URL) only when the word is wider than a
-    /// whole line. A continuation line keeps the leading spaces of the line it continues.
+    /// whole line. A continuation line keeps the leading spaces of the line it continues (up to half
+    /// the width, which is also as much indent as a first line keeps).
     /// - Parameter width: Columns; `nil` leaves every line whole (output that is not a terminal).
     public func wrapped(width: Int?) -> TerminalText {
         guard let columns = width else { return self }
@@ -74,7 +75,7 @@ extension TerminalText {
             if cell.isSpace {
                 flush(next: cell)
             } else if cell.isWide {
-                flush(next: nil)
+                if !current.isEmpty { flush(next: nil) }  // Else a space before it stays its own.
                 current = [cell]
                 flush(next: nil)
             } else {
@@ -89,7 +90,7 @@ extension TerminalText {
         let indentCount = line.prefix { $0.isSpace }.count
         let indent = Array(line.prefix(min(indentCount, width / 2)))
         var rows: [[Cell]] = []
-        var row = Array(line.prefix(indentCount))
+        var row = indent
         var rowWidth = row.count
         var rowHasWords = false
         func newRow() {

@@ -43,9 +43,22 @@ struct ConfigFile: Equatable {
         var value: String
     }
 
+    /// A line of the file as written: a setting, or anything else (comments, blank lines, and in a
+    /// lenient reading the lines that are wrong), kept so that `config set` changes only its line.
+    enum Line: Equatable {
+        case entry(Entry)
+        case other(String)
+    }
+
     let path: String
+    private(set) var lines: [Line] = []
+    /// What is wrong with the file, line by line (only a lenient reading keeps going past one).
+    private(set) var problems: [String] = []
+
     /// The settings in file order.
-    private(set) var entries: [Entry] = []
+    var entries: [Entry] {
+        lines.compactMap { if case .entry(let entry) = $0 { return entry } else { return nil } }
+    }
 
     /// Where the file is: `$XDG_CONFIG_HOME/tweetcli/config`, else `~/.config/tweetcli/config`.
     static func path(environment: [String: String]) -> String {
@@ -64,30 +77,39 @@ struct ConfigFile: Equatable {
     }
 
     /// Reads the file; a missing file is an empty configuration.
+    /// - Parameter lenient: keep a bad line as it is and note it in ``problems`` (for `config`,
+    ///   which must be able to mend the file), instead of failing.
     /// - Throws: ``CommandFailure`` naming the line of an unknown key or a bad value.
-    init(path: String) throws {
+    init(path: String, lenient: Bool = false) throws {
         self.path = path
         guard let data = try Self.read(path) else { return }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw CommandFailure("the config file \(path) is not UTF-8 text")
         }
-        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = line.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let place = "\(path) line \(number + 1)"
-            guard let equals = line.firstIndex(of: "=") else {
-                throw CommandFailure("\(place) is not 'key = value'")
+        var rows = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if rows.last == "" { rows.removeLast() }
+        for (number, raw) in rows.enumerated() {
+            do {
+                lines.append(try Self.parse(raw, place: "\(path) line \(number + 1)"))
+            } catch let failure as CommandFailure where lenient {
+                problems.append(failure.description)
+                lines.append(.other(raw))
             }
-            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            guard let key = Key(rawValue: name) else {
-                throw CommandFailure(
-                    "\(place): unknown key '\(name)'; the keys are "
-                        + Key.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            if let problem = key.problem(with: value) { throw CommandFailure("\(place): \(problem)") }
-            set(key, value)
         }
+    }
+
+    private static func parse(_ raw: String, place: String) throws -> Line {
+        let line = raw.trimmingCharacters(in: .whitespaces)
+        if line.isEmpty || line.hasPrefix("#") { return .other(raw) }
+        guard let equals = line.firstIndex(of: "=") else { throw CommandFailure("\(place) is not 'key = value'") }
+        let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        guard let key = Key(rawValue: name) else {
+            throw CommandFailure(
+                "\(place): unknown key '\(name)'; the keys are " + Key.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if let problem = key.problem(with: value) { throw CommandFailure("\(place): \(problem)") }
+        return .entry(Entry(key: key, value: value))
     }
 
     /// The file's bytes, or `nil` when there is no file: open(2) and read(2), since every command
@@ -115,24 +137,43 @@ struct ConfigFile: Equatable {
         entries.last { $0.key == key }?.value
     }
 
-    /// Sets `key`, replacing an earlier value in place.
+    /// Sets `key` on its own line (the first, if it is there more than once, the others removed),
+    /// or on a new last line; every other line stays as written.
     mutating func set(_ key: Key, _ value: String) {
-        guard let index = entries.firstIndex(where: { $0.key == key }) else {
-            entries.append(Entry(key: key, value: value))
+        let setting = Line.entry(Entry(key: key, value: value))
+        guard let index = lines.firstIndex(where: { Self.name(of: $0) == key.rawValue }) else {
+            lines.append(setting)
             return
         }
-        entries[index].value = value
-        entries = entries.enumerated().filter { $0.offset == index || $0.element.key != key }.map(\.element)
+        lines[index] = setting
+        lines = lines.enumerated().filter { $0.offset == index || Self.name(of: $0.element) != key.rawValue }
+            .map(\.element)
     }
 
-    /// Removes `key`.
-    mutating func unset(_ key: Key) {
-        entries.removeAll { $0.key == key }
+    /// Removes every line that sets `name`, a known key or a mistyped one.
+    mutating func unset(_ name: String) {
+        lines.removeAll { Self.name(of: $0) == name }
     }
 
-    /// The file's text: one `key = value` line per setting.
+    /// The key a line sets, also for a line whose key is unknown.
+    private static func name(of line: Line) -> String? {
+        switch line {
+        case .entry(let entry): return entry.key.rawValue
+        case .other(let raw):
+            let trimmed = raw.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { return nil }
+            return trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    /// The file's text: its lines as written, each setting as `key = value`.
     var text: String {
-        entries.map { "\($0.key.rawValue) = \($0.value)\n" }.joined()
+        lines.map { line in
+            switch line {
+            case .entry(let entry): return "\(entry.key.rawValue) = \(entry.value)\n"
+            case .other(let raw): return raw + "\n"
+            }
+        }.joined()
     }
 
     /// Writes the file atomically (a temporary file, then rename), creating its directory (0700).

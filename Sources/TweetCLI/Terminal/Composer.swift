@@ -13,6 +13,8 @@ final class Composer {
     private let context: Context
     /// Whether the caption came from the editor (so a failure keeps it as a draft).
     private(set) var isComposing = false
+    /// Whether it came from the kept draft (so posting it removes the draft).
+    private var reopenedDraft = false
 
     init(context: Context) {
         self.context = context
@@ -23,8 +25,12 @@ final class Composer {
         AppPaths.stateDirectory(environment: context.environment) + "/draft.txt"
     }
 
+    /// The first line of the instructions: everything from it on is left out, so a tweet may
+    /// itself have lines that start with a #hashtag.
+    static let marker = "# Write your tweet above this line; an empty tweet cancels."
+
     static let instructions = """
-        # Write your tweet above. Lines starting with '#' are left out; an empty tweet cancels.
+        \(marker)
         # A tweet weighs at most 280: most characters count 1, CJK characters and emoji count 2,
         # and every link counts 23 however long it is.
         """
@@ -57,10 +63,11 @@ final class Composer {
         defer { unlink(path) }
         let reply = replyTo.map { "# Replying to tweet \($0).\n" } ?? ""
         let body = initial.isEmpty ? "\n" : initial.hasSuffix("\n") ? initial : initial + "\n"
-        let written = Output.write(body + "\n" + reply + Self.instructions + "\n", to: fd)
+        let written = Output.write(body + "\n" + Self.instructions + "\n" + reply, to: fd)
         close(fd)
         guard written else { throw CommandFailure("cannot write the tweet's file \(path)") }
         isComposing = true
+        reopenedDraft = fromDraft
         guard let process = Subprocess.start(editor, arguments: [path]) else {
             throw CommandFailure("cannot start the editor '\(editor)'; set VISUAL or EDITOR")
         }
@@ -76,14 +83,14 @@ final class Composer {
         return caption
     }
 
-    /// The edited file without its comment lines and surrounding blank lines.
+    /// The edited file up to the instructions' first line, without surrounding blank lines.
     static func caption(fromEdited text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }
+        text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0 != marker }
             .joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Keeps `caption` as the draft and returns the error to report, which names it.
-    func keepDraft(_ caption: String, after error: any Error) throws -> CommandFailure {
+    func keepDraft(_ caption: String, after error: any Error) -> CommandFailure {
         let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
         let directory = (draftPath as NSString).deletingLastPathComponent
         do {
@@ -98,9 +105,9 @@ final class Composer {
             message, hint: "your draft is kept in \(draftPath); edit it with: \(context.suggest("post --draft"))")
     }
 
-    /// Removes the kept draft once it has been posted.
+    /// Removes the kept draft once it has been posted (a new tweet leaves an older draft alone).
     func discardDraft() {
-        guard isComposing else { return }
-        unlink(draftPath)  // No draft is fine: a new tweet had none.
+        guard reopenedDraft else { return }
+        unlink(draftPath)  // Gone already is fine: nothing is left to keep.
     }
 }

@@ -20,9 +20,11 @@ enum Pager {
         // Quitting the pager early closes the pipe: that is not an error, so SIGPIPE is ignored.
         let previous = signal(SIGPIPE, SIG_IGN)
         Output.write(text, to: input)
-        _ = pager.wait()  // What the pager exits with is the reader's business, not an error.
+        let status = pager.wait()
         signal(SIGPIPE, previous)
-        return true
+        // 126 and 127 are the shell's "cannot run" and "not found": the text was never shown. Any
+        // other status is the reader's business (quitting early is not an error).
+        return status != 126 && status != 127
     }
 }
 

@@ -20,13 +20,16 @@ struct Terminal {
         isStdinTerminal = isatty(STDIN_FILENO) == 1
         var size = winsize()
         let measured = isStdoutTerminal && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0
-        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
         if measured {
             width = Int(size.ws_col)
             height = size.ws_row > 0 ? Int(size.ws_row) : nil
+        } else if isStdoutTerminal {
+            // A terminal that cannot say its size: COLUMNS, else 80.
+            width = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? 80
+            height = nil
         } else {
-            // COLUMNS asks for wrapping where there is no terminal to measure (tests, `script`).
-            width = columns
+            // Piped or redirected output is never wrapped, whatever COLUMNS says.
+            width = nil
             height = nil
         }
     }

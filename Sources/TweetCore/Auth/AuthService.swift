@@ -17,9 +17,10 @@ public final class AuthService: Sendable {
     let storeName: String
     private let hasher: PasswordHasher
     private let ids: IDGenerator
-    /// The session as this service last read or wrote it: a command asks who is signed in several
-    /// times (the page's authors, the likes, the view model), and the file is read once.
-    private let knownSession = Mutex<SessionStore.Session??>(nil)
+    /// The session as this service last read it, with the file's stamp then: a command asks who
+    /// is signed in several times (the page's authors, the likes, the view model), and the file is
+    /// read again only when another process (or another service) has changed it since.
+    private let knownSession = Mutex<(stamp: SessionStore.Stamp?, session: SessionStore.Session?)?>(nil)
 
     /// - Parameters:
     ///   - store: where users and credentials live.
@@ -40,12 +41,13 @@ public final class AuthService: Sendable {
 
     /// The signed-in uid, read from the session file; `nil` when signed out.
     public func currentUid() throws -> String? {
+        let stamp = session.stamp()
         let saved: SessionStore.Session?
-        if let known = knownSession.withLock({ $0 }) {
-            saved = known
+        if let known = knownSession.withLock({ $0 }), known.stamp == stamp {
+            saved = known.session
         } else {
             saved = try session.load()
-            knownSession.withLock { $0 = .some(saved) }
+            knownSession.withLock { $0 = (stamp, saved) }
         }
         guard let saved, saved.store == storeName else { return nil }
         return saved.uid
@@ -92,7 +94,7 @@ public final class AuthService: Sendable {
                 StatsCounter.fields(UserStats(following: 0, followers: 0, tweets: 0)),
                 at: StatsCounter.path(of: user.id))
         }
-        try remember(.init(uid: user.id, store: storeName))
+        try session.save(.init(uid: user.id, store: storeName))
         return user
     }
 
@@ -120,24 +122,18 @@ public final class AuthService: Sendable {
         guard let hash = credentials?.data["passwordHash"]?.stringValue, hasher.verify(password, against: hash) else {
             throw AuthError.invalidCredentials
         }
-        try remember(.init(uid: user.id, store: storeName))
+        try session.save(.init(uid: user.id, store: storeName))
         return user
     }
 
     /// Signs out.
     public func signOut() throws {
         try session.clear()
-        knownSession.withLock { $0 = .some(nil) }
     }
 
     /// Records `uid` as signed in, without a password: for tests that act as a user.
     func signIn(uid: String) throws {
-        try remember(.init(uid: uid, store: storeName))
-    }
-
-    private func remember(_ saved: SessionStore.Session) throws {
-        try session.save(saved)
-        knownSession.withLock { $0 = .some(saved) }
+        try session.save(.init(uid: uid, store: storeName))
     }
 
     /// A valid yescrypt hash of no one's password, checked when the account does not exist.

@@ -126,7 +126,9 @@ public final class TweetService: Sendable {
 
     /// How a caption counts by Twitter's rules (twitter-text v3), without posting it.
     public static func preview(_ caption: String) -> CaptionPreview {
-        let trimmed = caption.trimmingCharacters(in: .whitespacesAndNewlines)
+        // CR LF (a file written on Windows) is one line break, as a lone LF is.
+        let trimmed = caption.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let parsed = TweetText.parse(trimmed)
         return CaptionPreview(
             caption: trimmed, weightedLength: parsed.weightedLength, limit: maximumCaptionLength,

@@ -107,7 +107,10 @@ public final class UserService: Sendable {
             ("bio", changes.bio, 160), ("location", changes.location, 30), ("website", changes.website, 100),
             ("profileImageUrl", changes.profileImageUrl, 500),
         ] {
-            guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+            guard
+                let value = value?.replacingOccurrences(of: "\r\n", with: "\n")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            else { continue }
             guard value.count <= limit else {
                 throw UserError.invalidProfile("the \(field) must have at most \(limit) characters")
             }

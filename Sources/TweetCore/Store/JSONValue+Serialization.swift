@@ -63,6 +63,42 @@ extension JSONValue {
     }
 }
 
+extension JSONValue {
+    /// `json` with what a terminal would act on escaped as `\uXXXX`: DEL, the C1 controls, the line
+    /// separators and the bidirectional controls (U+2028–U+202E, U+2066–U+2069). The serializer
+    /// already escapes C0 controls; these can only stand inside strings, so the text decodes to the
+    /// same values. For JSON that may be shown on a terminal (`--json`, `export`).
+    public static func escapingTerminalControls(_ json: [UInt8]) -> [UInt8] {
+        func escapeLength(at index: Int) -> (length: Int, scalar: UInt32)? {
+            let byte = json[index]
+            if byte == 0x7F { return (1, 0x7F) }
+            guard index + 1 < json.count else { return nil }
+            let next = json[index + 1]
+            if byte == 0xC2 && (0x80...0x9F).contains(next) { return (2, UInt32(next)) }
+            guard byte == 0xE2, index + 2 < json.count else { return nil }
+            let last = json[index + 2]
+            if next == 0x80 && (0xA8...0xAE).contains(last) { return (3, 0x2000 + UInt32(last - 0x80)) }
+            if next == 0x81 && (0xA6...0xA9).contains(last) { return (3, 0x2040 + UInt32(last - 0x80)) }
+            return nil
+        }
+        guard json.indices.contains(where: { escapeLength(at: $0) != nil }) else { return json }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(json.count + 32)
+        var index = 0
+        while index < json.count {
+            guard let (length, scalar) = escapeLength(at: index) else {
+                output.append(json[index])
+                index += 1
+                continue
+            }
+            output += [92, UInt8(ascii: "u")] + [12, 8, 4, 0].map { hex[Int((scalar >> UInt32($0)) & 15)] }
+            index += length
+        }
+        return output
+    }
+}
+
 /// Why a JSON text could not be parsed, with the byte offset where parsing stopped.
 struct JSONParseError: Error, Equatable, CustomStringConvertible {
     var message: String

@@ -126,8 +126,10 @@ public actor LocalDocumentStore: DocumentStore {
         try read(orEmpty: ()) { snapshot in
             var buffer: [UInt8] = []
             try snapshot.forEachDocument { document in
-                JSONValue.object(["path": .string(document.path.description), "data": .object(document.data)])
-                    .write(into: &buffer)
+                // Escaped for a terminal too: an export printed to one must not drive it.
+                buffer += JSONValue.escapingTerminalControls(
+                    JSONValue.object(["path": .string(document.path.description), "data": .object(document.data)])
+                        .serialized())
                 buffer.append(0x0A)
                 if buffer.count >= 1 << 16 {
                     try FileIO.writeAll(output, buffer, path: "the export")

@@ -28,7 +28,11 @@ struct ErrorPresenterTests {
 
     @Test(arguments: [
         (AuthError.notSignedIn as any Error, "tweetcli --store '/tmp/my store' login --username NAME"),
-        (StoreError.noStore(path: "/tmp/my store"), "tweetcli --store '/tmp/my store' register"),
+        (
+            StoreError.noStore(path: "/tmp/my store"),
+            "tweetcli --store '/tmp/my store' register --email E --username U --fullname F"
+        ),
+        (AuthError.notSignedIn, "create an account with: tweetcli --store '/tmp/my store' register --email E"),
         (StoreError.corruptRecord(file: "f", line: 3, reason: "r"), "tweetcli --store '/tmp/my store' doctor"),
         (UserError.notFound("@x"), "tweetcli --store '/tmp/my store' explore"),
         (TweetError.notFound("x"), "tweetcli --store '/tmp/my store' feed"),

@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import TweetCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// tweetcli in a real pseudo-terminal (tmux): prompts, the editor, the delete question, the pager,
 /// wrapping, and what stored escape sequences do to the screen.
 @Suite(.enabled(if: TmuxSession.isAvailable), .serialized)
@@ -59,7 +63,7 @@ struct TerminalTests {
     @Test func postWithNoCaptionOpensTheEditorAndPostsWhatIsWritten() throws {
         let session = try signedIn()
         try session.type("tweetcli post")
-        try session.waitFor("# Write your tweet above.")
+        try session.waitFor("# Write your tweet above this line")
         try session.type("iHello from vim, in a real terminal #vim", enter: false)
         try session.press("Escape")
         try session.type(":wq")
@@ -71,14 +75,14 @@ struct TerminalTests {
     @Test func anEmptyTweetCancelsAndATooLongOneIsKeptAsADraft() throws {
         let session = try signedIn()
         try session.type("tweetcli post; echo rc=$?")
-        try session.waitFor("# Write your tweet above.")
+        try session.waitFor("# Write your tweet above this line")
         try session.type(":q!")
         var (status, screen) = try session.waitForStatus("rc")
         #expect(screen.contains { $0.contains("error: the tweet was empty, so nothing was posted") })
         #expect(status == 1)
 
         try session.type("clear; tweetcli post; echo rc=$?")
-        try session.waitFor("# Write your tweet above.")
+        try session.waitFor("# Write your tweet above this line")
         try session.type("i" + String(repeating: "long ", count: 60), enter: false)
         try session.press("Escape")
         try session.type(":wq")
@@ -97,6 +101,29 @@ struct TerminalTests {
         let again = try session.run("tweetcli post --draft")
         #expect(again.status == 1)
         #expect(again.screen.joined().contains("there is no draft to reopen"))
+    }
+
+    @Test func whatWasWrittenIsKeptWhenThePostFailsForAnyReason() throws {
+        let session = try signedIn()
+        let editor = session.home.appendingPathComponent("editor.sh")
+        try "#!/bin/sh\nprintf 'written while signed out\\n' > \"$1\"\n".write(
+            to: editor, atomically: true, encoding: .utf8)
+        #expect(chmod(editor.path, 0o755) == 0)
+        try session.tweetcli(["logout"])
+        let failed = try session.run("EDITOR=\(editor.path) tweetcli post")
+        #expect(failed.status == 1)
+        #expect(failed.screen.joined().contains("you are not signed in"))
+        #expect(failed.screen.joined().contains("your draft is kept in"))
+        let draft = session.home.appendingPathComponent("state/tweetcli/draft.txt")
+        #expect(try String(contentsOf: draft, encoding: .utf8) == "written while signed out\n")
+    }
+
+    @Test func aPagerThatCannotRunLeavesTheOutputOnTheScreen() throws {
+        let session = try TmuxSession(width: 100, height: 20, environment: ["PAGER": "no-such-pager"])
+        try session.tweetcli(["seed", "--users", "5"])
+        let result = try session.run("tweetcli feed --limit 20")
+        #expect(result.status == 0)
+        #expect(result.screen.contains { $0.hasPrefix("More: tweetcli feed --limit 20 --before ") })
     }
 
     @Test func deleteAsksFirstAndOnlyYesDeletes() throws {

@@ -16,6 +16,17 @@ struct WrappingTests {
         #expect(wrapped.joined(separator: " ").split(separator: " ") == caption.split(separator: " "))
     }
 
+    @Test(arguments: ["Hello from the terminal 👋 こんにちは #SwiftUI 日本 語", "📍 Paris  🔗 https://x.example", "a 漢 b"])
+    func textThatFitsIsLeftExactlyAsItIs(_ text: String) {
+        #expect(lines(TerminalText(text, multiline: true), width: 100) == [text])
+    }
+
+    @Test func anIndentWiderThanTheLineIsCutToHalfOfIt() {
+        let wrapped = lines(TerminalText(String(repeating: " ", count: 45) + "indented", multiline: true), width: 40)
+        #expect(wrapped.allSatisfy { DisplayWidth.of($0) <= 40 })
+        #expect(wrapped.joined().contains("indented"))
+    }
+
     @Test func withoutAWidthEveryLineStaysWhole() {
         let caption = String(repeating: "word ", count: 100) + "\nsecond line"
         #expect(

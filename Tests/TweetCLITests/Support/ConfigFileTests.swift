@@ -36,6 +36,18 @@ struct ConfigFileTests {
         #expect(error?.description == "\(path) \(message)")
     }
 
+    @Test func aLenientReadingKeepsBadLinesAndSetKeepsEveryOtherLine() throws {
+        try write("# my settings\ncolour = never\nlimit = 5\n\nlimit = 7\n")
+        #expect(throws: CommandFailure.self) { try ConfigFile(path: path) }
+        var file = try ConfigFile(path: path, lenient: true)
+        #expect(file.problems.count == 1)
+        file.set(.limit, "9")
+        file.unset("colour")
+        try file.save()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "# my settings\nlimit = 9\n\n")
+        #expect(try ConfigFile(path: path)[.limit] == "9")
+    }
+
     @Test func setReplacesUnsetRemovesAndSaveRoundTrips() throws {
         var file = try ConfigFile(path: path)
         file.set(.limit, "10")
@@ -45,7 +57,7 @@ struct ConfigFileTests {
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "limit = 30\ncolor = always\n")
         var reread = try ConfigFile(path: path)
         #expect(reread == file)
-        reread.unset(.limit)
+        reread.unset("limit")
         #expect(reread[.limit] == nil && reread[.color] == "always")
     }
 }

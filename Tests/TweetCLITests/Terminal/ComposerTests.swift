@@ -4,9 +4,10 @@ import Testing
 
 @MainActor
 struct ComposerTests {
-    @Test func commentLinesAndSurroundingBlankLinesAreLeftOut() {
-        let edited = "\n  Hello from the editor\n# not this\nsecond line\n\n" + Composer.instructions + "\n"
-        #expect(Composer.caption(fromEdited: edited) == "Hello from the editor\nsecond line")
+    @Test func everythingFromTheInstructionsOnIsLeftOut() {
+        let edited =
+            "\n  Hello from the editor\n#SwiftUI is fun\n\n" + Composer.instructions + "\n# Replying to tweet x.\n"
+        #expect(Composer.caption(fromEdited: edited) == "Hello from the editor\n#SwiftUI is fun")
     }
 
     @Test func anUntouchedFileIsEmpty() {

@@ -104,6 +104,37 @@ struct ConventionTests {
         #expect(!FileManager.default.fileExists(atPath: cli.store.path))
     }
 
+    @Test func aBrokenConfigFileCanBeMendedWithConfigAndDoesNotStopHelp() throws {
+        let cli = try CLIRunner()
+        let config = cli.home.appendingPathComponent("config").path
+        let environment = ["XDG_CONFIG_HOME": config]
+        try FileManager.default.createDirectory(atPath: config + "/tweetcli", withIntermediateDirectories: true)
+        try "# mine\ncolour = never\n".write(toFile: config + "/tweetcli/config", atomically: true, encoding: .utf8)
+        #expect(try cli.run(["feed"], environment: environment).status == 1)
+        for arguments in [["version"], ["help"], ["feed", "-h"], ["completions", "bash"], ["manpage"]] {
+            #expect(try cli.run(arguments, environment: environment).status == 0, "\(arguments)")
+        }
+        let list = try cli.run(["config", "list"], environment: environment)
+        #expect(list.status == 0)
+        #expect(list.stderr.contains("warning: ") && list.stderr.contains("unknown key 'colour'"))
+        #expect(try cli.run(["config", "unset", "colour"], environment: environment).status == 0)
+        #expect(try cli.run(["config", "set", "color", "never"], environment: environment).status == 0)
+        #expect(try cli.run(["feed"], environment: environment).status == 0)
+        let text = try String(contentsOfFile: config + "/tweetcli/config", encoding: .utf8)
+        #expect(text == "# mine\ncolor = never\n")
+    }
+
+    @Test func windowsLineEndingsAreOneLineBreak() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let posted = try cli.run(["post", "-", "--json"], stdin: "first\r\nsecond\r\n")
+        #expect(posted.status == 0, "\(posted.stderr)")
+        #expect(try json(posted.stdout)["caption"] as? String == "first\nsecond")
+        let lone = try cli.run(["post", "a\rb"])
+        #expect(lone.status == 1)
+        #expect(lone.stderr.contains("U+000D"))
+    }
+
     @Test func aFailedSeedOrRegisterLeavesNoStoreBehind() throws {
         let cli = try CLIRunner()
         #expect(try cli.run(["seed", "--users", "2", "--follows", "5"]).status == 64)
@@ -121,7 +152,8 @@ struct ConventionTests {
         _ = try cli.post(caption)
         _ = try cli.post("second")
         _ = try cli.post(caption)
-        let feed = try cli.run(["feed", "--following", "-n", "1"])
+        // COLUMNS does not make piped output wrap.
+        let feed = try cli.run(["feed", "--following", "-n", "1"], environment: ["COLUMNS": "40"])
         #expect(feed.stdout.split(separator: "\n").contains { $0 == caption }, "\(feed.stdout)")
         #expect(feed.stdout.contains("More: tweetcli --store \(cli.store.path) feed --following --limit 1 --before "))
         let profile = try cli.run(["profile", "--tab", "tweets", "-n", "1"])

@@ -27,6 +27,17 @@ struct StoreExportTests {
         return try bytes.split(separator: 0x0A).map { try JSONValue.parse($0) }
     }
 
+    @Test func storedTerminalControlsAreEscapedInTheExportAndSurviveIt() async throws {
+        let store = try env.makeStore()
+        let hostile = "evil \u{9B}2J \u{202E}gnp.exe \u{1B}]0;x\u{07}"
+        try await store.setData(["caption": .string(hostile)], at: DocumentPath(collection: "tweets", documentID: "a"))
+        let lines = try await export(store)
+        let raw = String(decoding: try env.bytes(of: env.path("export.jsonl")), as: UTF8.self)
+        #expect(
+            !raw.unicodeScalars.contains { $0.value < 0x0A || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" })
+        #expect(lines.first == .object(["path": .string("tweets/a"), "data": .object(["caption": .string(hostile)])]))
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func exportWritesEveryLiveDocumentOnceInPathOrder(_ layout: StoreLayout) async throws {
         let store = try env.makeStore(layout)
@@ -51,5 +62,20 @@ struct StoreExportTests {
 
     @Test func anEmptyStoreExportsNothing() async throws {
         #expect(try await export(env.makeStore()).isEmpty)
+    }
+}
+
+struct TerminalSafeJSONTests {
+    @Test func controlsATerminalWouldActOnAreEscapedAndDecodeToTheSameText() throws {
+        let text = "csi \u{9B}2J del \u{7F} rlo \u{202E} lri \u{2066} ls \u{2028} ok é 日本 👋"
+        let json = JSONValue.object(["s": .string(text)]).serialized()
+        let escaped = JSONValue.escapingTerminalControls(json)
+        let output = String(decoding: escaped, as: UTF8.self)
+        #expect(output.contains("\\u009b") && output.contains("\\u007f") && output.contains("\\u202e"))
+        #expect(output.contains("\\u2066") && output.contains("\\u2028"))
+        #expect(!output.unicodeScalars.contains { [0x9B, 0x7F, 0x202E, 0x2066, 0x2028].contains($0.value) })
+        #expect(try JSONValue.parse(escaped) == .object(["s": .string(text)]))
+        let plain = JSONValue.object(["s": .string("nothing to escape: é 日本 👋")]).serialized()
+        #expect(JSONValue.escapingTerminalControls(plain) == plain)
     }
 }
