@@ -8,10 +8,33 @@ import Foundation
 enum Prompt {
     /// One line from standard input, without its line ending.
     static func passwordFromStdin() throws -> String {
-        guard let line = readLine(strippingNewline: true) else {
+        guard let line = try readPasswordLine() else {
             throw CommandFailure("--password-stdin expects the password on standard input, and it was empty")
         }
         return line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+
+    /// One line of stdin as bytes, checked as UTF-8: readLine would turn invalid bytes into U+FFFD,
+    /// and two different passwords could then match.
+    /// - Returns: `nil` at the end of input with nothing read.
+    private static func readPasswordLine() throws -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                if bytes.isEmpty { return nil }
+                break
+            }
+            if byte == 0x0A { break }
+            bytes.append(byte)
+            guard bytes.count <= 4096 else { throw CommandFailure("the password is longer than 4096 bytes") }
+        }
+        guard let line = String(validating: bytes, as: UTF8.self) else {
+            throw CommandFailure("the password is not valid UTF-8 text; nothing was changed")
+        }
+        return line
     }
 
     /// Asks on the terminal with echo off; the password never shows on screen.
@@ -29,7 +52,7 @@ enum Prompt {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
             Output.writeError("\n")
         }
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        guard let line = try readPasswordLine(), !line.isEmpty else {
             throw CommandFailure("no password was entered")
         }
         return line

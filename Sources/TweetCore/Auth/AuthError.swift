@@ -12,6 +12,8 @@ public enum AuthError: Error, Equatable, LocalizedError {
     case invalidFullname
     /// The password has fewer than ``AuthService/minimumPasswordLength`` characters.
     case passwordTooShort
+    /// The password holds a NUL character, which the hash would silently cut it at.
+    case passwordHasNul
     /// Another account uses this email.
     case emailTaken(String)
     /// Another account uses this username.
@@ -33,6 +35,8 @@ public enum AuthError: Error, Equatable, LocalizedError {
             return "\"\(username)\" is not a valid username: use 1 to 15 letters, digits or underscores"
         case .invalidFullname:
             return "the full name must have 1 to 50 characters"
+        case .passwordHasNul:
+            return "the password cannot contain a NUL character"
         case .passwordTooShort:
             return "the password must have at least \(AuthService.minimumPasswordLength) characters"
         case .emailTaken(let email):

@@ -74,7 +74,8 @@ public final class AuthService: Sendable {
         let username = try Self.normalizedUsername(username)
         let fullname = fullname.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...50).contains(fullname.count) else { throw AuthError.invalidFullname }
-        try TextRules.check(fullname, field: "full name", multiline: false)
+        try TextRules.check(fullname, field: "full name", multiline: false, maximumBytes: 256)
+        guard !password.utf8.contains(0) else { throw AuthError.passwordHasNul }
         guard password.count >= Self.minimumPasswordLength else { throw AuthError.passwordTooShort }
         let hash = try hasher.hash(password)  // Slow on purpose: done before taking the store's lock.
         let user = User(id: ids.next(), email: email, username: username, fullname: fullname)
@@ -101,6 +102,8 @@ public final class AuthService: Sendable {
     /// Signs in by email or username.
     /// - Throws: ``AuthError/invalidCredentials`` whether the account or the password was wrong.
     public func login(_ identifier: Identifier, password: String) async throws -> User {
+        // crypt(3) stops at a NUL: "secret\0anything" must not sign in as "secret".
+        guard !password.utf8.contains(0) else { throw AuthError.passwordHasNul }
         let users = store.collection(Collections.users)
         let query: Query
         switch identifier {
@@ -141,7 +144,7 @@ public final class AuthService: Sendable {
 
     static func normalizedEmail(_ email: String) throws -> String {
         let email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        try TextRules.check(email, field: "email", multiline: false)
+        try TextRules.check(email, field: "email", multiline: false, maximumBytes: 254)
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),
             !parts[1].hasSuffix("."), email.count <= 254, !email.contains(where: \.isWhitespace)

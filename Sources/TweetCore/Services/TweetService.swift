@@ -100,7 +100,7 @@ public final class TweetService: Sendable {
     ///   ``TweetError/notFound(_:)`` for a missing `replyTo`.
     public func uploadTweet(caption: String, replyTo: String? = nil) async throws -> Tweet {
         let uid = try auth.requireUid()
-        let preview = try Self.validated(Self.preview(caption))
+        let preview = try Self.validated(caption)
         let caption = preview.caption
         let path = tweets.document(ids.next(at: Date()))
         let author = store.collection(Collections.users).document(uid)
@@ -139,12 +139,20 @@ public final class TweetService: Sendable {
     /// - Throws: ``TweetError/emptyCaption``, ``TweetError/captionTooLong(length:limit:)`` with the
     ///   weighted length, or ``TweetError/invalidCharacters``.
     public static func validatedCaption(_ caption: String) throws -> String {
-        try validated(preview(caption)).caption
+        try validated(caption).caption
     }
 
-    private static func validated(_ preview: CaptionPreview) throws -> CaptionPreview {
+    /// The most bytes a caption may have: a weighted count can be gamed (an emoji sequence of any
+    /// length weighs 2, a link of any length 23), so the bytes are capped too, well above any real
+    /// tweet (140 of the longest emoji sequences take about 5,700 bytes).
+    public static let maximumCaptionBytes = 16_384
+
+    private static func validated(_ caption: String) throws -> CaptionPreview {
+        // The size first, before the weighted count reads a text of any length.
+        try TextRules.checkSize(caption, field: "caption", maximumBytes: maximumCaptionBytes)
+        let preview = preview(caption)
         guard !preview.caption.isEmpty else { throw TweetError.emptyCaption }
-        try TextRules.check(preview.caption, field: "caption", multiline: true)
+        try TextRules.check(preview.caption, field: "caption", multiline: true, maximumBytes: maximumCaptionBytes)
         guard preview.weightedLength <= preview.limit else {
             throw TweetError.captionTooLong(length: preview.weightedLength, limit: preview.limit)
         }

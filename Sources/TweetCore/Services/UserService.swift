@@ -100,7 +100,7 @@ public final class UserService: Sendable {
             guard (1...50).contains(fullname.count) else {
                 throw UserError.invalidProfile("the full name must have 1 to 50 characters")
             }
-            try TextRules.check(fullname, field: "full name", multiline: false)
+            try TextRules.check(fullname, field: "full name", multiline: false, maximumBytes: 256)
             updates["fullname"] = .value(.string(fullname))
         }
         for (field, value, limit) in [
@@ -114,7 +114,10 @@ public final class UserService: Sendable {
             guard value.count <= limit else {
                 throw UserError.invalidProfile("the \(field) must have at most \(limit) characters")
             }
-            try TextRules.check(value, field: field == "profileImageUrl" ? "avatar" : field, multiline: field == "bio")
+            // Bytes at most eight per character of the limit: room for any script, none for a flood.
+            try TextRules.check(
+                value, field: field == "profileImageUrl" ? "avatar" : field, multiline: field == "bio",
+                maximumBytes: limit * 8)
             if (field == "website" || field == "profileImageUrl") && !value.isEmpty {
                 guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()),
                     url.host != nil

@@ -19,11 +19,23 @@ public enum TextRules {
         }
     }
 
-    /// Checks `text` for ``forbiddenCharacter(in:multiline:)``.
-    /// - Throws: ``TextError/forbiddenCharacter(field:code:)`` naming the field and the character.
-    static func check(_ text: some StringProtocol, field: String, multiline: Bool) throws {
+    /// Checks `text` for ``forbiddenCharacter(in:multiline:)`` and its size: a limit in characters
+    /// counts grapheme clusters, and one letter with thousands of combining marks is one cluster, so
+    /// every stored string is capped in UTF-8 bytes as well.
+    /// - Throws: ``TextError/forbiddenCharacter(field:code:)`` naming the field and the character,
+    ///   or ``TextError/tooManyBytes(field:maximum:)``.
+    static func check(_ text: some StringProtocol, field: String, multiline: Bool, maximumBytes: Int) throws {
+        try checkSize(text, field: field, maximumBytes: maximumBytes)
         if let scalar = forbiddenCharacter(in: text, multiline: multiline) {
             throw TextError.forbiddenCharacter(field: field, code: codePoint(scalar))
+        }
+    }
+
+    /// Checks only the size of `text` in UTF-8 bytes.
+    /// - Throws: ``TextError/tooManyBytes(field:maximum:)``.
+    static func checkSize(_ text: some StringProtocol, field: String, maximumBytes: Int) throws {
+        guard text.utf8.count <= maximumBytes else {
+            throw TextError.tooManyBytes(field: field, maximum: maximumBytes)
         }
     }
 
@@ -38,12 +50,16 @@ public enum TextRules {
 public enum TextError: Error, Equatable, LocalizedError {
     /// The field holds a control or bidirectional-control character (`code` is like `U+001B`).
     case forbiddenCharacter(field: String, code: String)
+    /// The field is longer in bytes than it may be, whatever its count of characters.
+    case tooManyBytes(field: String, maximum: Int)
 
     public var errorDescription: String? {
         switch self {
         case .forbiddenCharacter(let field, let code):
             return "the \(field) contains the control character \(code), which could change how other people's "
                 + "terminals show it; remove it"
+        case .tooManyBytes(let field, let maximum):
+            return "the \(field) takes more than \(maximum) bytes; shorten it"
         }
     }
 }

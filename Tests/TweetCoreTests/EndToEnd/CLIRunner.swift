@@ -38,6 +38,14 @@ final class CLIRunner {
     func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], store: Bool = true)
         throws -> Result
     {
+        try run(arguments, stdinBytes: stdin.map { Data($0.utf8) }, environment: extra, store: store)
+    }
+
+    /// Runs with `stdinBytes`, which need not be UTF-8.
+    @discardableResult
+    func run(_ arguments: [String], stdinBytes: Data?, environment extra: [String: String] = [:], store: Bool = true)
+        throws -> Result
+    {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = (store ? ["--store", self.store.path] : []) + arguments
@@ -51,7 +59,7 @@ final class CLIRunner {
         process.standardError = errors
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdinBytes { input.fileHandleForWriting.write(stdinBytes) }
         try input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()

@@ -124,6 +124,41 @@ struct ConventionTests {
         #expect(text == "# mine\ncolor = never\n")
     }
 
+    @Test func passwordsWithNulOrInvalidUTF8AreRefused() throws {
+        let cli = try CLIRunner()
+        let register = [
+            "register", "--email", "a@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin",
+        ]
+        let nul = try cli.run(register, stdinBytes: Data("\0\0\0\0\0\0\0\0\n".utf8))
+        #expect(nul.status == 1)
+        #expect(nul.stderr == "error: the password cannot contain a NUL character\n")
+        // Two different invalid passwords would both have read as U+FFFD U+FFFD … and matched.
+        let invalid = try cli.run(register, stdinBytes: Data([0xFF, 0xFE, 0xFD, 0xFC, 0xFB, 0xFA, 0xF9, 0xF8, 0x0A]))
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("not valid UTF-8"))
+        #expect(!FileManager.default.fileExists(atPath: cli.store.path))
+        try cli.register("ada", fullname: "Ada", password: "secret-password")
+        try cli.run(["logout"])
+        let truncated = try cli.run(
+            ["login", "--username", "ada", "--password-stdin"], stdinBytes: Data("secret-password\0more\n".utf8))
+        #expect(truncated.status == 1)
+        #expect(try cli.run(["whoami"]).status == 1)
+    }
+
+    @Test func sizesAreCappedInBytesAsWellAsCharacters() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let flood = "a" + String(repeating: "\u{301}", count: 60_000)
+        let name = try cli.run(["edit-profile", "--fullname", flood])
+        #expect(name.status == 1)
+        #expect(name.stderr == "error: the full name takes more than 256 bytes; shorten it\n")
+        let family = String(repeating: "👨‍👩‍👧‍👦", count: 3_000)
+        let caption = try cli.run(["post", "-"], stdin: family)
+        #expect(caption.status == 1)
+        #expect(caption.stderr == "error: the caption takes more than 16384 bytes; shorten it\n")
+        #expect(try jsonArray(try cli.run(["feed", "--json"]).stdout).isEmpty)
+    }
+
     @Test func windowsLineEndingsAreOneLineBreak() throws {
         let cli = try CLIRunner()
         try cli.register("ada", fullname: "Ada")
