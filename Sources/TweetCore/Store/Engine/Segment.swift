@@ -28,11 +28,19 @@ final class Segment {
         let damaged = { (reason: String) in StoreError.corruptRecord(file: indexFile, line: 0, reason: reason) }
         guard index.count >= SegmentFormat.headerSize, try index.read(0..<8) == SegmentFormat.indexMagic
         else { throw damaged("not a segment index") }
-        count = Int(try index.uint64(at: 8))
-        let dataSize = Int(try index.uint64(at: 16))
-        let bloomWords = Int(try index.uint64(at: 24))
-        let indexCount = Int(try index.uint64(at: 32))
-        guard dataSize == data.count else {
+        // Every number in the header is untrusted: none can exceed what the file could hold, so
+        // none can trap when it becomes an Int or when sizes are added up.
+        let index = index
+        func number(at offset: Int, atMost limit: Int, _ what: String) throws -> Int {
+            let value = try index.uint64(at: offset)
+            guard value <= UInt64(limit) else { throw damaged("its \(what) (\(value)) is out of range") }
+            return Int(value)
+        }
+        count = try number(at: 8, atMost: index.count / 8, "document count")
+        let dataSize = try index.uint64(at: 16)
+        let bloomWords = try number(at: 24, atMost: index.count / 8, "Bloom filter size")
+        let indexCount = try number(at: 32, atMost: index.count / SegmentFormat.indexTableEntrySize, "index count")
+        guard dataSize == UInt64(data.count) else {
             throw StoreError.corruptRecord(
                 file: dataPath, line: 0, reason: "it has \(data.count) bytes where its index expects \(dataSize)")
         }
@@ -41,19 +49,25 @@ final class Segment {
         for _ in 0..<indexCount {
             guard position + SegmentFormat.indexTableEntrySize <= index.count else { throw damaged("truncated") }
             let nameBytes = try index.read(position..<(position + SegmentFormat.indexNameSize)).prefix { $0 != 0 }
-            table.append((String(decoding: nameBytes, as: UTF8.self), Int(try index.uint64(at: position + 64))))
+            let entries = try number(at: position + 64, atMost: min(count, index.count / 4), "index entry count")
+            table.append((String(decoding: nameBytes, as: UTF8.self), entries))
             position += SegmentFormat.indexTableEntrySize
         }
+        let sizeMismatch = damaged("its size does not match its header")
+        func advance(by bytes: Int) throws {
+            position += bytes
+            guard position <= index.count else { throw sizeMismatch }
+        }
         offsetsStart = position
-        position += count * 8
+        try advance(by: count * 8)
         let bloomStart = position
-        position += bloomWords * 8
+        try advance(by: bloomWords * 8)
         var secondary: [String: (start: Int, count: Int)] = [:]
         for (indexName, entries) in table {
             secondary[indexName] = (position, entries)
-            position += (entries + entries % 2) * 4
+            try advance(by: (entries + entries % 2) * 4)
         }
-        guard position == index.count, bloomWords > 0 else { throw damaged("its size does not match its header") }
+        guard position == index.count, bloomWords > 0 else { throw sizeMismatch }
         self.secondary = secondary
         self.bloomStart = bloomStart
         self.bloomWords = bloomWords
@@ -63,10 +77,12 @@ final class Segment {
 
     /// The byte range of document `ordinal`'s line, without its newline.
     private func lineRange(_ ordinal: Int) throws -> Range<Int> {
-        let start = Int(try index.uint64(at: offsetsStart + ordinal * 8))
-        let end = ordinal + 1 < count ? Int(try index.uint64(at: offsetsStart + (ordinal + 1) * 8)) - 1 : data.count - 1
-        guard start >= 0, start <= end, end < data.count else { throw damaged(ordinal, "its offset is out of range") }
-        return start..<end
+        guard ordinal >= 0, ordinal < count else { throw damaged(ordinal, "an index names a line past the end") }
+        // Offsets are untrusted too: compared as UInt64 before they become Ints.
+        let start = try index.uint64(at: offsetsStart + ordinal * 8)
+        let next = ordinal + 1 < count ? try index.uint64(at: offsetsStart + (ordinal + 1) * 8) : UInt64(data.count)
+        guard start < next, next <= UInt64(data.count) else { throw damaged(ordinal, "its offset is out of range") }
+        return Int(start)..<Int(next - 1)
     }
 
     /// Calls `body` with the line of document `ordinal`, without its newline.
@@ -241,7 +257,12 @@ final class Segment {
 
     /// The document ordinal at position `position` of index `definition`.
     func ordinal(_ definition: IndexDefinition, _ position: Int) throws -> Int {
-        Int(try index.uint32(at: secondary[definition.name]!.start + position * 4))
+        let ordinal = Int(try index.uint32(at: secondary[definition.name]!.start + position * 4))
+        guard ordinal < count else {
+            throw StoreError.corruptRecord(
+                file: indexPath, line: 0, reason: "index \(definition.name) names document \(ordinal) of \(count)")
+        }
+        return ordinal
     }
 
     /// The first position in index `definition` whose key is not below `key` (with `upper`, not at or
