@@ -200,6 +200,11 @@ struct StorageEngine {
             offset += newline + 1 - start
             start = newline + 1
         }
+        // A header without its newline is not a torn record: cutting it off would leave records
+        // appended after no header at all. Nothing reads or writes past it until a repair.
+        if offset == 0 && start < bytes.count {
+            throw StoreError.corruptRecord(file: journalPath, line: 1, reason: "its header line is unfinished")
+        }
         if start < bytes.count && exclusive {
             try setAsideTornTail(Array(bytes[start...]))
         }

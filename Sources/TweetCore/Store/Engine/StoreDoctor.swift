@@ -50,7 +50,7 @@ public struct StoreDoctor: Sendable {
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when there is no store at all.
     public func check() throws -> [StoreProblem] {
         try withLock {
-            var problems = inspectJournal().problems
+            var problems = try inspectJournal().problems
             let (manifest, manifestProblems) = inspectManifest()
             problems += manifestProblems
             for info in manifest?.segments ?? [] { problems += inspectSegment(info.name).problems }
@@ -66,7 +66,7 @@ public struct StoreDoctor: Sendable {
         try withLock {
             var report = RepairReport()
             let stamp = Int(Date().timeIntervalSince1970 * 1000)
-            let journal = inspectJournal()
+            let journal = try inspectJournal()
             if !journal.problems.isEmpty {
                 if journal.problems.allSatisfy(\.isRepairable) {
                     if !journal.removed.isEmpty {
@@ -133,15 +133,16 @@ public struct StoreDoctor: Sendable {
     }
 
     /// The journal's problems, the bytes a repair keeps (header and intact records) and the bytes it moves aside.
-    private func inspectJournal() -> (problems: [StoreProblem], kept: [UInt8], removed: [UInt8]) {
+    /// - Throws: ``StoreError/io(path:reason:)`` when the journal is there but cannot be read: a
+    ///   repair never rewrites what it could not read.
+    private func inspectJournal() throws -> (problems: [StoreProblem], kept: [UInt8], removed: [UInt8]) {
         let header =
             JSONValue.object([
                 "format": .string(StorageEngine.formatName), "version": .integer(StorageEngine.journalVersion),
             ]).serialized() + [0x0A]
-        guard let data = FileManager.default.contents(atPath: journalPath) else {
+        guard let bytes = try FileIO.readFile(journalPath) else {
             return ([StoreProblem(file: journalPath, reason: "the journal is missing", isRepairable: true)], header, [])
         }
-        let bytes = Array(data)
         if bytes.isEmpty {
             return (
                 [StoreProblem(file: journalPath, line: 1, reason: "the file is empty", isRepairable: true)], header, []
@@ -150,6 +151,7 @@ public struct StoreDoctor: Sendable {
         var problems: [StoreProblem] = []
         var kept: [UInt8] = []
         var removed: [UInt8] = []
+        var headerKept = false
         var start = 0
         var line = 0
         while start < bytes.count {
@@ -170,16 +172,18 @@ public struct StoreDoctor: Sendable {
                 do {
                     try FileHeader.check(
                         text, format: StorageEngine.formatName, supportedVersion: StorageEngine.journalVersion)
-                } catch {
-                    let reason: String
-                    switch error {
-                    case .notAHeader(let why): reason = why
-                    case .newerVersion(let version): reason = "written by a newer tweetcli (format \(version))"
-                    }
+                    kept += whole
+                    headerKept = true
+                } catch .newerVersion(let version) {
+                    // A newer tweetcli's journal is never rewritten by this one.
+                    let reason = "written by a newer tweetcli (format \(version))"
                     problems.append(StoreProblem(file: journalPath, line: 1, reason: reason, isRepairable: false))
                     return (problems, [], [])
+                } catch .notAHeader(let reason) {
+                    // A damaged header is set aside; the records after it are still checked and kept.
+                    problems.append(StoreProblem(file: journalPath, line: 1, reason: reason, isRepairable: true))
+                    removed += whole
                 }
-                kept += whole
                 continue
             }
             do {
@@ -193,6 +197,8 @@ public struct StoreDoctor: Sendable {
                 removed += whole
             }
         }
+        // Whatever happened to the first line, the repaired journal starts with a header.
+        if !headerKept { kept = header + kept }
         return (problems, kept, removed)
     }
 

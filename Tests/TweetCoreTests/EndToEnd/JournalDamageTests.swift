@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Issue 8's journal reproductions: a header that is torn or damaged, and a journal that cannot be
+/// read. No acknowledged write is lost, and repair never rewrites what it could not read.
+struct JournalDamageTests {
+    /// A store with a user and three posts still in the journal (no fold yet).
+    func storeWithPosts() throws -> (CLIRunner, [String]) {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let posts = try (1...3).map { try cli.post("journal post \($0)") }
+        return (cli, posts)
+    }
+
+    func captions(_ cli: CLIRunner) throws -> [String] {
+        let feed = try cli.run(["feed", "--json", "--limit", "100"])
+        #expect(feed.status == 0, "\(feed.stderr)")
+        return try jsonArray(feed.stdout).compactMap { $0["caption"] as? String }
+    }
+
+    @Test func nothingIsAppendedAfterATornHeaderAndRepairKeepsWhatFollows() throws {
+        let (cli, _) = try storeWithPosts()
+        let handle = try FileHandle(forWritingTo: cli.journal)
+        try handle.truncate(atOffset: 10)
+        try handle.close()
+        let torn = cli.journalBytes()
+        let post = try cli.run(["post", "after the damage"])
+        #expect(post.status == 1)
+        #expect(post.stderr.contains("its header line is unfinished"), "\(post.stderr)")
+        #expect(cli.journalBytes() == torn)  // Nothing was appended after a header it cannot read.
+        let repair = try cli.run(["doctor", "--repair"])
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(try cli.run(["doctor"]).status == 0)
+        // The truncation itself cut the earlier records; after the repair the store takes writes again.
+        #expect(try cli.run(["feed"]).status == 0)
+        #expect(try cli.run(["seed", "--users", "2"]).status == 0)
+    }
+
+    @Test func aDamagedHeaderIsSetAsideAndEveryRecordAfterItIsKept() throws {
+        let (cli, _) = try storeWithPosts()
+        var text = try String(contentsOf: cli.journal, encoding: .utf8)
+        let firstLine = try #require(text.firstIndex(of: "\n"))
+        text.replaceSubrange(text.startIndex..<firstLine, with: "{\"format\":\"garbage")
+        try text.write(to: cli.journal, atomically: false, encoding: .utf8)
+        #expect(try cli.run(["feed"]).status == 1)
+        let repair = try cli.run(["doctor", "--repair"])
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(repair.stdout.contains("moved aside to"))
+        #expect(try captions(cli) == ["journal post 3", "journal post 2", "journal post 1"])
+        #expect(try cli.run(["post", "after the repair"]).status == 0)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    func aJournalThatCannotBeReadIsNeverRewrittenByRepair() throws {
+        let (cli, _) = try storeWithPosts()
+        let before = cli.journalBytes()
+        // strace fails every openat of the journal with EIO, as a failing disk would.
+        let strace = Process()
+        strace.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
+        strace.arguments = [
+            "-f", "-qq", "-o", "/dev/null", "-e", "trace=openat", "-e", "inject=openat:error=EIO",
+            "-P", cli.journal.path, CLIRunner.executable.path, "--store", cli.store.path, "doctor", "--repair",
+        ]
+        strace.environment = ["HOME": cli.home.path, "XDG_STATE_HOME": cli.home.appendingPathComponent("state").path]
+        let errors = Pipe()
+        strace.standardError = errors
+        strace.standardOutput = FileHandle.nullDevice
+        try strace.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        strace.waitUntilExit()
+        #expect(strace.terminationStatus == 1)
+        #expect(message.contains("error: ") && message.contains("journal.jsonl"), "\(message)")
+        #expect(!message.contains("missing"))
+        #expect(cli.journalBytes() == before)
+        #expect(try captions(cli) == ["journal post 3", "journal post 2", "journal post 1"])
+    }
+}
