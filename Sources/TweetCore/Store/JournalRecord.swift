@@ -14,6 +14,24 @@ struct JournalRecord: Equatable {
     var time: Date
     var operations: [Operation]
 
+    /// Why `sequence` cannot come where it does, or `nil` when it can. Records in a journal follow
+    /// one another by one (a gap is a lost record, a repeat or a step back a duplicated or moved
+    /// one), and the first one continues what the segments hold.
+    /// - Parameters:
+    ///   - previous: the sequence of the record before it in the journal, if there is one.
+    ///   - folded: the last sequence the segments hold (the manifest's `foldedSequence`).
+    static func sequenceProblem(_ sequence: Int64, after previous: Int64?, folded: Int64) -> String? {
+        if let previous {
+            guard sequence != previous + 1 else { return nil }
+            return sequence <= previous
+                ? "record \(sequence) comes after record \(previous): a repeated or moved record"
+                : "record \(sequence) follows record \(previous): \(sequence - previous - 1) record(s) are missing"
+        }
+        guard sequence > folded + 1 else { return nil }
+        return "the journal starts at record \(sequence), after the segments' \(folded): "
+            + "\(sequence - folded - 1) record(s) are missing"
+    }
+
     init(sequence: Int64, time: Date, operations: [Operation]) {
         self.sequence = sequence
         self.time = time

@@ -74,4 +74,48 @@ struct JournalDamageTests {
         #expect(cli.journalBytes() == before)
         #expect(try captions(cli) == ["journal post 3", "journal post 2", "journal post 1"])
     }
+
+    /// The journal's lines, with `change` applied to the list of them.
+    func rewriteJournal(_ cli: CLIRunner, _ change: (inout [String]) -> Void) throws {
+        var lines = try String(contentsOf: cli.journal, encoding: .utf8).split(separator: "\n").map(String.init)
+        change(&lines)
+        try (lines.joined(separator: "\n") + "\n").write(to: cli.journal, atomically: false, encoding: .utf8)
+    }
+
+    @Test func swappedRecordsAreDamageAndRepairPutsThemBackInOrder() throws {
+        let (cli, _) = try storeWithPosts()
+        #expect(try cli.run(["edit-profile", "--bio", "first"]).status == 0)
+        #expect(try cli.run(["edit-profile", "--bio", "second"]).status == 0)
+        try rewriteJournal(cli) { $0.swapAt($0.count - 1, $0.count - 2) }
+        let feed = try cli.run(["feed"])
+        #expect(feed.status == 1)
+        #expect(feed.stderr.contains("journal.jsonl is damaged at line"), "\(feed.stderr)")
+        let check = try cli.run(["doctor"])
+        #expect(check.status == 1)
+        #expect(try cli.run(["doctor", "--repair"]).status == 0)
+        #expect(try json(try cli.run(["whoami", "--json"]).stdout)["bio"] as? String == "second")
+        #expect(try captions(cli) == ["journal post 3", "journal post 2", "journal post 1"])
+    }
+
+    @Test func aMissingRecordIsDamageAndRepairKeepsTheOthers() throws {
+        let (cli, _) = try storeWithPosts()
+        try rewriteJournal(cli) { $0.remove(at: $0.count - 2) }  // journal post 2
+        let feed = try cli.run(["feed"])
+        #expect(feed.status == 1)
+        #expect(feed.stderr.contains("1 record(s) are missing"), "\(feed.stderr)")
+        #expect(try cli.run(["doctor", "--repair"]).status == 0)
+        #expect(try captions(cli) == ["journal post 3", "journal post 1"])
+        #expect(try cli.run(["post", "after the repair"]).status == 0)
+        #expect(try captions(cli).first == "after the repair")
+    }
+
+    @Test func aRepeatedRecordIsDamageAndRepairSetsTheCopyAside() throws {
+        let (cli, _) = try storeWithPosts()
+        try rewriteJournal(cli) { $0.append($0[$0.count - 1]) }
+        #expect(try cli.run(["feed"]).status == 1)
+        let repair = try cli.run(["doctor", "--repair"])
+        #expect(repair.status == 0)
+        #expect(repair.stdout.contains("moved aside to"))
+        #expect(try captions(cli) == ["journal post 3", "journal post 2", "journal post 1"])
+    }
 }

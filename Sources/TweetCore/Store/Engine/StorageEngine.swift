@@ -41,6 +41,8 @@ struct StorageEngine {
     private var offset = 0
     private var lineCount = 0
     private var sequence: Int64 = 0
+    /// The last record's sequence read from this journal: each next one must follow it by one.
+    private var journalSequence: Int64?
     private var lastTime = Date.distantPast
 
     init(directory: String, clock: @escaping @Sendable () -> Date, indexes: [IndexDefinition], foldThreshold: Int)
@@ -154,6 +156,7 @@ struct StorageEngine {
             offset = 0
             lineCount = 0
             sequence = manifest.foldedSequence
+            journalSequence = nil
             lastTime = manifest.lastTime ?? .distantPast
             snapshot = StoreSnapshot(memtable: Memtable(), segments: snapshot.segments, indexes: indexes)
         }
@@ -188,6 +191,12 @@ struct StorageEngine {
                 try checkHeader(line)
             } else {
                 let record = try JournalRecord(line: line, file: journalPath, lineNumber: lineCount + 1)
+                if let reason = JournalRecord.sequenceProblem(
+                    record.sequence, after: journalSequence, folded: manifest.foldedSequence)
+                {
+                    throw StoreError.corruptRecord(file: journalPath, line: lineCount + 1, reason: reason)
+                }
+                journalSequence = record.sequence
                 // Records up to foldedSequence are in the segments already (a fold that crashed
                 // after its manifest was written, before the journal was replaced).
                 if record.sequence > manifest.foldedSequence {
@@ -260,6 +269,7 @@ struct StorageEngine {
         offset += line.count
         lineCount += 1
         sequence = record.sequence
+        journalSequence = record.sequence
         lastTime = time
     }
 

@@ -50,8 +50,8 @@ public struct StoreDoctor: Sendable {
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when there is no store at all.
     public func check() throws -> [StoreProblem] {
         try withLock {
-            var problems = try inspectJournal().problems
             let (manifest, manifestProblems) = inspectManifest()
+            var problems = try inspectJournal(folded: manifest?.foldedSequence ?? 0).problems
             problems += manifestProblems
             for info in manifest?.segments ?? [] { problems += inspectSegment(info.name).problems }
             return problems
@@ -66,7 +66,7 @@ public struct StoreDoctor: Sendable {
         try withLock {
             var report = RepairReport()
             let stamp = Int(Date().timeIntervalSince1970 * 1000)
-            let journal = try inspectJournal()
+            let journal = try inspectJournal(folded: inspectManifest().0?.foldedSequence ?? 0)
             if !journal.problems.isEmpty {
                 if journal.problems.allSatisfy(\.isRepairable) {
                     if !journal.removed.isEmpty {
@@ -135,7 +135,8 @@ public struct StoreDoctor: Sendable {
     /// The journal's problems, the bytes a repair keeps (header and intact records) and the bytes it moves aside.
     /// - Throws: ``StoreError/io(path:reason:)`` when the journal is there but cannot be read: a
     ///   repair never rewrites what it could not read.
-    private func inspectJournal() throws -> (problems: [StoreProblem], kept: [UInt8], removed: [UInt8]) {
+    /// - Parameter folded: the manifest's `foldedSequence`, where the journal's records continue.
+    private func inspectJournal(folded: Int64) throws -> (problems: [StoreProblem], kept: [UInt8], removed: [UInt8]) {
         let header =
             JSONValue.object([
                 "format": .string(StorageEngine.formatName), "version": .integer(StorageEngine.journalVersion),
@@ -152,6 +153,7 @@ public struct StoreDoctor: Sendable {
         var kept: [UInt8] = []
         var removed: [UInt8] = []
         var headerKept = false
+        var records: [JournalRecord] = []
         var start = 0
         var line = 0
         while start < bytes.count {
@@ -187,7 +189,13 @@ public struct StoreDoctor: Sendable {
                 continue
             }
             do {
-                _ = try JournalRecord(line: text, file: journalPath, lineNumber: line)
+                let record = try JournalRecord(line: text, file: journalPath, lineNumber: line)
+                if let reason = JournalRecord.sequenceProblem(
+                    record.sequence, after: records.last?.sequence, folded: folded)
+                {
+                    problems.append(StoreProblem(file: journalPath, line: line, reason: reason, isRepairable: true))
+                }
+                records.append(record)
                 kept += whole
             } catch let StoreError.corruptRecord(_, _, reason) {
                 problems.append(StoreProblem(file: journalPath, line: line, reason: reason, isRepairable: true))
@@ -199,7 +207,33 @@ public struct StoreDoctor: Sendable {
         }
         // Whatever happened to the first line, the repaired journal starts with a header.
         if !headerKept { kept = header + kept }
+        if problems.contains(where: { $0.isRepairable }) {
+            kept = header + Self.renumbered(records, removed: &removed)
+        }
         return (problems, kept, removed)
+    }
+
+    /// The intact records in sequence order, each once (a repeated one moves aside), numbered again
+    /// from the first so they follow one another: a record that is gone cannot come back, but the
+    /// ones around it are kept and the journal replays again.
+    private static func renumbered(_ records: [JournalRecord], removed: inout [UInt8]) -> [UInt8] {
+        var seen: Set<Int64> = []
+        var unique: [JournalRecord] = []
+        for record in records.sorted(by: { $0.sequence < $1.sequence }) {
+            if seen.insert(record.sequence).inserted {
+                unique.append(record)
+            } else {
+                removed += record.line()
+            }
+        }
+        guard let first = unique.first?.sequence else { return [] }
+        var bytes: [UInt8] = []
+        for (position, record) in unique.enumerated() {
+            var copy = record
+            copy.sequence = first + Int64(position)
+            bytes += copy.line()
+        }
+        return bytes
     }
 
     private func inspectManifest() -> (Manifest?, [StoreProblem]) {
