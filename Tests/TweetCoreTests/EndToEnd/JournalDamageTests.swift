@@ -118,4 +118,21 @@ struct JournalDamageTests {
         #expect(repair.stdout.contains("moved aside to"))
         #expect(try captions(cli) == ["journal post 3", "journal post 2", "journal post 1"])
     }
+
+    @Test func aStoreWhoseJournalIsGoneIsDamagedNotEmpty() throws {
+        let cli = try CLIRunner()
+        #expect(try cli.run(["seed", "--users", "4", "--tweets", "12"]).status == 0)
+        try FileManager.default.removeItem(at: cli.journal)
+        for arguments in [["feed"], ["export"], ["explore"]] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.contains("the journal is missing"), "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        let login = try cli.run(["login", "--username", "nobody", "--password-stdin"], stdin: "whatever1\n")
+        #expect(login.stderr.contains("the journal is missing"))
+        #expect(!FileManager.default.fileExists(atPath: cli.journal.path))  // Reading created nothing.
+        #expect(try cli.run(["doctor", "--repair"]).status == 0)
+        #expect(try jsonArray(try cli.run(["feed", "--json", "--limit", "100"]).stdout).count == 12)
+    }
 }

@@ -71,6 +71,12 @@ struct StorageEngine {
         }
         defer { flock(lockFD, LOCK_UN) }
         if access(journalPath, F_OK) != 0 {
+            // A manifest without a journal is a store that lost its journal (and the writes in it),
+            // not an empty one: it is an error until a repair writes a new journal.
+            guard access(PathName.join(directory, Manifest.fileName), F_OK) != 0 else {
+                throw StoreError.corruptRecord(
+                    file: journalPath, line: 0, reason: "the journal is missing, though the manifest is there")
+            }
             try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
         }
         journal = try Self.openJournal(journalPath)
@@ -78,9 +84,11 @@ struct StorageEngine {
         try refresh(exclusive: false)  // Opening only reads: a torn write is left for the next writer.
     }
 
-    /// Whether a store exists in `directory` (its journal does).
+    /// Whether a store exists in `directory`: its journal or its manifest does (a manifest alone is
+    /// a damaged store, which opening reports).
     static func exists(in directory: String) -> Bool {
         access(PathName.join(directory, journalName), F_OK) == 0
+            || access(PathName.join(directory, Manifest.fileName), F_OK) == 0
     }
 
     private static func journalHeader() -> [UInt8] {
