@@ -135,4 +135,30 @@ struct JournalDamageTests {
         #expect(try cli.run(["doctor", "--repair"]).status == 0)
         #expect(try jsonArray(try cli.run(["feed", "--json", "--limit", "100"]).stdout).count == 12)
     }
+
+    @Test func aSegmentWithItsLinesShuffledKeepsEveryRecordThroughRepair() throws {
+        let cli = try CLIRunner()
+        #expect(try cli.run(["seed", "--users", "6", "--tweets", "40", "--seed", "3"]).status == 0)
+        let before = try cli.run(["export"]).stdout
+        let segment = cli.store.appendingPathComponent("seg-000001.jsonl")
+        var lines = try String(contentsOf: segment, encoding: .utf8).split(separator: "\n").map(String.init)
+        let header = lines.removeFirst()
+        var random = SystemRandomNumberGenerator()
+        lines.shuffle(using: &random)
+        lines.append(lines[0])  // and one line twice
+        try ([header] + lines).joined(separator: "\n").appending("\n").write(
+            to: segment, atomically: false, encoding: .utf8)
+        #expect(try cli.run(["doctor"]).status == 1)
+        let repair = try cli.run(["doctor", "--repair"])
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(try cli.run(["doctor"]).status == 0)
+        #expect(try cli.run(["export"]).stdout == before)
+        // Only the copy went to a side file.
+        let sideFiles = try FileManager.default.contentsOfDirectory(atPath: cli.store.path).filter {
+            $0.hasPrefix("damaged-")
+        }
+        #expect(sideFiles.count == 1)
+        let aside = try String(contentsOfFile: cli.store.appendingPathComponent(sideFiles[0]).path, encoding: .utf8)
+        #expect(aside == lines[0] + "\n")
+    }
 }

@@ -53,7 +53,7 @@ public struct StoreDoctor: Sendable {
             let (manifest, manifestProblems) = inspectManifest()
             var problems = try inspectJournal(folded: manifest?.foldedSequence ?? 0).problems
             problems += manifestProblems
-            for info in manifest?.segments ?? [] { problems += inspectSegment(info.name).problems }
+            for info in manifest?.segments ?? [] { problems += try inspectSegment(info.name).problems }
             return problems
         }
     }
@@ -85,7 +85,7 @@ public struct StoreDoctor: Sendable {
             guard var manifest = loaded else { return report }
             var replaced: [String] = []
             for (position, info) in manifest.segments.enumerated() {
-                let segment = inspectSegment(info.name)
+                let segment = try inspectSegment(info.name)
                 guard !segment.problems.isEmpty else { continue }
                 guard segment.problems.allSatisfy(\.isRepairable) else {
                     report.unrepaired += segment.problems
@@ -249,11 +249,12 @@ public struct StoreDoctor: Sendable {
     }
 
     /// A segment's problems, its intact entries (what a rewrite keeps) and its damaged lines.
-    private func inspectSegment(_ name: String) -> (
+    /// - Throws: ``StoreError/io(path:reason:)`` when the segment is there but cannot be read.
+    private func inspectSegment(_ name: String) throws -> (
         problems: [StoreProblem], kept: [SegmentWriter.Entry], removed: [UInt8]
     ) {
         let dataPath = PathName.join(directory, SegmentFormat.dataFileName(name))
-        guard let data = FileManager.default.contents(atPath: dataPath) else {
+        guard let bytes = try FileIO.readFile(dataPath) else {
             return (
                 [
                     StoreProblem(
@@ -261,11 +262,13 @@ public struct StoreDoctor: Sendable {
                 ], [], []
             )
         }
-        let bytes = Array(data)
         var problems: [StoreProblem] = []
         var kept: [SegmentWriter.Entry] = []
         var removed: [UInt8] = []
         var lineStarts: [Int] = []
+        var outOfOrder = false
+        /// Each kept line's bytes, from the first out-of-order line on (what a repeated path sets aside).
+        var texts: [[UInt8]] = []
         var start = 0
         var line = 0
         bytes.withUnsafeBufferPointer { buffer in
@@ -293,18 +296,38 @@ public struct StoreDoctor: Sendable {
                 }
                 do throws(SegmentFormat.LineError) {
                     let (path, fields) = try SegmentFormat.parseLine(text)
+                    // An intact line out of place is kept: the repair sorts the segment again.
                     if let last = kept.last, SegmentFormat.comparePaths(last.path, path) != .orderedAscending {
                         problems.append(
                             StoreProblem(file: dataPath, line: line, reason: "out of order", isRepairable: true))
-                        removed += Array(text) + [0x0A]
-                        continue
+                        outOfOrder = true
                     }
                     kept.append(SegmentWriter.Entry(path: path, data: fields))
+                    if outOfOrder || !texts.isEmpty { texts.append(Array(text)) }
                     lineStarts.append(start)
                 } catch {
                     let reason = end == buffer.count ? "the last line is truncated" : error.reason
                     problems.append(StoreProblem(file: dataPath, line: line, reason: reason, isRepairable: true))
                     removed += Array(text) + [0x0A]
+                }
+            }
+        }
+        if outOfOrder {
+            // Sorted again by path (line order breaking ties); a path twice keeps its first line,
+            // and the other copies go to the side file.
+            let firstTexted = kept.count - texts.count
+            let sorted = kept.enumerated().sorted {
+                let order = SegmentFormat.comparePaths($0.element.path, $1.element.path)
+                return order == .orderedAscending || (order == .orderedSame && $0.offset < $1.offset)
+            }
+            kept = []
+            for (position, entry) in sorted {
+                if let last = kept.last, SegmentFormat.comparePaths(last.path, entry.path) == .orderedSame,
+                    position >= firstTexted
+                {
+                    removed += texts[position - firstTexted] + [0x0A]
+                } else {
+                    kept.append(entry)
                 }
             }
         }
