@@ -16,6 +16,9 @@ public enum StoreError: Error, Equatable, LocalizedError {
     case documentNotFound(path: String)
     /// There is no store in the directory, and this use of it may not create one.
     case noStore(path: String)
+    /// Another process has held the store's lock longer than a command waits (`holder` names it
+    /// when the system says, "pid 4242 (tweetcli)").
+    case busy(path: String, holder: String?)
     /// An import required an empty collection and found a document in it.
     case notEmpty(collection: String)
 
@@ -36,6 +39,9 @@ public enum StoreError: Error, Equatable, LocalizedError {
             return "there is no document at \(path)"
         case .noStore(let path):
             return "there is no store at \(path) yet"
+        case .busy(let path, let holder):
+            return "the store at \(path) is busy: \(holder ?? "another process") has held it for over "
+                + "\(Int(StoreLock.patience)) seconds; if it is stopped, resume or end it"
         case .notEmpty(let collection):
             return "the collection \(collection) is not empty"
         }

@@ -161,4 +161,28 @@ struct JournalDamageTests {
         let aside = try String(contentsOfFile: cli.store.appendingPathComponent(sideFiles[0]).path, encoding: .utf8)
         #expect(aside == lines[0] + "\n")
     }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+    func aStoreHeldTooLongIsBusyAndTheHolderIsNamed() throws {
+        let (cli, _) = try storeWithPosts()
+        // A process that takes the store's lock (its directory) and stops there, as a stopped
+        // tweetcli would.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["--no-fork", cli.store.path, "sleep", "30"]  // ends with its process
+        try holder.run()
+        // SIGKILL: a child of the test runner inherits its blocked signals, SIGTERM among them.
+        defer { kill(holder.processIdentifier, SIGKILL) }
+        Thread.sleep(forTimeInterval: 0.3)
+        let started = Date()
+        let feed = try cli.run(["feed"])
+        let waited = Date().timeIntervalSince(started)
+        #expect(feed.status == 1)
+        #expect(feed.stderr.contains("is busy: pid "), "\(feed.stderr)")
+        #expect(feed.stderr.contains("for over 5 seconds"))
+        #expect(waited >= 4.5 && waited < 20)
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        #expect(try captions(cli).count == 3)
+    }
 }

@@ -12,14 +12,14 @@ import Foundation
 ///   segments of similar size are merged, so there are few of them and each lookup or page costs a
 ///   few binary searches over the segment files (read through ``BlockFile``), whatever the store's size.
 /// - `MANIFEST.json` names the live segments; replacing it atomically commits a fold or a merge.
-/// - `store.lock` serialises processes: shared for reads, exclusive for transactions and folds.
+/// - `flock` on the directory serialises processes: shared for reads, exclusive for transactions and
+///   folds (``StoreLock``).
 ///
 /// docs/STORAGE.md is the format's contract.
 struct StorageEngine {
     static let formatName = "tweetcli-store"
     static let journalVersion: Int64 = 1
     static let journalName = "journal.jsonl"
-    static let lockName = "store.lock"
 
     let directory: String
     let journalPath: String
@@ -62,14 +62,10 @@ struct StorageEngine {
                 throw StoreError.cannotOpen(path: directory, reason: "cannot create the directory")
             }
         }
-        let lockPath = PathName.join(directory, Self.lockName)
-        let lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockFD >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
-        lock = FileDescriptor(lockFD)
-        guard flock(lockFD, LOCK_EX) == 0 else {
-            throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText())
-        }
-        defer { flock(lockFD, LOCK_UN) }
+        let lock = try StoreLock.open(directory)
+        self.lock = lock
+        try StoreLock.acquire(lock.fd, exclusive: true, directory: directory)
+        defer { StoreLock.release(lock.fd) }
         if access(journalPath, F_OK) != 0 {
             // A manifest without a journal is a store that lost its journal (and the writes in it),
             // not an empty one: it is an error until a repair writes a new journal.
@@ -140,10 +136,8 @@ struct StorageEngine {
     }
 
     private mutating func withLock<T>(exclusive: Bool, _ body: (inout StorageEngine) throws -> T) throws -> T {
-        guard flock(lock.fd, exclusive ? LOCK_EX : LOCK_SH) == 0 else {
-            throw StoreError.io(path: directory, reason: "cannot lock the store: \(FileIO.errnoText())")
-        }
-        defer { flock(lock.fd, LOCK_UN) }
+        try StoreLock.acquire(lock.fd, exclusive: exclusive, directory: directory)
+        defer { StoreLock.release(lock.fd) }
         try refresh(exclusive: exclusive)
         return try body(&self)
     }

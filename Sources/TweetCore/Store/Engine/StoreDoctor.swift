@@ -123,12 +123,9 @@ public struct StoreDoctor: Sendable {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw StoreError.cannotOpen(path: directory, reason: "there is no store there")
         }
-        let lockPath = PathName.join(directory, StorageEngine.lockName)
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError.cannotOpen(path: lockPath, reason: FileIO.errnoText()) }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else { throw StoreError.io(path: lockPath, reason: FileIO.errnoText()) }
-        defer { flock(fd, LOCK_UN) }
+        let lock = try StoreLock.open(directory)
+        try StoreLock.acquire(lock.fd, exclusive: true, directory: directory)
+        defer { StoreLock.release(lock.fd) }
         return try body()
     }
 
