@@ -185,4 +185,38 @@ struct JournalDamageTests {
         holder.waitUntilExit()
         #expect(try captions(cli).count == 3)
     }
+
+    @Test(arguments: ["journal.jsonl", "MANIFEST.json", "seg-000001.jsonl", "seg-000001.idx"])
+    func aFIFOWhereAStoreFileShouldBeIsAnErrorNotAHang(_ name: String) throws {
+        let cli = try CLIRunner()
+        #expect(try cli.run(["seed", "--users", "3", "--tweets", "6"]).status == 0)
+        let path = cli.store.appendingPathComponent(name).path
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o600) == 0)
+        for arguments in [["feed"], ["doctor"]] {
+            let result = try cli.run(arguments)  // A hang here would stop the suite at its time limit.
+            #expect(result.status == 1, "\(arguments): \(result.stdout)")
+            #expect((result.stdout + result.stderr).contains("it is not a regular file"), "\(arguments)")
+        }
+        // An index is rebuilt from its segment; anything else is left for a person to look at.
+        let repair = try cli.run(["doctor", "--repair"])
+        #expect(repair.status == (name.hasSuffix(".idx") ? 0 : 1), "\(repair.stdout) \(repair.stderr)")
+        if name.hasSuffix(".idx") { #expect(try captions(cli).count == 6) }
+    }
+
+    @Test func theStoresTemporaryFilesNeverFollowASymlink() throws {
+        let (cli, _) = try storeWithPosts()
+        let victim = cli.home.appendingPathComponent("victim.txt")
+        try Data("keep me\n".utf8).write(to: victim)
+        // A link where the next manifest or journal rewrite writes its temporary file.
+        for name in ["MANIFEST.json.new", "journal.jsonl.new"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: cli.store.appendingPathComponent(name).path, withDestinationPath: victim.path)
+        }
+        let folds = ["TWEETCLI_FOLD_THRESHOLD": "1"]
+        #expect(try cli.run(["post", "folded"], environment: folds).status == 0)
+        #expect(try cli.run(["doctor", "--repair"]).status == 0)
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me\n")
+        #expect(try captions(cli).first == "folded")
+    }
 }

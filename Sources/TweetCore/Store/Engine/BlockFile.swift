@@ -22,8 +22,9 @@ final class BlockFile {
 
     init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: FileIO.errnoText()) }
+        guard let fd = try FileIO.openRegular(path, O_RDONLY) else {
+            throw StoreError.cannotOpen(path: path, reason: "there is no such file")
+        }
         file = FileDescriptor(fd)
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, reason: FileIO.errnoText()) }

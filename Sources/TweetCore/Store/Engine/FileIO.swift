@@ -36,13 +36,42 @@ enum FileIO {
         return bytes
     }
 
-    /// The whole file at `path`, or `nil` when there is none.
-    static func readFile(_ path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens a file the store reads or appends to, refusing anything but a regular file: a FIFO or
+    /// a device where a store file should be is an error, never a hang (O_NONBLOCK makes the open
+    /// itself return, and fstat says what it is).
+    /// - Returns: The descriptor, or `nil` when there is no file.
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)``.
+    static func openRegular(_ path: String, _ flags: Int32) throws -> Int32? {
+        let fd = open(path, flags | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
-            throw StoreError.io(path: path, reason: errnoText())
+            throw StoreError.cannotOpen(path: path, reason: errnoText())
         }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw StoreError.cannotOpen(path: path, reason: errnoText())
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw StoreError.cannotOpen(path: path, reason: "it is not a regular file")
+        }
+        // Back to blocking I/O; on a regular file O_NONBLOCK changes nothing anyway.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    /// Creates a new file for the store's own writing: never through a symlink and never one that
+    /// is already there (O_EXCL | O_NOFOLLOW), so nobody can point it at another file. A stale copy
+    /// left by a crash is removed first (unlink removes a link, not what it points to).
+    static func createExclusive(_ path: String) -> Int32 {
+        unlink(path)  // Nothing there is the usual case.
+        return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    }
+
+    /// The whole file at `path`, or `nil` when there is none.
+    static func readFile(_ path: String) throws -> [UInt8]? {
+        guard let fd = try openRegular(path, O_RDONLY) else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, reason: errnoText()) }
@@ -53,7 +82,7 @@ enum FileIO {
     /// a temporary file, fsync, rename, and an fsync of the directory.
     static func replaceAtomically(path: String, contents: [UInt8], directory: String) throws {
         let temporary = path + ".new"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = createExclusive(temporary)
         guard fd >= 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
         defer { close(fd) }
         try writeAll(fd, contents, path: temporary)

@@ -98,7 +98,7 @@ final class FileOutput {
 
     init(path: String) throws {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        fd = FileIO.createExclusive(path)
         guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         buffer.reserveCapacity(1 << 20)
     }

@@ -94,8 +94,9 @@ struct StorageEngine {
     }
 
     private static func openJournal(_ path: String) throws -> FileDescriptor {
-        let fd = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: FileIO.errnoText()) }
+        guard let fd = try FileIO.openRegular(path, O_RDWR | O_APPEND) else {
+            throw StoreError.cannotOpen(path: path, reason: "there is no such file")
+        }
         return FileDescriptor(fd)
     }
 
@@ -235,7 +236,7 @@ struct StorageEngine {
     /// a side file (never deleted) and cut off, so the next record starts on a line of its own.
     private func setAsideTornTail(_ tail: [UInt8]) throws {
         let sidePath = journalPath + ".torn-\(Int(Date().timeIntervalSince1970 * 1000))"
-        let side = open(sidePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let side = open(sidePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard side >= 0 else { throw StoreError.io(path: sidePath, reason: FileIO.errnoText()) }
         defer { close(side) }
         try FileIO.writeAll(side, tail, path: sidePath)
