@@ -32,6 +32,10 @@ public enum CommandLineTool {
 
     /// Runs the process's command line and returns its exit code.
     public static func main(arguments: [String]) async -> Int32 {
+        // A closed stdout or a file size limit is an error with a message (EPIPE, EFBIG), not a
+        // silent death by signal in the middle of a command.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         var environment = [String: String](minimumCapacity: variables.count)
         for name in variables {
             if let value = getenv(name) { environment[name] = String(cString: value) }
@@ -80,7 +84,12 @@ public enum CommandLineTool {
         let context = Context(
             options: options, terminal: Terminal(environment: environment), environment: environment, config: config,
             createsStore: type(of: command).createsStore)
-        try await command.run(context)
+        do {
+            try await command.run(context)
+        } catch let error as OutputError where command.commits {
+            // The change is in the store: say so, since the output that would have shown it is lost.
+            throw CommandFailure("the change was saved, but \(error.description)")
+        }
         return 0
     }
 

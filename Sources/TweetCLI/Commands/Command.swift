@@ -17,6 +17,8 @@ protocol Command {
     static var createsStore: Bool { get }
     /// Whether the command reads the config file (not help, version, completions, man page, config).
     static var readsConfig: Bool { get }
+    /// Whether the command changes the store, so that output lost afterwards must say it was saved.
+    var commits: Bool { get }
 
     /// Parses the command's own arguments.
     /// - Throws: ``UsageError``.
@@ -37,6 +39,7 @@ extension Command {
 
     static var createsStore: Bool { false }
     static var readsConfig: Bool { true }
+    var commits: Bool { false }
     static var options: [Option] { [] }
     static var completes: Completion { .nothing }
 

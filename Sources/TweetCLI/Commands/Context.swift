@@ -82,9 +82,9 @@ final class Context {
     /// Prints `value` as JSON with `--json`, else the human text.
     func emit(_ value: some Encodable, human: @autoclosure () -> TerminalText) throws {
         if options.json {
-            Output.write(try JSONOutput.render(value))
+            try Output.write(try JSONOutput.render(value))
         } else {
-            screen.write(human())
+            try screen.write(human())
         }
     }
 }

@@ -24,17 +24,17 @@ struct DoctorCommand: Command {
             text += report.repaired.map { "repaired: \($0)\n" }.joined()
             text += report.sideFiles.map { "moved aside to \($0)\n" }.joined()
             text += report.unrepaired.map { "not repaired: \($0)\n" }.joined()
-            context.screen.write(TerminalText(text, multiline: true))
+            try context.screen.write(TerminalText(text, multiline: true))
             if !report.unrepaired.isEmpty {
                 throw CommandFailure("\(report.unrepaired.count) problem(s) need a backup or a newer tweetcli")
             }
         } else {
             try await viewModel.check()
             if viewModel.problems.isEmpty {
-                context.screen.write("The store at \(directory) is healthy.\n")
+                try context.screen.write("The store at \(directory) is healthy.\n")
                 return
             }
-            context.screen.write(TerminalText(viewModel.problems.map { "\($0)\n" }.joined(), multiline: true))
+            try context.screen.write(TerminalText(viewModel.problems.map { "\($0)\n" }.joined(), multiline: true))
             throw CommandFailure(
                 "the store has \(viewModel.problems.count) problem(s)",
                 hint: "keep every intact record with: \(context.suggest("doctor --repair"))")

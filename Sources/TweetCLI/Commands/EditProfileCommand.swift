@@ -14,6 +14,8 @@ struct EditProfileCommand: Command {
 
     var changes: ProfileChanges
 
+    var commits: Bool { true }
+
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)
         changes = ProfileChanges(

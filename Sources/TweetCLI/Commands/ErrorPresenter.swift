@@ -35,6 +35,8 @@ enum ErrorPresenter {
             return Presentation(
                 message: error.message, usage: error.usage.map { "tweetcli " + $0 } ?? CommandLineTool.globalUsage,
                 exitCode: 64)
+        case let error as OutputError:
+            return failure(error.description)
         case let error as CommandFailure:
             return failure(error.description, error.hint)
         case SeedError.tooManyFollows(let users):

@@ -8,6 +8,8 @@ protocol FollowCommand: Command {
 }
 
 extension FollowCommand {
+    var commits: Bool { true }
+
     static var usage: String { "\(name) UID|@USERNAME" }
 
     init(arguments: [String]) throws {

@@ -24,7 +24,7 @@ struct HelpCommand: Command {
 
     func run(_ context: Context) async throws {
         let text = topic.flatMap(CommandLineTool.command(named:)).map(HelpText.help(for:)) ?? HelpText.overview()
-        context.screen.write(TerminalText(stringLiteral: text))
+        try context.screen.write(TerminalText(stringLiteral: text))
     }
 }
 
@@ -68,7 +68,7 @@ struct CompletionsCommand: Command {
     }
 
     func run(_ context: Context) async throws {
-        Output.write(ShellCompletions.script(for: shell))
+        try Output.write(ShellCompletions.script(for: shell))
     }
 }
 
@@ -85,7 +85,7 @@ struct ManpageCommand: Command {
     }
 
     func run(_ context: Context) async throws {
-        Output.write(ManPage.page())
+        try Output.write(ManPage.page())
     }
 }
 

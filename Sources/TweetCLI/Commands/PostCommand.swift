@@ -16,6 +16,8 @@ struct PostCommand: Command {
     var dryRun: Bool
     var draft: Bool
 
+    var commits: Bool { !dryRun }
+
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)
         replyTo = try list.option("--reply-to")

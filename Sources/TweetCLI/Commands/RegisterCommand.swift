@@ -16,6 +16,8 @@ struct RegisterCommand: Command {
     var fullname: String
     var passwordFromStdin: Bool
 
+    var commits: Bool { true }
+
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)
         passwordFromStdin = try list.flag("--password-stdin")

@@ -15,6 +15,8 @@ struct SeedCommand: Command {
 
     var options: DemoSeeder.Options
 
+    var commits: Bool { true }
+
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)
         let users = try list.number("--users", in: 1...1_000_000) ?? 25

@@ -9,6 +9,8 @@ protocol TweetActionCommand: Command {
 }
 
 extension TweetActionCommand {
+    var commits: Bool { true }
+
     static var usage: String { "\(name) TWEET_ID" + options.map { " [\($0.name)]" }.joined() }
 
     init(arguments: [String]) throws {

@@ -19,7 +19,7 @@ enum Pager {
         guard let pager = Subprocess.start(command, pipeInput: true), let input = pager.input else { return false }
         // Quitting the pager early closes the pipe: that is not an error, so SIGPIPE is ignored.
         let previous = signal(SIGPIPE, SIG_IGN)
-        Output.write(text, to: input)
+        _ = Output.write(text, to: input)  // A reader who quits early closes the pipe: not an error.
         let status = pager.wait()
         signal(SIGPIPE, previous)
         // 126 and 127 are the shell's "cannot run" and "not found": the text was never shown. Any
@@ -43,13 +43,13 @@ struct Screen {
         text.wrapped(width: width).rendered(color: color)
     }
 
-    func write(_ text: TerminalText) {
+    func write(_ text: TerminalText) throws {
         let output = render(text)
         if let pagerHeight, let pagerCommand, output.utf8.count(where: { $0 == 0x0A }) >= pagerHeight,
             Pager.show(output, command: pagerCommand)
         {
             return
         }
-        Output.write(output)
+        try Output.write(output)
     }
 }

@@ -50,10 +50,19 @@ struct Terminal {
     }
 }
 
+/// Standard output could not take what a command printed: a closed pipe (SIGPIPE is ignored, so
+/// this is EPIPE), a full disk, or a file size limit (SIGXFSZ ignored: EFBIG).
+struct OutputError: Error, Equatable, CustomStringConvertible {
+    let reason: String
+    var description: String { "the output could not be written (\(reason))" }
+}
+
 /// Writes to stdout and stderr with write(2): no FileHandle, so no Foundation start-up cost.
 enum Output {
-    static func write(_ text: String) {
-        write(text, to: STDOUT_FILENO)
+    /// Writes all of `text` to stdout.
+    /// - Throws: ``OutputError`` when it cannot.
+    static func write(_ text: String) throws {
+        guard write(text, to: STDOUT_FILENO) else { throw OutputError(reason: String(cString: strerror(errno))) }
     }
 
     static func writeError(_ text: String) {

@@ -159,6 +159,59 @@ struct ConventionTests {
         #expect(try jsonArray(try cli.run(["feed", "--json"]).stdout).isEmpty)
     }
 
+    /// Runs tweetcli with stdout going to `output`, and returns the exit status and stderr.
+    func run(_ cli: CLIRunner, _ arguments: [String], stdout output: FileHandle, shell: String? = nil) throws
+        -> (Int32, String)
+    {
+        let process = Process()
+        let command = [CLIRunner.executable.path, "--store", cli.store.path] + arguments
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shell + "; exec \"$@\"", "sh"] + command
+        } else {
+            process.executableURL = CLIRunner.executable
+            process.arguments = Array(command.dropFirst())
+        }
+        process.environment = ["HOME": cli.home.path, "XDG_STATE_HOME": cli.home.appendingPathComponent("state").path]
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func outputThatCannotBeWrittenIsAnErrorAndACommittedWriteSaysItWasSaved() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let (status, stderr) = try run(cli, ["post", "saved though unseen"], stdout: full)
+        #expect(status == 1)
+        #expect(
+            stderr == "error: the change was saved, but the output could not be written (No space left on device)\n")
+        #expect(
+            try jsonArray(try cli.run(["feed", "--json"]).stdout).first?["caption"] as? String == "saved though unseen")
+        // A closed pipe: EPIPE and a sentence, not a silent death by SIGPIPE.
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let (closed, message) = try run(cli, ["feed"], stdout: pipe.fileHandleForWriting)
+        #expect(closed == 1)
+        #expect(message == "error: the output could not be written (Broken pipe)\n")
+    }
+
+    @Test func aFileSizeLimitIsAnErrorNotADeathBySignal() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        // The journal already holds the account, more than the limit allows: the post cannot be
+        // appended, and the process is not killed by SIGXFSZ (which would be status 153).
+        let (big, bigError) = try run(
+            cli, ["post", String(repeating: "x", count: 270)], stdout: FileHandle.nullDevice, shell: "ulimit -f 1")
+        #expect(big == 1, "\(bigError)")
+        #expect(bigError.contains("File too large"), "\(bigError)")
+        #expect(try cli.run(["doctor"]).status == 0)
+    }
+
     @Test func windowsLineEndingsAreOneLineBreak() throws {
         let cli = try CLIRunner()
         try cli.register("ada", fullname: "Ada")
