@@ -81,6 +81,29 @@ public final class AuthService: Sendable {
         let user = User(id: ids.next(), email: email, username: username, fullname: fullname)
         let users = store.collection(Collections.users)
         let credentials = store.collection(Collections.credentials)
+        // The session first: if it cannot be saved, no account is made that nobody is signed in to.
+        // If the account then cannot be made, the session before is put back.
+        let previous: SessionStore.Session?
+        do {
+            previous = try session.load()
+        } catch {
+            previous = nil  // An unreadable session is replaced, as signing in replaces it.
+        }
+        try session.save(.init(uid: user.id, store: storeName))
+        do {
+            try await createAccount(user, hash: hash, users: users, credentials: credentials)
+        } catch {
+            if let previous { try session.save(previous) } else { try session.clear() }
+            throw error
+        }
+        return user
+    }
+
+    private func createAccount(
+        _ user: User, hash: String, users: CollectionReference, credentials: CollectionReference
+    ) async throws {
+        let email = user.email ?? ""
+        let username = user.username
         try await store.runTransaction { transaction in
             guard
                 try transaction.getDocuments(users.whereField("email", isEqualTo: .string(email)).limit(to: 1)).isEmpty
@@ -95,8 +118,6 @@ public final class AuthService: Sendable {
                 StatsCounter.fields(UserStats(following: 0, followers: 0, tweets: 0)),
                 at: StatsCounter.path(of: user.id))
         }
-        try session.save(.init(uid: user.id, store: storeName))
-        return user
     }
 
     /// Signs in by email or username.

@@ -197,4 +197,14 @@ struct AuthServiceTests {
         try auth.signOut()  // The way out the CLI's hint names works.
         #expect(try auth.currentUid() == nil)
     }
+
+    @Test func aRegistrationThatFailsLeavesTheSessionAsItWas() async throws {
+        try await registerAlice()
+        let alice = try #require(try auth.currentUid())
+        await #expect(throws: AuthError.emailTaken("alice@example.com")) {
+            try await auth.register(
+                email: "alice@example.com", password: TestEnvironment.password, fullname: "Other", username: "other")
+        }
+        #expect(try auth.currentUid() == alice)
+    }
 }

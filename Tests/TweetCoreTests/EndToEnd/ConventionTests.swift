@@ -231,6 +231,15 @@ struct ConventionTests {
             stdin: "password123\n")
         #expect(register.status == 1)
         #expect(!FileManager.default.fileExists(atPath: cli.store.path))
+        // A session that cannot be saved (the state directory is a file): no account either.
+        let state = cli.home.appendingPathComponent("state-file")
+        try Data("x".utf8).write(to: state)
+        let unsaved = try cli.run(
+            ["register", "--email", "a@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
+            stdin: "password123\n", environment: ["XDG_STATE_HOME": state.path])
+        #expect(unsaved.status == 1)
+        #expect(unsaved.stderr.contains("cannot use the session file"), "\(unsaved.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.store.path))
     }
 
     @Test func pipedOutputIsNeverWrappedAndAFeedHintRepeatsItsFlags() throws {
