@@ -219,4 +219,20 @@ struct JournalDamageTests {
         #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me\n")
         #expect(try captions(cli).first == "folded")
     }
+
+    @Test func aSegmentOfANewerFormatIsRefusedAndNeverRewritten() throws {
+        let cli = try CLIRunner()
+        #expect(try cli.run(["seed", "--users", "3", "--tweets", "6"]).status == 0)
+        let segment = cli.store.appendingPathComponent("seg-000001.jsonl")
+        let text = try String(contentsOf: segment, encoding: .utf8)
+        let newer = text.replacingOccurrences(of: "\"version\":1}", with: "\"version\":2}")
+        #expect(newer != text)
+        try newer.write(to: segment, atomically: false, encoding: .utf8)
+        let feed = try cli.run(["feed"])
+        #expect(feed.status == 1)
+        #expect(feed.stderr.contains("format 2, which this version cannot read; upgrade tweetcli"), "\(feed.stderr)")
+        let repair = try cli.run(["doctor", "--repair"])
+        #expect(repair.status == 1)
+        #expect(try String(contentsOf: segment, encoding: .utf8) == newer)
+    }
 }

@@ -40,6 +40,19 @@ final class Segment {
         let dataSize = try index.uint64(at: 16)
         let bloomWords = try number(at: 24, atMost: index.count / 8, "Bloom filter size")
         let indexCount = try number(at: 32, atMost: index.count / SegmentFormat.indexTableEntrySize, "index count")
+        // The data file's own header: a segment of a newer format is refused, never read as this one.
+        let head = try data.read(0..<min(data.count, 512))
+        guard let newline = head.firstIndex(of: 0x0A) else {
+            throw StoreError.corruptRecord(file: dataPath, line: 1, reason: "not a segment")
+        }
+        do {
+            try FileHeader.check(
+                head[..<newline], format: SegmentFormat.formatName, supportedVersion: SegmentFormat.dataVersion)
+        } catch .newerVersion(let version) {
+            throw StoreError.unsupportedFormat(file: dataPath, version: String(version))
+        } catch .notAHeader(let reason) {
+            throw StoreError.corruptRecord(file: dataPath, line: 1, reason: reason)
+        }
         guard dataSize == UInt64(data.count) else {
             throw StoreError.corruptRecord(
                 file: dataPath, line: 0, reason: "it has \(data.count) bytes where its index expects \(dataSize)")

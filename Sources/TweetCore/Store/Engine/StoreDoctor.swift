@@ -282,12 +282,16 @@ public struct StoreDoctor: Sendable {
                             text, format: SegmentFormat.formatName, supportedVersion: SegmentFormat.dataVersion)
                     }
                     guard case .failure(let problem) = header else { continue }
-                    let reason: String
                     switch problem {
-                    case .notAHeader(let why): reason = why
-                    case .newerVersion(let version): reason = "written by a newer tweetcli (format \(version))"
+                    case .notAHeader(let why):
+                        problems.append(StoreProblem(file: dataPath, line: 1, reason: why, isRepairable: true))
+                    case .newerVersion(let version):
+                        // A newer tweetcli's segment is never rewritten by this one.
+                        problems.append(
+                            StoreProblem(
+                                file: dataPath, line: 1, reason: "written by a newer tweetcli (format \(version))",
+                                isRepairable: false))
                     }
-                    problems.append(StoreProblem(file: dataPath, line: 1, reason: reason, isRepairable: true))
                     removed += Array(text) + [0x0A]
                     continue
                 }
