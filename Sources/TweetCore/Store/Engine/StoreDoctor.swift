@@ -205,15 +205,15 @@ public struct StoreDoctor: Sendable {
         // Whatever happened to the first line, the repaired journal starts with a header.
         if !headerKept { kept = header + kept }
         if problems.contains(where: { $0.isRepairable }) {
-            kept = header + Self.renumbered(records, removed: &removed)
+            kept = header + Self.renumbered(records, folded: folded, removed: &removed)
         }
         return (problems, kept, removed)
     }
 
     /// The intact records in sequence order, each once (a repeated one moves aside), numbered again
-    /// from the first so they follow one another: a record that is gone cannot come back, but the
+    /// from the first (or right after the segments, if the first is gone) so they follow one another: a record that is gone cannot come back, but the
     /// ones around it are kept and the journal replays again.
-    private static func renumbered(_ records: [JournalRecord], removed: inout [UInt8]) -> [UInt8] {
+    private static func renumbered(_ records: [JournalRecord], folded: Int64, removed: inout [UInt8]) -> [UInt8] {
         var seen: Set<Int64> = []
         var unique: [JournalRecord] = []
         for record in records.sorted(by: { $0.sequence < $1.sequence }) {
@@ -223,7 +223,8 @@ public struct StoreDoctor: Sendable {
                 removed += record.line()
             }
         }
-        guard let first = unique.first?.sequence else { return [] }
+        // They continue the segments (the first may be at or below what is folded, never past it).
+        guard let first = unique.first.map({ min($0.sequence, folded + 1) }) else { return [] }
         var bytes: [UInt8] = []
         for (position, record) in unique.enumerated() {
             var copy = record
