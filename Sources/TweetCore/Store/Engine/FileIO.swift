@@ -8,6 +8,15 @@ import Foundation
 enum FileIO {
     static func errnoText() -> String { String(cString: strerror(errno)) }
 
+    /// Runs a system call again for as long as a signal interrupts it (EINTR), as every call the
+    /// store makes is run.
+    @discardableResult
+    static func retrying(_ call: () -> Int32) -> Int32 {
+        var result: Int32
+        repeat { result = call() } while result < 0 && errno == EINTR
+        return result
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var done = 0
         try bytes.withUnsafeBytes { buffer in
@@ -42,7 +51,7 @@ enum FileIO {
     /// - Returns: The descriptor, or `nil` when there is no file.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)``.
     static func openRegular(_ path: String, _ flags: Int32) throws -> Int32? {
-        let fd = open(path, flags | O_NONBLOCK | O_CLOEXEC)
+        let fd = retrying { open(path, flags | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw StoreError.cannotOpen(path: path, reason: errnoText())
@@ -66,7 +75,7 @@ enum FileIO {
     /// left by a crash is removed first (unlink removes a link, not what it points to).
     static func createExclusive(_ path: String) -> Int32 {
         unlink(path)  // Nothing there is the usual case.
-        return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        return retrying { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
     }
 
     /// The whole file at `path`, or `nil` when there is none.
@@ -86,14 +95,16 @@ enum FileIO {
         guard fd >= 0 else { throw StoreError.io(path: temporary, reason: errnoText()) }
         defer { close(fd) }
         try writeAll(fd, contents, path: temporary)
-        guard fsync(fd) == 0, rename(temporary, path) == 0 else { throw StoreError.io(path: path, reason: errnoText()) }
+        guard retrying({ fsync(fd) }) == 0, retrying({ rename(temporary, path) }) == 0 else {
+            throw StoreError.io(path: path, reason: errnoText())
+        }
         syncDirectory(directory)
     }
 
     static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = retrying { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { return }
-        _ = fsync(fd)  // Best effort: some file systems refuse fsync on directories.
+        _ = retrying { fsync(fd) }  // Best effort: some file systems refuse fsync on directories.
         close(fd)
     }
 

@@ -119,6 +119,8 @@ final class FileOutput {
     /// Flushes and fsyncs.
     func finish() throws {
         try flush()
-        guard fsync(fd) == 0 else { throw StoreError.io(path: path, reason: String(cString: strerror(errno))) }
+        guard FileIO.retrying({ fsync(fd) }) == 0 else {
+            throw StoreError.io(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 }

@@ -236,11 +236,13 @@ struct StorageEngine {
     /// a side file (never deleted) and cut off, so the next record starts on a line of its own.
     private func setAsideTornTail(_ tail: [UInt8]) throws {
         let sidePath = journalPath + ".torn-\(Int(Date().timeIntervalSince1970 * 1000))"
-        let side = open(sidePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let side = FileIO.retrying { open(sidePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard side >= 0 else { throw StoreError.io(path: sidePath, reason: FileIO.errnoText()) }
         defer { close(side) }
         try FileIO.writeAll(side, tail, path: sidePath)
-        guard fsync(side) == 0, ftruncate(journal.fd, off_t(offset)) == 0, fsync(journal.fd) == 0 else {
+        guard FileIO.retrying({ fsync(side) }) == 0, FileIO.retrying({ ftruncate(journal.fd, off_t(offset)) }) == 0,
+            FileIO.retrying({ fsync(journal.fd) }) == 0
+        else {
             throw StoreError.io(path: journalPath, reason: FileIO.errnoText())
         }
         FileIO.syncDirectory(directory)
@@ -260,12 +262,12 @@ struct StorageEngine {
         let line = record.line()
         do {
             try FileIO.writeAll(journal.fd, line, path: journalPath)
-            guard fsync(journal.fd) == 0 else {
+            guard FileIO.retrying({ fsync(journal.fd) }) == 0 else {
                 throw StoreError.io(path: journalPath, reason: "fsync failed: \(FileIO.errnoText())")
             }
         } catch {
             // Cut off whatever part of the line reached the file: the write is not acknowledged.
-            _ = ftruncate(journal.fd, off_t(offset))
+            _ = FileIO.retrying { ftruncate(journal.fd, off_t(offset)) }
             throw error
         }
         snapshot.memtable.apply(operations)

@@ -15,7 +15,7 @@ enum StoreLock {
     /// Opens the directory to lock it.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)``.
     static func open(_ directory: String) throws -> FileDescriptor {
-        let fd = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = FileIO.retrying { Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw StoreError.cannotOpen(path: directory, reason: FileIO.errnoText()) }
         return FileDescriptor(fd)
     }
