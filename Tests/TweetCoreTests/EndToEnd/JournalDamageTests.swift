@@ -235,4 +235,43 @@ struct JournalDamageTests {
         #expect(repair.status == 1)
         #expect(try String(contentsOf: segment, encoding: .utf8) == newer)
     }
+
+    /// Whether this process may make a mount namespace with a read-only bind mount (root here).
+    static let canMountReadOnly: Bool = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), getuid() == 0 else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["-m", "true"]
+        probe.standardError = FileHandle.nullDevice
+        do { try probe.run() } catch { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    @Test(.enabled(if: canMountReadOnly))
+    func aStoreOnAReadOnlyFileSystemCanBeReadAndExported() throws {
+        let (cli, _) = try storeWithPosts()
+        let expected = try cli.run(["export"]).stdout
+        let store = cli.store.path
+        let tweetcli = "\(CLIRunner.executable.path) --store \(store)"
+        let script = """
+            mount --bind \(store) \(store) && mount -o remount,bind,ro \(store) || exit 99
+            \(tweetcli) export > \(cli.home.path)/export.jsonl || exit 10
+            \(tweetcli) feed --json > \(cli.home.path)/feed.json || exit 11
+            \(tweetcli) post "not on a read-only disk" 2> \(cli.home.path)/post.err && exit 12
+            exit 0
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-m", "/bin/sh", "-c", script]
+        process.environment = ["HOME": cli.home.path, "XDG_STATE_HOME": cli.home.appendingPathComponent("state").path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try String(contentsOfFile: cli.home.path + "/export.jsonl", encoding: .utf8) == expected)
+        let feed = try jsonArray(try String(contentsOfFile: cli.home.path + "/feed.json", encoding: .utf8))
+        #expect(feed.count == 3)
+        let error = try String(contentsOfFile: cli.home.path + "/post.err", encoding: .utf8)
+        #expect(error.contains("the store is read-only"), "\(error)")
+    }
 }

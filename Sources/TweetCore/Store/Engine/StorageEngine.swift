@@ -30,6 +30,8 @@ struct StorageEngine {
 
     private let lock: FileDescriptor
     private var journal: FileDescriptor
+    /// Whether the store can be written (not on a read-only file system).
+    private var writable = true
     private var journalInode: UInt64 = 0
     private var manifest = Manifest()
     /// The manifest's inode, size and modification time when last read: an inode number alone
@@ -75,7 +77,7 @@ struct StorageEngine {
             }
             try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
         }
-        journal = try Self.openJournal(journalPath)
+        (journal, writable) = try Self.openJournal(journalPath)
         snapshot = StoreSnapshot(memtable: Memtable(), segments: [], indexes: indexes)
         try refresh(exclusive: false)  // Opening only reads: a torn write is left for the next writer.
     }
@@ -93,11 +95,14 @@ struct StorageEngine {
         return bytes
     }
 
-    private static func openJournal(_ path: String) throws -> FileDescriptor {
-        guard let fd = try FileIO.openRegular(path, O_RDWR | O_APPEND) else {
+    /// Opens the journal to append to, or only to read when the store cannot be written (a
+    /// read-only file system or file): it can still be read and exported.
+    private static func openJournal(_ path: String) throws -> (FileDescriptor, writable: Bool) {
+        let writable = access(path, W_OK) == 0 || (errno != EROFS && errno != EACCES)
+        guard let fd = try FileIO.openRegular(path, writable ? O_RDWR | O_APPEND : O_RDONLY) else {
             throw StoreError.cannotOpen(path: path, reason: "there is no such file")
         }
-        return FileDescriptor(fd)
+        return (FileDescriptor(fd), writable)
     }
 
     // MARK: Locked access
@@ -137,6 +142,10 @@ struct StorageEngine {
     }
 
     private mutating func withLock<T>(exclusive: Bool, _ body: (inout StorageEngine) throws -> T) throws -> T {
+        guard writable || !exclusive else {
+            throw StoreError.io(
+                path: directory, reason: "the store is read-only: it can be read and exported, not changed")
+        }
         try StoreLock.acquire(lock.fd, exclusive: exclusive, directory: directory)
         defer { StoreLock.release(lock.fd) }
         try refresh(exclusive: exclusive)
@@ -154,7 +163,7 @@ struct StorageEngine {
             manifest = try Manifest.load(directory: directory)
             manifestStamp = currentManifest
             try openManifestSegments()
-            journal = try Self.openJournal(journalPath)
+            (journal, writable) = try Self.openJournal(journalPath)
             journalInode = currentJournal ?? 0
             offset = 0
             lineCount = 0
