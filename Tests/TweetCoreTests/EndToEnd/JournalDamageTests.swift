@@ -274,4 +274,34 @@ struct JournalDamageTests {
         let error = try String(contentsOfFile: cli.home.path + "/post.err", encoding: .utf8)
         #expect(error.contains("the store is read-only"), "\(error)")
     }
+
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func aStoreThatCannotBeReadIsAnErrorNeverAnEmptyStore() throws {
+        let (cli, _) = try storeWithPosts()
+        // Another user (nobody) meets the 0700 store: it cannot be searched, let alone read.
+        for arguments in [["feed"], ["login", "--username", "ada", "--password-stdin"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments =
+                [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", CLIRunner.executable.path, "--store",
+                    cli.store.path,
+                ]
+                + arguments
+            process.environment = ["HOME": "/tmp", "XDG_STATE_HOME": "/tmp/nobody-state-\(UUID().uuidString)"]
+            let (output, errors, input) = (Pipe(), Pipe(), Pipe())
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = input
+            try process.run()
+            try input.fileHandleForWriting.write(contentsOf: Data("whatever1\n".utf8))
+            try input.fileHandleForWriting.close()
+            let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(arguments): \(stdout)")
+            #expect(stderr.contains("Permission denied"), "\(arguments): \(stderr)")
+            #expect(!stdout.contains("No tweets yet") && !stderr.contains("wrong email"))
+        }
+    }
 }

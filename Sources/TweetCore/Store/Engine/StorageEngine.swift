@@ -84,9 +84,15 @@ struct StorageEngine {
 
     /// Whether a store exists in `directory`: its journal or its manifest does (a manifest alone is
     /// a damaged store, which opening reports).
+    /// A directory that cannot be searched (EACCES) counts as a store, so that opening it reports
+    /// the error instead of reading it as empty.
     static func exists(in directory: String) -> Bool {
-        access(PathName.join(directory, journalName), F_OK) == 0
-            || access(PathName.join(directory, Manifest.fileName), F_OK) == 0
+        for name in [journalName, Manifest.fileName] {
+            if access(PathName.join(directory, name), F_OK) == 0 || (errno != ENOENT && errno != ENOTDIR) {
+                return true
+            }
+        }
+        return false
     }
 
     private static func journalHeader() -> [UInt8] {
