@@ -20,7 +20,7 @@ public final class AuthService: Sendable {
     /// The session as this service last read it, with the file's stamp then: a command asks who
     /// is signed in several times (the page's authors, the likes, the view model), and the file is
     /// read again only when another process (or another service) has changed it since.
-    private let knownSession = Mutex<(stamp: SessionStore.Stamp?, session: SessionStore.Session?)?>(nil)
+    private let knownSession = Mutex<(stamp: SessionStore.Stamp?, uid: String?)?>(nil)
 
     /// - Parameters:
     ///   - store: where users and credentials live.
@@ -39,30 +39,51 @@ public final class AuthService: Sendable {
         self.ids = ids
     }
 
-    /// The signed-in uid, read from the session file; `nil` when signed out.
-    public func currentUid() throws -> String? {
+    /// The signed-in uid: the session file's token, checked against `sessions/{name}` in the store,
+    /// so that a session file edited to another uid signs nobody in; `nil` when signed out.
+    public func currentUid() async throws -> String? {
         let stamp = session.stamp()
-        let saved: SessionStore.Session?
-        if let known = knownSession.withLock({ $0 }), known.stamp == stamp {
-            saved = known.session
-        } else {
-            saved = try session.load()
-            knownSession.withLock { $0 = (stamp, saved) }
+        if let known = knownSession.withLock({ $0 }), known.stamp == stamp { return known.uid }
+        let uid = try await verifiedUid(try session.load())
+        knownSession.withLock { $0 = (stamp, uid) }
+        return uid
+    }
+
+    private func verifiedUid(_ saved: SessionStore.Session?) async throws -> String? {
+        guard let saved, saved.store == storeName, let token = saved.token else { return nil }
+        let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
+        guard let known = try await store.getDocument(path), known.data["uid"]?.stringValue == saved.uid else {
+            return nil
         }
-        guard let saved, saved.store == storeName else { return nil }
         return saved.uid
     }
 
     /// The signed-in uid.
     /// - Throws: ``AuthError/notSignedIn`` when nobody is signed in.
-    public func requireUid() throws -> String {
-        guard let uid = try currentUid() else { throw AuthError.notSignedIn }
+    public func requireUid() async throws -> String {
+        guard let uid = try await currentUid() else { throw AuthError.notSignedIn }
         return uid
+    }
+
+    /// A new random session token: 128 bits from the system's generator, as hex.
+    private static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    /// The session document's path and fields for a new session of `uid`.
+    private func sessionDocument(token: String, uid: String, time: Date) throws -> (DocumentPath, JSONObject) {
+        let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
+        let stamp = JSONValue.string(Timestamp.string(from: time))
+        return (path, ["uid": .string(uid), "created": stamp, "lastUsed": stamp])
     }
 
     /// The signed-in user, restored from the session; `nil` when signed out or the account is gone.
     public func currentUser() async throws -> User? {
-        guard let uid = try currentUid() else { return nil }
+        guard let uid = try await currentUid() else { return nil }
         return try await store.getDocument(DocumentPath(collection: Collections.users, documentID: uid))?
             .data(as: User.self)
     }
@@ -89,9 +110,10 @@ public final class AuthService: Sendable {
         } catch {
             previous = nil  // An unreadable session is replaced, as signing in replaces it.
         }
-        try session.save(.init(uid: user.id, store: storeName))
+        let token = Self.newToken()
+        try session.save(.init(uid: user.id, store: storeName, token: token))
         do {
-            try await createAccount(user, hash: hash, users: users, credentials: credentials)
+            try await createAccount(user, hash: hash, token: token, users: users, credentials: credentials)
         } catch {
             if let previous { try session.save(previous) } else { try session.clear() }
             throw error
@@ -100,8 +122,9 @@ public final class AuthService: Sendable {
     }
 
     private func createAccount(
-        _ user: User, hash: String, users: CollectionReference, credentials: CollectionReference
+        _ user: User, hash: String, token: String, users: CollectionReference, credentials: CollectionReference
     ) async throws {
+        let (sessionPath, _) = try sessionDocument(token: token, uid: user.id, time: Date())
         let email = user.email ?? ""
         let username = user.username
         try await store.runTransaction { transaction in
@@ -117,6 +140,8 @@ public final class AuthService: Sendable {
             transaction.setData(
                 StatsCounter.fields(UserStats(following: 0, followers: 0, tweets: 0)),
                 at: StatsCounter.path(of: user.id))
+            let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
+            transaction.setData(["uid": .string(user.id), "created": stamp, "lastUsed": stamp], at: sessionPath)
         }
     }
 
@@ -146,18 +171,39 @@ public final class AuthService: Sendable {
         guard let hash = credentials?.data["passwordHash"]?.stringValue, hasher.verify(password, against: hash) else {
             throw AuthError.invalidCredentials
         }
-        try session.save(.init(uid: user.id, store: storeName))
+        try await startSession(uid: user.id)
         return user
     }
 
-    /// Signs out.
-    public func signOut() throws {
+    /// Writes a new session to the store, then to the session file.
+    private func startSession(uid: String) async throws {
+        let token = Self.newToken()
+        let (path, fields) = try sessionDocument(token: token, uid: uid, time: Date())
+        try await store.runTransaction { transaction in
+            let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
+            transaction.setData(fields.merging(["created": stamp, "lastUsed": stamp]) { $1 }, at: path)
+        }
+        try session.save(.init(uid: uid, store: storeName, token: token))
+    }
+
+    /// Signs out: the store forgets the session, and the file is removed.
+    public func signOut() async throws {
+        let token: String?
+        do {
+            token = try session.load()?.token
+        } catch {
+            token = nil  // An unreadable session file is what signing out must clear.
+        }
+        if let token, try await store.exists() {
+            let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
+            try await store.runTransaction { $0.deleteDocument(path) }
+        }
         try session.clear()
     }
 
-    /// Records `uid` as signed in, without a password: for tests that act as a user.
-    func signIn(uid: String) throws {
-        try session.save(.init(uid: uid, store: storeName))
+    /// Signs `uid` in without a password: for tests that act as a user.
+    func signIn(uid: String) async throws {
+        try await startSession(uid: uid)
     }
 
     /// A valid yescrypt hash of no one's password, checked when the account does not exist.

@@ -33,6 +33,20 @@ public struct PasswordHasher: Sendable {
         return hash
     }
 
+    /// The name a session token is known by in the store: libxcrypt's HMAC-SHA1 construction
+    /// (`$sha1$`, one round, a fixed salt), which for a random 128-bit token is as good as a
+    /// plain hash and costs microseconds, since every signed-in command checks it.
+    /// - Throws: ``AuthError/passwordHashingFailed`` if libxcrypt refuses.
+    static func tokenName(_ token: String) throws -> String {
+        let hash = try crypt(token, setting: Array("$sha1$1$tweetcli$".utf8CString))
+        guard let last = hash.split(separator: "$").last, hash.hasPrefix("$sha1$") else {
+            throw AuthError.passwordHashingFailed
+        }
+        // A document ID has no slash. (A plain map: Foundation's replacingOccurrences costs a
+        // millisecond's worth of set-up on its first use, and this runs in every command.)
+        return String(last.map { $0 == "/" ? "-" : $0 })
+    }
+
     /// Whether `password` matches `hash`, compared in constant time.
     public func verify(_ password: String, against hash: String) -> Bool {
         guard let computed = try? Self.crypt(password, setting: Array(hash.utf8CString)) else {

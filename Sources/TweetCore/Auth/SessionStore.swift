@@ -9,6 +9,9 @@ public struct SessionStore: Sendable {
     struct Session: Codable, Equatable {
         var uid: String
         var store: String
+        /// The random token whose name (its hash) the store keeps at `sessions/{name}`; a session
+        /// file without one, or with one the store does not know, signs nobody in.
+        var token: String?
     }
 
     /// A session kept at `path`.

@@ -33,7 +33,7 @@ public final class TweetService: Sendable {
 
     /// The newest tweets of the users the signed-in user follows, and their own.
     public func fetchFollowingTweets(limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
-        let me = try auth.requireUid()
+        let me = try await auth.requireUid()
         let uids = try await users.followingUids(of: me) + [me]
         return try await page(
             tweets.query.whereField("uid", in: uids.map { .string($0) }), limit: limit, before: before)
@@ -86,7 +86,7 @@ public final class TweetService: Sendable {
 
     /// Whether the signed-in user likes tweet `id`.
     public func didLike(tweetID id: String) async throws -> Bool {
-        let me = try auth.requireUid()
+        let me = try await auth.requireUid()
         return try await store.getDocument(store.collection(Collections.likes(of: me)).document(id)) != nil
     }
 
@@ -99,7 +99,7 @@ public final class TweetService: Sendable {
     /// - Throws: ``AuthError/notSignedIn``, ``TweetError/emptyCaption``, ``TweetError/captionTooLong(length:limit:)``,
     ///   ``TweetError/notFound(_:)`` for a missing `replyTo`.
     public func uploadTweet(caption: String, replyTo: String? = nil) async throws -> Tweet {
-        let uid = try auth.requireUid()
+        let uid = try await auth.requireUid()
         let preview = try Self.validated(caption)
         let caption = preview.caption
         let path = tweets.document(ids.next(at: Date()))
@@ -164,7 +164,7 @@ public final class TweetService: Sendable {
     /// and liking twice counts once.
     @discardableResult
     public func likeTweet(id: String) async throws -> Tweet {
-        let me = try auth.requireUid()
+        let me = try await auth.requireUid()
         let tweet = tweets.document(id)
         let like = store.collection(Collections.likes(of: me)).document(id)
         try await store.runTransaction { transaction in
@@ -181,7 +181,7 @@ public final class TweetService: Sendable {
     /// and the count never goes below 0.
     @discardableResult
     public func unlikeTweet(id: String) async throws -> Tweet {
-        let me = try auth.requireUid()
+        let me = try await auth.requireUid()
         let tweet = tweets.document(id)
         let like = store.collection(Collections.likes(of: me)).document(id)
         try await store.runTransaction { transaction in
@@ -197,7 +197,7 @@ public final class TweetService: Sendable {
     /// Deletes one of the signed-in user's tweets, with every like of it.
     /// - Throws: ``TweetError/notFound(_:)``, ``TweetError/notOwner(_:)``.
     public func deleteTweet(id: String) async throws {
-        let me = try auth.requireUid()
+        let me = try await auth.requireUid()
         let tweet = tweets.document(id)
         let likes = store.collectionGroup(Collections.userLikes).whereField("tweetId", isEqualTo: .string(id))
         let store = store
@@ -231,7 +231,7 @@ public final class TweetService: Sendable {
         guard !page.isEmpty else { return [] }
         let authors = try await users.fetchUsers(withUids: page.map(\.uid))
         var liked: Set<String>?
-        if let me = try auth.currentUid() {
+        if let me = try await auth.currentUid() {
             let likes = store.collection(Collections.likes(of: me))
             liked = Set(try await store.getDocuments(page.map { likes.document($0.id) }).map(\.documentID))
         }

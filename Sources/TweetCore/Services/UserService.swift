@@ -20,15 +20,15 @@ public final class UserService: Sendable {
         return user
     }
 
-    private func user(from snapshot: DocumentSnapshot) throws -> User {
-        try user(from: snapshot, signedIn: try auth.currentUid())
+    private func user(from snapshot: DocumentSnapshot) async throws -> User {
+        try user(from: snapshot, signedIn: try await auth.currentUid())
     }
 
     /// The user with `uid`.
     /// - Throws: ``UserError/notFound(_:)`` when there is none.
     public func fetchUser(withUid uid: String) async throws -> User {
         guard let snapshot = try await store.getDocument(users.document(uid)) else { throw UserError.notFound(uid) }
-        return try user(from: snapshot)
+        return try await user(from: snapshot)
     }
 
     /// The user with `username` (with or without "@", any case).
@@ -39,14 +39,14 @@ public final class UserService: Sendable {
             let snapshot = try await users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
                 .getDocuments().first
         else { throw UserError.notFound("@\(name)") }
-        return try user(from: snapshot)
+        return try await user(from: snapshot)
     }
 
     /// A user named either way: `@username`, else a uid, else a bare username.
     public func fetchUser(matching reference: String) async throws -> User {
         if reference.hasPrefix("@") { return try await fetchUser(withUsername: reference) }
         if let snapshot = try await store.getDocument(users.document(reference)) {
-            return try user(from: snapshot)
+            return try await user(from: snapshot)
         }
         do {
             return try await fetchUser(withUsername: reference)
@@ -60,7 +60,7 @@ public final class UserService: Sendable {
         let paths = Set(uids).map { users.document($0) }
         guard !paths.isEmpty else { return [:] }
         var result: [String: User] = [:]
-        let me = try auth.currentUid()
+        let me = try await auth.currentUid()
         for snapshot in try await store.getDocuments(paths) {
             result[snapshot.documentID] = try user(from: snapshot, signedIn: me)
         }
@@ -71,7 +71,7 @@ public final class UserService: Sendable {
     public func fetchUsers(limit: Int? = nil) async throws -> [User] {
         var query = users.order(by: "username")
         if let limit { query = query.limit(to: limit) }
-        let me = try auth.currentUid()
+        let me = try await auth.currentUid()
         return try await query.getDocuments().map { try user(from: $0, signedIn: me) }
     }
 
@@ -87,14 +87,14 @@ public final class UserService: Sendable {
             ($0.data["username"]?.stringValue ?? "").utf8.lexicographicallyPrecedes(
                 ($1.data["username"]?.stringValue ?? "").utf8)
         }
-        let me = try auth.currentUid()
+        let me = try await auth.currentUid()
         return try matches.prefix(limit ?? matches.count).map { try user(from: $0, signedIn: me) }
     }
 
     /// Changes the signed-in user's profile and returns it.
     /// - Throws: ``UserError/invalidProfile(_:)`` for an empty full name or a website that is not http(s).
     public func updateProfile(_ changes: ProfileChanges) async throws -> User {
-        let uid = try auth.requireUid()
+        let uid = try await auth.requireUid()
         var updates: [String: FieldValue] = [:]
         if let fullname = changes.fullname?.trimmingCharacters(in: .whitespacesAndNewlines) {
             guard (1...50).contains(fullname.count) else {
@@ -144,7 +144,7 @@ public final class UserService: Sendable {
     /// - Returns: Whether anything changed.
     @discardableResult
     public func follow(uid: String) async throws -> Bool {
-        let me = try auth.requireUid()
+        let me = try await auth.requireUid()
         guard me != uid else { throw UserError.cannotFollowSelf }
         let (following, follower, target) = followPaths(me: me, other: uid)
         let store = store
@@ -164,7 +164,7 @@ public final class UserService: Sendable {
     /// - Returns: Whether anything changed (`false` when `uid` was not followed).
     @discardableResult
     public func unfollow(uid: String) async throws -> Bool {
-        let me = try auth.requireUid()
+        let me = try await auth.requireUid()
         guard me != uid else { throw UserError.cannotFollowSelf }
         let (following, follower, target) = followPaths(me: me, other: uid)
         let store = store
@@ -181,7 +181,7 @@ public final class UserService: Sendable {
 
     /// Whether the signed-in user follows `uid` (false when signed out).
     public func isFollowing(uid: String) async throws -> Bool {
-        guard let me = try auth.currentUid() else { return false }
+        guard let me = try await auth.currentUid() else { return false }
         return try await store.getDocument(store.collection(Collections.following(of: me)).document(uid)) != nil
     }
 

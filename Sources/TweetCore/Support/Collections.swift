@@ -4,6 +4,8 @@ enum Collections {
     static let tweets = "tweets"
     /// Password hashes, apart from the public `users` documents (Firebase Auth keeps them apart too).
     static let credentials = "credentials"
+    /// `sessions/{name of the token}`: the sessions the store knows, with their uid.
+    static let sessions = "sessions"
     static let userLikes = "user-likes"
     /// `user-stats/{uid}`: the counts a profile shows, kept by the transactions that change them.
     static let userStats = "user-stats"

@@ -45,7 +45,7 @@ public final class AuthViewModel: ErrorRecording {
     /// Signs out.
     public func signOut() async throws {
         try await perform {
-            try services.auth.signOut()
+            try await services.auth.signOut()
             userSession = nil
             currentUser = nil
         }

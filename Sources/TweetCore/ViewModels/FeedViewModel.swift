@@ -38,7 +38,7 @@ public final class FeedViewModel: ErrorRecording {
             }
             let page = Page(fetched, limit: limit)
             (tweets, hasMore) = (page.items, page.hasMore)
-            isSignedIn = try services.auth.currentUid() != nil
+            isSignedIn = try await services.auth.currentUid() != nil
         }
     }
 }

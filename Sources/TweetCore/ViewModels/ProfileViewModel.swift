@@ -43,7 +43,7 @@ public final class ProfileViewModel: ErrorRecording {
     public func load(limit: Int = 20, before: String? = nil) async throws {
         try await perform {
             let user = try await resolveUser()
-            let me = try services.auth.currentUid()
+            let me = try await services.auth.currentUid()
             isCurrentUser = me == user.id
             isFollowed = isCurrentUser ? false : try await services.users.isFollowing(uid: user.id)
             stats = try await services.users.fetchStats(forUid: user.id)
@@ -80,7 +80,7 @@ public final class ProfileViewModel: ErrorRecording {
         if let reference {
             resolved = try await services.users.fetchUser(matching: reference)
         } else {
-            resolved = try await services.users.fetchUser(withUid: try services.auth.requireUid())
+            resolved = try await services.users.fetchUser(withUid: try await services.auth.requireUid())
         }
         user = resolved
         return resolved

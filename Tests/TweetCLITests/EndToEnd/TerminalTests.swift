@@ -191,7 +191,7 @@ struct TerminalTests {
             storeDirectory: session.store,
             stateDirectory: AppPaths.stateDirectory(
                 environment: ["XDG_STATE_HOME": session.home.appendingPathComponent("state").path]))
-        let uid = try #require(try services.auth.currentUid())
+        let uid = try #require(try await services.auth.currentUid())
         try await services.store.runTransaction { transaction in
             transaction.setData(
                 [

@@ -29,7 +29,7 @@ struct AuthServiceTests {
         #expect(user.username == "alice_1")
         #expect(user.fullname == "Alice Liddell")
         #expect(user.id.count == 20)
-        #expect(try auth.currentUid() == user.id)
+        #expect(try await auth.currentUid() == user.id)
         #expect(try await services.users.fetchUser(withUid: user.id) == user)
         let credentials = try await services.store.getDocument(
             DocumentPath(collection: Collections.credentials, documentID: user.id))
@@ -96,7 +96,7 @@ struct AuthServiceTests {
         }
         // The store is created by its first write, so a refused registration leaves no store at all.
         #expect(!FileManager.default.fileExists(atPath: env.storeDirectory))
-        #expect(try auth.currentUid() == nil)
+        #expect(try await auth.currentUid() == nil)
         #expect(!FileManager.default.fileExists(atPath: env.sessionPath))
     }
 
@@ -115,15 +115,15 @@ struct AuthServiceTests {
     ])
     func loginFindsTheAccountByEmailOrUsername(_ identifier: AuthService.Identifier) async throws {
         let alice = try await registerAlice()
-        try auth.signOut()
+        try await auth.signOut()
         let user = try await auth.login(identifier, password: TestEnvironment.password)
         #expect(user == alice)
-        #expect(try auth.currentUid() == alice.id)
+        #expect(try await auth.currentUid() == alice.id)
     }
 
     @Test func aWrongPasswordAndAnUnknownAccountGiveTheSameError() async throws {
         try await registerAlice()
-        try auth.signOut()
+        try await auth.signOut()
         let attempts: [(AuthService.Identifier, String)] = [
             (.email("alice@example.com"), "wrong password"), (.email("nobody@example.com"), TestEnvironment.password),
             (.username("alice_1"), TestEnvironment.password.uppercased()), (.username("nobody"), "wrong password"),
@@ -131,7 +131,7 @@ struct AuthServiceTests {
         for (identifier, password) in attempts {
             await #expect(throws: AuthError.invalidCredentials) { try await auth.login(identifier, password: password) }
         }
-        #expect(try auth.currentUid() == nil)
+        #expect(try await auth.currentUid() == nil)
     }
 
     @Test func aUserWithoutCredentialsCannotLogIn() async throws {
@@ -145,12 +145,12 @@ struct AuthServiceTests {
 
     @Test func logoutClearsTheSession() async throws {
         try await registerAlice()
-        try auth.signOut()
-        #expect(try auth.currentUid() == nil)
+        try await auth.signOut()
+        #expect(try await auth.currentUid() == nil)
         #expect(try await auth.currentUser() == nil)
         #expect(!FileManager.default.fileExists(atPath: env.sessionPath))
-        #expect(throws: AuthError.notSignedIn) { try auth.requireUid() }
-        try auth.signOut()  // Signing out twice is fine.
+        await #expect(throws: AuthError.notSignedIn) { try await auth.requireUid() }
+        try await auth.signOut()  // Signing out twice is fine.
     }
 
     @Test func theSessionFileIsPrivate() async throws {
@@ -162,7 +162,7 @@ struct AuthServiceTests {
     @Test func aNewAuthServiceOnTheSameFilesRestoresTheSession() async throws {
         let alice = try await registerAlice()
         let restarted = try env.makeServices()
-        #expect(try restarted.auth.currentUid() == alice.id)
+        #expect(try await restarted.auth.currentUid() == alice.id)
         #expect(try await restarted.auth.currentUser() == alice)
     }
 
@@ -171,9 +171,9 @@ struct AuthServiceTests {
         let otherStore = try env.makeStore(directory: env.path("other-store"))
         let other = AuthService(
             store: otherStore, session: SessionStore(path: env.sessionPath), storeName: env.path("other-store"))
-        #expect(try other.currentUid() == nil)
+        #expect(try await other.currentUid() == nil)
         #expect(try await other.currentUser() == nil)
-        #expect(throws: AuthError.notSignedIn) { try other.requireUid() }
+        await #expect(throws: AuthError.notSignedIn) { try await other.requireUid() }
     }
 
     @Test func aSessionForADeletedAccountGivesNoUser() async throws {
@@ -184,27 +184,27 @@ struct AuthServiceTests {
         #expect(try await auth.currentUser() == nil)
     }
 
-    @Test func anUnreadableSessionFileIsAClearError() throws {
+    @Test func anUnreadableSessionFileIsAClearError() async throws {
         try FileManager.default.createDirectory(atPath: env.path("state"), withIntermediateDirectories: true)
         try env.write(Array("{not json".utf8), to: env.sessionPath)
-        let error = #expect(throws: AuthError.self) { try auth.currentUid() }
+        let error = await #expect(throws: AuthError.self) { try await auth.currentUid() }
         guard case .sessionUnavailable(let path, let reason)? = error else {
             Issue.record("expected sessionUnavailable, got \(String(describing: error))")
             return
         }
         #expect(path == env.sessionPath)
         #expect(reason == "it is unreadable")
-        try auth.signOut()  // The way out the CLI's hint names works.
-        #expect(try auth.currentUid() == nil)
+        try await auth.signOut()  // The way out the CLI's hint names works.
+        #expect(try await auth.currentUid() == nil)
     }
 
     @Test func aRegistrationThatFailsLeavesTheSessionAsItWas() async throws {
         try await registerAlice()
-        let alice = try #require(try auth.currentUid())
+        let alice = try #require(try await auth.currentUid())
         await #expect(throws: AuthError.emailTaken("alice@example.com")) {
             try await auth.register(
                 email: "alice@example.com", password: TestEnvironment.password, fullname: "Other", username: "other")
         }
-        #expect(try auth.currentUid() == alice)
+        #expect(try await auth.currentUid() == alice)
     }
 }

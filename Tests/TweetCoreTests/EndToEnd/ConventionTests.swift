@@ -124,6 +124,28 @@ struct ConventionTests {
         #expect(text == "# mine\ncolor = never\n")
     }
 
+    @Test func aSessionFileEditedToAnotherUidSignsNobodyIn() throws {
+        let cli = try CLIRunner()
+        let alice = try cli.register("alice", fullname: "Alice")
+        let bob = try cli.register("bob", fullname: "Bob")
+        let sessions = cli.home.appendingPathComponent("state/tweetcli/sessions")
+        let file = try #require(try FileManager.default.contentsOfDirectory(atPath: sessions.path).first)
+        let path = sessions.appendingPathComponent(file)
+        let original = try String(contentsOf: path, encoding: .utf8)
+        #expect(original.contains(bob))
+        try original.replacingOccurrences(of: bob, with: alice).write(to: path, atomically: true, encoding: .utf8)
+        let forged = try cli.run(["whoami"])
+        #expect(forged.status == 1)
+        #expect(forged.stderr.hasPrefix("error: you are not signed in"))
+        #expect(try cli.run(["post", "as alice?"]).status == 1)
+        // Signing out makes the store forget the token: the old file, put back, signs nobody in.
+        try original.write(to: path, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["whoami"]).stdout.contains("@bob"))
+        #expect(try cli.run(["logout"]).status == 0)
+        try original.write(to: path, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["whoami"]).status == 1)
+    }
+
     @Test func passwordsWithNulOrInvalidUTF8AreRefused() throws {
         let cli = try CLIRunner()
         let register = [

@@ -26,9 +26,9 @@ struct AppServicesTests {
         let one = try AppServices.local(storeDirectory: env.path("one/"), stateDirectory: state)
         let alice = try await env.registerUser("alice", in: one)
         let again = try AppServices.local(storeDirectory: env.path("one/./"), stateDirectory: state)
-        #expect(try again.auth.currentUid() == alice.id)
+        #expect(try await again.auth.currentUid() == alice.id)
         let two = try AppServices.local(storeDirectory: env.path("two"), stateDirectory: state)
-        #expect(try two.auth.currentUid() == nil)
+        #expect(try await two.auth.currentUid() == nil)
     }
 
     @Test(

@@ -29,9 +29,10 @@ struct TweetServiceTests {
 
     @Test func uploadStoresATrimmedTweetByTheSignedInUserAtTheStoreTime() async throws {
         let alice = try await env.addUser("alice", to: services)
+        try await env.signIn(alice, in: services)  // Signing in is a write too: before the clock is set.
         let posted = Date(timeIntervalSince1970: 1_800_000_000.25)
         env.clock.set(posted)
-        let tweet = try await env.post("  hello world \n", as: alice, in: services)
+        let tweet = try await services.tweets.uploadTweet(caption: "  hello world \n")
 
         #expect(tweet.caption == "hello world")
         #expect(tweet.uid == alice.id)
@@ -61,7 +62,7 @@ struct TweetServiceTests {
 
     @Test func replyingToAnUnknownTweetIsNotFoundAndWritesNothing() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         let before = try env.bytes(of: env.journalPath)
         await #expect(throws: TweetError.notFound("missing")) {
             try await tweets.uploadTweet(caption: "hi", replyTo: "missing")
@@ -72,14 +73,14 @@ struct TweetServiceTests {
     @Test(arguments: ["", "   ", "\n\t \n"])
     func anEmptyCaptionIsRefused(_ caption: String) async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         await #expect(throws: TweetError.emptyCaption) { try await tweets.uploadTweet(caption: caption) }
         #expect(try await services.store.collection(Collections.tweets).query.count() == 0)
     }
 
     @Test func aCaptionOverTheLimitIsRefusedWithItsLength() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         let error = await #expect(throws: TweetError.captionTooLong(length: 281, limit: 280)) {
             try await tweets.uploadTweet(caption: String(repeating: "a", count: 281))
         }
@@ -97,7 +98,7 @@ struct TweetServiceTests {
     @Test func postingNeedsASignedInUserWhoExists() async throws {
         await #expect(throws: AuthError.notSignedIn) { try await tweets.uploadTweet(caption: "hi") }
         let ghost = User(id: "ghost", email: "g@example.com", username: "ghost", fullname: "Ghost")
-        try env.signIn(ghost, in: services)
+        try await env.signIn(ghost, in: services)
         await #expect(throws: AuthError.notSignedIn) { try await tweets.uploadTweet(caption: "hi") }
         #expect(try await services.store.collection(Collections.tweets).query.count() == 0)
     }
@@ -199,13 +200,13 @@ struct TweetServiceTests {
         try await env.post("bob 1", as: bob, in: services)
         try await env.post("carol 1", as: carol, in: services)
         try await env.post("bob 2", as: bob, in: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         try await services.users.follow(uid: bob.id)
         #expect(try await tweets.fetchFollowingTweets().map(\.caption) == ["bob 2", "bob 1", "alice 1"])
         #expect(try await tweets.fetchFollowingTweets(limit: 2).map(\.caption) == ["bob 2", "bob 1"])
-        try env.signIn(carol, in: services)
+        try await env.signIn(carol, in: services)
         #expect(try await tweets.fetchFollowingTweets().map(\.caption) == ["carol 1"])
-        try services.auth.signOut()
+        try await services.auth.signOut()
         await #expect(throws: AuthError.notSignedIn) { try await tweets.fetchFollowingTweets() }
     }
 
@@ -283,9 +284,9 @@ struct TweetServiceTests {
         let alice = try await env.addUser("alice", to: services)
         let bob = try await env.addUser("bob", to: services)
         let tweet = try await env.post("like me", as: alice, in: services)
-        try env.signIn(bob, in: services)
+        try await env.signIn(bob, in: services)
         try await tweets.likeTweet(id: tweet.id)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         let before = try env.bytes(of: env.journalPath)
         let after = try await tweets.unlikeTweet(id: tweet.id)
         #expect(after.likes == 1)
@@ -294,7 +295,7 @@ struct TweetServiceTests {
 
     @Test func theLikeCountNeverGoesBelowZero() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         try await insertTweet(id: "t", by: alice, at: TestClock.start, likes: 0)
         try await services.store.setData(
             ["tweetId": .string("t"), "timestamp": .string("2026-11-30T09:41:00.000Z")],
@@ -304,7 +305,7 @@ struct TweetServiceTests {
 
     @Test func likingOrUnlikingAnUnknownTweetIsNotFound() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         await #expect(throws: TweetError.notFound("nope")) { try await tweets.likeTweet(id: "nope") }
         await #expect(throws: TweetError.notFound("nope")) { try await tweets.unlikeTweet(id: "nope") }
         #expect(try await services.store.collectionGroup(Collections.userLikes).count() == 0)
@@ -313,7 +314,7 @@ struct TweetServiceTests {
     @Test func likingNeedsASignedInUser() async throws {
         let alice = try await env.addUser("alice", to: services)
         let tweet = try await env.post("like me", as: alice, in: services)
-        try services.auth.signOut()
+        try await services.auth.signOut()
         await #expect(throws: AuthError.notSignedIn) { try await tweets.likeTweet(id: tweet.id) }
         await #expect(throws: AuthError.notSignedIn) { try await tweets.didLike(tweetID: tweet.id) }
         #expect(try await tweets.fetchTweet(withID: tweet.id).didLike == nil)
@@ -330,7 +331,7 @@ struct TweetServiceTests {
         for _ in 0..<60 {
             let person = people[Int(random.next() % 4)]
             let tweet = posted[Int(random.next() % 4)]
-            try env.signIn(person, in: services)
+            try await env.signIn(person, in: services)
             if random.next() % 3 == 0 {
                 try await tweets.unlikeTweet(id: tweet.id)
             } else {
@@ -356,7 +357,7 @@ struct TweetServiceTests {
         let page = try await tweets.fetchTweets()
         #expect(page.first { $0.id == one.id }?.didLike == true)
         #expect(page.first { $0.id == two.id }?.didLike == false)
-        try services.auth.signOut()
+        try await services.auth.signOut()
         #expect(try await tweets.fetchTweets().allSatisfy { $0.didLike == nil })
     }
 
@@ -366,7 +367,7 @@ struct TweetServiceTests {
         let first = try await env.post("first", as: bob, in: services)
         let second = try await env.post("second", as: bob, in: services)
         let third = try await env.post("third", as: bob, in: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         for tweet in [first, third, second] {
             env.clock.advance(by: 5)
             try await tweets.likeTweet(id: tweet.id)
@@ -389,11 +390,11 @@ struct TweetServiceTests {
         let doomed = try await env.post("doomed", as: alice, in: services)
         let kept = try await env.post("kept", as: alice, in: services)
         for user in [alice, bob] {
-            try env.signIn(user, in: services)
+            try await env.signIn(user, in: services)
             try await tweets.likeTweet(id: doomed.id)
             try await tweets.likeTweet(id: kept.id)
         }
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         try await tweets.deleteTweet(id: doomed.id)
 
         await #expect(throws: TweetError.notFound(doomed.id)) { try await tweets.fetchTweet(withID: doomed.id) }
@@ -408,7 +409,7 @@ struct TweetServiceTests {
         let alice = try await env.addUser("alice", to: services)
         let bob = try await env.addUser("bob", to: services)
         let tweet = try await env.post("mine", as: alice, in: services)
-        try env.signIn(bob, in: services)
+        try await env.signIn(bob, in: services)
         try await tweets.likeTweet(id: tweet.id)
         await #expect(throws: TweetError.notOwner(tweet.id)) { try await tweets.deleteTweet(id: tweet.id) }
         #expect(try await tweets.fetchTweet(withID: tweet.id).likes == 1)
@@ -417,7 +418,7 @@ struct TweetServiceTests {
 
     @Test func deletingAnUnknownTweetIsNotFound() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         await #expect(throws: TweetError.notFound("nope")) { try await tweets.deleteTweet(id: "nope") }
     }
 }

@@ -86,7 +86,7 @@ struct UserServiceTests {
 
     @Test func updateProfileSetsTrimmedFieldsAndKeepsTheOthers() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         let updated = try await users.updateProfile(
             ProfileChanges(bio: "  Curious.  ", location: "Oxford", website: "https://alice.example"))
         #expect(updated.bio == "Curious.")
@@ -102,7 +102,7 @@ struct UserServiceTests {
 
     @Test func anEmptyStringClearsAField() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         _ = try await users.updateProfile(
             ProfileChanges(
                 bio: "bio", location: "here", website: "http://a.example", profileImageUrl: "https://a.example/p.png"))
@@ -123,7 +123,7 @@ struct UserServiceTests {
     ])
     func invalidProfileFieldsAreRejectedAndChangeNothing(_ changes: ProfileChanges) async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         let before = try env.bytes(of: env.journalPath)
         let error = await #expect(throws: UserError.self) { try await users.updateProfile(changes) }
         if case .invalidProfile(let reason)? = error {
@@ -137,7 +137,7 @@ struct UserServiceTests {
     @Test(arguments: ["", "   ", String(repeating: "n", count: 51)])
     func anEmptyOrOverlongFullNameIsRejected(_ fullname: String) async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         await #expect(throws: UserError.invalidProfile("the full name must have 1 to 50 characters")) {
             try await users.updateProfile(ProfileChanges(fullname: fullname, bio: "changed"))
         }
@@ -155,7 +155,7 @@ struct UserServiceTests {
     @Test func followWritesBothDocumentsAndUnfollowRemovesBoth() async throws {
         let alice = try await env.addUser("alice", to: services)
         let bob = try await env.addUser("bob", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         let following = "following/\(alice.id)/user-following/\(bob.id)"
         let follower = "followers/\(bob.id)/user-followers/\(alice.id)"
 
@@ -174,7 +174,7 @@ struct UserServiceTests {
     @Test func followingTwiceCountsOnce() async throws {
         let alice = try await env.addUser("alice", to: services)
         let bob = try await env.addUser("bob", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         try await users.follow(uid: bob.id)
         try await users.follow(uid: bob.id)
         #expect(try await users.fetchStats(forUid: alice.id).following == 1)
@@ -187,7 +187,7 @@ struct UserServiceTests {
 
     @Test func followingYourselfIsRefused() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         await #expect(throws: UserError.cannotFollowSelf) { try await users.follow(uid: alice.id) }
         await #expect(throws: UserError.cannotFollowSelf) { try await users.unfollow(uid: alice.id) }
         #expect(try await users.fetchStats(forUid: alice.id) == UserStats(following: 0, followers: 0, tweets: 0))
@@ -195,7 +195,7 @@ struct UserServiceTests {
 
     @Test func followingAnUnknownUserIsNotFoundAndWritesNothing() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         let before = try env.bytes(of: env.journalPath)
         await #expect(throws: UserError.notFound("ghost")) { try await users.follow(uid: "ghost") }
         await #expect(throws: UserError.notFound("ghost")) { try await users.unfollow(uid: "ghost") }
@@ -212,10 +212,10 @@ struct UserServiceTests {
         let alice = try await env.addUser("alice", to: services)
         let bob = try await env.addUser("bob", to: services)
         let carol = try await env.addUser("carol", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         try await users.follow(uid: bob.id)
         try await users.follow(uid: carol.id)
-        try env.signIn(bob, in: services)
+        try await env.signIn(bob, in: services)
         try await users.follow(uid: alice.id)
         let first = try await env.post("one", as: alice, in: services)
         try await env.post("two", as: alice, in: services)
@@ -249,7 +249,7 @@ struct UserServiceTests {
         for _ in 0..<60 {
             let me = people[Int(random.next() % 3)]
             let other = people[Int(random.next() % 3)]
-            try env.signIn(me, in: services)
+            try await env.signIn(me, in: services)
             switch (random.next() % 6, me.id == other.id) {
             case (0, false), (1, false): try await users.follow(uid: other.id)
             case (2, false): try await users.unfollow(uid: other.id)

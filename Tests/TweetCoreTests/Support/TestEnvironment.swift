@@ -97,16 +97,16 @@ final class TestEnvironment: Sendable {
         return user
     }
 
-    /// Signs `user` in by writing the session file, as a login would, without hashing a password.
-    func signIn(_ user: User, in services: AppServices) throws {
-        try services.auth.signIn(uid: user.id)
+    /// Signs `user` in as a login would (a session in the store and in the file), without a password.
+    func signIn(_ user: User, in services: AppServices) async throws {
+        try await services.auth.signIn(uid: user.id)
     }
 
     /// Signs `user` in and posts `caption` as them.
     @discardableResult
     func post(_ caption: String, as user: User, in services: AppServices, replyTo: String? = nil) async throws -> Tweet
     {
-        try signIn(user, in: services)
+        try await signIn(user, in: services)
         return try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo)
     }
 

@@ -26,7 +26,7 @@ struct AuthViewModelTests {
         #expect(user.username == "alice")
         #expect(user.email == "alice@example.com")
         #expect(model.userSession == user.id)
-        #expect(try services.auth.currentUid() == user.id)
+        #expect(try await services.auth.currentUid() == user.id)
     }
 
     @Test func aFailedRegistrationSetsTheErrorAndNoSession() async throws {
@@ -47,7 +47,7 @@ struct AuthViewModelTests {
         try await model.signOut()
         #expect(model.userSession == nil)
         #expect(model.currentUser == nil)
-        #expect(try services.auth.currentUid() == nil)
+        #expect(try await services.auth.currentUid() == nil)
 
         try await model.login(.username("@ALICE"), password: TestEnvironment.password)
         #expect(model.error == nil)
@@ -71,7 +71,7 @@ struct AuthViewModelTests {
 
     @Test func fetchUserRestoresTheSavedSession() async throws {
         let alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         let model = AuthViewModel(services: try env.makeServices())
         #expect(model.userSession == nil)
         try await model.fetchUser()

@@ -13,7 +13,7 @@ struct EditProfileViewModelTests {
         env = try TestEnvironment()
         services = try env.makeServices()
         alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
     }
 
     @Test func savingKeepsTheUpdatedProfile() async throws {
@@ -39,7 +39,7 @@ struct EditProfileViewModelTests {
     }
 
     @Test func savingSignedOutSetsTheError() async throws {
-        try services.auth.signOut()
+        try await services.auth.signOut()
         let model = EditProfileViewModel(services: services)
         await #expect(throws: (any Error).self) { try await model.save(ProfileChanges(bio: "x")) }
         #expect(model.error as? AuthError == .notSignedIn)

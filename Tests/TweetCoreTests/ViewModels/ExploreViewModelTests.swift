@@ -49,7 +49,7 @@ struct ExploreViewModelTests {
 
     @Test func otherUsersEmailsAreLeftOutAndYourOwnIsKept() async throws {
         let me = try #require(try await services.users.fetchUsers().first)
-        try env.signIn(me, in: services)
+        try await env.signIn(me, in: services)
         let model = ExploreViewModel(services: services)
         try await model.fetchUsers()
         #expect(model.users.count == 3)

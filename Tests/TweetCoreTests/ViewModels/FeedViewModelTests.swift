@@ -21,7 +21,7 @@ struct FeedViewModelTests {
         try await env.post("bob 1", as: bob, in: services)
         try await env.post("carol 1", as: carol, in: services)
         try await env.post("bob 2", as: bob, in: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
         try await services.users.follow(uid: bob.id)
     }
 
@@ -55,7 +55,7 @@ struct FeedViewModelTests {
     }
 
     @Test func theFollowingFeedSignedOutSetsTheError() async throws {
-        try services.auth.signOut()
+        try await services.auth.signOut()
         let model = FeedViewModel(services: services, source: .following)
         await #expect(throws: (any Error).self) { try await model.fetchTweets() }
         #expect(model.error as? AuthError == .notSignedIn)

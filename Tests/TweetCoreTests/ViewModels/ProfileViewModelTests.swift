@@ -21,7 +21,7 @@ struct ProfileViewModelTests {
         try await env.post("bob's reply", as: bob, in: services, replyTo: hers.id)
         try await services.tweets.likeTweet(id: hers.id)
         try await services.tweets.likeTweet(id: his.id)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
     }
 
     @Test func yourOwnProfileOffersToEditIt() async throws {
@@ -93,7 +93,7 @@ struct ProfileViewModelTests {
         try await model.load()
         #expect(model.user == alice)
         #expect(model.actionButtonTitle == "Edit Profile")
-        try services.auth.signOut()
+        try await services.auth.signOut()
         let signedOut = ProfileViewModel(reference: nil, services: services)
         await #expect(throws: (any Error).self) { try await signedOut.load() }
         #expect(signedOut.error as? AuthError == .notSignedIn)

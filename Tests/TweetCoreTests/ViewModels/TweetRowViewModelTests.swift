@@ -43,7 +43,7 @@ struct TweetRowViewModelTests {
     }
 
     @Test func deletingSomeoneElsesTweetSetsTheError() async throws {
-        try env.signIn(bob, in: services)
+        try await env.signIn(bob, in: services)
         let model = TweetRowViewModel(tweetID: tweet.id, services: services)
         try await model.likeTweet()
         await #expect(throws: TweetError.notOwner(tweet.id)) { try await model.deleteTweet() }

@@ -13,7 +13,7 @@ struct UploadTweetViewModelTests {
         env = try TestEnvironment()
         services = try env.makeServices()
         alice = try await env.addUser("alice", to: services)
-        try env.signIn(alice, in: services)
+        try await env.signIn(alice, in: services)
     }
 
     @Test func postingSetsDidUploadTweetAndTheTweet() async throws {
@@ -50,7 +50,7 @@ struct UploadTweetViewModelTests {
     }
 
     @Test func postingSignedOutSetsTheError() async throws {
-        try services.auth.signOut()
+        try await services.auth.signOut()
         let model = UploadTweetViewModel(services: services)
         await #expect(throws: (any Error).self) { try await model.uploadTweet(withCaption: "hello") }
         #expect(model.error as? AuthError == .notSignedIn)
