@@ -50,7 +50,7 @@ struct JournalDamageTests {
         #expect(try cli.run(["post", "after the repair"]).status == 0)
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace")))
+    @Test(.enabled(if: Strace.works))
     func aJournalThatCannotBeReadIsNeverRewrittenByRepair() throws {
         let (cli, _) = try storeWithPosts()
         let before = cli.journalBytes()
