@@ -20,11 +20,6 @@ extension TerminalText {
         return TerminalText(cells: output)
     }
 
-    /// How many columns the widest line takes.
-    var columns: Int {
-        plain.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayWidth.of($0) }.max() ?? 0
-    }
-
     /// One character and its style: what wrapping moves around.
     private struct Cell {
         var character: Character

@@ -85,8 +85,6 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     /// The text without any styling.
     public var plain: String { runs.reduce(into: "") { $0 += $1.text } }
 
-    public var isEmpty: Bool { runs.allSatisfy { $0.text.isEmpty } }
-
     /// The bytes to write: with SGR sequences for the styles when `color`, else the plain text.
     public func rendered(color: Bool) -> String {
         guard color else { return plain }
@@ -124,12 +122,6 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
 
     static func bold(_ text: some StringProtocol) -> TerminalText { styled(text, .bold) }
     static func dim(_ text: some StringProtocol) -> TerminalText { styled(text, .dim) }
-    static func accent(_ text: some StringProtocol) -> TerminalText { styled(text, .accent) }
-
-    /// `text` restyled as a whole (its runs keep their neutralised characters).
-    func styled(_ style: Style) -> TerminalText {
-        TerminalText(runs: runs.map { Run(text: $0.text, style: style) })
-    }
 }
 
 extension Array where Element == TerminalText {

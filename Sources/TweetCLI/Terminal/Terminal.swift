@@ -34,11 +34,6 @@ struct Terminal {
         }
     }
 
-    init(isStdoutTerminal: Bool, isStdinTerminal: Bool, width: Int?, height: Int?, environment: [String: String]) {
-        (self.isStdoutTerminal, self.isStdinTerminal, self.width, self.height, self.environment) =
-            (isStdoutTerminal, isStdinTerminal, width, height, environment)
-    }
-
     /// Colour on a terminal (or when asked), never when `NO_COLOR` is set or the terminal is dumb.
     func usesColor(_ choice: ColorChoice) -> Bool {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }

@@ -20,7 +20,7 @@ public final class AuthService: Sendable {
     /// The session as this service last read it, with the file's stamp then: a command asks who
     /// is signed in several times (the page's authors, the likes, the view model), and the file is
     /// read again only when another process (or another service) has changed it since.
-    private let knownSession = Mutex<(stamp: SessionStore.Stamp?, uid: String?)?>(nil)
+    private let knownSession = Mutex<(stamp: FileIO.Stamp, uid: String?)?>(nil)
 
     /// - Parameters:
     ///   - store: where users and credentials live.

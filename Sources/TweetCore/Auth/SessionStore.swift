@@ -19,23 +19,9 @@ public struct SessionStore: Sendable {
         self.path = path
     }
 
-    /// What identifies one version of the file: a rename makes a new inode, an edit a new time.
-    struct Stamp: Equatable {
-        var inode: UInt64
-        var size: Int64
-        var modified: timespec
-
-        static func == (lhs: Stamp, rhs: Stamp) -> Bool {
-            lhs.inode == rhs.inode && lhs.size == rhs.size && lhs.modified.tv_sec == rhs.modified.tv_sec
-                && lhs.modified.tv_nsec == rhs.modified.tv_nsec
-        }
-    }
-
-    /// The file's stamp, or `nil` when there is no file: one stat(2).
-    func stamp() -> Stamp? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Stamp(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: status.st_mtim)
+    /// The file's inode, size and modification time: a rename makes a new inode, an edit a new time.
+    func stamp() -> FileIO.Stamp {
+        FileIO.stamp(of: path)
     }
 
     /// The signed-in uid, or `nil` when nobody is signed in.
