@@ -115,7 +115,8 @@ struct ConfigFile: Equatable {
     /// The file's bytes, or `nil` when there is no file: open(2) and read(2), since every command
     /// reads it and FileManager costs more than the read.
     private static func read(_ path: String) throws -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw CommandFailure("cannot read the config file \(path): \(String(cString: strerror(errno)))")

@@ -183,7 +183,13 @@ public final class AuthService: Sendable {
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(fields.merging(["created": stamp, "lastUsed": stamp]) { $1 }, at: path)
         }
-        try session.save(.init(uid: uid, store: storeName, token: token))
+        do {
+            try session.save(.init(uid: uid, store: storeName, token: token))
+        } catch {
+            // Nobody holds the token: the store forgets it again, so the failed sign-in changes nothing.
+            try? await store.runTransaction { $0.deleteDocument(path) }
+            throw error
+        }
     }
 
     /// Signs out: the store forgets the session, and the file is removed.

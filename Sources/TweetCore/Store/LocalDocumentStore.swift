@@ -38,11 +38,20 @@ public actor LocalDocumentStore: DocumentStore {
         engine = StorageEngine.exists(in: directory) ? try makeEngine() : nil
     }
 
-    /// Opens the engine to write through, creating the store if this use of it may.
-    private func openEngineForWriting() throws {
-        if try openEngine() { return }
+    /// Runs a write on the engine, creating the store first if there is none and this use of it
+    /// may. A write that created the store and then failed removes it again, so a failed first
+    /// command (a `register` or `seed` that met a full disk) leaves no store behind.
+    private func writing<T>(_ body: (inout StorageEngine) throws -> T) throws -> T {
+        if try openEngine() { return try body(&engine!) }
         guard createIfMissing else { throw StoreError.noStore(path: directory) }
         engine = try makeEngine()
+        do {
+            return try body(&engine!)
+        } catch {
+            engine?.removeIfNothingCommitted()
+            engine = nil
+            throw error
+        }
     }
 
     /// The engine, opened now if another process has created the store since.
@@ -89,8 +98,7 @@ public actor LocalDocumentStore: DocumentStore {
     }
 
     public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
-        try openEngineForWriting()
-        return try engine!.transaction(body)
+        try writing { try $0.transaction(body) }
     }
 
     /// Writes all `documents` as one new segment: atomic like a transaction, and far faster for
@@ -112,10 +120,11 @@ public actor LocalDocumentStore: DocumentStore {
             }
         }
         let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
-        try openEngineForWriting()
-        try engine!.importSegment(unique) { snapshot in
-            if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
-                throw StoreError.notEmpty(collection: collection)
+        try writing { engine in
+            try engine.importSegment(unique) { snapshot in
+                if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
+                    throw StoreError.notEmpty(collection: collection)
+                }
             }
         }
     }

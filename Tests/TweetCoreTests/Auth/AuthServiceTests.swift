@@ -109,6 +109,20 @@ struct AuthServiceTests {
 
     // MARK: Login
 
+    @Test func aSignInWhoseSessionFileCannotBeSavedLeavesNoSessionInTheStore() async throws {
+        try await registerAlice()
+        try await auth.signOut()
+        let sessions = services.store.collection(Collections.sessions).query
+        #expect(try await sessions.getDocuments().isEmpty)
+        // The session file's directory is a file now: the file cannot be written.
+        try FileManager.default.removeItem(atPath: env.path("state"))
+        try env.write(Array("x".utf8), to: env.path("state"))
+        await #expect(throws: (any Error).self) {
+            try await auth.login(.username("alice_1"), password: TestEnvironment.password)
+        }
+        #expect(try await sessions.getDocuments().isEmpty)
+    }
+
     @Test(arguments: [
         AuthService.Identifier.email("alice@example.com"), .email("ALICE@Example.com"), .username("alice_1"),
         .username("@alice_1"), .username("@ALICE_1"), .username("Alice_1"),

@@ -264,6 +264,34 @@ struct ConventionTests {
         #expect(!FileManager.default.fileExists(atPath: cli.store.path))
     }
 
+    @Test func aSeedOrRegisterThatRunsOutOfDiskLeavesNoStoreBehind() throws {
+        let cli = try CLIRunner()
+        // The segment outgrows the limit halfway through: the new store goes again.
+        let (seed, seedError) = try run(
+            cli, ["seed", "--users", "40", "--tweets", "2000"], stdout: FileHandle.nullDevice, shell: "ulimit -f 100")
+        #expect(seed == 1)
+        #expect(seedError.contains("File too large"), "\(seedError)")
+        #expect(!FileManager.default.fileExists(atPath: cli.store.path))
+        // The session file fits and the account's record does not: no store, and no session.
+        let password = cli.home.appendingPathComponent("password.txt")
+        try Data("correct horse\n".utf8).write(to: password)
+        let (register, registerError) = try run(
+            cli,
+            ["register", "--email", "a@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
+            stdout: FileHandle.nullDevice, shell: "ulimit -f 1; exec <'\(password.path)'")
+        #expect(register == 1)
+        #expect(registerError.contains("File too large"), "\(registerError)")
+        #expect(!FileManager.default.fileExists(atPath: cli.store.path))
+        #expect(try cli.run(["whoami"]).status == 1)
+        // A store that holds something stays, whatever fails next.
+        try cli.register("ada", fullname: "Ada")
+        let (again, _) = try run(
+            cli, ["seed", "--users", "40", "--tweets", "2000"], stdout: FileHandle.nullDevice, shell: "ulimit -f 100")
+        #expect(again == 1)
+        #expect(try cli.run(["whoami"]).status == 0)
+        #expect(try cli.run(["doctor"]).status == 0)
+    }
+
     @Test func pipedOutputIsNeverWrappedAndAFeedHintRepeatsItsFlags() throws {
         let cli = try CLIRunner()
         try cli.register("ada", fullname: "Ada")

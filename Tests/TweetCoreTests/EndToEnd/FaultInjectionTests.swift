@@ -15,44 +15,41 @@ enum Strace {
     }()
 }
 
-/// Each system call the store makes failing in turn, under `strace -e inject`: a post that folds
-/// (journal append, segment, index, manifest, journal replacement) meets ENOSPC, EIO or EINTR at its
-/// first, second, … `openat`, `write`, `fsync`, `rename` or `ftruncate`. Whatever fails,
-/// no acknowledged post is lost, nothing crashes, and after a repair the store is healthy.
-@Suite(.enabled(if: Strace.works), .serialized)
-struct FaultInjectionTests {
+/// One command run again and again from the same starting store, each time with one more of its
+/// system calls on the store's files failing (`strace -e inject`): the first `openat`, then the
+/// second, and so on through every call the command makes on the store, for each call and error.
+struct FaultWalk {
+    let cli: CLIRunner
+    let arguments: [String]
+    let pristine: URL
+    let trace: URL
+    let environment: [String: String]
 
-    /// The calls, and how many of each a folding post makes on the store's files (measured with
-    /// strace: 17 `openat`, 7 `write`, 7 `fsync`, 2 `rename`), with room to spare.
-    static let calls = [("openat", 18), ("write", 8), ("fsync", 8), ("rename", 3), ("ftruncate", 2)]
-
-    /// `-P` for every file of the store, so the count of calls starts at the store's own: the
-    /// dynamic loader's `openat`s come first and would otherwise take the injections.
-    func storeFiles(_ cli: CLIRunner) -> [String] {
-        let names =
-            ["journal.jsonl", "journal.jsonl.new", "MANIFEST.json", "MANIFEST.json.new"]
-            + (1...60).flatMap { [String(format: "seg-%06d.jsonl", $0), String(format: "seg-%06d.idx", $0)] }
-        return names.flatMap { ["-P", cli.store.appendingPathComponent($0).path] }
+    init(_ cli: CLIRunner, _ arguments: [String]) throws {
+        self.cli = cli
+        self.arguments = arguments
+        pristine = cli.home.appendingPathComponent("pristine")
+        trace = cli.home.appendingPathComponent("trace.txt")
+        environment = [
+            "HOME": cli.home.path, "XDG_STATE_HOME": cli.home.appendingPathComponent("state").path,
+            "TWEETCLI_FOLD_THRESHOLD": "2", "PATH": "/usr/bin:/bin",
+        ]
+        try FileManager.default.copyItem(at: cli.store, to: pristine)
     }
 
-    /// Runs tweetcli under strace with the `nth` call of `syscall` failing with `error`.
-    func run(
-        _ cli: CLIRunner, _ arguments: [String], failing syscall: String, nth: Int, with error: String
-    ) throws -> Int32 {
+    /// Puts the starting store back.
+    func reset() throws {
+        try FileManager.default.removeItem(at: cli.store)
+        try FileManager.default.copyItem(at: pristine, to: cli.store)
+    }
+
+    func strace(_ options: [String]) throws -> Int32 {
         let strace = Process()
         strace.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
         strace.arguments =
-            [
-                "-f", "-qq", "-o", "/dev/null", "-e", "trace=\(syscall)",
-                "-e", "inject=\(syscall):error=\(error):when=\(nth)",
-            ] + storeFiles(cli) + [
-                CLIRunner.executable.path,
-                "--store", cli.store.path,
-            ] + arguments
-        strace.environment = [
-            "HOME": cli.home.path, "XDG_STATE_HOME": cli.home.appendingPathComponent("state").path,
-            "TWEETCLI_FOLD_THRESHOLD": "2",
-        ]
+            ["-f", "-qq", "-y", "-o", trace.path] + options + [CLIRunner.executable.path, "--store", cli.store.path]
+            + arguments
+        strace.environment = environment
         strace.standardOutput = FileHandle.nullDevice
         strace.standardError = FileHandle.nullDevice
         try strace.run()
@@ -60,39 +57,154 @@ struct FaultInjectionTests {
         return strace.terminationStatus
     }
 
-    @Test(arguments: ["ENOSPC", "EIO", "EINTR"])
-    func noAcknowledgedPostIsLostWhicheverCallFails(_ error: String) throws {
-        let cli = try CLIRunner()
-        try cli.register("ada", fullname: "Ada")
-        var acknowledged: Set<String> = []
-        var injected = 0
-        var posts = 0
-        for (syscall, count) in Self.calls {
-            for nth in 1...count {
-                posts += 1
-                let caption = "\(syscall) \(nth) \(error)"
-                let status = try run(cli, ["post", caption], failing: syscall, nth: nth, with: error)
-                #expect(status == 0 || status == 1, "\(caption): status \(status), a crash")
-                if status == 0 { acknowledged.insert(caption) } else { injected += 1 }
-                // A failed command may leave something for a repair; it must never lose a post.
-                if try cli.run(["doctor"]).status != 0 {
-                    let repair = try cli.run(["doctor", "--repair"])
-                    #expect(repair.status == 0, "after \(caption): \(repair.stdout) \(repair.stderr)")
+    /// The main thread's calls of `syscall` in the last trace, in order.
+    func calls(_ syscall: String) throws -> [Substring] {
+        let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        guard let pid = lines.first?.prefix(while: \.isNumber) else { return [] }
+        return lines.compactMap { line in
+            guard line.hasPrefix(pid) else { return nil }
+            let call = line.dropFirst(pid.count).drop(while: \.isWhitespace)
+            return call.hasPrefix(syscall + "(") ? call : nil
+        }
+    }
+
+    /// Which of the command's calls of `syscall` (counting from 1) touch the store or the session.
+    func storeCalls(_ syscall: String) throws -> [Int] {
+        try reset()
+        _ = try strace(["-e", "trace=\(syscall)"])
+        return try calls(syscall).enumerated().compactMap { $1.contains(cli.home.path) ? $0 + 1 : nil }
+    }
+
+    /// Runs the command from the starting store with the `nth` call of `syscall` failing with `error`,
+    /// and returns its exit status and the call that failed.
+    func run(failing syscall: String, nth: Int, with error: String) throws -> (status: Int32, failed: Substring?) {
+        try reset()
+        let status = try strace(["-e", "trace=\(syscall)", "-e", "inject=\(syscall):error=\(error):when=\(nth)"])
+        return (status, try calls(syscall).first { $0.hasSuffix("(INJECTED)") })
+    }
+
+    /// For each system call and each of its calls on the store, runs the command with that call
+    /// failing, then `check(status, call)`; returns how many runs failed and how many there were.
+    func walk(
+        _ syscalls: [String], error: String, check: (Int32, String) throws -> Void
+    ) throws -> (failed: Int, runs: Int) {
+        var (failed, runs) = (0, 0)
+        for syscall in syscalls {
+            for nth in try storeCalls(syscall) {
+                let (status, call) = try run(failing: syscall, nth: nth, with: error)
+                let name = "\(syscall) #\(nth) \(error): \(call ?? "not reached")"
+                #expect(status == 0 || status == 1, "\(name): status \(status), a crash")
+                runs += 1
+                if status != 0 {
+                    failed += 1
+                    if error == "EINTR" { Issue.record("\(name) failed: a call interrupted by a signal is retried") }
                 }
-                let feed = try cli.run(["feed", "--json", "--limit", "200"])
-                #expect(feed.status == 0, "after \(caption): \(feed.stderr)")
-                let present = Set(try jsonArray(feed.stdout).compactMap { $0["caption"] as? String })
-                #expect(
-                    acknowledged.isSubset(of: present), "lost after \(caption): \(acknowledged.subtracting(present))")
+                try check(status, name)
             }
         }
-        if error == "EINTR" {
-            #expect(injected == 0)  // Every call is retried when a signal interrupts it.
-        } else {
-            #expect(injected > 0)  // Some calls did fail: the test reached the store's system calls.
+        return (failed, runs)
+    }
+}
+
+/// Each system call the store makes failing in turn, under `strace -e inject`, during a post that
+/// folds and merges (journal append, two segments merged into a third with its index, manifest,
+/// journal replacement, old files removed) and during `doctor --repair` of a damaged store.
+/// Whatever fails, no acknowledged write is lost, nothing crashes, and repair never makes things worse.
+@Suite(.enabled(if: Strace.works), .serialized)
+struct FaultInjectionTests {
+    /// The calls each error is injected into: a disk that is full, a disk that fails, a signal.
+    static let calls = [
+        "ENOSPC": ["openat", "write", "fsync", "rename"],
+        "EIO": ["openat", "pread64", "write", "fsync", "rename", "unlink", "getdents64"],
+        "EINTR": ["openat", "pread64", "write", "fsync", "flock"],
+    ]
+
+    func captions(_ cli: CLIRunner, after name: String) throws -> Set<String> {
+        if try cli.run(["doctor"]).status != 0 {
+            let repair = try cli.run(["doctor", "--repair"])
+            #expect(repair.status == 0, "after \(name): \(repair.stdout) \(repair.stderr)")
         }
-        print(
-            "fault injection \(error): \(posts) posts, \(injected) failed, \(acknowledged.count) acknowledged, none lost"
-        )
+        let feed = try cli.run(["feed", "--json", "--limit", "200"])
+        #expect(feed.status == 0, "after \(name): \(feed.stderr)")
+        return Set(try jsonArray(feed.stdout).compactMap { $0["caption"] as? String })
+    }
+
+    /// A store whose next post folds the journal and merges two segments.
+    func storeAboutToMerge() throws -> (CLIRunner, Set<String>) {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let environment = ["TWEETCLI_FOLD_THRESHOLD": "2"]
+        var captions: Set<String> = []
+        for number in 1...8 {
+            #expect(try cli.run(["post", "post \(number)"], environment: environment).status == 0)
+            captions.insert("post \(number)")
+        }
+        return (cli, captions)
+    }
+
+    @Test(arguments: ["ENOSPC", "EIO", "EINTR"])
+    func aPostThatFoldsAndMergesLosesNothingWhicheverCallFails(_ error: String) throws {
+        let (cli, before) = try storeAboutToMerge()
+        let walk = try FaultWalk(cli, ["post", "the new one"])
+        // The post does merge: its segments are not the ones it started with.
+        let segments = { Set(try FileManager.default.contentsOfDirectory(atPath: cli.store.path)) }
+        try walk.reset()
+        let start = try segments()
+        #expect(try walk.strace([]) == 0)
+        #expect(try segments().subtracting(start).contains { $0.hasPrefix("seg-") })
+        #expect(try start.subtracting(segments()).contains { $0.hasPrefix("seg-") })
+
+        let (failed, runs) = try walk.walk(Self.calls[error]!, error: error) { status, name in
+            var expected = before
+            if status == 0 { expected.insert("the new one") }
+            let present = try captions(cli, after: name)
+            #expect(expected.isSubset(of: present), "lost after \(name): \(expected.subtracting(present))")
+        }
+        if error == "EINTR" {
+            #expect(failed == 0)  // Every call is retried when a signal interrupts it.
+        } else {
+            #expect(failed > 0)  // Some calls did fail: the walk reached the store's system calls.
+        }
+        #expect(runs > 20)
+        print("fault injection, folding post, \(error): \(runs) runs, \(failed) failed, nothing lost")
+    }
+
+    @Test(arguments: ["ENOSPC", "EIO", "EINTR"])
+    func aRepairThatFailsNeverMakesThingsWorse(_ error: String) throws {
+        let (cli, _) = try storeAboutToMerge()
+        let exported = try cli.run(["export"]).stdout
+        // Damage that repair mends: a torn record after the journal's last, a damaged index and a
+        // segment with two lines swapped.
+        let journal = try FileHandle(forWritingTo: cli.journal)
+        try journal.seekToEnd()
+        try journal.write(contentsOf: Data(#"{"seq":99,"ops":[{"set":"#.utf8))
+        try journal.close()
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.store.path).sorted()
+        let index = cli.store.appendingPathComponent(try #require(files.first { $0.hasSuffix(".idx") }))
+        var bytes = try Data(contentsOf: index)
+        bytes[bytes.count / 2] ^= 0x40
+        try bytes.write(to: index)
+        let segment = cli.store.appendingPathComponent(
+            try #require(files.first { $0.hasSuffix(".jsonl") && $0.hasPrefix("seg-") }))
+        var lines = try String(contentsOf: segment, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.swapAt(1, lines.count - 1)
+        try (lines.joined(separator: "\n") + "\n").write(to: segment, atomically: false, encoding: .utf8)
+        #expect(try cli.run(["doctor"]).status == 1)
+
+        let walk = try FaultWalk(cli, ["doctor", "--repair"])
+        let (failed, runs) = try walk.walk(Self.calls[error]!, error: error) { status, name in
+            // Whatever the failed repair did, a repair that can work restores every record.
+            let repair = try cli.run(["doctor", "--repair"])
+            #expect(repair.status == 0, "after \(name): \(repair.stdout) \(repair.stderr)")
+            #expect(try cli.run(["doctor"]).status == 0, "after \(name)")
+            #expect(try cli.run(["export"]).stdout == exported, "after \(name)")
+        }
+        if error == "EINTR" {
+            #expect(failed == 0)
+        } else {
+            #expect(failed > 0)
+        }
+        #expect(runs > 20)
+        print("fault injection, repair, \(error): \(runs) runs, \(failed) failed, nothing lost")
     }
 }

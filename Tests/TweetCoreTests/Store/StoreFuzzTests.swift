@@ -7,14 +7,19 @@ import Testing
 /// its index and the session file. Each run copies a store, damages one file (bytes flipped, set,
 /// inserted or cut, lines repeated, swapped or dropped, the file truncated), then opens and reads it,
 /// runs `doctor` and `doctor --repair`: none may trap (a trap ends this process), and a repair that
-/// reports nothing it could not mend must leave a store that `doctor` finds healthy.
+/// reports nothing it could not mend must leave a store that `doctor` finds healthy and that still
+/// holds every tweet whose line in the damaged file came through whole.
 ///
 /// `TWEETCLI_FUZZ_ITERATIONS` sets the runs per file (40 by default, as CI runs it) and
-/// `TWEETCLI_FUZZ_SEED` the seed: `TWEETCLI_FUZZ_ITERATIONS=5000 swift test --filter StoreFuzzTests`.
+/// `TWEETCLI_FUZZ_SEED` the seed: `TWEETCLI_FUZZ_ITERATIONS=5000 swift test --filter StoreFuzzTests`;
+/// with `TWEETCLI_FUZZ_KEEP=DIR` each damaged store is kept in DIR, named by salt and run.
 @Suite(.serialized)
 struct StoreFuzzTests {
     static let iterations = ProcessInfo.processInfo.environment["TWEETCLI_FUZZ_ITERATIONS"].flatMap(Int.init) ?? 40
     static let seed = ProcessInfo.processInfo.environment["TWEETCLI_FUZZ_SEED"].flatMap(UInt64.init) ?? 2026
+
+    /// `TWEETCLI_FUZZ_KEEP`: a directory to keep each damaged store in (before any command ran on it).
+    static let keep = ProcessInfo.processInfo.environment["TWEETCLI_FUZZ_KEEP"]
 
     let env: TestEnvironment
     let pristine: String
@@ -88,19 +93,57 @@ struct StoreFuzzTests {
             defer { try? FileManager.default.removeItem(atPath: directory) }  // Best effort: a scratch copy.
             let path = try pick(directory)
             var bytes = try env.bytes(of: path)
+            let original = Set(Self.lines(bytes))
             let mutation = Mutation.allCases[Int(random.next() % UInt64(Mutation.allCases.count))]
             Self.mutate(&bytes, mutation, &random)
             try env.write(bytes, to: path)
+            // The tweets whose lines in this file came through the damage whole.
+            let intact = Self.lines(bytes).filter(original.contains).flatMap(Self.tweetNumbers)
+            // The damaged store as it was, kept to replay a failure by hand.
+            let damaged = directory + "-damaged"
+            if Self.keep != nil { try FileManager.default.copyItem(atPath: directory, toPath: damaged) }
+            var failed = false
+            defer {
+                if let keep = Self.keep {  // Best effort, like the scratch copy itself.
+                    try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+                    if failed { try? FileManager.default.moveItem(atPath: damaged, toPath: "\(keep)/\(salt)-\(run)") }
+                    try? FileManager.default.removeItem(atPath: damaged)
+                }
+            }
             await exercise(directory)
             let doctor = StoreDoctor(directory: directory, indexes: AppServices.indexes)
             _ = try? doctor.check()  // It may report or throw; it may not trap.
             guard let report = try? doctor.repair(), report.unrepaired.isEmpty else { continue }
             let after = try doctor.check()
             #expect(after.isEmpty, "run \(run) (\(mutation)) of \(path): after repair \(after)")
+            failed = !after.isEmpty
+            // Repair keeps every record whose checksum holds.
+            let repaired = try LocalDocumentStore(directory: directory, indexes: AppServices.indexes)
+            for number in Set(intact) {
+                let tweet = try await repaired.getDocument(DocumentPath(collection: "tweets", documentID: "t\(number)"))
+                if tweet?.data["caption"] != .string("tweet \(number) é 日本") { failed = true }
+                #expect(
+                    tweet?.data["caption"] == .string("tweet \(number) é 日本"),
+                    "run \(run) (\(mutation)) of \(path): t\(number) was intact and is gone")
+            }
             await exercise(directory)
             if after.isEmpty { repairedToHealthy += 1 }
         }
         return repairedToHealthy
+    }
+
+    /// The file's finished lines: a last one without its newline is an unfinished write, never
+    /// committed (the newline is a record's commit mark), which repair sets aside.
+    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        lines.removeLast()
+        return lines.filter { !$0.isEmpty }
+    }
+
+    /// The numbers of the tweets a line holds (`tweets/t7` is 7).
+    static func tweetNumbers(_ line: ArraySlice<UInt8>) -> [Int] {
+        let text = String(decoding: line, as: UTF8.self)
+        return text.split(separator: "tweets/t").dropFirst().compactMap { Int($0.prefix(while: \.isNumber)) }
     }
 
     func file(_ directory: String, where matches: (String) -> Bool) throws -> String {

@@ -29,6 +29,8 @@ struct StorageEngine {
     let foldThreshold: Int
 
     private let lock: FileDescriptor
+    /// Whether opening created the store's directory.
+    private var createdDirectory = false
     private var journal: FileDescriptor
     /// Whether the store can be written (not on a read-only file system).
     private var writable = true
@@ -56,7 +58,8 @@ struct StorageEngine {
         self.foldThreshold = max(1, foldThreshold)
         journalPath = PathName.join(directory, Self.journalName)
         // mkdir first: the common case (the directory exists) costs one system call.
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+        createdDirectory = mkdir(directory, 0o700) == 0
+        if !createdDirectory && errno != EEXIST {
             do {
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -75,7 +78,12 @@ struct StorageEngine {
                 throw StoreError.corruptRecord(
                     file: journalPath, line: 0, reason: "the journal is missing, though the manifest is there")
             }
-            try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
+            do {
+                try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
+            } catch {
+                Self.removeUncommitted(directory, removingDirectory: createdDirectory)
+                throw error
+            }
         }
         (journal, writable) = try Self.openJournal(journalPath)
         snapshot = StoreSnapshot(memtable: Memtable(), segments: [], indexes: indexes)
@@ -423,6 +431,30 @@ struct StorageEngine {
                     positions[index] < sources[index].count ? try sources[index].path(at: positions[index]) : nil
             }
         }
+    }
+
+    /// Removes the store again when nothing was ever committed to it (the journal holds only its
+    /// header and the manifest, if there is one, no segment): the first write, which created it,
+    /// failed, and a failed command leaves no store behind. Under the exclusive lock, so a store
+    /// another process has written to since is left alone; files it cannot judge are left too.
+    func removeIfNothingCommitted() {
+        guard (try? StoreLock.acquire(lock.fd, exclusive: true, directory: directory)) != nil else { return }
+        defer { StoreLock.release(lock.fd) }
+        guard (try? FileIO.readFile(journalPath)) == Self.journalHeader(),
+            (try? Manifest.load(directory: directory))?.segments.isEmpty == true
+        else { return }
+        Self.removeUncommitted(directory, removingDirectory: createdDirectory)
+    }
+
+    /// Deletes the files of a store that holds nothing committed, and the directory if it was made for it.
+    private static func removeUncommitted(_ directory: String, removingDirectory: Bool) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let own = [journalName, Manifest.fileName]
+        for name in names
+        where isSegmentFileName(name) || own.contains(name) || own.contains(where: { name == $0 + ".new" }) {
+            unlink(PathName.join(directory, name))
+        }
+        if removingDirectory { rmdir(directory) }  // Only if empty: anything else in it stays.
     }
 
     /// Deletes segment files the manifest no longer names: merged away, or left by a fold that

@@ -50,8 +50,9 @@ public struct StoreDoctor: Sendable {
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when there is no store at all.
     public func check() throws -> [StoreProblem] {
         try withLock {
-            let (manifest, manifestProblems) = inspectManifest()
-            var problems = try inspectJournal(folded: manifest?.foldedSequence ?? 0).problems
+            let (manifest, manifestProblems) = try inspectManifest()
+            // Without the manifest the journal's records cannot be placed after the segments'.
+            var problems = try manifest.map { try inspectJournal(folded: $0.foldedSequence).problems } ?? []
             problems += manifestProblems
             for info in manifest?.segments ?? [] { problems += try inspectSegment(info.name).problems }
             return problems
@@ -66,7 +67,14 @@ public struct StoreDoctor: Sendable {
         try withLock {
             var report = RepairReport()
             let stamp = Int(Date().timeIntervalSince1970 * 1000)
-            let journal = try inspectJournal(folded: inspectManifest().0?.foldedSequence ?? 0)
+            // Nothing is rewritten when the manifest cannot be read: where the journal continues
+            // the segments, and which segments are live, is only known from it.
+            let (first, firstProblems) = try inspectManifest()
+            guard let folded = first?.foldedSequence else {
+                report.unrepaired += firstProblems
+                return report
+            }
+            let journal = try inspectJournal(folded: folded)
             if !journal.problems.isEmpty {
                 if journal.problems.allSatisfy(\.isRepairable) {
                     if !journal.removed.isEmpty {
@@ -80,9 +88,9 @@ public struct StoreDoctor: Sendable {
                     report.unrepaired += journal.problems
                 }
             }
-            let (loaded, manifestProblems) = inspectManifest()
+            let (loaded, manifestProblems) = try inspectManifest()
             report.unrepaired += manifestProblems
-            guard var manifest = loaded else { return report }
+            guard var manifest = loaded, manifest.foldedSequence == folded else { return report }
             var replaced: [String] = []
             for (position, info) in manifest.segments.enumerated() {
                 let segment = try inspectSegment(info.name)
@@ -173,17 +181,22 @@ public struct StoreDoctor: Sendable {
                         text, format: StorageEngine.formatName, supportedVersion: StorageEngine.journalVersion)
                     kept += whole
                     headerKept = true
+                    continue
                 } catch .newerVersion(let version) {
                     // A newer tweetcli's journal is never rewritten by this one.
                     let reason = "written by a newer tweetcli (format \(version))"
                     problems.append(StoreProblem(file: journalPath, line: 1, reason: reason, isRepairable: false))
                     return (problems, [], [])
                 } catch .notAHeader(let reason) {
-                    // A damaged header is set aside; the records after it are still checked and kept.
+                    // A damaged header is set aside, and the records after it are still checked and
+                    // kept; so is the first line itself when it is an intact record (the header
+                    // was lost or moved).
                     problems.append(StoreProblem(file: journalPath, line: 1, reason: reason, isRepairable: true))
-                    removed += whole
+                    guard (try? JournalRecord(line: text, file: journalPath, lineNumber: line)) != nil else {
+                        removed += whole
+                        continue
+                    }
                 }
-                continue
             }
             do {
                 let record = try JournalRecord(line: text, file: journalPath, lineNumber: line)
@@ -234,15 +247,17 @@ public struct StoreDoctor: Sendable {
         return bytes
     }
 
-    private func inspectManifest() -> (Manifest?, [StoreProblem]) {
+    private func inspectManifest() throws -> (Manifest?, [StoreProblem]) {
         do {
             return (try Manifest.load(directory: directory), [])
-        } catch let error as StoreError {
-            let path = PathName.join(directory, Manifest.fileName)
-            let reason = error.errorDescription ?? "\(error)"
-            return (nil, [StoreProblem(file: path, reason: "\(reason); restore it from a backup", isRepairable: false)])
+        } catch StoreError.io(let path, let reason) {
+            // Not damage: the file could not be read this time, and nothing is decided from that.
+            throw StoreError.io(path: path, reason: reason)
         } catch {
-            return (nil, [])
+            let path = PathName.join(directory, Manifest.fileName)
+            var reason = (error as? StoreError)?.errorDescription ?? "\(error)"
+            if !reason.hasSuffix("from a backup") { reason += "; restore it from a backup" }
+            return (nil, [StoreProblem(file: path, reason: reason, isRepairable: false)])
         }
     }
 
@@ -293,8 +308,15 @@ public struct StoreDoctor: Sendable {
                                 file: dataPath, line: 1, reason: "written by a newer tweetcli (format \(version))",
                                 isRepairable: false))
                     }
-                    removed += Array(text) + [0x0A]
-                    continue
+                    // An intact document there is kept (the header was lost or moved); anything else goes aside.
+                    if case .newerVersion = problem {
+                        removed += Array(text) + [0x0A]
+                        continue
+                    }
+                    if (try? SegmentFormat.parseLine(text)) == nil {
+                        removed += Array(text) + [0x0A]
+                        continue
+                    }
                 }
                 do throws(SegmentFormat.LineError) {
                     let (path, fields) = try SegmentFormat.parseLine(text)
