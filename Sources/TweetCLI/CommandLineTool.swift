@@ -9,14 +9,16 @@ import TweetCore
 @MainActor
 public enum CommandLineTool {
     /// tweetcli's version, for `--version`.
-    public static let version = "0.7.0"
+    public static let version = "0.8.0"
 
     /// Every command, in the order `help` lists them: help, the completions and the man page are
     /// generated from this table, so they cannot drift apart.
     static let commands: [any Command.Type] = [
         RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, PostCommand.self,
-        FeedCommand.self, ProfileCommand.self, ExploreCommand.self, LikeCommand.self, UnlikeCommand.self,
-        DeleteCommand.self, FollowUserCommand.self, UnfollowUserCommand.self, EditProfileCommand.self,
+        FeedCommand.self, ProfileCommand.self, ExploreCommand.self, ThreadCommand.self, NotificationsCommand.self,
+        BookmarksCommand.self, LikeCommand.self, UnlikeCommand.self, RetweetCommand.self, UnretweetCommand.self,
+        BookmarkCommand.self, UnbookmarkCommand.self, DeleteCommand.self, FollowUserCommand.self,
+        UnfollowUserCommand.self, EditProfileCommand.self,
         SeedCommand.self, ExportCommand.self, DoctorCommand.self, ConfigCommand.self, CompletionsCommand.self,
         ManpageCommand.self, VersionCommand.self, HelpCommand.self,
     ]

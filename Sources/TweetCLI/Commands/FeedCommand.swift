@@ -46,10 +46,15 @@ struct FeedCommand: Command {
                 """
         }
         var text = context.tweetRenderer.render(tweets)
+        let unread = viewModel.unreadNotifications
+        if unread > 0 && before == nil {
+            let line = "\(unread) new notification\(unread == 1 ? "" : "s"): \(context.suggest("notifications"))"
+            text = .styled(line, .accent) + "\n\n" + text
+        }
         if viewModel.hasMore {
             var arguments = "feed" + (following ? " --following" : "")
             if let limit = self.limit { arguments += " --limit \(limit)" }
-            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.cursor)")) + "\n"
         }
         return text
     }

@@ -3,16 +3,18 @@ import TweetCore
 
 struct PostCommand: Command {
     static let name = "post"
-    static let usage = "post [CAPTION... | -] [--reply-to TWEET_ID] [--dry-run] [--draft]"
+    static let usage = "post [CAPTION... | -] [--reply-to TWEET_ID] [--quote TWEET_ID] [--dry-run] [--draft]"
     static let summary = "Post a tweet (no caption on a terminal opens $VISUAL or $EDITOR; - reads stdin)"
     static let options = [
         Option("--reply-to", value: "TWEET_ID", "post it as a reply to this tweet"),
+        Option("--quote", value: "TWEET_ID", "post it quoting this tweet, shown under it"),
         Option("--dry-run", "only count the caption by Twitter's rules; post nothing"),
         Option("--draft", "reopen the draft a failed post kept, in the editor"),
     ]
 
     var words: [String]
     var replyTo: String?
+    var quote: String?
     var dryRun: Bool
     var draft: Bool
 
@@ -21,6 +23,7 @@ struct PostCommand: Command {
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)
         replyTo = try list.option("--reply-to")
+        quote = try list.option("--quote")
         dryRun = try list.flag("--dry-run")
         draft = try list.flag("--draft")
         words = try list.positionals()
@@ -53,7 +56,7 @@ struct PostCommand: Command {
                 try await viewModel.validate(caption)  // exit 1, with the reason, if it could not be posted
                 return
             }
-            try await viewModel.uploadTweet(withCaption: caption, replyTo: replyTo)
+            try await viewModel.uploadTweet(withCaption: caption, replyTo: replyTo, quote: quote)
         } catch  where composer.isComposing {
             // What was written in the editor is never lost: signed out, too long, or anything else.
             throw composer.keepDraft(caption, after: error)

@@ -48,7 +48,7 @@ struct ProfileCommand: Command {
             var arguments = "profile " + ShellQuote.quote(reference ?? "@" + user.username)
             if tabGiven { arguments += " --tab \(tab.rawValue)" }
             if let limit { arguments += " --limit \(limit)" }
-            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.cursor)")) + "\n"
         }
         return text
     }

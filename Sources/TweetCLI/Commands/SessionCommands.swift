@@ -32,6 +32,25 @@ struct WhoamiCommand: Command {
         try await viewModel.fetchUser()
         guard let user = viewModel.currentUser else { throw AuthError.notSignedIn }
         let email: TerminalText = user.email.map { "  \(TerminalText.dim($0))" } ?? ""
-        try context.emit(user, human: context.userRenderer.row(user, trailing: email))
+        var text = context.userRenderer.row(user, trailing: email)
+        let unread = viewModel.unreadNotifications
+        if unread > 0 {
+            text += "\(unread) new notification\(unread == 1 ? "" : "s"): \(context.suggest("notifications"))\n"
+        }
+        try context.emit(WhoamiJSON(user: user, unreadNotifications: unread), human: text)
+    }
+}
+
+/// `whoami --json`: the user's fields and the unread count.
+struct WhoamiJSON: Encodable {
+    let user: User
+    let unreadNotifications: Int
+
+    private enum CodingKeys: String, CodingKey { case unreadNotifications }
+
+    func encode(to encoder: any Encoder) throws {
+        try user.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(unreadNotifications, forKey: .unreadNotifications)
     }
 }

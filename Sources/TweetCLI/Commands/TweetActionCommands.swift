@@ -1,6 +1,6 @@
 import TweetCore
 
-/// `like`, `unlike` and `delete`: one tweet ID, one `TweetRowViewModel` action.
+/// `like`, `retweet`, `bookmark`, their undoing, and `delete`: one tweet ID, one `TweetRowViewModel` action.
 protocol TweetActionCommand: Command {
     var tweetID: String { get }
     /// - Parameter flags: the command's flags that were given.
@@ -53,6 +53,46 @@ struct UnlikeCommand: TweetActionCommand {
     init(tweetID: String, flags: Set<String>) { self.tweetID = tweetID }
 
     func perform(_ viewModel: TweetRowViewModel, context: Context) async throws { try await viewModel.unlikeTweet() }
+}
+
+struct RetweetCommand: TweetActionCommand {
+    static let name = "retweet"
+    static let summary = "Retweet a tweet to your followers"
+    let tweetID: String
+
+    init(tweetID: String, flags: Set<String>) { self.tweetID = tweetID }
+
+    func perform(_ viewModel: TweetRowViewModel, context: Context) async throws { try await viewModel.retweet() }
+}
+
+struct UnretweetCommand: TweetActionCommand {
+    static let name = "unretweet"
+    static let summary = "Take back your retweet of a tweet"
+    let tweetID: String
+
+    init(tweetID: String, flags: Set<String>) { self.tweetID = tweetID }
+
+    func perform(_ viewModel: TweetRowViewModel, context: Context) async throws { try await viewModel.unretweet() }
+}
+
+struct BookmarkCommand: TweetActionCommand {
+    static let name = "bookmark"
+    static let summary = "Save a tweet to your bookmarks (only you see them)"
+    let tweetID: String
+
+    init(tweetID: String, flags: Set<String>) { self.tweetID = tweetID }
+
+    func perform(_ viewModel: TweetRowViewModel, context: Context) async throws { try await viewModel.bookmark() }
+}
+
+struct UnbookmarkCommand: TweetActionCommand {
+    static let name = "unbookmark"
+    static let summary = "Remove a tweet from your bookmarks"
+    let tweetID: String
+
+    init(tweetID: String, flags: Set<String>) { self.tweetID = tweetID }
+
+    func perform(_ viewModel: TweetRowViewModel, context: Context) async throws { try await viewModel.unbookmark() }
 }
 
 struct DeleteCommand: TweetActionCommand {

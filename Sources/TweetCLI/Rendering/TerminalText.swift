@@ -122,6 +122,25 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
 
     static func bold(_ text: some StringProtocol) -> TerminalText { styled(text, .bold) }
     static func dim(_ text: some StringProtocol) -> TerminalText { styled(text, .dim) }
+
+    /// `text` with `indent` (trusted spaces) at the start of each of its lines.
+    static func indenting(_ text: TerminalText, by indent: String) -> TerminalText {
+        guard !indent.isEmpty else { return text }
+        var runs: [Run] = [Run(text: indent, style: .plain)]
+        for run in text.runs {
+            let lines = run.text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() {
+                if number > 0 {
+                    runs.append(Run(text: "\n", style: .plain))
+                    runs.append(Run(text: indent, style: .plain))
+                }
+                if !line.isEmpty { runs.append(Run(text: String(line), style: run.style)) }
+            }
+        }
+        // No indent dangling after the last line break.
+        if runs.last?.text == indent, runs.count > 1, runs[runs.count - 2].text == "\n" { runs.removeLast() }
+        return TerminalText(runs: runs)
+    }
 }
 
 extension Array where Element == TerminalText {

@@ -14,14 +14,95 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     public var replyToId: String?
     /// Its mentions, hashtags and URLs, found by Twitter's rules when it was posted.
     public var entities: TweetEntities?
+    /// How many replies it has, retweets and quotes: kept by the transactions that add and remove them.
+    public var replyCount: Int
+    public var retweets: Int
+    public var quotes: Int
+    /// The tweet this one quotes, if it is a quote.
+    public var quoteId: String?
     /// The author, joined by the service (not stored in the tweet document).
     public var user: User?
     /// Whether the signed-in user likes it (not stored; `nil` when nobody is signed in).
     public var didLike: Bool?
+    /// Whether the signed-in user has retweeted it (not stored; `nil` when nobody is signed in).
+    public var didRetweet: Bool?
+    /// The tweet it replies to, with its author's username, joined by the service.
+    public var replyTo: ReplyTarget?
+    /// The quoted tweet, joined by the service.
+    public var quoted: Quoted?
+    /// In a timeline, who retweeted it and when (the row's place in time); `nil` for the tweet itself.
+    public var retweetedBy: User?
+    public var retweetedAt: Date?
+    /// In a thread, how deep a reply is below the tweet shown (1 for a direct reply).
+    public var depth: Int?
+
+    /// The tweet a reply answers: its ID, and its author's username unless it was deleted.
+    public struct ReplyTarget: Codable, Equatable, Sendable {
+        public var id: String
+        public var username: String?
+        public var deleted: Bool
+
+        public init(id: String, username: String?, deleted: Bool = false) {
+            self.id = id
+            self.username = username
+            self.deleted = deleted
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(username, forKey: .username)
+            if deleted { try container.encode(true, forKey: .deleted) }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            username = try container.decodeIfPresent(String.self, forKey: .username)
+            deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, username, deleted }
+    }
+
+    /// A quoted tweet as shown under the quote: the tweet, or that it was deleted.
+    public indirect enum Quoted: Codable, Equatable, Sendable {
+        case tweet(Tweet)
+        case deleted(id: String)
+
+        public var id: String {
+            switch self {
+            case .tweet(let tweet): tweet.id
+            case .deleted(let id): id
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .tweet(let tweet): try tweet.encode(to: encoder)
+            case .deleted(let id):
+                var container = encoder.container(keyedBy: DeletedKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(true, forKey: .deleted)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: DeletedKeys.self)
+            if try container.decodeIfPresent(Bool.self, forKey: .deleted) == true {
+                self = .deleted(id: try container.decode(String.self, forKey: .id))
+            } else {
+                self = .tweet(try Tweet(from: decoder))
+            }
+        }
+
+        private enum DeletedKeys: String, CodingKey { case id, deleted }
+    }
 
     public init(
         id: String, uid: String, caption: String, likes: Int = 0, timestamp: Date, replyToId: String? = nil,
-        entities: TweetEntities? = nil, user: User? = nil, didLike: Bool? = nil
+        entities: TweetEntities? = nil, user: User? = nil, didLike: Bool? = nil, replyCount: Int = 0,
+        retweets: Int = 0, quotes: Int = 0, quoteId: String? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -32,13 +113,47 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         self.entities = entities
         self.user = user
         self.didLike = didLike
+        self.replyCount = replyCount
+        self.retweets = retweets
+        self.quotes = quotes
+        self.quoteId = quoteId
     }
 
     /// Whether the tweet is a reply.
     public var isReply: Bool { replyToId != nil }
 
+    /// What `--before` takes to page on after this row: the tweet's ID, or for a retweet row the
+    /// retweet's (`RETWEETER_TWEET`), which places it at the time of the retweet.
+    public var cursor: String {
+        retweetedBy.map { RetweetKey.documentID(uid: $0.id, tweetID: id) } ?? id
+    }
+
     private enum CodingKeys: String, CodingKey {
-        case id, uid, caption, likes, timestamp, replyToId, entities, user, didLike
+        case id, uid, caption, likes, timestamp, replyToId, entities, user, didLike, replyCount, retweets, quotes
+        case quoteId, didRetweet, replyTo, quoted, retweetedBy, retweetedAt, depth
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        uid = try container.decode(String.self, forKey: .uid)
+        caption = try container.decode(String.self, forKey: .caption)
+        likes = try container.decode(Int.self, forKey: .likes)
+        timestamp = try container.decode(Date.self, forKey: .timestamp)
+        replyToId = try container.decodeIfPresent(String.self, forKey: .replyToId)
+        entities = try container.decodeIfPresent(TweetEntities.self, forKey: .entities)
+        user = try container.decodeIfPresent(User.self, forKey: .user)
+        didLike = try container.decodeIfPresent(Bool.self, forKey: .didLike)
+        replyCount = try container.decodeIfPresent(Int.self, forKey: .replyCount) ?? 0
+        retweets = try container.decodeIfPresent(Int.self, forKey: .retweets) ?? 0
+        quotes = try container.decodeIfPresent(Int.self, forKey: .quotes) ?? 0
+        quoteId = try container.decodeIfPresent(String.self, forKey: .quoteId)
+        didRetweet = try container.decodeIfPresent(Bool.self, forKey: .didRetweet)
+        replyTo = try container.decodeIfPresent(ReplyTarget.self, forKey: .replyTo)
+        quoted = try container.decodeIfPresent(Quoted.self, forKey: .quoted)
+        retweetedBy = try container.decodeIfPresent(User.self, forKey: .retweetedBy)
+        retweetedAt = try container.decodeIfPresent(Date.self, forKey: .retweetedAt)
+        depth = try container.decodeIfPresent(Int.self, forKey: .depth)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -47,11 +162,32 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         try container.encode(uid, forKey: .uid)
         try container.encode(caption, forKey: .caption)
         try container.encode(likes, forKey: .likes)
+        try container.encode(replyCount, forKey: .replyCount)
+        try container.encode(retweets, forKey: .retweets)
+        try container.encode(quotes, forKey: .quotes)
         try container.encode(timestamp, forKey: .timestamp)
         try container.encode(replyToId, forKey: .replyToId)
+        try container.encode(replyTo, forKey: .replyTo)
+        try container.encode(quoted, forKey: .quoted)
         try container.encode(entities ?? TweetEntities(), forKey: .entities)
         try container.encode(user, forKey: .user)
         try container.encodeIfPresent(didLike, forKey: .didLike)
+        try container.encodeIfPresent(didRetweet, forKey: .didRetweet)
+        try container.encodeIfPresent(retweetedBy, forKey: .retweetedBy)
+        try container.encodeIfPresent(retweetedAt, forKey: .retweetedAt)
+        try container.encodeIfPresent(depth, forKey: .depth)
+    }
+}
+
+/// `retweets/{uid}_{tweetId}`: one per user and tweet, so retweeting twice counts once.
+enum RetweetKey {
+    static func documentID(uid: String, tweetID: String) -> String { uid + "_" + tweetID }
+
+    /// The retweeter and the tweet of a retweet's document ID, or `nil` when it is not one.
+    static func parse(_ documentID: String) -> (uid: String, tweetID: String)? {
+        let parts = documentID.split(separator: "_", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return (String(parts[0]), String(parts[1]))
     }
 }
 
@@ -65,10 +201,17 @@ struct TweetRecord: Codable, Equatable {
     var replyToId: String?
     /// Stored at post time; absent from tweets written before entities were kept.
     var entities: TweetEntities?
+    /// Counters kept by the transactions that add and remove replies, retweets and quotes; absent
+    /// (0) from tweets written before they were kept.
+    var replyCount: Int?
+    var retweets: Int?
+    var quotes: Int?
+    var quoteId: String?
 
     init(
         id: String, uid: String, caption: String, likes: Int, timestamp: Date, replyToId: String?,
-        entities: TweetEntities? = nil
+        entities: TweetEntities? = nil, replyCount: Int? = 0, retweets: Int? = 0, quotes: Int? = 0,
+        quoteId: String? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -77,12 +220,17 @@ struct TweetRecord: Codable, Equatable {
         self.timestamp = timestamp
         self.replyToId = replyToId
         self.entities = entities
+        self.replyCount = replyCount
+        self.retweets = retweets
+        self.quotes = quotes
+        self.quoteId = quoteId
     }
 
     init(_ tweet: Tweet) {
         self.init(
             id: tweet.id, uid: tweet.uid, caption: tweet.caption, likes: tweet.likes, timestamp: tweet.timestamp,
-            replyToId: tweet.replyToId, entities: tweet.entities)
+            replyToId: tweet.replyToId, entities: tweet.entities, replyCount: tweet.replyCount,
+            retweets: tweet.retweets, quotes: tweet.quotes, quoteId: tweet.quoteId)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -94,6 +242,10 @@ struct TweetRecord: Codable, Equatable {
         try container.encode(timestamp, forKey: .timestamp)
         try container.encode(replyToId, forKey: .replyToId)  // null, so "replyToId == null" finds non-replies
         try container.encodeIfPresent(entities, forKey: .entities)
+        try container.encodeIfPresent(replyCount, forKey: .replyCount)
+        try container.encodeIfPresent(retweets, forKey: .retweets)
+        try container.encodeIfPresent(quotes, forKey: .quotes)
+        try container.encodeIfPresent(quoteId, forKey: .quoteId)
     }
 
     /// The stored fields, built directly (the bulk seed writes a million of them).
@@ -103,6 +255,10 @@ struct TweetRecord: Codable, Equatable {
             "timestamp": .string(Timestamp.string(from: timestamp)),
             "replyToId": replyToId.map { .string($0) } ?? .null,
         ]
+        for (key, value) in [("replyCount", replyCount), ("retweets", retweets), ("quotes", quotes)] {
+            if let value { fields[key] = .integer(Int64(value)) }
+        }
+        if let quoteId { fields["quoteId"] = .string(quoteId) }
         if let entities {
             fields["entities"] = .object([
                 "mentions": .array(entities.mentions.map { .string($0) }),
@@ -116,6 +272,7 @@ struct TweetRecord: Codable, Equatable {
     var tweet: Tweet {
         Tweet(
             id: id, uid: uid, caption: caption, likes: likes, timestamp: timestamp, replyToId: replyToId,
-            entities: entities)
+            entities: entities, replyCount: replyCount ?? 0, retweets: retweets ?? 0, quotes: quotes ?? 0,
+            quoteId: quoteId)
     }
 }

@@ -6,6 +6,7 @@ public struct AppServices: Sendable {
     public let auth: AuthService
     public let users: UserService
     public let tweets: TweetService
+    public let notifications: NotificationService
     /// Demo data for an empty store.
     public let seeder: DemoSeeder
 
@@ -15,6 +16,7 @@ public struct AppServices: Sendable {
         self.auth = auth
         users = UserService(store: store, auth: auth)
         tweets = TweetService(store: store, auth: auth, users: users, ids: ids)
+        notifications = NotificationService(store: store, auth: auth, users: users, tweets: tweets)
         seeder = DemoSeeder(store: store)
     }
 
@@ -40,6 +42,12 @@ public struct AppServices: Sendable {
         IndexDefinition(Collections.tweets, ["replyToId", "timestamp"]),  // a tweet's replies
         IndexDefinition(Collections.userLikes, ["timestamp"]),  // the Likes tab
         IndexDefinition(Collections.userLikes, ["tweetId"], scope: .collectionGroup),  // a deleted tweet's likes
+        IndexDefinition(Collections.retweets, ["timestamp"]),  // a following feed of many users
+        IndexDefinition(Collections.retweets, ["uid", "timestamp"]),  // timelines with retweets
+        IndexDefinition(Collections.retweets, ["tweetId", "timestamp"]),  // a tweet's retweets
+        IndexDefinition(Collections.bookmarks, ["timestamp"]),  // the Bookmarks list
+        IndexDefinition(Collections.bookmarks, ["tweetId"], scope: .collectionGroup),  // a deleted tweet's bookmarks
+        IndexDefinition(Collections.notifications, ["timestamp"]),  // the bell
         IndexDefinition(Collections.users, ["username"]),  // sign-in, @username
         IndexDefinition(Collections.users, ["email"]),  // sign-in, unique emails
     ]

@@ -12,6 +12,8 @@ public enum TweetError: Error, Equatable, LocalizedError {
     case notFound(String)
     /// The signed-in user tried to delete someone else's tweet.
     case notOwner(String)
+    /// No notification of the signed-in user has this ID (a `--before` cursor).
+    case notificationNotFound(String)
 
     public var errorDescription: String? {
         switch self {
@@ -25,6 +27,8 @@ public enum TweetError: Error, Equatable, LocalizedError {
             return "there is no tweet \(id)"
         case .notOwner(let id):
             return "tweet \(id) is not yours; you can only delete your own tweets"
+        case .notificationNotFound(let id):
+            return "you have no notification \(id)"
         }
     }
 }

@@ -32,18 +32,23 @@ public final class TweetService: Sendable {
     }
 
     /// The newest tweets of the users the signed-in user follows, and their own.
+    /// With their retweets: a tweet several of them retweeted appears once, at its newest retweet.
     public func fetchFollowingTweets(limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         let me = try await auth.requireUid()
         let uids = try await users.followingUids(of: me) + [me]
-        return try await page(
-            tweets.query.whereField("uid", in: uids.map { .string($0) }), limit: limit, before: before)
+        let values = uids.map { JSONValue.string($0) }
+        return try await timeline(
+            tweets: tweets.query.whereField("uid", in: values),
+            retweets: store.collection(Collections.retweets).whereField("uid", in: values),
+            retweeters: Set(uids), limit: limit, before: before)
     }
 
-    /// The newest tweets of `uid` that are not replies (the profile's Tweets tab).
+    /// The newest tweets of `uid` that are not replies, and their retweets (the profile's Tweets tab).
     public func fetchTweets(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
-        try await page(
-            tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isEqualTo: .null),
-            limit: limit, before: before)
+        try await timeline(
+            tweets: tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isEqualTo: .null),
+            retweets: store.collection(Collections.retweets).whereField("uid", isEqualTo: .string(uid)),
+            retweeters: [uid], limit: limit, before: before)
     }
 
     /// The newest replies of `uid` (the profile's Replies tab).
@@ -92,37 +97,67 @@ public final class TweetService: Sendable {
 
     // MARK: Writing
 
-    /// Posts a tweet as the signed-in user, stamped with the store's clock, with no likes yet.
+    /// Posts a tweet as the signed-in user, stamped with the store's clock, with no likes yet. In the
+    /// same transaction the tweet it replies to counts one more reply, the tweet it quotes one more
+    /// quote, and their authors and every user it mentions are notified.
     /// - Parameters:
     ///   - caption: the text; surrounding whitespace is kept out.
     ///   - replyTo: the ID of the tweet this one answers.
+    ///   - quote: the ID of the tweet this one quotes.
     /// - Throws: ``AuthError/notSignedIn``, ``TweetError/emptyCaption``, ``TweetError/captionTooLong(length:limit:)``,
-    ///   ``TweetError/notFound(_:)`` for a missing `replyTo`.
-    public func uploadTweet(caption: String, replyTo: String? = nil) async throws -> Tweet {
+    ///   ``TweetError/notFound(_:)`` for a missing `replyTo` or `quote`.
+    public func uploadTweet(caption: String, replyTo: String? = nil, quote: String? = nil) async throws -> Tweet {
         let uid = try await auth.requireUid()
         let preview = try Self.validated(caption)
         let caption = preview.caption
         let path = tweets.document(ids.next(at: Date()))
         let author = store.collection(Collections.users).document(uid)
         let parent = replyTo.map { tweets.document($0) }
+        let quoted = quote.map { tweets.document($0) }
+        let users = store.collection(Collections.users)
+        var names: [String] = []
+        for name in preview.entities.mentions.map({ $0.lowercased() }) where !names.contains(name) {
+            names.append(name)
+        }
+        let mentioned = names
         let store = store
         let record = try await store.runTransaction { transaction in
             guard try transaction.getDocument(author) != nil else { throw AuthError.notSignedIn }
-            if let parent, try transaction.getDocument(parent) == nil {
-                throw TweetError.notFound(parent.documentID)
+            var notifications = NotificationBatch()
+            var notified: Set<String> = [uid]
+            for (target, field, kind) in [
+                (parent, "replyCount", ActivityNotification.Kind.reply), (quoted, "quotes", .quote),
+            ] {
+                guard let target else { continue }
+                guard let snapshot = try transaction.getDocument(target) else {
+                    throw TweetError.notFound(target.documentID)
+                }
+                transaction.updateData([field: .increment(1)], at: target)
+                if let owner = snapshot.data["uid"]?.stringValue {
+                    notifications.notify(owner, kind, from: uid, tweetID: path.documentID)
+                    notified.insert(owner)
+                }
+            }
+            // Each mentioned user once, if they exist and were not notified of a reply or quote already.
+            for name in mentioned.prefix(Self.maximumNotifiedMentions) {
+                let query = users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
+                guard let user = try transaction.getDocuments(query).first, notified.insert(user.documentID).inserted
+                else { continue }
+                notifications.notify(user.documentID, .mention, from: uid, tweetID: path.documentID)
             }
             let record = TweetRecord(
                 id: path.documentID, uid: uid, caption: caption, likes: 0, timestamp: transaction.time,
-                replyToId: replyTo, entities: preview.entities)
+                replyToId: replyTo, entities: preview.entities, quoteId: quote)
             transaction.setData(record.fields, at: path)
             try StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
+            try notifications.apply(in: transaction, store: store)
             return record
         }
-        var tweet = record.tweet
-        tweet.user = try await users.fetchUser(withUid: uid)
-        tweet.didLike = false
-        return tweet
+        return try await hydrate([DocumentSnapshot(path: path, data: record.fields)])[0]
     }
+
+    /// The most users one tweet's mentions notify.
+    static let maximumNotifiedMentions = 10
 
     /// How a caption counts by Twitter's rules (twitter-text v3), without posting it.
     public static func preview(_ caption: String) -> CaptionPreview {
@@ -167,12 +202,16 @@ public final class TweetService: Sendable {
         let me = try await auth.requireUid()
         let tweet = tweets.document(id)
         let like = store.collection(Collections.likes(of: me)).document(id)
+        let store = store
         try await store.runTransaction { transaction in
-            guard try transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
+            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
             guard try transaction.getDocument(like) == nil else { return }
             transaction.setData(
                 ["timestamp": .string(Timestamp.string(from: transaction.time)), "tweetId": .string(id)], at: like)
             transaction.updateData(["likes": .increment(1)], at: tweet)
+            var notifications = NotificationBatch()
+            notifications.notify(snapshot.data["uid"]?.stringValue ?? "", .like, from: me, tweetID: id)
+            try notifications.apply(in: transaction, store: store)
         }
         return try await fetchTweet(withID: id)
     }
@@ -184,29 +223,68 @@ public final class TweetService: Sendable {
         let me = try await auth.requireUid()
         let tweet = tweets.document(id)
         let like = store.collection(Collections.likes(of: me)).document(id)
+        let store = store
         try await store.runTransaction { transaction in
             guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
             guard try transaction.getDocument(like) != nil else { return }
             let likes = snapshot.data["likes"]?.integerValue ?? 0
             transaction.deleteDocument(like)
             transaction.updateData(["likes": .value(.integer(max(0, likes - 1)))], at: tweet)
+            var notifications = NotificationBatch()
+            notifications.withdraw(snapshot.data["uid"]?.stringValue ?? "", .like, from: me, tweetID: id)
+            try notifications.apply(in: transaction, store: store)
         }
         return try await fetchTweet(withID: id)
     }
 
-    /// Deletes one of the signed-in user's tweets, with every like of it.
+    /// Deletes one of the signed-in user's tweets, in one transaction with everything that hangs on
+    /// it: its likes, retweets and bookmarks, the notifications it caused and those about it, and
+    /// the reply and quote counts of the tweets it answered or quoted.
     /// - Throws: ``TweetError/notFound(_:)``, ``TweetError/notOwner(_:)``.
     public func deleteTweet(id: String) async throws {
         let me = try await auth.requireUid()
         let tweet = tweets.document(id)
         let likes = store.collectionGroup(Collections.userLikes).whereField("tweetId", isEqualTo: .string(id))
+        let retweets = store.collection(Collections.retweets).whereField("tweetId", isEqualTo: .string(id))
+        let bookmarks = store.collectionGroup(Collections.bookmarks).whereField("tweetId", isEqualTo: .string(id))
+        let users = store.collection(Collections.users)
         let store = store
         try await store.runTransaction { transaction in
             guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
             guard snapshot.data["uid"]?.stringValue == me else { throw TweetError.notOwner(id) }
+            var notifications = NotificationBatch()
             transaction.deleteDocument(tweet)
-            for like in try transaction.getDocuments(likes) { transaction.deleteDocument(like.path) }
+            for like in try transaction.getDocuments(likes) {
+                transaction.deleteDocument(like.path)
+                // users/{liker}/user-likes/{id}
+                let liker = like.path.collection.split(separator: "/").dropFirst().first.map(String.init) ?? ""
+                notifications.withdraw(me, .like, from: liker, tweetID: id)
+            }
+            for retweet in try transaction.getDocuments(retweets) {
+                transaction.deleteDocument(retweet.path)
+                notifications.withdraw(me, .retweet, from: retweet.data["uid"]?.stringValue ?? "", tweetID: id)
+            }
+            for bookmark in try transaction.getDocuments(bookmarks) { transaction.deleteDocument(bookmark.path) }
+            // What this tweet caused: a reply, a quote, mentions.
+            for (field, counter, kind) in [
+                ("replyToId", "replyCount", ActivityNotification.Kind.reply), ("quoteId", "quotes", .quote),
+            ] {
+                guard let target = snapshot.data[field]?.stringValue else { continue }
+                let path = self.tweets.document(target)
+                guard let other = try transaction.getDocument(path) else { continue }  // deleted before this one
+                let count = other.data[counter]?.integerValue ?? 0
+                transaction.updateData([counter: .value(.integer(max(0, count - 1)))], at: path)
+                notifications.withdraw(other.data["uid"]?.stringValue ?? "", kind, from: me, tweetID: id)
+            }
+            let mentions =
+                snapshot.data["entities"]?.objectValue?["mentions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            for name in mentions.prefix(Self.maximumNotifiedMentions) {
+                let query = users.whereField("username", isEqualTo: .string(name.lowercased())).limit(to: 1)
+                guard let user = try transaction.getDocuments(query).first else { continue }
+                notifications.withdraw(user.documentID, .mention, from: me, tweetID: id)
+            }
             try StatsCounter.add(-1, to: \.tweets, of: me, in: transaction, store: store)
+            try notifications.apply(in: transaction, store: store)
         }
     }
 
@@ -224,21 +302,56 @@ public final class TweetService: Sendable {
         return try await hydrate(query.getDocuments())
     }
 
-    /// Decodes a page of tweet documents and joins their authors and the signed-in user's likes,
-    /// with one batched read each (never one read per tweet).
-    private func hydrate(_ snapshots: [DocumentSnapshot]) async throws -> [Tweet] {
+    /// Decodes a page of tweet documents and joins their authors, the tweets they reply to and
+    /// quote (with those authors), and the signed-in user's likes and retweets: one batched read
+    /// each, never one read per tweet.
+    func hydrate(_ snapshots: [DocumentSnapshot]) async throws -> [Tweet] {
         var page = try snapshots.map { try $0.data(as: TweetRecord.self).tweet }
         guard !page.isEmpty else { return [] }
-        let authors = try await users.fetchUsers(withUids: page.map(\.uid))
+        let related = Set(page.compactMap(\.replyToId) + page.compactMap(\.quoteId))
+        var others: [String: Tweet] = [:]
+        if !related.isEmpty {
+            for snapshot in try await store.getDocuments(related.map { tweets.document($0) }) {
+                others[snapshot.documentID] = try snapshot.data(as: TweetRecord.self).tweet
+            }
+        }
+        let authors = try await users.fetchUsers(withUids: page.map(\.uid) + others.values.map(\.uid))
         var liked: Set<String>?
+        var retweeted: Set<String>?
         if let me = try await auth.currentUid() {
             let likes = store.collection(Collections.likes(of: me))
             liked = Set(try await store.getDocuments(page.map { likes.document($0.id) }).map(\.documentID))
+            let retweets = store.collection(Collections.retweets)
+            retweeted = Set(
+                try await store.getDocuments(
+                    page.map { retweets.document(RetweetKey.documentID(uid: me, tweetID: $0.id)) }
+                ).compactMap { RetweetKey.parse($0.documentID)?.tweetID })
         }
         for index in page.indices {
             page[index].user = authors[page[index].uid]
             page[index].didLike = liked.map { $0.contains(page[index].id) }
+            page[index].didRetweet = retweeted.map { $0.contains(page[index].id) }
+            if let parent = page[index].replyToId {
+                page[index].replyTo =
+                    others[parent].map { .init(id: parent, username: authors[$0.uid]?.username) }
+                    ?? .init(id: parent, username: nil, deleted: true)
+            }
+            if let quote = page[index].quoteId {
+                if var quoted = others[quote] {
+                    quoted.user = authors[quoted.uid]
+                    page[index].quoted = .tweet(quoted)
+                } else {
+                    page[index].quoted = .deleted(id: quote)
+                }
+            }
         }
         return page
+    }
+
+    /// The tweets with these IDs that exist, joined, by ID.
+    func fetchTweets(withIDs ids: [String]) async throws -> [String: Tweet] {
+        guard !ids.isEmpty else { return [:] }
+        let found = try await hydrate(try await store.getDocuments(Set(ids).map { tweets.document($0) }))
+        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -156,6 +156,9 @@ public final class UserService: Sendable {
             transaction.setData(["timestamp": stamp], at: follower)
             try StatsCounter.add(1, to: \.following, of: me, in: transaction, store: store)
             try StatsCounter.add(1, to: \.followers, of: uid, in: transaction, store: store)
+            var notifications = NotificationBatch()
+            notifications.notify(uid, .follow, from: me, tweetID: nil)
+            try notifications.apply(in: transaction, store: store)
             return true
         }
     }
@@ -175,6 +178,9 @@ public final class UserService: Sendable {
             transaction.deleteDocument(follower)
             try StatsCounter.add(-1, to: \.following, of: me, in: transaction, store: store)
             try StatsCounter.add(-1, to: \.followers, of: uid, in: transaction, store: store)
+            var notifications = NotificationBatch()
+            notifications.withdraw(uid, .follow, from: me, tweetID: nil)
+            try notifications.apply(in: transaction, store: store)
             return true
         }
     }

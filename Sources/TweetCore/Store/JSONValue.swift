@@ -36,6 +36,12 @@ extension JSONValue {
         return nil
     }
 
+    /// The elements this value holds when it is an array, or `nil`.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
     /// Firestore's order of value types: null < bool < number < string < array < object.
     private var typeRank: Int {
         switch self {

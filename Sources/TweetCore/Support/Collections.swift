@@ -10,6 +10,18 @@ enum Collections {
     /// `user-stats/{uid}`: the counts a profile shows, kept by the transactions that change them.
     static let userStats = "user-stats"
 
+    /// `retweets/{uid}_{tweetId}`: who retweeted what, and when.
+    static let retweets = "retweets"
+    static let bookmarks = "bookmarks"
+    static let notifications = "notifications"
+    /// `notification-state/{uid}`: how many notifications are unread, and the newest one seen.
+    static let notificationState = "notification-state"
+
+    /// `users/{uid}/bookmarks/{tweetId}`: the tweets `uid` saved, private to them.
+    static func bookmarks(of uid: String) -> String { "users/\(uid)/bookmarks" }
+    /// `users/{uid}/notifications/{key}`: what others did to `uid`'s tweets or to `uid`.
+    static func notifications(of uid: String) -> String { "users/\(uid)/notifications" }
+
     /// `users/{uid}/user-likes`: the tweets `uid` likes, with the time of each like.
     static func likes(of uid: String) -> String { "users/\(uid)/user-likes" }
     /// `following/{uid}/user-following`: whom `uid` follows.

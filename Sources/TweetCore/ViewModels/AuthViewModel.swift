@@ -8,6 +8,8 @@ public final class AuthViewModel: ErrorRecording {
     public private(set) var userSession: String?
     /// The signed-in user's profile.
     public private(set) var currentUser: User?
+    /// The signed-in user's unread notifications, loaded with ``fetchUser()``.
+    public private(set) var unreadNotifications = 0
     /// What went wrong in the last action, for the view to show.
     public internal(set) var error: (any Error)?
 
@@ -22,6 +24,7 @@ public final class AuthViewModel: ErrorRecording {
         try await perform {
             currentUser = try await services.auth.currentUser()
             userSession = currentUser?.id
+            unreadNotifications = currentUser == nil ? 0 : try await services.notifications.unreadCount()
         }
     }
 

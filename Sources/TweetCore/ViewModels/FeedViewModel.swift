@@ -17,6 +17,8 @@ public final class FeedViewModel: ErrorRecording {
     public private(set) var hasMore = false
     /// Whether someone is signed in (an empty feed suggests posting rather than registering).
     public private(set) var isSignedIn = false
+    /// The signed-in user's unread notifications (0 when signed out): the feed mentions them first.
+    public private(set) var unreadNotifications = 0
     public internal(set) var error: (any Error)?
     public var source: Source
 
@@ -39,6 +41,7 @@ public final class FeedViewModel: ErrorRecording {
             let page = Page(fetched, limit: limit)
             (tweets, hasMore) = (page.items, page.hasMore)
             isSignedIn = try await services.auth.currentUid() != nil
+            unreadNotifications = isSignedIn ? try await services.notifications.unreadCount() : 0
         }
     }
 }

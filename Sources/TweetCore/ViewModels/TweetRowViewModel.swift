@@ -1,7 +1,7 @@
 import Foundation
 import Observation
 
-/// One tweet's actions: like, unlike, delete (the course's `TweetRowViewModel`).
+/// One tweet's actions: like, retweet, bookmark, their undoing, and delete (the course's `TweetRowViewModel`).
 @MainActor @Observable
 public final class TweetRowViewModel: ErrorRecording {
     /// The tweet as it stands after the last action; `nil` once deleted or before the first action.
@@ -22,6 +22,22 @@ public final class TweetRowViewModel: ErrorRecording {
 
     public func unlikeTweet() async throws {
         try await perform { tweet = try await services.tweets.unlikeTweet(id: tweetID) }
+    }
+
+    public func retweet() async throws {
+        try await perform { tweet = try await services.tweets.retweet(id: tweetID) }
+    }
+
+    public func unretweet() async throws {
+        try await perform { tweet = try await services.tweets.unretweet(id: tweetID) }
+    }
+
+    public func bookmark() async throws {
+        try await perform { tweet = try await services.tweets.bookmark(id: tweetID) }
+    }
+
+    public func unbookmark() async throws {
+        try await perform { tweet = try await services.tweets.unbookmark(id: tweetID) }
     }
 
     public func deleteTweet() async throws {

@@ -26,11 +26,11 @@ public final class UploadTweetViewModel: ErrorRecording {
         try await perform { _ = try TweetService.validatedCaption(caption) }
     }
 
-    /// Posts `caption`, as a reply to `replyTo` when given.
-    public func uploadTweet(withCaption caption: String, replyTo: String? = nil) async throws {
+    /// Posts `caption`, as a reply to `replyTo` and quoting `quote` when given.
+    public func uploadTweet(withCaption caption: String, replyTo: String? = nil, quote: String? = nil) async throws {
         didUploadTweet = false
         try await perform {
-            tweet = try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo)
+            tweet = try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo, quote: quote)
             didUploadTweet = true
         }
     }

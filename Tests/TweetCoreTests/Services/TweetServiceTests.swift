@@ -48,6 +48,7 @@ struct TweetServiceTests {
                 "uid": .string(alice.id), "caption": .string("hello world"), "likes": .integer(0),
                 "timestamp": .string("2027-01-15T08:00:00.250Z"), "replyToId": .null,
                 "entities": .object(["mentions": .array([]), "hashtags": .array([]), "urls": .array([])]),
+                "replyCount": .integer(0), "retweets": .integer(0), "quotes": .integer(0),
             ])
     }
 

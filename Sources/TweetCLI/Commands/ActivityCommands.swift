@@ -1,0 +1,187 @@
+import Foundation
+import TweetCore
+
+/// `notifications`: the bell. Showing the newest page moves the marker of what was seen.
+struct NotificationsCommand: Command {
+    static let name = "notifications"
+    static let usage = "notifications [--unread] [--limit N] [--before NOTIFICATION_ID]"
+    static let summary = "Show who liked, retweeted, quoted or replied to you, mentioned you or followed you"
+    static let options = [
+        Option("--unread", "only the notifications you have not seen"), .limit("notifications"),
+        Option(
+            "--before", value: "NOTIFICATION_ID", "only notifications older than this one (the \"More:\" line gives it)"
+        ),
+    ]
+
+    var unread: Bool
+    var limit: Int?
+    var before: String?
+
+    var commits: Bool { true }  // The marker of what was seen moves.
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        unread = try list.flag("--unread")
+        limit = try list.number("--limit", in: Limits.page)
+        before = try list.option("--before")
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = NotificationsViewModel(services: try context.services())
+        try await viewModel.load(limit: context.pageLimit(limit), before: before, unreadOnly: unread)
+        try context.emit(viewModel.notifications, human: human(viewModel, context: context))
+        // Seen once shown: output that could not be written leaves them unread.
+        if before == nil { try await viewModel.markShownAsSeen() }
+    }
+
+    private func human(_ viewModel: NotificationsViewModel, context: Context) -> TerminalText {
+        guard let last = viewModel.notifications.last else {
+            if before != nil { return "No older notifications.\n" }
+            return unread ? "No new notifications.\n" : "No notifications yet.\n"
+        }
+        var text = NotificationRenderer(tweets: context.tweetRenderer).render(viewModel.notifications)
+        if viewModel.hasMore {
+            var arguments = "notifications" + (unread ? " --unread" : "")
+            if let limit { arguments += " --limit \(limit)" }
+            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+        }
+        return text
+    }
+}
+
+/// `bookmarks`: the signed-in user's saved tweets, newest bookmarked first.
+struct BookmarksCommand: Command {
+    static let name = "bookmarks"
+    static let usage = "bookmarks [--limit N] [--before TWEET_ID]"
+    static let summary = "Show the tweets you bookmarked"
+    static let options = [.limit("tweets"), Option.before]
+
+    var limit: Int?
+    var before: String?
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        limit = try list.number("--limit", in: Limits.page)
+        before = try list.option("--before")
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = BookmarksViewModel(services: try context.services())
+        try await viewModel.load(limit: context.pageLimit(limit), before: before)
+        try context.emit(viewModel.tweets, human: human(viewModel, context: context))
+    }
+
+    private func human(_ viewModel: BookmarksViewModel, context: Context) -> TerminalText {
+        guard let last = viewModel.tweets.last else {
+            if before != nil { return "No older bookmarks.\n" }
+            return "No bookmarks yet. Save a tweet with: \(context.suggest("bookmark TWEET_ID"))\n"
+        }
+        var text = context.tweetRenderer.render(viewModel.tweets)
+        if viewModel.hasMore {
+            var arguments = "bookmarks"
+            if let limit { arguments += " --limit \(limit)" }
+            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+        }
+        return text
+    }
+}
+
+/// `thread`: a tweet in its conversation.
+struct ThreadCommand: Command {
+    static let name = "thread"
+    static let usage = "thread TWEET_ID [--limit N]"
+    static let summary = "Show a tweet with the tweets it replies to and the replies below it"
+    static let options = [Option.limit("replies")]
+
+    var tweetID: String
+    var limit: Int?
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        limit = try list.number("--limit", in: Limits.page)
+        guard let id = try list.positionals(atMost: 1).first, !id.isEmpty else {
+            throw UsageError("thread needs a tweet ID", usage: Self.usage)
+        }
+        tweetID = id
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = ThreadViewModel(tweetID: tweetID, services: try context.services())
+        try await viewModel.load(limit: context.pageLimit(limit))
+        guard let conversation = viewModel.conversation else { return }
+        try context.emit(conversation, human: human(conversation, context: context))
+    }
+
+    private func human(_ conversation: Conversation, context: Context) -> TerminalText {
+        let renderer = context.tweetRenderer
+        var text = TerminalText()
+        if let deleted = conversation.deletedAncestor {
+            text += .dim("↳ the conversation continues above a deleted tweet (\(deleted))") + "\n\n"
+        }
+        for ancestor in conversation.ancestors { text += renderer.render(ancestor) + .dim("  │") + "\n" }
+        text += renderer.render(conversation.tweet)
+        if !conversation.replies.isEmpty { text += "\n" + .bold("Replies") + "\n" }
+        for reply in conversation.replies {
+            let indent = String(repeating: "  ", count: max(0, (reply.depth ?? 1) - 1))
+            text += "\n" + TerminalText.indenting(renderer.render(reply), by: indent)
+        }
+        if conversation.hasMoreReplies {
+            let more = context.suggest(
+                "thread \(conversation.tweet.id) --limit \(min(Limits.page.upperBound, 2 * context.pageLimit(limit)))")
+            text += "\n" + .dim("More replies: " + more) + "\n"
+        }
+        return text
+    }
+}
+
+/// The bell's rows: likes, retweets and follows of the same tweet grouped ("Bob and 2 others
+/// liked your tweet"), replies, quotes and mentions one each with the tweet.
+struct NotificationRenderer {
+    let tweets: TweetRenderer
+
+    func render(_ notifications: [ActivityNotification]) -> TerminalText {
+        // Each group where its newest notification is; replies, quotes and mentions stay apart.
+        var groups: [[ActivityNotification]] = []
+        var placed: [String: Int] = [:]
+        for notification in notifications {
+            let key = "\(notification.type.rawValue) \(notification.tweetId ?? "")"
+            if Self.groups(notification.type), let position = placed[key] {
+                groups[position].append(notification)
+            } else {
+                placed[key] = groups.count
+                groups.append([notification])
+            }
+        }
+        return groups.map(renderGroup).joined(separator: "\n")
+    }
+
+    private static func groups(_ kind: ActivityNotification.Kind) -> Bool {
+        kind == .like || kind == .retweet || kind == .follow
+    }
+
+    private func renderGroup(_ group: [ActivityNotification]) -> TerminalText {
+        let first = group[0]
+        let name: TerminalText = first.from.map { .bold($0.fullname) } ?? .dim("someone")
+        let others = group.count - 1
+        let who: TerminalText = others == 0 ? name : name + " and \(others) other\(others == 1 ? "" : "s")"
+        let action: String =
+            switch first.type {
+            case .like: "liked your tweet"
+            case .retweet: "retweeted your tweet"
+            case .follow: "followed you"
+            case .reply: "replied to you"
+            case .quote: "quoted your tweet"
+            case .mention: "mentioned you"
+            }
+        let marker: TerminalText = group.contains { !$0.read } ? .styled("● ", .accent) : "  "
+        var text =
+            marker + who + " " + TerminalText(action) + " "
+            + .dim("· " + tweets.time.string(for: first.timestamp, now: tweets.now)) + "\n"
+        if let tweet = first.tweet {
+            text += TerminalText.indenting(tweets.render(tweet), by: "    ")
+        }
+        return text
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+
+/// Something another user did that concerns you (the course's bell): a like, retweet or quote of
+/// your tweet, a reply to you, a mention of you, or a follow.
+public struct ActivityNotification: Codable, Equatable, Sendable, Identifiable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case like, retweet, quote, reply, mention, follow
+    }
+
+    /// The notification's key (`like-{uid}-{tweetId}`, `reply-{tweetId}`, `follow-{uid}`), which
+    /// `--before` takes.
+    public var id: String
+    public var type: Kind
+    /// Who did it, joined by the service; `nil` if that account is gone.
+    public var from: User?
+    public var fromUid: String
+    /// For a like or retweet, your tweet; for a reply, quote or mention, theirs; `nil` for a follow.
+    public var tweet: Tweet?
+    public var tweetId: String?
+    public var timestamp: Date
+    /// Whether it is at or before the newest notification already seen.
+    public var read: Bool
+
+    public init(
+        id: String, type: Kind, from: User?, fromUid: String, tweet: Tweet?, tweetId: String?, timestamp: Date,
+        read: Bool
+    ) {
+        self.id = id
+        self.type = type
+        self.from = from
+        self.fromUid = fromUid
+        self.tweet = tweet
+        self.tweetId = tweetId
+        self.timestamp = timestamp
+        self.read = read
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, type, from, fromUid, tweet, tweetId, timestamp, read }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(type, forKey: .type)
+        try container.encode(from, forKey: .from)
+        try container.encode(tweet, forKey: .tweet)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encode(read, forKey: .read)
+    }
+
+    /// The document ID of a notification: one per actor, kind and tweet, so liking twice notifies
+    /// once and unliking finds the one to withdraw.
+    static func key(_ kind: Kind, from uid: String, tweetID: String?) -> String {
+        switch kind {
+        case .like, .retweet: "\(kind.rawValue)-\(uid)-\(tweetID ?? "")"
+        case .follow: "follow-\(uid)"
+        case .reply, .quote, .mention: "\(kind.rawValue)-\(tweetID ?? "")"
+        }
+    }
+}
+
+/// The notifications one transaction writes and withdraws, applied together so that each
+/// recipient's unread count changes once, by the right amount.
+struct NotificationBatch {
+    private struct Change {
+        var recipient: String
+        var kind: ActivityNotification.Kind
+        var from: String
+        var tweetID: String?
+        var add: Bool
+    }
+
+    private var changes: [Change] = []
+
+    /// Notifies `recipient` that `from` did `kind` (nobody is notified of their own actions).
+    mutating func notify(_ recipient: String, _ kind: ActivityNotification.Kind, from: String, tweetID: String?) {
+        guard recipient != from else { return }
+        changes.append(Change(recipient: recipient, kind: kind, from: from, tweetID: tweetID, add: true))
+    }
+
+    /// Withdraws the notification `notify` wrote for the same arguments, if it is there.
+    mutating func withdraw(_ recipient: String, _ kind: ActivityNotification.Kind, from: String, tweetID: String?) {
+        guard recipient != from else { return }
+        changes.append(Change(recipient: recipient, kind: kind, from: from, tweetID: tweetID, add: false))
+    }
+
+    static func statePath(of uid: String) -> DocumentPath {
+        DocumentPath(collection: Collections.notificationState, documentID: uid)
+    }
+
+    /// The unread count and the newest seen time of a state document.
+    static func state(_ fields: JSONObject?) -> (unread: Int, seen: Date?) {
+        let unread = Int(fields?["unread"]?.integerValue ?? 0)
+        return (max(0, unread), fields?["seen"]?.stringValue.flatMap(Timestamp.date(from:)))
+    }
+
+    /// Writes the changes in `transaction`, and each recipient's new unread count.
+    func apply(in transaction: Transaction, store: any DocumentStore) throws {
+        var byRecipient: [String: [Change]] = [:]
+        var order: [String] = []
+        for change in changes {
+            if byRecipient[change.recipient] == nil { order.append(change.recipient) }
+            byRecipient[change.recipient, default: []].append(change)
+        }
+        let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
+        for recipient in order {
+            let statePath = Self.statePath(of: recipient)
+            let stateFields = try transaction.getDocument(statePath)?.data
+            var (unread, seen) = Self.state(stateFields)
+            var present: [String: Bool] = [:]  // What this batch has left at each key so far.
+            let notifications = store.collection(Collections.notifications(of: recipient))
+            for change in byRecipient[recipient] ?? [] {
+                let key = ActivityNotification.key(change.kind, from: change.from, tweetID: change.tweetID)
+                let path = notifications.document(key)
+                let existing = try transaction.getDocument(path)
+                let isThere = present[key] ?? (existing != nil)
+                if change.add {
+                    guard !isThere else { continue }
+                    transaction.setData(
+                        [
+                            "type": .string(change.kind.rawValue), "from": .string(change.from),
+                            "tweetId": change.tweetID.map { .string($0) } ?? .null, "timestamp": stamp,
+                        ], at: path)
+                    unread += 1
+                    present[key] = true
+                } else {
+                    guard isThere else { continue }
+                    transaction.deleteDocument(path)
+                    present[key] = false
+                    // Only an unread one lowers the count; one this batch wrote is unread too.
+                    let time = existing?.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:))
+                    if existing == nil || seen == nil || time.map({ $0 > seen! }) ?? true {
+                        unread = max(0, unread - 1)
+                    }
+                }
+            }
+            var fields = stateFields ?? [:]
+            fields["unread"] = .integer(Int64(unread))
+            if fields["seen"] == nil { fields["seen"] = seen.map { .string(Timestamp.string(from: $0)) } ?? .null }
+            transaction.setData(fields, at: statePath)
+        }
+    }
+}
+
+/// The signed-in user's notifications: listing them, newest first, and the marker of what they saw.
+public final class NotificationService: Sendable {
+    let store: any DocumentStore
+    let auth: AuthService
+    let users: UserService
+    let tweets: TweetService
+
+    public init(store: any DocumentStore, auth: AuthService, users: UserService, tweets: TweetService) {
+        self.store = store
+        self.auth = auth
+        self.users = users
+        self.tweets = tweets
+    }
+
+    /// How many notifications the signed-in user has not seen: one read of their state document.
+    public func unreadCount() async throws -> Int {
+        let me = try await auth.requireUid()
+        return NotificationBatch.state(try await store.getDocument(NotificationBatch.statePath(of: me))?.data).unread
+    }
+
+    /// The signed-in user's notifications, newest first.
+    /// - Parameters:
+    ///   - unreadOnly: only those newer than the newest seen.
+    ///   - before: the ID of the last notification of the previous page.
+    public func fetchNotifications(limit: Int = 20, before: String? = nil, unreadOnly: Bool = false) async throws
+        -> [ActivityNotification]
+    {
+        let me = try await auth.requireUid()
+        let collection = store.collection(Collections.notifications(of: me))
+        let (unread, seen) = NotificationBatch.state(
+            try await store.getDocument(NotificationBatch.statePath(of: me))?.data)
+        var query = collection.order(by: "timestamp", descending: true).limit(to: limit)
+        if unreadOnly {
+            // The unread ones are the newest `unread`: no need to read past them.
+            guard unread > 0 else { return [] }
+            query = query.limit(to: min(limit, unread))
+        }
+        if let before {
+            guard let cursor = try await store.getDocument(collection.document(before)) else {
+                throw TweetError.notificationNotFound(before)
+            }
+            query = query.start(after: cursor)
+        }
+        var found: [ActivityNotification] = []
+        for snapshot in try await query.getDocuments() {
+            let data = snapshot.data
+            guard let type = data["type"]?.stringValue.flatMap(ActivityNotification.Kind.init(rawValue:)),
+                let from = data["from"]?.stringValue,
+                let time = data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:))
+            else {
+                throw StoreError.undecodable(path: snapshot.path.description, reason: "it is not a notification")
+            }
+            let read = seen.map { time <= $0 } ?? false
+            if unreadOnly && read { continue }
+            found.append(
+                ActivityNotification(
+                    id: snapshot.documentID, type: type, from: nil, fromUid: from, tweet: nil,
+                    tweetId: data["tweetId"]?.stringValue, timestamp: time, read: read))
+        }
+        let people = try await users.fetchUsers(withUids: found.map(\.fromUid))
+        let shown = try await tweets.fetchTweets(withIDs: found.compactMap(\.tweetId))
+        for index in found.indices {
+            found[index].from = people[found[index].fromUid]
+            found[index].tweet = found[index].tweetId.flatMap { shown[$0] }
+        }
+        return found
+    }
+
+    /// Moves the marker to `newest` (the newest notification shown), if it is newer than the
+    /// marker: those at or before it count as read.
+    public func markSeen(upTo newest: ActivityNotification) async throws {
+        let me = try await auth.requireUid()
+        let statePath = NotificationBatch.statePath(of: me)
+        let notifications = store.collection(Collections.notifications(of: me))
+        try await store.runTransaction { transaction in
+            let fields = try transaction.getDocument(statePath)?.data
+            let (unread, seen) = NotificationBatch.state(fields)
+            guard seen.map({ newest.timestamp > $0 }) ?? true else { return }
+            // Those newer than the one shown stay unread (at most the ones that came in since).
+            let newer = try transaction.getDocuments(
+                notifications.order(by: "timestamp", descending: true).limit(to: unread + 1)
+            ).filter { snapshot in
+                snapshot.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:)).map { $0 > newest.timestamp }
+                    ?? false
+            }.count
+            var updated = fields ?? [:]
+            updated["unread"] = .integer(Int64(newer))
+            updated["seen"] = .string(Timestamp.string(from: newest.timestamp))
+            transaction.setData(updated, at: statePath)
+        }
+    }
+}

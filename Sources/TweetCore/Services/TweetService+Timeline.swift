@@ -1,0 +1,343 @@
+import Foundation
+
+/// A conversation around one tweet: what it replies to, up to the root, and the replies below it.
+public struct Conversation: Codable, Equatable, Sendable {
+    /// The tweets it replies to, the root first.
+    public var ancestors: [Tweet]
+    /// The ID of the first tweet up the chain that was deleted, where the ancestors stop.
+    public var deletedAncestor: String?
+    public var tweet: Tweet
+    /// Its replies and theirs, in conversation order (each reply followed by its own), with `depth`.
+    public var replies: [Tweet]
+    /// Whether there are more replies than the limit let in.
+    public var hasMoreReplies: Bool
+
+    private enum CodingKeys: String, CodingKey { case ancestors, deletedAncestor, tweet, replies }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ancestors, forKey: .ancestors)
+        try container.encodeIfPresent(deletedAncestor, forKey: .deletedAncestor)
+        try container.encode(tweet, forKey: .tweet)
+        try container.encode(replies, forKey: .replies)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ancestors = try container.decode([Tweet].self, forKey: .ancestors)
+        deletedAncestor = try container.decodeIfPresent(String.self, forKey: .deletedAncestor)
+        tweet = try container.decode(Tweet.self, forKey: .tweet)
+        replies = try container.decode([Tweet].self, forKey: .replies)
+        hasMoreReplies = false
+    }
+
+    init(ancestors: [Tweet], deletedAncestor: String?, tweet: Tweet, replies: [Tweet], hasMoreReplies: Bool) {
+        self.ancestors = ancestors
+        self.deletedAncestor = deletedAncestor
+        self.tweet = tweet
+        self.replies = replies
+        self.hasMoreReplies = hasMoreReplies
+    }
+}
+
+extension TweetService {
+    private var retweetsCollection: CollectionReference { store.collection(Collections.retweets) }
+    private var tweetsCollection: CollectionReference { store.collection(Collections.tweets) }
+
+    // MARK: Retweets
+
+    /// The signed-in user retweets tweet `id`: once, however often asked; the tweet's count and its
+    /// author's notification change in the same transaction.
+    @discardableResult
+    public func retweet(id: String) async throws -> Tweet {
+        let me = try await auth.requireUid()
+        let tweet = tweetsCollection.document(id)
+        let retweet = retweetsCollection.document(RetweetKey.documentID(uid: me, tweetID: id))
+        let store = store
+        try await store.runTransaction { transaction in
+            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard try transaction.getDocument(retweet) == nil else { return }
+            transaction.setData(
+                [
+                    "uid": .string(me), "tweetId": .string(id),
+                    "timestamp": .string(Timestamp.string(from: transaction.time)),
+                ], at: retweet)
+            transaction.updateData(["retweets": .increment(1)], at: tweet)
+            var notifications = NotificationBatch()
+            notifications.notify(snapshot.data["uid"]?.stringValue ?? "", .retweet, from: me, tweetID: id)
+            try notifications.apply(in: transaction, store: store)
+        }
+        return try await fetchTweet(withID: id)
+    }
+
+    /// The signed-in user takes back their retweet of `id`; nothing changes if there was none.
+    @discardableResult
+    public func unretweet(id: String) async throws -> Tweet {
+        let me = try await auth.requireUid()
+        let tweet = tweetsCollection.document(id)
+        let retweet = retweetsCollection.document(RetweetKey.documentID(uid: me, tweetID: id))
+        let store = store
+        try await store.runTransaction { transaction in
+            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard try transaction.getDocument(retweet) != nil else { return }
+            transaction.deleteDocument(retweet)
+            let count = snapshot.data["retweets"]?.integerValue ?? 0
+            transaction.updateData(["retweets": .value(.integer(max(0, count - 1)))], at: tweet)
+            var notifications = NotificationBatch()
+            notifications.withdraw(snapshot.data["uid"]?.stringValue ?? "", .retweet, from: me, tweetID: id)
+            try notifications.apply(in: transaction, store: store)
+        }
+        return try await fetchTweet(withID: id)
+    }
+
+    // MARK: Bookmarks
+
+    /// Saves tweet `id` to the signed-in user's bookmarks (private to them); saving twice keeps one.
+    @discardableResult
+    public func bookmark(id: String) async throws -> Tweet {
+        let me = try await auth.requireUid()
+        let tweet = tweetsCollection.document(id)
+        let bookmark = store.collection(Collections.bookmarks(of: me)).document(id)
+        try await store.runTransaction { transaction in
+            guard try transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
+            guard try transaction.getDocument(bookmark) == nil else { return }
+            transaction.setData(
+                ["tweetId": .string(id), "timestamp": .string(Timestamp.string(from: transaction.time))], at: bookmark)
+        }
+        return try await fetchTweet(withID: id)
+    }
+
+    /// Removes tweet `id` from the signed-in user's bookmarks, if it is there.
+    @discardableResult
+    public func unbookmark(id: String) async throws -> Tweet {
+        let me = try await auth.requireUid()
+        let tweet = tweetsCollection.document(id)
+        let bookmark = store.collection(Collections.bookmarks(of: me)).document(id)
+        try await store.runTransaction { transaction in
+            guard try transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
+            transaction.deleteDocument(bookmark)
+        }
+        return try await fetchTweet(withID: id)
+    }
+
+    /// The signed-in user's bookmarks, the newest bookmarked first.
+    /// - Parameter before: the ID of the last tweet of the previous page.
+    public func fetchBookmarks(limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
+        let me = try await auth.requireUid()
+        let bookmarks = store.collection(Collections.bookmarks(of: me))
+        var query = bookmarks.order(by: "timestamp", descending: true).limit(to: limit)
+        if let before {
+            guard let cursor = try await store.getDocument(bookmarks.document(before)) else {
+                throw TweetError.notFound(before)
+            }
+            query = query.start(after: cursor)
+        }
+        let ids = try await query.getDocuments().map(\.documentID)
+        let found = try await fetchTweets(withIDs: ids)
+        // deleteTweet removes a tweet's bookmarks in the same transaction, so every one has its tweet.
+        return ids.compactMap { found[$0] }
+    }
+
+    // MARK: Timelines with retweets
+
+    /// One timeline's items: tweets, and retweets placed at the time of the retweet.
+    private struct Item {
+        var snapshot: DocumentSnapshot
+        var isRetweet: Bool
+        var time: Date
+        var tweetID: String
+    }
+
+    /// A newest-first stream of one query's documents, read a page at a time.
+    private struct Stream {
+        var query: Query
+        let batch: Int
+        var buffer: [DocumentSnapshot] = []
+        var last: DocumentSnapshot?
+        var exhausted = false
+
+        mutating func next() async throws -> DocumentSnapshot? {
+            if buffer.isEmpty && !exhausted {
+                var page = query.limit(to: batch)
+                if let last { page = page.start(after: last) }
+                buffer = try await page.getDocuments()
+                exhausted = buffer.count < batch
+                buffer.reverse()
+            }
+            guard let snapshot = buffer.popLast() else { return nil }
+            last = snapshot
+            return snapshot
+        }
+
+    }
+
+    /// Tweets and retweets merged newest first. A tweet appears once: at its newest retweet by one of
+    /// `retweeters`, or as itself when none of them retweeted it. At the same millisecond a tweet
+    /// comes before a retweet. `before` is a row's ``Tweet/cursor``.
+    func timeline(
+        tweets tweetQuery: Query, retweets retweetQuery: Query, retweeters: Set<String>, limit: Int, before: String?
+    )
+        async throws -> [Tweet]
+    {
+        var tweetStream = Stream(query: tweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
+        var retweetStream = Stream(query: retweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
+        if let before {
+            if RetweetKey.parse(before) != nil {
+                guard let cursor = try await store.getDocument(retweetsCollection.document(before)) else {
+                    throw TweetError.notFound(before)
+                }
+                retweetStream.last = cursor
+                // Tweets at the retweet's millisecond came before it.
+                tweetStream.last = Self.marker(in: Collections.tweets, at: cursor, id: " ")
+            } else {
+                guard let cursor = try await store.getDocument(tweetsCollection.document(before)) else {
+                    throw TweetError.notFound(before)
+                }
+                tweetStream.last = cursor
+                retweetStream.last = Self.marker(in: Collections.retweets, at: cursor, id: "~")
+            }
+        }
+        var items: [Item] = []
+        var shown: Set<String> = []
+        // Heads are read only when needed, so a full page reads no batch past itself.
+        var tweetHead: DocumentSnapshot?
+        var retweetHead: DocumentSnapshot?
+        var (tweetsDone, retweetsDone) = (false, false)
+        while items.count < limit {
+            if tweetHead == nil && !tweetsDone {
+                tweetHead = try await tweetStream.next()
+                tweetsDone = tweetHead == nil
+            }
+            if retweetHead == nil && !retweetsDone {
+                retweetHead = try await retweetStream.next()
+                retweetsDone = retweetHead == nil
+            }
+            let item: Item
+            let tweetTime = tweetHead.flatMap(Self.time)
+            let retweetTime = retweetHead.flatMap(Self.time)
+            if let tweet = tweetHead, let time = tweetTime, retweetTime.map({ time >= $0 }) ?? true {
+                item = Item(snapshot: tweet, isRetweet: false, time: time, tweetID: tweet.documentID)
+                tweetHead = nil
+            } else if let retweet = retweetHead, let time = retweetTime,
+                let tweetID = retweet.data["tweetId"]?.stringValue
+            {
+                item = Item(snapshot: retweet, isRetweet: true, time: time, tweetID: tweetID)
+                retweetHead = nil
+            } else if tweetHead != nil || retweetHead != nil {
+                // A document without a time (damaged) cannot be placed: name it.
+                let path = (tweetHead ?? retweetHead)!.path.description
+                throw StoreError.undecodable(path: path, reason: "field \"timestamp\" is missing or not a time")
+            } else {
+                break
+            }
+            guard !shown.contains(item.tweetID) else { continue }
+            if try await hasNewerRetweet(of: item, by: retweeters) { continue }
+            shown.insert(item.tweetID)
+            items.append(item)
+        }
+        // The tweets of the retweet rows, and the retweeters.
+        let tweetIDs = items.filter(\.isRetweet).map(\.tweetID)
+        let retweeted = try await fetchTweets(withIDs: tweetIDs)
+        let originals = try await hydrate(items.filter { !$0.isRetweet }.map(\.snapshot))
+        let byID = Dictionary(originals.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let people = try await users.fetchUsers(
+            withUids: items.filter(\.isRetweet).compactMap { $0.snapshot.data["uid"]?.stringValue })
+        return items.compactMap { item in
+            guard item.isRetweet else { return byID[item.tweetID] }
+            guard var tweet = retweeted[item.tweetID] else { return nil }  // deleted with its retweets
+            tweet.retweetedBy = item.snapshot.data["uid"]?.stringValue.flatMap { people[$0] }
+            tweet.retweetedAt = item.time
+            return tweet
+        }
+    }
+
+    /// Whether a newer row for the same tweet exists in the timeline: for a tweet, any retweet of it
+    /// by `retweeters` (a retweet is always newer than its tweet); for a retweet, a later one. A few
+    /// retweeters are looked up by key; many, through the tweet's retweets.
+    private func hasNewerRetweet(of item: Item, by retweeters: Set<String>) async throws -> Bool {
+        if !item.isRetweet, (item.snapshot.data["retweets"]?.integerValue ?? 0) == 0 { return false }
+        func isNewer(_ retweet: DocumentSnapshot) -> Bool {
+            guard retweet.path != item.snapshot.path else { return false }
+            return !item.isRetweet || (Self.time(retweet).map { $0 > item.time } ?? false)
+        }
+        if retweeters.count <= Self.retweetersLookedUpByKey {
+            let paths = retweeters.map {
+                retweetsCollection.document(RetweetKey.documentID(uid: $0, tweetID: item.tweetID))
+            }
+            return try await store.getDocuments(paths).contains(where: isNewer)
+        }
+        let query = retweetsCollection.whereField("tweetId", isEqualTo: .string(item.tweetID))
+            .order(by: "timestamp", descending: true)
+        for retweet in try await query.getDocuments() {
+            if item.isRetweet, let time = Self.time(retweet), time <= item.time { return false }
+            if let uid = retweet.data["uid"]?.stringValue, retweeters.contains(uid), isNewer(retweet) { return true }
+        }
+        return false
+    }
+
+    static let retweetersLookedUpByKey = 64
+
+    private static func time(_ snapshot: DocumentSnapshot) -> Date? {
+        snapshot.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:))
+    }
+
+    /// A cursor in `collection` at `other`'s time: with ID " " it excludes that collection's
+    /// documents of the same millisecond, with "~" it includes them (IDs are letters, digits and `_`).
+    private static func marker(in collection: String, at other: DocumentSnapshot, id: String) -> DocumentSnapshot {
+        DocumentSnapshot(
+            path: DocumentPath(collection: collection, documentID: id),
+            data: ["timestamp": other.data["timestamp"] ?? .null])
+    }
+
+    // MARK: Conversations
+
+    /// Tweet `id` in its conversation: the tweets it replies to up to the root, then its replies and
+    /// theirs, depth first, each one's replies oldest first, at most `limit` of them.
+    /// - Throws: ``TweetError/notFound(_:)``.
+    public func fetchThread(id: String, limit: Int = 20) async throws -> Conversation {
+        guard let snapshot = try await store.getDocument(tweetsCollection.document(id)) else {
+            throw TweetError.notFound(id)
+        }
+        // Up the chain; a cycle (only a damaged store has one) or a very deep chain stops the walk.
+        var chain: [DocumentSnapshot] = []
+        var deletedAncestor: String?
+        var visited: Set<String> = [id]
+        var parent = snapshot.data["replyToId"]?.stringValue
+        while let parentID = parent, visited.insert(parentID).inserted, chain.count < Self.maximumAncestors {
+            guard let found = try await store.getDocument(tweetsCollection.document(parentID)) else {
+                deletedAncestor = parentID
+                break
+            }
+            chain.append(found)
+            parent = found.data["replyToId"]?.stringValue
+        }
+        // Down: depth first, so each reply is followed by its own replies.
+        var replies: [(DocumentSnapshot, Int)] = []
+        var hasMore = false
+        var stack: [(DocumentSnapshot, Int)] = [(snapshot, 0)]
+        while let (node, depth) = stack.popLast() {
+            if node.documentID != id {
+                guard replies.count < limit else {
+                    hasMore = true
+                    break
+                }
+                replies.append((node, depth))
+            }
+            // Tweets written before reply counts were kept are asked too.
+            if let count = node.data["replyCount"]?.integerValue, count == 0 { continue }
+            guard visited.insert(node.documentID).inserted || node.documentID == id else { continue }
+            let children = try await tweetsCollection.whereField("replyToId", isEqualTo: .string(node.documentID))
+                .order(by: "timestamp").limit(to: limit - replies.count + 1).getDocuments()
+            stack += children.reversed().map { ($0, depth + 1) }
+        }
+        let shownReplies = try await hydrate(replies.map(\.0))
+        var conversation = Conversation(
+            ancestors: try await hydrate(chain.reversed()), deletedAncestor: deletedAncestor,
+            tweet: try await hydrate([snapshot])[0], replies: shownReplies, hasMoreReplies: hasMore)
+        for index in conversation.replies.indices { conversation.replies[index].depth = replies[index].1 }
+        return conversation
+    }
+
+    /// How far up a reply chain a thread reads.
+    static let maximumAncestors = 100
+}
