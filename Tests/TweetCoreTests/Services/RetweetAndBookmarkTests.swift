@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+
+/// Retweets, quotes and bookmarks: counts kept in the same transaction, timelines that show a
+/// tweet once, and deletion that takes everything hanging on a tweet with it.
+struct RetweetAndBookmarkTests {
+    let env: TestEnvironment
+    let services: AppServices
+    let ada: User
+    let bob: User
+    let cy: User
+
+    init() async throws {
+        env = try TestEnvironment()
+        services = try env.makeServices()
+        ada = try await env.addUser("ada", to: services)
+        bob = try await env.addUser("bob", to: services)
+        cy = try await env.addUser("cy", to: services)
+    }
+
+    private var tweets: TweetService { services.tweets }
+
+    private func stored(_ id: String) async throws -> JSONObject? {
+        try await services.store.getDocument(DocumentPath(collection: Collections.tweets, documentID: id))?.data
+    }
+
+    private func signIn(_ user: User) async throws { try await env.signIn(user, in: services) }
+
+    // MARK: Retweets
+
+    @Test func retweetingTwiceCountsOnceAndUnretweetingTakesItBack() async throws {
+        let tweet = try await env.post("worth sharing", as: ada, in: services)
+        try await signIn(bob)
+        #expect(try await tweets.retweet(id: tweet.id).retweets == 1)
+        let again = try await tweets.retweet(id: tweet.id)
+        #expect(again.retweets == 1)
+        #expect(again.didRetweet == true)
+        let undone = try await tweets.unretweet(id: tweet.id)
+        #expect(undone.retweets == 0)
+        #expect(undone.didRetweet == false)
+        #expect(try await tweets.unretweet(id: tweet.id).retweets == 0)  // Never below zero.
+        #expect(try await services.store.collection(Collections.retweets).query.getDocuments().isEmpty)
+    }
+
+    @Test func retweetingATweetThatIsNotThereIsAnError() async throws {
+        try await signIn(bob)
+        await #expect(throws: TweetError.notFound("nope")) { try await tweets.retweet(id: "nope") }
+        await #expect(throws: TweetError.notFound("nope")) { try await tweets.bookmark(id: "nope") }
+        try await services.auth.signOut()
+        let tweet = try await env.post("hi", as: ada, in: services)
+        try await services.auth.signOut()
+        await #expect(throws: AuthError.notSignedIn) { try await tweets.retweet(id: tweet.id) }
+        await #expect(throws: AuthError.notSignedIn) { try await tweets.bookmark(id: tweet.id) }
+    }
+
+    @Test func aRetweetShowsInFollowersFeedsAndOnTheRetweetersTabOnceAtItsNewestRetweet() async throws {
+        let old = try await env.post("old news", as: ada, in: services)
+        let other = try await env.post("something else", as: cy, in: services)
+        try await signIn(bob)
+        try await tweets.retweet(id: old.id)
+        try await signIn(cy)
+        try await tweets.retweet(id: old.id)
+        // Dan follows bob and cy: the tweet appears once, as cy's (newer) retweet, above cy's own tweet.
+        let dan = try await env.addUser("dan", to: services)
+        try await signIn(dan)
+        _ = try await services.users.follow(uid: bob.id)
+        _ = try await services.users.follow(uid: cy.id)
+        let feed = try await tweets.fetchFollowingTweets(limit: 20)
+        #expect(feed.map(\.id) == [old.id, other.id])
+        #expect(feed[0].retweetedBy?.id == cy.id)
+        #expect(feed[0].retweetedAt != nil)
+        #expect(feed[1].retweetedBy == nil)
+        // Bob's Tweets tab shows his retweet.
+        let tab = try await tweets.fetchTweets(forUid: bob.id, limit: 20)
+        #expect(tab.map(\.id) == [old.id])
+        #expect(tab[0].retweetedBy?.id == bob.id)
+    }
+
+    @Test func yourOwnTweetRetweetedBackToYouAppearsOnce() async throws {
+        let mine = try await env.post("mine", as: ada, in: services)
+        try await signIn(bob)
+        try await tweets.retweet(id: mine.id)
+        try await signIn(ada)
+        _ = try await services.users.follow(uid: bob.id)
+        let feed = try await tweets.fetchFollowingTweets(limit: 20)
+        #expect(feed.map(\.id) == [mine.id])
+        #expect(feed[0].retweetedBy?.id == bob.id)
+    }
+
+    @Test func pagingThroughAFeedWithRetweetsShowsEveryRowOnceInOrder() async throws {
+        // Tweets by ada and cy, some retweeted by bob later; dan follows all three.
+        var posted: [Tweet] = []
+        for number in 0..<9 {
+            posted.append(try await env.post("tweet \(number)", as: number % 2 == 0 ? ada : cy, in: services))
+        }
+        try await signIn(bob)
+        for tweet in posted where tweet.caption.hasSuffix("1") || tweet.caption.hasSuffix("4") {
+            try await tweets.retweet(id: tweet.id)
+        }
+        _ = try await env.post("bob's own", as: bob, in: services)
+        let dan = try await env.addUser("dan", to: services)
+        try await signIn(dan)
+        for user in [ada, bob, cy] { _ = try await services.users.follow(uid: user.id) }
+        let whole = try await tweets.fetchFollowingTweets(limit: 50)
+        #expect(whole.count == 10)
+        #expect(Set(whole.map(\.id)).count == 10, "each tweet once")
+        var paged: [Tweet] = []
+        var before: String?
+        repeat {
+            let page = try await tweets.fetchFollowingTweets(limit: 3, before: before)
+            paged += page
+            before = page.count == 3 ? page.last?.cursor : nil
+        } while before != nil
+        #expect(paged.map(\.id) == whole.map(\.id))
+        #expect(paged.map(\.retweetedBy?.id) == whole.map(\.retweetedBy?.id))
+        // Newest first: bob's own tweet, then his retweets of 4 and 1, then the rest.
+        #expect(whole.prefix(3).map(\.caption) == ["bob's own", "tweet 4", "tweet 1"])
+    }
+
+    // MARK: Quotes
+
+    @Test func aQuoteEmbedsTheTweetAndCountsOnIt() async throws {
+        let original = try await env.post("original", as: ada, in: services)
+        let quote = try await env.post("look at this", as: bob, in: services)
+        _ = quote
+        try await signIn(bob)
+        let quoting = try await tweets.uploadTweet(caption: "so true", quote: original.id)
+        #expect(quoting.quoteId == original.id)
+        guard case .tweet(let embedded) = quoting.quoted else {
+            Issue.record("the quoted tweet is not embedded: \(String(describing: quoting.quoted))")
+            return
+        }
+        #expect(embedded.id == original.id)
+        #expect(embedded.user?.username == "ada")
+        #expect(try await tweets.fetchTweet(withID: original.id).quotes == 1)
+        // Quoting a tweet that is not there posts nothing.
+        await #expect(throws: TweetError.notFound("gone")) {
+            try await tweets.uploadTweet(caption: "quoting nothing", quote: "gone")
+        }
+        #expect(try await services.users.fetchStats(forUid: bob.id).tweets == 2)
+    }
+
+    @Test func deletingATweetRemovesItsRetweetsAndBookmarksAndQuotesSayItWasDeleted() async throws {
+        let original = try await env.post("soon gone", as: ada, in: services)
+        try await signIn(bob)
+        try await tweets.retweet(id: original.id)
+        try await tweets.bookmark(id: original.id)
+        _ = try await tweets.likeTweet(id: original.id)
+        let quoting = try await tweets.uploadTweet(caption: "quoting it", quote: original.id)
+        let reply = try await tweets.uploadTweet(caption: "replying", replyTo: original.id)
+        #expect(try await stored(original.id)?["replyCount"] == .integer(1))
+        try await signIn(ada)
+        try await tweets.deleteTweet(id: original.id)
+        try await signIn(bob)
+        #expect(try await services.store.collection(Collections.retweets).query.getDocuments().isEmpty)
+        #expect(try await tweets.fetchBookmarks().isEmpty)
+        #expect(try await tweets.fetchTweets(forUid: bob.id).map(\.id) == [quoting.id])
+        #expect(try await tweets.fetchTweet(withID: quoting.id).quoted == .deleted(id: original.id))
+        let orphan = try await tweets.fetchTweet(withID: reply.id)
+        #expect(orphan.replyTo == Tweet.ReplyTarget(id: original.id, username: nil, deleted: true))
+    }
+
+    @Test func deletingAReplyOrAQuoteLowersTheCountsOfWhatItAnswered() async throws {
+        let original = try await env.post("question", as: ada, in: services)
+        let reply = try await env.post("answer", as: bob, in: services, replyTo: original.id)
+        try await signIn(bob)
+        let quoting = try await tweets.uploadTweet(caption: "quote", quote: original.id)
+        #expect(try await tweets.fetchTweet(withID: original.id).replyCount == 1)
+        #expect(try await tweets.fetchTweet(withID: original.id).quotes == 1)
+        #expect(try await tweets.fetchTweet(withID: reply.id).replyTo?.username == "ada")
+        try await tweets.deleteTweet(id: reply.id)
+        try await tweets.deleteTweet(id: quoting.id)
+        let after = try await tweets.fetchTweet(withID: original.id)
+        #expect(after.replyCount == 0)
+        #expect(after.quotes == 0)
+    }
+
+    // MARK: Bookmarks
+
+    @Test func bookmarksArePrivateIdempotentAndNewestFirst() async throws {
+        let first = try await env.post("first", as: ada, in: services)
+        let second = try await env.post("second", as: ada, in: services)
+        try await signIn(bob)
+        try await tweets.bookmark(id: second.id)
+        try await tweets.bookmark(id: first.id)
+        try await tweets.bookmark(id: first.id)
+        #expect(try await tweets.fetchBookmarks().map(\.id) == [first.id, second.id])
+        #expect(try await tweets.fetchBookmarks(limit: 1, before: first.id).map(\.id) == [second.id])
+        try await signIn(cy)
+        #expect(try await tweets.fetchBookmarks().isEmpty)  // Bob's are his.
+        try await signIn(bob)
+        try await tweets.unbookmark(id: first.id)
+        try await tweets.unbookmark(id: first.id)
+        #expect(try await tweets.fetchBookmarks().map(\.id) == [second.id])
+    }
+}
