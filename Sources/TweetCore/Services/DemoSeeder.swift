@@ -90,21 +90,43 @@ public struct DemoSeeder: Sendable {
         let span = 90.0 * 86_400 / Double(max(options.tweets, 1))
         var replies = 0
         var entitiesByCaption: [String: TweetEntities] = [:]  // a few dozen captions, a million tweets
+        var notifications = Notifications()
         for index in 0..<options.tweets {
             let author = users[Int(random.next() % UInt64(users.count))]
             let time = Self.anchor.addingTimeInterval(-Double(options.tweets - 1 - index) * max(span, 0.001))
+            let id = ids.next(at: time)
             var replyTo: String?
+            var quote: String?
+            var notified: String?  // The author of the tweet answered or quoted, notified of that.
             if index > 0 && random.next() % 10 == 0 {
-                replyTo = tweets[Int(random.next() % UInt64(index))].id
+                let parent = Int(random.next() % UInt64(index))
+                replyTo = tweets[parent].id
+                tweets[parent].replyCount! += 1
+                notified = tweets[parent].uid
+                notifications.add(tweets[parent].uid, .reply, from: author.id, tweetID: id, at: time)
                 replies += 1
+            } else if index > 0 && random.next() % 20 == 0 {
+                let quoted = Int(random.next() % UInt64(index))
+                quote = tweets[quoted].id
+                tweets[quoted].quotes! += 1
+                notified = tweets[quoted].uid
+                notifications.add(tweets[quoted].uid, .quote, from: author.id, tweetID: id, at: time)
             }
-            let caption = Self.caption(&random, reply: replyTo != nil)
-            let entities = entitiesByCaption[caption] ?? TweetText.entities(in: caption)
+            var caption = Self.caption(&random, reply: replyTo != nil)
+            var entities = entitiesByCaption[caption] ?? TweetText.entities(in: caption)
             entitiesByCaption[caption] = entities
+            if random.next() % 8 == 0 {  // One tweet in eight mentions someone.
+                let mentioned = users[Int(random.next() % UInt64(users.count))]
+                caption = "@\(mentioned.username) " + caption
+                entities.mentions.insert(mentioned.username, at: 0)
+                if mentioned.id != notified {
+                    notifications.add(mentioned.id, .mention, from: author.id, tweetID: id, at: time)
+                }
+            }
             tweets.append(
                 TweetRecord(
-                    id: ids.next(at: time), uid: author.id, caption: caption, likes: 0, timestamp: time,
-                    replyToId: replyTo, entities: entities))
+                    id: id, uid: author.id, caption: caption, likes: 0, timestamp: time, replyToId: replyTo,
+                    entities: entities, quoteId: quote))
         }
 
         var liked = Set<Int>()
@@ -118,6 +140,39 @@ public struct DemoSeeder: Sendable {
                 (
                     DocumentPath(collection: Collections.likes(of: user.id), documentID: tweets[tweet].id),
                     ["timestamp": .string(Timestamp.string(from: time)), "tweetId": .string(tweets[tweet].id)]
+                ))
+            notifications.add(tweets[tweet].uid, .like, from: user.id, tweetID: tweets[tweet].id, at: time)
+        }
+        // A retweet for one tweet in ten and a bookmark for one in twenty, by random users.
+        var retweeted = Set<Int>()
+        while options.tweets > 0 && retweeted.count < options.tweets / 10 {
+            let pair = Int(random.next() % UInt64(users.count * tweets.count))
+            guard retweeted.insert(pair).inserted else { continue }
+            let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
+            tweets[tweet].retweets! += 1
+            let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
+            writes.append(
+                (
+                    DocumentPath(
+                        collection: Collections.retweets,
+                        documentID: RetweetKey.documentID(uid: user.id, tweetID: tweets[tweet].id)),
+                    [
+                        "uid": .string(user.id), "tweetId": .string(tweets[tweet].id),
+                        "timestamp": .string(Timestamp.string(from: time)),
+                    ]
+                ))
+            notifications.add(tweets[tweet].uid, .retweet, from: user.id, tweetID: tweets[tweet].id, at: time)
+        }
+        var bookmarked = Set<Int>()
+        while options.tweets > 0 && bookmarked.count < options.tweets / 20 {
+            let pair = Int(random.next() % UInt64(users.count * tweets.count))
+            guard bookmarked.insert(pair).inserted else { continue }
+            let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
+            let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
+            writes.append(
+                (
+                    DocumentPath(collection: Collections.bookmarks(of: user.id), documentID: tweets[tweet].id),
+                    ["tweetId": .string(tweets[tweet].id), "timestamp": .string(Timestamp.string(from: time))]
                 ))
         }
         for tweet in tweets {
@@ -147,9 +202,11 @@ public struct DemoSeeder: Sendable {
                 follows += 1
                 stats[user.id]!.following += 1
                 stats[users[other].id]!.followers += 1
+                notifications.add(users[other].id, .follow, from: user.id, tweetID: nil, at: Self.anchor)
             }
         }
         for (uid, counts) in stats { writes.append((StatsCounter.path(of: uid), StatsCounter.fields(counts))) }
+        writes += notifications.all
 
         do {
             try await store.importDocuments(writes, requiringEmpty: Collections.users)
@@ -157,6 +214,36 @@ public struct DemoSeeder: Sendable {
             throw SeedError.storeNotEmpty
         }
         return Summary(users: users.count, tweets: tweets.count, replies: replies, likes: liked.count, follows: follows)
+    }
+
+    /// The notifications demo activity would have sent, all unread, and each recipient's count.
+    private struct Notifications {
+        var writes: [(DocumentPath, JSONObject)] = []
+        var unread: [String: Int] = [:]
+
+        mutating func add(
+            _ recipient: String, _ kind: ActivityNotification.Kind, from: String, tweetID: String?, at time: Date
+        ) {
+            guard recipient != from else { return }
+            let key = ActivityNotification.key(kind, from: from, tweetID: tweetID)
+            writes.append(
+                (
+                    DocumentPath(collection: Collections.notifications(of: recipient), documentID: key),
+                    [
+                        "type": .string(kind.rawValue), "from": .string(from),
+                        "tweetId": tweetID.map { .string($0) } ?? .null,
+                        "timestamp": .string(Timestamp.string(from: time)),
+                    ]
+                ))
+            unread[recipient, default: 0] += 1
+        }
+
+        /// The notifications and the recipients' states (the writes of one path: the later wins).
+        var all: [(DocumentPath, JSONObject)] {
+            writes + unread.map { uid, count in
+                (NotificationBatch.statePath(of: uid), ["unread": .integer(Int64(count)), "seen": .null])
+            }
+        }
     }
 
     private func makeUsers(_ count: Int, ids: IDGenerator, random: inout SplitMix64) -> [User] {

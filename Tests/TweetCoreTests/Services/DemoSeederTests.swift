@@ -121,6 +121,44 @@ struct DemoSeederTests {
         #expect(likes.allSatisfy { $0.data["tweetId"] == .string($0.documentID) })
     }
 
+    @Test func everyCounterEqualsTheDocumentsItCountsAndEveryNotificationIsUnread() async throws {
+        let (store, _) = try await seed(DemoSeeder.Options(users: 8, tweets: 200, seed: 11), into: "store")
+        let tweets = try await documents(Collections.tweets, in: store)
+        let retweets = try await documents(Collections.retweets, in: store)
+        #expect(retweets.count == 20)
+        var counted: [String: [String: Int64]] = [:]
+        for retweet in retweets {
+            counted["retweets", default: [:]][retweet.data["tweetId"]!.stringValue!, default: 0] += 1
+        }
+        for tweet in tweets {
+            if let parent = tweet.data["replyToId"]?.stringValue {
+                counted["replyCount", default: [:]][parent, default: 0] += 1
+            }
+            if let quoted = tweet.data["quoteId"]?.stringValue {
+                counted["quotes", default: [:]][quoted, default: 0] += 1
+            }
+        }
+        #expect(counted["quotes"] != nil, "some tweets quote others")
+        for tweet in tweets {
+            for field in ["retweets", "replyCount", "quotes"] {
+                #expect(tweet.data[field]?.integerValue == counted[field]?[tweet.documentID] ?? 0, "\(field)")
+            }
+        }
+        #expect(tweets.contains { $0.data["caption"]?.stringValue?.hasPrefix("@") == true }, "some mention someone")
+        let notifications = try await store.collectionGroup(Collections.notifications).getDocuments()
+        #expect(!notifications.isEmpty)
+        var perUser: [String: Int64] = [:]
+        for notification in notifications {
+            let uid = String(notification.path.collection.split(separator: "/")[1])
+            #expect(notification.data["from"]?.stringValue != uid, "nobody is notified of their own actions")
+            perUser[uid, default: 0] += 1
+        }
+        for state in try await documents(Collections.notificationState, in: store) {
+            #expect(state.data["unread"]?.integerValue == perUser[state.documentID])
+        }
+        #expect(try await store.collectionGroup(Collections.bookmarks).getDocuments().count == 10)
+    }
+
     @Test func everyFollowHasBothDocumentsAndNobodyFollowsThemselves() async throws {
         let (store, _) = try await seed(into: "store")
         let following = try await store.collectionGroup("user-following").getDocuments()
