@@ -240,9 +240,10 @@ public struct DemoSeeder: Sendable {
 
         /// The notifications and the recipients' states (the writes of one path: the later wins).
         var all: [(DocumentPath, JSONObject)] {
-            writes + unread.map { uid, count in
-                (NotificationBatch.statePath(of: uid), ["unread": .integer(Int64(count)), "seen": .null])
-            }
+            writes
+                + unread.map { uid, count in
+                    (NotificationBatch.statePath(of: uid), ["unread": .integer(Int64(count)), "seen": .null])
+                }
         }
     }
 
