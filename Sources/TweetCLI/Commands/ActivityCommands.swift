@@ -32,7 +32,7 @@ struct NotificationsCommand: Command {
         try await viewModel.load(limit: context.pageLimit(limit), before: before, unreadOnly: unread)
         try context.emit(viewModel.notifications, human: human(viewModel, context: context))
         // Seen once shown: output that could not be written leaves them unread.
-        if before == nil { try await viewModel.markShownAsSeen() }
+        try await viewModel.markShownAsSeen(unreadOnly: unread, isFirstPage: before == nil)
     }
 
     private func human(_ viewModel: NotificationsViewModel, context: Context) -> TerminalText {
@@ -128,9 +128,14 @@ struct ThreadCommand: Command {
             text += "\n" + TerminalText.indenting(renderer.render(reply), by: indent)
         }
         if conversation.hasMoreReplies {
-            let more = context.suggest(
-                "thread \(conversation.tweet.id) --limit \(min(Limits.page.upperBound, 2 * context.pageLimit(limit)))")
-            text += "\n" + .dim("More replies: " + more) + "\n"
+            let shown = context.pageLimit(limit)
+            if shown < Limits.page.upperBound {
+                let more = context.suggest(
+                    "thread \(conversation.tweet.id) --limit \(min(Limits.page.upperBound, 2 * shown))")
+                text += "\n" + .dim("More replies: " + more) + "\n"
+            } else {
+                text += "\n" + .dim("More replies are not shown: open one of them with thread TWEET_ID.") + "\n"
+            }
         }
         return text
     }

@@ -42,7 +42,9 @@ public struct ActivityNotification: Codable, Equatable, Sendable, Identifiable {
         try container.encode(id, forKey: .id)
         try container.encode(type, forKey: .type)
         try container.encode(from, forKey: .from)
+        try container.encode(fromUid, forKey: .fromUid)
         try container.encode(tweet, forKey: .tweet)
+        try container.encode(tweetId, forKey: .tweetId)
         try container.encode(timestamp, forKey: .timestamp)
         try container.encode(read, forKey: .read)
     }
@@ -172,20 +174,18 @@ public final class NotificationService: Sendable {
         let collection = store.collection(Collections.notifications(of: me))
         let (unread, seen) = NotificationBatch.state(
             try await store.getDocument(NotificationBatch.statePath(of: me))?.data)
-        var query = collection.order(by: "timestamp", descending: true).limit(to: limit)
-        if unreadOnly {
-            // The unread ones are the newest `unread`: no need to read past them.
-            guard unread > 0 else { return [] }
-            query = query.limit(to: min(limit, unread))
-        }
+        // Newest first, so the unread ones come first and the first read one ends an unread listing.
+        let query = collection.order(by: "timestamp", descending: true).limit(to: limit)
+        if unreadOnly && unread == 0 && before == nil { return [] }
+        var paged = query
         if let before {
             guard let cursor = try await store.getDocument(collection.document(before)) else {
                 throw TweetError.notificationNotFound(before)
             }
-            query = query.start(after: cursor)
+            paged = query.start(after: cursor)
         }
         var found: [ActivityNotification] = []
-        for snapshot in try await query.getDocuments() {
+        for snapshot in try await paged.getDocuments() {
             let data = snapshot.data
             guard let type = data["type"]?.stringValue.flatMap(ActivityNotification.Kind.init(rawValue:)),
                 let from = data["from"]?.stringValue,
@@ -194,7 +194,7 @@ public final class NotificationService: Sendable {
                 throw StoreError.undecodable(path: snapshot.path.description, reason: "it is not a notification")
             }
             let read = seen.map { time <= $0 } ?? false
-            if unreadOnly && read { continue }
+            if unreadOnly && read { break }
             found.append(
                 ActivityNotification(
                     id: snapshot.documentID, type: type, from: nil, fromUid: from, tweet: nil,
@@ -209,26 +209,36 @@ public final class NotificationService: Sendable {
         return found
     }
 
-    /// Moves the marker to `newest` (the newest notification shown), if it is newer than the
-    /// marker: those at or before it count as read.
-    public func markSeen(upTo newest: ActivityNotification) async throws {
+    /// Moves the marker to notification `newest` (the newest one shown), if it is newer than the
+    /// marker: those at or before it count as read. Its time is read from the store, not trusted
+    /// from the caller. `nil` moves it to the newest notification there is.
+    public func markSeen(upTo newest: String?) async throws {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
         let notifications = store.collection(Collections.notifications(of: me))
         try await store.runTransaction { transaction in
+            let target: DocumentSnapshot?
+            if let newest {
+                target = try transaction.getDocument(notifications.document(newest))
+            } else {
+                target = try transaction.getDocuments(
+                    notifications.order(by: "timestamp", descending: true).limit(to: 1)
+                )
+                .first
+            }
+            guard let time = target?.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:)) else { return }
             let fields = try transaction.getDocument(statePath)?.data
             let (unread, seen) = NotificationBatch.state(fields)
-            guard seen.map({ newest.timestamp > $0 }) ?? true else { return }
+            guard seen.map({ time > $0 }) ?? true else { return }
             // Those newer than the one shown stay unread (at most the ones that came in since).
             let newer = try transaction.getDocuments(
                 notifications.order(by: "timestamp", descending: true).limit(to: unread + 1)
             ).filter { snapshot in
-                snapshot.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:)).map { $0 > newest.timestamp }
-                    ?? false
+                snapshot.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:)).map { $0 > time } ?? false
             }.count
             var updated = fields ?? [:]
             updated["unread"] = .integer(Int64(newer))
-            updated["seen"] = .string(Timestamp.string(from: newest.timestamp))
+            updated["seen"] = .string(Timestamp.string(from: time))
             transaction.setData(updated, at: statePath)
         }
     }

@@ -12,7 +12,7 @@ public struct Conversation: Codable, Equatable, Sendable {
     /// Whether there are more replies than the limit let in.
     public var hasMoreReplies: Bool
 
-    private enum CodingKeys: String, CodingKey { case ancestors, deletedAncestor, tweet, replies }
+    private enum CodingKeys: String, CodingKey { case ancestors, deletedAncestor, tweet, replies, hasMoreReplies }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -20,6 +20,7 @@ public struct Conversation: Codable, Equatable, Sendable {
         try container.encodeIfPresent(deletedAncestor, forKey: .deletedAncestor)
         try container.encode(tweet, forKey: .tweet)
         try container.encode(replies, forKey: .replies)
+        try container.encode(hasMoreReplies, forKey: .hasMoreReplies)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -28,7 +29,7 @@ public struct Conversation: Codable, Equatable, Sendable {
         deletedAncestor = try container.decodeIfPresent(String.self, forKey: .deletedAncestor)
         tweet = try container.decode(Tweet.self, forKey: .tweet)
         replies = try container.decode([Tweet].self, forKey: .replies)
-        hasMoreReplies = false
+        hasMoreReplies = try container.decodeIfPresent(Bool.self, forKey: .hasMoreReplies) ?? false
     }
 
     init(ancestors: [Tweet], deletedAncestor: String?, tweet: Tweet, replies: [Tweet], hasMoreReplies: Bool) {
@@ -179,6 +180,9 @@ extension TweetService {
     )
         async throws -> [Tweet]
     {
+        // A row for a tweet is skipped when a newer row for it exists: on this page it was shown
+        // already; on an earlier one it is newer than the cursor, so only that window is asked.
+        var cursorTime: Date?
         var tweetStream = Stream(query: tweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
         var retweetStream = Stream(query: retweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
         if let before {
@@ -187,6 +191,7 @@ extension TweetService {
                     throw TweetError.notFound(before)
                 }
                 retweetStream.last = cursor
+                cursorTime = Self.time(cursor)
                 // Tweets at the retweet's millisecond came before it.
                 tweetStream.last = Self.marker(in: Collections.tweets, at: cursor, id: " ")
             } else {
@@ -194,6 +199,7 @@ extension TweetService {
                     throw TweetError.notFound(before)
                 }
                 tweetStream.last = cursor
+                cursorTime = Self.time(cursor)
                 retweetStream.last = Self.marker(in: Collections.retweets, at: cursor, id: "~")
             }
         }
@@ -223,15 +229,15 @@ extension TweetService {
             {
                 item = Item(snapshot: retweet, isRetweet: true, time: time, tweetID: tweetID)
                 retweetHead = nil
-            } else if tweetHead != nil || retweetHead != nil {
-                // A document without a time (damaged) cannot be placed: name it.
-                let path = (tweetHead ?? retweetHead)!.path.description
-                throw StoreError.undecodable(path: path, reason: "field \"timestamp\" is missing or not a time")
+            } else if let damaged = tweetTime == nil ? tweetHead : retweetHead {
+                // A document without a time (or a retweet without its tweet) cannot be placed: name it.
+                throw StoreError.undecodable(
+                    path: damaged.path.description, reason: "its \"timestamp\" or \"tweetId\" is missing or wrong")
             } else {
                 break
             }
             guard !shown.contains(item.tweetID) else { continue }
-            if try await hasNewerRetweet(of: item, by: retweeters) { continue }
+            if let cursorTime, try await hasRetweet(of: item, by: retweeters, after: cursorTime) { continue }
             shown.insert(item.tweetID)
             items.append(item)
         }
@@ -251,28 +257,28 @@ extension TweetService {
         }
     }
 
-    /// Whether a newer row for the same tweet exists in the timeline: for a tweet, any retweet of it
-    /// by `retweeters` (a retweet is always newer than its tweet); for a retweet, a later one. A few
-    /// retweeters are looked up by key; many, through the tweet's retweets.
-    private func hasNewerRetweet(of item: Item, by retweeters: Set<String>) async throws -> Bool {
+    /// Whether one of `retweeters` retweeted the item's tweet after `time` (the cursor's): its row
+    /// was on an earlier page. A few retweeters are looked up by key; many, through the tweet's
+    /// retweets newer than `time`, newest first.
+    private func hasRetweet(of item: Item, by retweeters: Set<String>, after time: Date) async throws -> Bool {
         if !item.isRetweet, (item.snapshot.data["retweets"]?.integerValue ?? 0) == 0 { return false }
-        func isNewer(_ retweet: DocumentSnapshot) -> Bool {
-            guard retweet.path != item.snapshot.path else { return false }
-            return !item.isRetweet || (Self.time(retweet).map { $0 > item.time } ?? false)
-        }
         if retweeters.count <= Self.retweetersLookedUpByKey {
             let paths = retweeters.map {
                 retweetsCollection.document(RetweetKey.documentID(uid: $0, tweetID: item.tweetID))
             }
-            return try await store.getDocuments(paths).contains(where: isNewer)
+            return try await store.getDocuments(paths).contains { Self.time($0).map { $0 > time } ?? false }
         }
-        let query = retweetsCollection.whereField("tweetId", isEqualTo: .string(item.tweetID))
-            .order(by: "timestamp", descending: true)
-        for retweet in try await query.getDocuments() {
-            if item.isRetweet, let time = Self.time(retweet), time <= item.time { return false }
-            if let uid = retweet.data["uid"]?.stringValue, retweeters.contains(uid), isNewer(retweet) { return true }
+        var query = retweetsCollection.whereField("tweetId", isEqualTo: .string(item.tweetID))
+            .order(by: "timestamp", descending: true).limit(to: 64)
+        while true {
+            let batch = try await query.getDocuments()
+            for retweet in batch {
+                guard let when = Self.time(retweet), when > time else { return false }
+                if let uid = retweet.data["uid"]?.stringValue, retweeters.contains(uid) { return true }
+            }
+            guard batch.count == 64, let last = batch.last else { return false }
+            query = query.start(after: last)
         }
-        return false
     }
 
     static let retweetersLookedUpByKey = 64

@@ -125,17 +125,28 @@ public final class TweetService: Sendable {
             guard try transaction.getDocument(author) != nil else { throw AuthError.notSignedIn }
             var notifications = NotificationBatch()
             var notified: Set<String> = [uid]
-            for (target, field, kind) in [
-                (parent, "replyCount", ActivityNotification.Kind.reply), (quoted, "quotes", .quote),
-            ] {
+            var owners: JSONObject = [:]  // replyToUid, quoteUid: kept so deleting withdraws their notifications
+            let links = [
+                (parent, "replyCount", "replyToUid", ActivityNotification.Kind.reply),
+                (quoted, "quotes", "quoteUid", .quote),
+            ]
+            for (target, field, ownerField, kind) in links {
                 guard let target else { continue }
                 guard let snapshot = try transaction.getDocument(target) else {
                     throw TweetError.notFound(target.documentID)
+                }
+                if field == "replyCount", snapshot.data[field] == nil {
+                    // A tweet from before reply counts were kept: its replies are counted once.
+                    let replies = try transaction.getDocuments(
+                        self.tweets.whereField("replyToId", isEqualTo: .string(target.documentID))
+                    ).count
+                    transaction.updateData([field: .value(.integer(Int64(replies)))], at: target)
                 }
                 transaction.updateData([field: .increment(1)], at: target)
                 if let owner = snapshot.data["uid"]?.stringValue {
                     notifications.notify(owner, kind, from: uid, tweetID: path.documentID)
                     notified.insert(owner)
+                    owners[ownerField] = .string(owner)
                 }
             }
             // Each mentioned user once, if they exist and were not notified of a reply or quote already.
@@ -148,12 +159,13 @@ public final class TweetService: Sendable {
             let record = TweetRecord(
                 id: path.documentID, uid: uid, caption: caption, likes: 0, timestamp: transaction.time,
                 replyToId: replyTo, entities: preview.entities, quoteId: quote)
-            transaction.setData(record.fields, at: path)
+            let fields = record.fields.merging(owners) { $1 }
+            transaction.setData(fields, at: path)
             try StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
             try notifications.apply(in: transaction, store: store)
-            return record
+            return fields
         }
-        return try await hydrate([DocumentSnapshot(path: path, data: record.fields)])[0]
+        return try await hydrate([DocumentSnapshot(path: path, data: record)])[0]
     }
 
     /// The most users one tweet's mentions notify.
@@ -266,15 +278,21 @@ public final class TweetService: Sendable {
             }
             for bookmark in try transaction.getDocuments(bookmarks) { transaction.deleteDocument(bookmark.path) }
             // What this tweet caused: a reply, a quote, mentions.
-            for (field, counter, kind) in [
-                ("replyToId", "replyCount", ActivityNotification.Kind.reply), ("quoteId", "quotes", .quote),
-            ] {
+            let links = [
+                ("replyToId", "replyCount", "replyToUid", ActivityNotification.Kind.reply),
+                ("quoteId", "quotes", "quoteUid", .quote),
+            ]
+            for (field, counter, ownerField, kind) in links {
                 guard let target = snapshot.data[field]?.stringValue else { continue }
                 let path = self.tweets.document(target)
-                guard let other = try transaction.getDocument(path) else { continue }  // deleted before this one
-                let count = other.data[counter]?.integerValue ?? 0
-                transaction.updateData([counter: .value(.integer(max(0, count - 1)))], at: path)
-                notifications.withdraw(other.data["uid"]?.stringValue ?? "", kind, from: me, tweetID: id)
+                let other = try transaction.getDocument(path)  // nil when deleted before this one
+                if let other, let count = other.data[counter]?.integerValue {
+                    transaction.updateData([counter: .value(.integer(max(0, count - 1)))], at: path)
+                }
+                // The author it notified, kept on the tweet (or read from the tweet it answered).
+                if let owner = snapshot.data[ownerField]?.stringValue ?? other?.data["uid"]?.stringValue {
+                    notifications.withdraw(owner, kind, from: me, tweetID: id)
+                }
             }
             let mentions =
                 snapshot.data["entities"]?.objectValue?["mentions"]?.arrayValue?.compactMap(\.stringValue) ?? []

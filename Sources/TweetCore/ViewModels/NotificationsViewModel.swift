@@ -25,11 +25,20 @@ public final class NotificationsViewModel: ErrorRecording {
         }
     }
 
-    /// Marks what was loaded as seen, once it has been shown: the marker moves to the newest one.
-    public func markShownAsSeen() async throws {
+    /// Marks what was shown as seen: the newest page of the list moves the marker to its newest
+    /// notification; an unread listing moves it only once its last page is shown, so the unread
+    /// ones can be paged through first.
+    /// - Parameters:
+    ///   - unreadOnly: whether the page was an unread listing.
+    ///   - isFirstPage: whether it was the newest page (no `before`).
+    public func markShownAsSeen(unreadOnly: Bool, isFirstPage: Bool) async throws {
         try await perform {
-            guard let newest = notifications.first else { return }
-            try await services.notifications.markSeen(upTo: newest)
+            if unreadOnly {
+                guard !hasMore, !notifications.isEmpty else { return }
+                try await services.notifications.markSeen(upTo: isFirstPage ? notifications[0].id : nil)
+            } else if isFirstPage, let newest = notifications.first {
+                try await services.notifications.markSeen(upTo: newest.id)
+            }
         }
     }
 }

@@ -49,7 +49,7 @@ struct ActivityEndToEndTests {
 
         let listed = try jsonArray(try cli.run(["notifications", "--json"]).stdout)
         #expect(listed.map { $0["type"] as? String } == ["like", "reply", "quote", "retweet", "like", "follow"])
-        #expect(Set(listed[0].keys) == ["id", "type", "from", "tweet", "timestamp", "read"])
+        #expect(Set(listed[0].keys) == ["id", "type", "from", "fromUid", "tweet", "tweetId", "timestamp", "read"])
         #expect((listed[0]["from"] as? [String: Any])?["username"] as? String == "cy")
         #expect(listed[0]["read"] as? Bool == true)
         #expect(listed[5]["tweet"] is NSNull)

@@ -109,7 +109,7 @@ struct NotificationServiceTests {
         #expect(try await bell.unreadCount() == 2)
         let shown = try await bell.fetchNotifications()
         #expect(shown.allSatisfy { !$0.read })
-        try await bell.markSeen(upTo: shown[0])
+        try await bell.markSeen(upTo: shown[0].id)
         #expect(try await bell.unreadCount() == 0)
         #expect(try await bell.fetchNotifications().allSatisfy(\.read))
         #expect(try await bell.fetchNotifications(unreadOnly: true).isEmpty)
@@ -122,8 +122,43 @@ struct NotificationServiceTests {
         let unread = try await bell.fetchNotifications(unreadOnly: true)
         #expect(unread.map(\.type) == [.retweet])
         // Marking an older one seen does not move the marker back.
-        try await bell.markSeen(upTo: try await bell.fetchNotifications().last!)
+        try await bell.markSeen(upTo: try await bell.fetchNotifications().last?.id)
         #expect(try await bell.unreadCount() == 1)
+    }
+
+    @Test func unreadOnesCanBePagedThroughBeforeTheMarkerMoves() async throws {
+        let tweet = try await env.post("hello", as: ada, in: services)
+        let dan = try await env.addUser("dan", to: services)
+        for user in [bob, cy, dan] {
+            try await signIn(user)
+            _ = try await tweets.likeTweet(id: tweet.id)
+        }
+        try await signIn(ada)
+        let viewModel = await NotificationsViewModel(services: services)
+        try await viewModel.load(limit: 2, unreadOnly: true)
+        #expect(await viewModel.notifications.map(\.fromUid) == [dan.id, cy.id])
+        #expect(await viewModel.hasMore)
+        try await viewModel.markShownAsSeen(unreadOnly: true, isFirstPage: true)
+        #expect(try await bell.unreadCount() == 3)  // Not all were shown yet.
+        let last = await viewModel.notifications.last?.id
+        try await viewModel.load(limit: 2, before: last, unreadOnly: true)
+        #expect(await viewModel.notifications.map(\.fromUid) == [bob.id])
+        try await viewModel.markShownAsSeen(unreadOnly: true, isFirstPage: false)
+        #expect(try await bell.unreadCount() == 0)
+        #expect(try await bell.fetchNotifications(unreadOnly: true).isEmpty)
+    }
+
+    @Test func aReplysNotificationIsWithdrawnEvenAfterItsParentWasDeleted() async throws {
+        let tweet = try await env.post("parent", as: ada, in: services)
+        let reply = try await env.post("reply", as: bob, in: services, replyTo: tweet.id)
+        try await signIn(ada)
+        try await tweets.deleteTweet(id: tweet.id)
+        #expect(try await bell.unreadCount() == 1)
+        try await signIn(bob)
+        try await tweets.deleteTweet(id: reply.id)
+        #expect(try await list(ada).isEmpty)
+        try await signIn(ada)
+        #expect(try await bell.unreadCount() == 0)
     }
 
     @Test func pagesFollowTheCursorAndAnUnknownOneIsAnError() async throws {

@@ -119,6 +119,20 @@ struct RetweetAndBookmarkTests {
         #expect(whole.prefix(3).map(\.caption) == ["bob's own", "tweet 4", "tweet 1"])
     }
 
+    @Test func aReplyToATweetFromBeforeReplyCountsCountsItsEarlierReplies() async throws {
+        let parent = try await env.post("old question", as: ada, in: services)
+        for number in 0..<2 {
+            _ = try await env.post("old answer \(number)", as: bob, in: services, replyTo: parent.id)
+        }
+        // As a store written before reply counts were kept has it: no replyCount field.
+        let path = DocumentPath(collection: Collections.tweets, documentID: parent.id)
+        try await services.store.runTransaction { $0.updateData(["replyCount": .delete], at: path) }
+        #expect(try await stored(parent.id)?["replyCount"] == nil)
+        _ = try await env.post("new answer", as: cy, in: services, replyTo: parent.id)
+        #expect(try await stored(parent.id)?["replyCount"] == .integer(3))
+        #expect(try await tweets.fetchThread(id: parent.id).replies.count == 3)
+    }
+
     // MARK: Quotes
 
     @Test func aQuoteEmbedsTheTweetAndCountsOnIt() async throws {
