@@ -15,7 +15,8 @@ public enum CommandLineTool {
     /// generated from this table, so they cannot drift apart.
     static let commands: [any Command.Type] = [
         RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, PostCommand.self,
-        FeedCommand.self, ProfileCommand.self, ExploreCommand.self, ThreadCommand.self, NotificationsCommand.self,
+        FeedCommand.self, ProfileCommand.self, ExploreCommand.self, SearchCommand.self, TrendsCommand.self,
+        ThreadCommand.self, NotificationsCommand.self,
         BookmarksCommand.self, LikeCommand.self, UnlikeCommand.self, RetweetCommand.self, UnretweetCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, DeleteCommand.self, FollowUserCommand.self,
         UnfollowUserCommand.self, EditProfileCommand.self,

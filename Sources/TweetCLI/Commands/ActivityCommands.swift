@@ -190,3 +190,91 @@ struct NotificationRenderer {
         return text
     }
 }
+
+/// `search`: tweets by words, #hashtags, @mentions and from:author.
+struct SearchCommand: Command {
+    static let name = "search"
+    static let usage = "search QUERY... [--limit N] [--before TWEET_ID]"
+    static let summary = "Find tweets by words, #hashtags, @mentions and from:username, newest first"
+    static let options = [.limit("tweets"), Option.before]
+
+    var words: [String]
+    var limit: Int?
+    var before: String?
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        limit = try list.number("--limit", in: Limits.page)
+        before = try list.option("--before")
+        words = try list.positionals()
+        guard words.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            throw UsageError("search needs something to search for", usage: Self.usage)
+        }
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = SearchViewModel(services: try context.services())
+        let query = words.joined(separator: " ")
+        try await viewModel.search(query, limit: context.pageLimit(limit), before: before)
+        try context.emit(viewModel.tweets, human: human(viewModel, query: query, context: context))
+    }
+
+    private func human(_ viewModel: SearchViewModel, query: String, context: Context) -> TerminalText {
+        guard let last = viewModel.tweets.last else {
+            return before == nil ? "No tweets match \(TerminalText(query)).\n" : "No older tweets match.\n"
+        }
+        var text = context.tweetRenderer.render(viewModel.tweets)
+        if viewModel.hasMore {
+            var arguments = "search " + words.map(ShellQuote.quote).joined(separator: " ")
+            if let limit { arguments += " --limit \(limit)" }
+            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+        }
+        return text
+    }
+}
+
+/// `trends`: Explore's "What's happening".
+struct TrendsCommand: Command {
+    static let name = "trends"
+    static let usage = "trends [--hours N] [--limit N]"
+    static let summary = "Show the most used hashtags of the last hours"
+    static let options = [
+        Option(
+            "--hours", value: "N",
+            "the window, \(Limits.trendHours.lowerBound)–\(Limits.trendHours.upperBound) hours (default 24)"),
+        .limit("hashtags"),
+    ]
+
+    var hours: Int
+    var limit: Int?
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        hours = try list.number("--hours", in: Limits.trendHours) ?? 24
+        limit = try list.number("--limit", in: Limits.page)
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        let viewModel = TrendsViewModel(services: try context.services())
+        try await viewModel.load(hours: hours, limit: limit ?? 10)
+        guard let trends = viewModel.trends else { return }
+        try context.emit(trends.trends, human: human(trends, context: context))
+    }
+
+    private func human(_ trends: Trends, context: Context) -> TerminalText {
+        guard !trends.trends.isEmpty else { return "No hashtags in the last \(hours) hours.\n" }
+        let window = "the last \(hours) hour\(hours == 1 ? "" : "s")"
+        var text: TerminalText =
+            trends.endsAtNewestTweet
+            ? .bold("What was happening")
+                + .dim(" (nothing new in \(window); the \(hours) hours up to the newest tweet)")
+                + "\n"
+            : .bold("What's happening") + .dim(" (\(window))") + "\n"
+        for (rank, trend) in trends.trends.enumerated() {
+            text += "\(rank + 1). " + .styled(trend.hashtag, .accent)
+            text += .dim(" · \(trend.tweets) tweet\(trend.tweets == 1 ? "" : "s")") + "\n"
+        }
+        return text
+    }
+}

@@ -40,5 +40,7 @@ struct Option: Sendable {
 /// The ranges option values must fall in, stated once for parsing and help.
 enum Limits {
     static let page = 1...200
+    /// A week at most: the trend counters are kept by the hour.
+    static let trendHours = 1...168
     static let defaultPage = 20
 }

@@ -89,7 +89,7 @@ public struct DemoSeeder: Sendable {
         tweets.reserveCapacity(options.tweets)
         let span = 90.0 * 86_400 / Double(max(options.tweets, 1))
         var replies = 0
-        var entitiesByCaption: [String: TweetEntities] = [:]  // a few dozen captions, a million tweets
+        var captions = DemoCaptions()
         var notifications = Notifications()
         for index in 0..<options.tweets {
             let author = users[Int(random.next() % UInt64(users.count))]
@@ -112,9 +112,9 @@ public struct DemoSeeder: Sendable {
                 notified = tweets[quoted].uid
                 notifications.add(tweets[quoted].uid, .quote, from: author.id, tweetID: id, at: time)
             }
-            var caption = Self.caption(&random, reply: replyTo != nil)
-            var entities = entitiesByCaption[caption] ?? TweetText.entities(in: caption)
-            entitiesByCaption[caption] = entities
+            let composed = captions.next(&random, reply: replyTo != nil)
+            var caption = composed.text
+            var entities = composed.entities
             if random.next() % 8 == 0 {  // One tweet in eight mentions someone.
                 let mentioned = users[Int(random.next() % UInt64(users.count))]
                 caption = "@\(mentioned.username) " + caption
@@ -175,8 +175,35 @@ public struct DemoSeeder: Sendable {
                     ["tweetId": .string(tweets[tweet].id), "timestamp": .string(Timestamp.string(from: time))]
                 ))
         }
+        // Each tweet with its search terms and its hashtags' hour counts, as posting them would write.
+        var termCounts: [String: Int64] = [:]
+        var trendCounts: [String: (hashtag: String, tweets: Int64)] = [:]
         for tweet in tweets {
             writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), tweet.fields))
+            let entities = tweet.entities ?? TweetEntities()
+            let stamp = JSONValue.string(Timestamp.string(from: tweet.timestamp))
+            for term in SearchTerms.terms(caption: tweet.caption, entities: entities) {
+                writes.append(
+                    (
+                        DocumentPath(collection: SearchIndex.postingsCollection(term), documentID: tweet.id),
+                        ["timestamp": stamp, "uid": .string(tweet.uid)]
+                    ))
+                termCounts[term, default: 0] += 1
+            }
+            let hour = SearchIndex.hour(tweet.timestamp)
+            for tag in entities.hashtags {
+                trendCounts[hour + "/" + SearchTerms.fold(tag), default: (tag, 0)].tweets += 1
+            }
+        }
+        for (term, count) in termCounts { writes.append((SearchIndex.termPath(term), ["tweets": .integer(count)])) }
+        for (key, counter) in trendCounts {
+            let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
+            writes.append(
+                (
+                    DocumentPath(
+                        collection: SearchIndex.trendCollection(parts[0]), documentID: SearchIndex.documentID(parts[1])),
+                    ["hashtag": .string(counter.hashtag), "tweets": .integer(counter.tweets)]
+                ))
         }
 
         var stats = [String: UserStats](
@@ -260,13 +287,6 @@ public struct DemoSeeder: Sendable {
         }
     }
 
-    private static func caption(_ random: inout SplitMix64, reply: Bool) -> String {
-        let pool = reply ? replyLines : lines
-        let first = pool[Int(random.next() % UInt64(pool.count))]
-        guard random.next() % 3 == 0 else { return first }
-        return first + " " + tags[Int(random.next() % UInt64(tags.count))]
-    }
-
     private static let firstNames = [
         "Ada", "Grace", "Linus", "Alan", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Hedy", "Tim",
         "Radia", "Guido", "Yukihiro", "Chris", "Lin", "Hana", "Min-jun", "Sakura", "Wei", "Amara", "Diego", "Priya",
@@ -280,18 +300,6 @@ public struct DemoSeeder: Sendable {
         "Learning in public.", "Terminal enthusiast.", "SwiftUI + Firebase course graduate.", "",
     ]
     private static let locations = ["Cupertino", "Seoul", "Tokyo", "Berlin", "Lagos", "São Paulo", "Toronto", ""]
-    private static let lines = [
-        "Just shipped a new feature!", "Who else is learning SwiftUI this weekend?", "Debugging is my cardio.",
-        "Hot take: tabs over spaces.", "The feed finally loads in one query. No more N+1.", "What's happening?",
-        "Reading about transactions and fsync tonight.", "오늘도 코딩 중입니다.", "今日はSwiftを勉強しています。",
-        "Async/await changed how I write networking code.", "Refactored my view models into something I'm proud of.",
-        "Anyone else running their Twitter clone in a terminal?", "Coffee count: 3. Bugs fixed: 1.",
-    ]
-    private static let replyLines = [
-        "Totally agree!", "Congrats, looks great!", "Same here 😄", "Interesting, tell me more.",
-        "This is the way.", "Thanks for sharing!", "I had the same bug yesterday.",
-    ]
-    private static let tags = ["#SwiftUI", "#100DaysOfCode", "#iOSDev", "#Swift", "#buildinpublic"]
 }
 
 /// What can go wrong seeding demo data.

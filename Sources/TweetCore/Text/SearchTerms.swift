@@ -1,0 +1,158 @@
+import Foundation
+
+/// The terms a tweet is found by, and the terms a search asks for, made the same way:
+///
+/// - words, lowercased and without diacritics ("Café" is `cafe`), split at anything that is not a
+///   letter, digit or combining mark; Korean is split into words the same way;
+/// - text with no spaces between words (Han, Hiragana, Katakana) as overlapping pairs of
+///   characters, as search engines' CJK analyzers do ("東京に" gives `東京`, `京に`); a lone
+///   character stands for itself;
+/// - `#hashtag` and `@username` for the tweet's hashtags and mentions.
+public enum SearchTerms {
+    /// The most terms one tweet is indexed by.
+    public static let maximumPerTweet = 48
+    /// The longest term kept (longer words are cut to it, the same way in tweets and searches).
+    static let maximumLength = 40
+
+    /// A tweet's terms, each once, in order of first appearance.
+    public static func terms(caption: String, entities: TweetEntities) -> [String] {
+        var terms: [String] = []
+        var seen: Set<String> = []
+        func add(_ term: String) {
+            guard terms.count < maximumPerTweet, !term.isEmpty, seen.insert(term).inserted else { return }
+            terms.append(term)
+        }
+        for tag in entities.hashtags { add("#" + fold(tag)) }
+        for name in entities.mentions { add("@" + name.lowercased()) }
+        for word in words(caption) { add(word) }
+        return terms
+    }
+
+    /// The words and character pairs of `text`, folded.
+    static func words(_ text: String) -> [String] {
+        var result: [String] = []
+        var word = String.UnicodeScalarView()
+        var ideographs: [Unicode.Scalar] = []
+        func endWord() {
+            guard !word.isEmpty else { return }
+            result.append(fold(String(word)))
+            word.removeAll(keepingCapacity: true)
+        }
+        func endIdeographs() {
+            if ideographs.count == 1 {
+                result.append(String(Character(ideographs[0])))
+            } else if ideographs.count > 1 {
+                for index in 0..<(ideographs.count - 1) {
+                    var pair = String.UnicodeScalarView()
+                    pair.append(ideographs[index])
+                    pair.append(ideographs[index + 1])
+                    result.append(String(pair))
+                }
+            }
+            ideographs.removeAll(keepingCapacity: true)
+        }
+        for scalar in text.unicodeScalars {
+            if isIdeographic(scalar) {
+                endWord()
+                ideographs.append(scalar)
+            } else if isWordScalar(scalar) {
+                endIdeographs()
+                word.append(scalar)
+            } else {
+                endWord()
+                endIdeographs()
+            }
+        }
+        endWord()
+        endIdeographs()
+        return result
+    }
+
+    /// Lowercase, without diacritics, at most ``maximumLength`` characters. Plain ASCII (most words)
+    /// takes a fast path.
+    static func fold(_ word: String) -> String {
+        var folded: String
+        if word.utf8.allSatisfy({ $0 < 0x80 }) {
+            folded = word.lowercased()
+        } else {
+            folded =
+                word.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+                .precomposedStringWithCanonicalMapping
+        }
+        if folded.count > maximumLength { folded = String(folded.prefix(maximumLength)) }
+        return folded
+    }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            let value = scalar.value
+            return (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+        }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+            .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Han, Hiragana and Katakana: scripts written without spaces between words.
+    private static func isIdeographic(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F,
+            0x20000...0x3134F:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// A search as typed: the terms every result must have, and the author it is limited to.
+public struct SearchQuery: Equatable, Sendable {
+    /// Terms as ``SearchTerms`` makes them: `#tag`, `@user`, words and CJK pairs.
+    public var terms: [String]
+    /// `from:user`: only this username's tweets.
+    public var author: String?
+
+    /// Parses `text`: `#tag`, `@user`, `from:user`, and words.
+    /// - Throws: ``SearchError/empty`` when nothing in it can be searched for.
+    public init(_ text: String) throws {
+        var terms: [String] = []
+        var author: String?
+        for token in text.split(whereSeparator: { $0.isWhitespace }) {
+            let lowered = token.lowercased()
+            if lowered.hasPrefix("from:") {
+                let name = lowered.dropFirst(5).drop { $0 == "@" }
+                guard !name.isEmpty else { throw SearchError.emptyAuthor }
+                author = String(name)
+            } else if token.hasPrefix("#"), token.count > 1 {
+                terms.append("#" + SearchTerms.fold(String(token.dropFirst())))
+            } else if token.hasPrefix("@"), token.count > 1 {
+                terms.append("@" + String(token.dropFirst()).lowercased())
+            } else {
+                terms += SearchTerms.words(String(token))
+            }
+        }
+        var seen: Set<String> = []
+        self.terms = terms.filter { seen.insert($0).inserted }
+        self.author = author
+        guard !self.terms.isEmpty || author != nil else { throw SearchError.empty }
+    }
+}
+
+/// What can be wrong with a search.
+public enum SearchError: Error, Equatable, LocalizedError {
+    /// Nothing to search for: no word, tag, mention or author.
+    case empty
+    /// `from:` with no username.
+    case emptyAuthor
+
+    public var errorDescription: String? {
+        switch self {
+        case .empty: "there is nothing to search for; give a word, a #hashtag, an @username or from:username"
+        case .emptyAuthor: "from: needs a username, as in from:ada"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+
+/// Search and trends, served by the index and counters the posting transaction keeps.
+struct SearchServiceTests {
+    let env: TestEnvironment
+    let services: AppServices
+    let ada: User
+    let bob: User
+
+    init() async throws {
+        env = try TestEnvironment()
+        services = try env.makeServices()
+        ada = try await env.addUser("ada", to: services)
+        bob = try await env.addUser("bob", to: services)
+    }
+
+    private func search(_ text: String, limit: Int = 20, before: String? = nil) async throws -> [String] {
+        try await services.tweets.search(text, limit: limit, before: before).map(\.caption)
+    }
+
+    @Test func wordsTagsMentionsAndAuthorsFindTheirTweetsNewestFirst() async throws {
+        _ = try await env.post("Café au lait with @bob #Coffee", as: ada, in: services)
+        _ = try await env.post("明日東京に行きます", as: ada, in: services)
+        _ = try await env.post("plain cafe talk #coffee", as: bob, in: services)
+        _ = try await env.post("cafeteria is not a cafe word match", as: bob, in: services)
+        #expect(
+            try await search("cafe") == [
+                "cafeteria is not a cafe word match", "plain cafe talk #coffee", "Café au lait with @bob #Coffee",
+            ])
+        #expect(try await search("CAFÉ talk") == ["plain cafe talk #coffee"])
+        #expect(try await search("#COFFEE") == ["plain cafe talk #coffee", "Café au lait with @bob #Coffee"])
+        #expect(try await search("@bob") == ["Café au lait with @bob #Coffee"])
+        #expect(try await search("from:ada cafe") == ["Café au lait with @bob #Coffee"])
+        #expect(try await search("from:ada") == ["明日東京に行きます", "Café au lait with @bob #Coffee"])
+        #expect(try await search("東京") == ["明日東京に行きます"])
+        #expect(try await search("cafet").isEmpty, "whole words only")
+        await #expect(throws: UserError.notFound("@nobody")) { try await search("from:nobody") }
+    }
+
+    @Test func pagesFollowTheCursorAcrossTermsThatMustAllMatch() async throws {
+        for number in 0..<7 {
+            _ = try await env.post("common \(number % 2 == 0 ? "rare" : "other") \(number)", as: ada, in: services)
+        }
+        let all = try await search("common rare")
+        #expect(all == ["common rare 6", "common rare 4", "common rare 2", "common rare 0"])
+        let tweets = try await services.tweets.search("common rare", limit: 2)
+        let next = try await search("common rare", limit: 2, before: tweets.last?.id)
+        #expect(next == ["common rare 2", "common rare 0"])
+    }
+
+    @Test func deletingATweetTakesItOutOfSearchAndTrends() async throws {
+        let tweet = try await env.post("ephemeral #Gone", as: ada, in: services)
+        _ = try await env.post("stays #Kept", as: ada, in: services)
+        #expect(try await search("ephemeral") == ["ephemeral #Gone"])
+        #expect(try await services.tweets.fetchTrends(now: env.clock.now).trends.map(\.hashtag).contains("#Gone"))
+        try await env.signIn(ada, in: services)
+        try await services.tweets.deleteTweet(id: tweet.id)
+        #expect(try await search("ephemeral").isEmpty)
+        #expect(try await search("#gone").isEmpty)
+        let trends = try await services.tweets.fetchTrends(now: env.clock.now).trends
+        #expect(trends == [Trend(hashtag: "#Kept", tweets: 1)])
+        let terms = try await services.store.collection(SearchIndex.terms).query.getDocuments().map(\.documentID)
+        #expect(!terms.contains("ephemeral"), "a term no tweet has is gone")
+    }
+
+    @Test func trendsCountTheWindowsHashtagsMostUsedFirst() async throws {
+        _ = try await env.post("one #Swift", as: ada, in: services)
+        _ = try await env.post("two #swift #Linux", as: bob, in: services)
+        env.clock.advance(by: 30 * 3600)
+        _ = try await env.post("later #Linux", as: bob, in: services)
+        let day = try await services.tweets.fetchTrends(hours: 24, now: env.clock.now)
+        #expect(day.trends == [Trend(hashtag: "#Linux", tweets: 1)])
+        #expect(!day.endsAtNewestTweet)
+        let twoDays = try await services.tweets.fetchTrends(hours: 48, now: env.clock.now)
+        #expect(twoDays.trends == [Trend(hashtag: "#Linux", tweets: 2), Trend(hashtag: "#Swift", tweets: 2)])
+        // A quiet store: the window ends at its newest tweet, and says so.
+        let quiet = try await services.tweets.fetchTrends(hours: 1, now: env.clock.now.addingTimeInterval(86_400))
+        #expect(quiet.endsAtNewestTweet)
+        #expect(quiet.trends == [Trend(hashtag: "#Linux", tweets: 1)])
+    }
+}

@@ -1,0 +1,34 @@
+import Testing
+
+@testable import TweetCore
+
+struct SearchTermsTests {
+    @Test func wordsAreFoldedToLowercaseWithoutDiacritics() {
+        #expect(SearchTerms.words("Café CRÈME brûlée, naïve!") == ["cafe", "creme", "brulee", "naive"])
+        #expect(SearchTerms.words("Straße ÅNGSTRÖM") == ["strasse", "angstrom"])
+    }
+
+    @Test func textWithoutSpacesIsIndexedByPairsOfCharacters() {
+        #expect(SearchTerms.words("明日東京に行きます") == ["明日", "日東", "東京", "京に", "に行", "行き", "きま", "ます"])
+        #expect(SearchTerms.words("今日はSwiftを") == ["今日", "日は", "swift", "を"])
+        #expect(SearchTerms.words("東") == ["東"])
+    }
+
+    @Test func koreanIsSplitIntoWords() {
+        #expect(SearchTerms.words("오늘도 코딩 중입니다.") == ["오늘도", "코딩", "중입니다"])
+    }
+
+    @Test func aTweetsTermsHoldItsHashtagsMentionsAndWordsOnce() {
+        let caption = "Hello @Bob, hello #SwiftUI"
+        let terms = SearchTerms.terms(caption: caption, entities: TweetText.entities(in: caption))
+        #expect(terms == ["#swiftui", "@bob", "hello", "bob", "swiftui"])
+    }
+
+    @Test func aQueryParsesTagsMentionsAuthorsAndWords() throws {
+        let query = try SearchQuery("#Café @Ada from:@bob Tokyo 東京")
+        #expect(query.terms == ["#cafe", "@ada", "tokyo", "東京"])
+        #expect(query.author == "bob")
+        #expect(throws: SearchError.empty) { try SearchQuery("  !!  ") }
+        #expect(throws: SearchError.emptyAuthor) { try SearchQuery("from:") }
+    }
+}
