@@ -108,6 +108,30 @@ struct ActivityEndToEndTests {
         #expect(text.contains("\n  thanks!\n"), "a reply to a reply is indented: \(text)")
     }
 
+    @Test func searchAndTrendsFindWhatWasPosted() throws {
+        let (cli, hello, reply, _) = try conversation()
+        try cli.login("ada")
+        _ = try cli.post("Café talk #SwiftUI in 東京")
+        let found = try jsonArray(try cli.run(["search", "hello", "--json"]).stdout)
+        #expect(found.map { $0["id"] as? String } == [hello])
+        #expect(try jsonArray(try cli.run(["search", "@ada", "--json"]).stdout).map { $0["id"] as? String } == [reply])
+        let text = try cli.run(["search", "cafe", "東京"])
+        #expect(text.stdout.contains("Café talk #SwiftUI in 東京"), "\(text.stdout)")
+        #expect(try cli.run(["search", "nothing-like-it"]).stdout == "No tweets match nothing-like-it.\n")
+        let trends = try jsonArray(try cli.run(["trends", "--json"]).stdout)
+        #expect(trends.first?["hashtag"] as? String == "#SwiftUI")
+        #expect(trends.first?["tweets"] as? Int == 1)
+        #expect(try cli.run(["trends"]).stdout.contains("1. #SwiftUI · 1 tweet"))
+        for bad in [["search"], ["search", " "], ["trends", "--hours", "0"], ["trends", "--hours", "169"]] {
+            let result = try cli.run(bad)
+            #expect(result.status == 64, "\(bad)")
+            #expect(result.stderr.hasPrefix("error: "), "\(bad): \(result.stderr)")
+        }
+        let unknown = try cli.run(["search", "from:zed"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.hasPrefix("error: there is no user @zed"), "\(unknown.stderr)")
+    }
+
     @Test func badInputIsOneSentenceAndChangesNothing() throws {
         let (cli, hello, _, _) = try conversation()
         var before = try cli.run(["export"]).stdout
