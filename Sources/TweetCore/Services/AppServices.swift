@@ -48,8 +48,7 @@ public struct AppServices: Sendable {
         IndexDefinition(Collections.bookmarks, ["timestamp"]),  // the Bookmarks list
         IndexDefinition(Collections.bookmarks, ["tweetId"], scope: .collectionGroup),  // a deleted tweet's bookmarks
         IndexDefinition(Collections.notifications, ["timestamp"]),  // the bell
-        IndexDefinition(SearchIndex.postings, ["timestamp"]),  // search: a term's tweets, newest first
-        IndexDefinition(SearchIndex.postings, ["uid", "timestamp"]),  // search with from:
+        IndexDefinition(SearchIndex.buckets, ["start"]),  // search: a term's tweets, newest first
         IndexDefinition(Collections.users, ["username"]),  // sign-in, @username
         IndexDefinition(Collections.users, ["email"]),  // sign-in, unique emails
     ]

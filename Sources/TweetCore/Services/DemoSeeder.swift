@@ -176,26 +176,38 @@ public struct DemoSeeder: Sendable {
                 ))
         }
         // Each tweet with its search terms and its hashtags' hour counts, as posting them would write.
-        var termCounts: [String: Int64] = [:]
+        var termTweets: [String: [String]] = [:]
         var trendCounts: [String: (hashtag: String, tweets: Int64)] = [:]
         for tweet in tweets {
             writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), tweet.fields))
             let entities = tweet.entities ?? TweetEntities()
-            let stamp = JSONValue.string(Timestamp.string(from: tweet.timestamp))
             for term in SearchTerms.terms(caption: tweet.caption, entities: entities) {
-                writes.append(
-                    (
-                        DocumentPath(collection: SearchIndex.postingsCollection(term), documentID: tweet.id),
-                        ["timestamp": stamp, "uid": .string(tweet.uid)]
-                    ))
-                termCounts[term, default: 0] += 1
+                termTweets[term, default: []].append(tweet.id)  // tweets are made in ID order
             }
             let hour = SearchIndex.hour(tweet.timestamp)
             for tag in entities.hashtags {
                 trendCounts[hour + "/" + SearchTerms.fold(tag), default: (tag, 0)].tweets += 1
             }
         }
-        for (term, count) in termCounts { writes.append((SearchIndex.termPath(term), ["tweets": .integer(count)])) }
+        for (term, ids) in termTweets {
+            var last: [String] = []
+            for start in stride(from: 0, to: ids.count, by: SearchIndex.bucketSize) {
+                last = Array(ids[start..<min(ids.count, start + SearchIndex.bucketSize)])
+                writes.append(
+                    (
+                        DocumentPath(collection: SearchIndex.bucketsCollection(term), documentID: last[0]),
+                        SearchIndex.bucket(last)
+                    ))
+            }
+            writes.append(
+                (
+                    SearchIndex.termPath(term),
+                    [
+                        "tweets": .integer(Int64(ids.count)), "open": .string(last[0]),
+                        "openSize": .integer(Int64(last.count)),
+                    ]
+                ))
+        }
         for (key, counter) in trendCounts {
             let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
             writes.append(

@@ -1,14 +1,21 @@
 import Foundation
 
 /// The search index and the trend counters, written in the transaction that posts or deletes a
-/// tweet: `terms/{term}` counts the tweets with a term and `terms/{term}/postings/{tweetId}` lists
-/// them (with their time and author, for the `(timestamp)` and `(uid, timestamp)` indexes);
-/// `trend-hours/{yyyyMMddHH}/hashtags/{tag}` counts each hashtag's tweets per hour (UTC).
+/// tweet.
+///
+/// - `terms/{term}`: how many tweets have the term, and its open bucket (the newest, if not full).
+/// - `terms/{term}/buckets/{first tweet ID}`: up to ``bucketSize`` tweet IDs with the term, in ID
+///   (time) order, with `start`, the bucket's first ID, indexed to read them newest first. Buckets
+///   rather than one document per tweet keep a million tweets' index to a few hundred thousand
+///   small documents.
+/// - `trend-hours/{yyyyMMddHH}/hashtags/{tag}`: each hashtag's tweets in that UTC hour.
 enum SearchIndex {
     static let terms = "terms"
-    static let postings = "postings"
+    static let buckets = "buckets"
     static let trendHours = "trend-hours"
     static let hashtags = "hashtags"
+    /// Tweet IDs per bucket.
+    static let bucketSize = 16
 
     /// A term as a document ID: `/` and `%` escaped (terms are letters and digits, so this is rare).
     static func documentID(_ term: String) -> String {
@@ -20,7 +27,7 @@ enum SearchIndex {
         DocumentPath(collection: terms, documentID: documentID(term))
     }
 
-    static func postingsCollection(_ term: String) -> String { "\(terms)/\(documentID(term))/\(postings)" }
+    static func bucketsCollection(_ term: String) -> String { "\(terms)/\(documentID(term))/\(buckets)" }
 
     /// The UTC hour of `date`, `yyyyMMddHH`: a trend bucket's name.
     static func hour(_ date: Date) -> String {
@@ -34,34 +41,96 @@ enum SearchIndex {
 
     static func trendCollection(_ hour: String) -> String { "\(trendHours)/\(hour)/\(hashtags)" }
 
-    /// Indexes a new tweet (`delta` 1) or removes it (`delta` -1), with its hashtags' hour counts.
-    static func update(
-        tweetID: String, uid: String, time: Date, caption: String, entities: TweetEntities, delta: Int64,
-        in transaction: Transaction
-    ) throws {
-        let stamp = JSONValue.string(Timestamp.string(from: time))
-        var indexed: Set<String> = []  // the terms whose counts change: a tweet from before the index has none
+    /// A bucket's fields.
+    static func bucket(_ ids: [String]) -> JSONObject {
+        ["start": .string(ids.first ?? ""), "ids": .array(ids.map { .string($0) })]
+    }
+
+    static func ids(_ fields: JSONObject?) -> [String] {
+        fields?["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    /// The bucket of `term` that would hold `tweetID`: the one with the greatest start at or below it.
+    static func bucketHolding(_ tweetID: String, term: String, store: any DocumentStore) -> Query {
+        let collection = store.collection(bucketsCollection(term))
+        let marker = DocumentSnapshot(
+            path: collection.document("~"), data: ["start": .string(tweetID)])
+        return collection.order(by: "start", descending: true).start(after: marker)
+    }
+
+    /// Indexes a new tweet under its terms, and counts its hashtags in its hour.
+    static func add(tweetID: String, time: Date, caption: String, entities: TweetEntities, in transaction: Transaction)
+        throws
+    {
         for term in SearchTerms.terms(caption: caption, entities: entities) {
-            let posting = DocumentPath(collection: postingsCollection(term), documentID: tweetID)
-            if delta > 0 {
-                transaction.setData(["timestamp": stamp, "uid": .string(uid)], at: posting)
+            let path = termPath(term)
+            var fields = try transaction.getDocument(path)?.data ?? [:]
+            let count = fields["tweets"]?.integerValue ?? 0
+            let buckets = bucketsCollection(term)
+            if let open = fields["open"]?.stringValue,
+                case let bucketPath = DocumentPath(collection: buckets, documentID: open),
+                case var ids = Self.ids(try transaction.getDocument(bucketPath)?.data),
+                !ids.isEmpty, ids.count < bucketSize
+            {
+                ids.append(tweetID)
+                ids.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                transaction.setData(bucket(ids), at: bucketPath)
+                fields["openSize"] = .integer(Int64(ids.count))
             } else {
-                guard try transaction.getDocument(posting) != nil else { continue }
-                transaction.deleteDocument(posting)
+                transaction.setData(bucket([tweetID]), at: DocumentPath(collection: buckets, documentID: tweetID))
+                fields["open"] = .string(tweetID)
+                fields["openSize"] = .integer(1)
             }
-            indexed.insert(term)
-            let count = try transaction.getDocument(termPath(term))?.data["tweets"]?.integerValue ?? 0
-            if count + delta > 0 {
-                transaction.setData(["tweets": .integer(count + delta)], at: termPath(term))
+            fields["tweets"] = .integer(count + 1)
+            transaction.setData(fields, at: path)
+        }
+        try countHashtags(entities, at: time, by: 1, in: transaction)
+    }
+
+    /// Takes a deleted tweet out of its terms' buckets and its hashtags' hour counts. A tweet from
+    /// before the index, in no bucket, changes nothing.
+    static func remove(
+        tweetID: String, time: Date, caption: String, entities: TweetEntities, in transaction: Transaction,
+        store: any DocumentStore
+    ) throws {
+        var indexed = false
+        for term in SearchTerms.terms(caption: caption, entities: entities) {
+            // The bucket at or below the ID, or (for an ID that came in a moment out of order) the next one.
+            let candidates = try transaction.getDocuments(bucketHolding(tweetID, term: term, store: store).limit(to: 2))
+            guard let holder = candidates.first(where: { Self.ids($0.data).contains(tweetID) }) else { continue }
+            indexed = true
+            let ids = Self.ids(holder.data).filter { $0 != tweetID }
+            let path = termPath(term)
+            var fields = try transaction.getDocument(path)?.data ?? [:]
+            let count = (fields["tweets"]?.integerValue ?? 1) - 1
+            if ids.isEmpty {
+                transaction.deleteDocument(holder.path)
+                if fields["open"]?.stringValue == holder.documentID { fields["open"] = nil }
             } else {
-                transaction.deleteDocument(termPath(term))
+                // The bucket keeps its name and start: its place among the others does not change.
+                var kept = bucket(ids)
+                kept["start"] = holder.data["start"]
+                transaction.setData(kept, at: holder.path)
+                if fields["open"]?.stringValue == holder.documentID { fields["openSize"] = .integer(Int64(ids.count)) }
+            }
+            if count > 0 {
+                fields["tweets"] = .integer(count)
+                transaction.setData(fields, at: path)
+            } else {
+                transaction.deleteDocument(path)
             }
         }
+        if indexed { try countHashtags(entities, at: time, by: -1, in: transaction) }
+    }
+
+    private static func countHashtags(
+        _ entities: TweetEntities, at time: Date, by delta: Int64, in transaction: Transaction
+    ) throws {
         let bucket = trendCollection(hour(time))
         var counted: Set<String> = []
         for tag in entities.hashtags {
             let key = SearchTerms.fold(tag)
-            guard indexed.contains("#" + key), counted.insert(key).inserted else { continue }
+            guard counted.insert(key).inserted else { continue }
             let path = DocumentPath(collection: bucket, documentID: documentID(key))
             let existing = try transaction.getDocument(path)?.data
             let count = (existing?["tweets"]?.integerValue ?? 0) + delta
@@ -97,65 +166,61 @@ public struct Trends: Equatable, Sendable {
 
 extension TweetService {
     /// The tweets that match `text`, newest first (see ``SearchQuery``): every term, and the author
-    /// of `from:`. Served by the terms index: the rarest term's postings are read newest first and
-    /// each candidate is checked against the other terms by key, a page at a time.
+    /// of `from:`. The rarest term's buckets (or the author's tweets, if fewer) give the candidates,
+    /// newest first; each is checked against the rest of the query from its own caption.
     /// - Parameter before: the ID of the last tweet of the previous page.
     /// - Throws: ``SearchError``, ``UserError/notFound(_:)`` for an unknown `from:` user,
-    ///   ``TweetError/notFound(_:)`` for a `before` that is not among the results.
+    ///   ``TweetError/notFound(_:)`` for a `before` that is no tweet.
     public func search(_ text: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         let query = try SearchQuery(text)
         var author: String?
+        var authorTweets = Int64.max
         if let name = query.author {
-            author = try await users.fetchUser(withUsername: name).id
+            let user = try await users.fetchUser(withUsername: name)
+            author = user.id
+            authorTweets = Int64(try await users.fetchStats(forUid: user.id).tweets)
         }
         let tweetsCollection = store.collection(Collections.tweets)
-        if query.terms.isEmpty, let author {
-            // from: alone is that user's tweets, replies included.
-            var page = tweetsCollection.whereField("uid", isEqualTo: .string(author))
-                .order(by: "timestamp", descending: true).limit(to: limit)
-            if let before {
-                guard let cursor = try await store.getDocument(tweetsCollection.document(before)) else {
-                    throw TweetError.notFound(before)
-                }
-                page = page.start(after: cursor)
-            }
-            return try await hydrate(page.getDocuments())
+        if let before, try await store.getDocument(tweetsCollection.document(before)) == nil {
+            throw TweetError.notFound(before)
         }
-        // The rarest term drives; a term no tweet has means no results.
+        // The rarest term; a term no tweet has means no results.
         let counts = try await store.getDocuments(query.terms.map(SearchIndex.termPath))
         guard counts.count == query.terms.count else { return [] }
-        let byID = Dictionary(counts.map { ($0.documentID, $0.data["tweets"]?.integerValue ?? 0) }) { a, _ in a }
-        let ordered = query.terms.sorted {
-            (byID[SearchIndex.documentID($0)] ?? 0) < (byID[SearchIndex.documentID($1)] ?? 0)
-        }
-        let driver = ordered[0]
-        let others = ordered.dropFirst()
-        let postings = store.collection(SearchIndex.postingsCollection(driver))
-        var candidates = postings.order(by: "timestamp", descending: true)
-        if let author { candidates = candidates.whereField("uid", isEqualTo: .string(author)) }
-        if let before {
-            guard let cursor = try await store.getDocument(postings.document(before)) else {
-                throw TweetError.notFound(before)
+        let rarest = counts.min { ($0.data["tweets"]?.integerValue ?? 0) < ($1.data["tweets"]?.integerValue ?? 0) }
+        var candidates: SearchCandidates
+        if let rarest, let term = query.terms.first(where: { SearchIndex.documentID($0) == rarest.documentID }),
+            rarest.data["tweets"]?.integerValue ?? 0 <= authorTweets
+        {
+            let buckets =
+                before.map { SearchIndex.bucketHolding($0, term: term, store: store) }
+                ?? store.collection(SearchIndex.bucketsCollection(term)).order(by: "start", descending: true)
+            candidates = .buckets(term: term, before: before, query: buckets, pending: [])
+        } else {
+            var page = tweetsCollection.whereField("uid", isEqualTo: .string(author ?? ""))
+                .order(by: "timestamp", descending: true)
+            if let before, let cursor = try await store.getDocument(tweetsCollection.document(before)) {
+                page = page.start(after: cursor)
             }
-            candidates = candidates.start(after: cursor)
+            candidates = .tweets(page)
         }
-        var found: [String] = []
+        let wanted = Set(query.terms)
+        var found: [DocumentSnapshot] = []
         let batch = max(limit, 20)
         while found.count < limit {
-            let page = try await candidates.limit(to: batch).getDocuments()
-            var ids = page.map(\.documentID)
-            for term in others where !ids.isEmpty {
-                let collection = store.collection(SearchIndex.postingsCollection(term))
-                let present = Set(try await store.getDocuments(ids.map { collection.document($0) }).map(\.documentID))
-                ids = ids.filter(present.contains)
+            let snapshots = try await candidates.next(batch, store: store)
+            guard !snapshots.isEmpty else { break }
+            for snapshot in snapshots where found.count < limit {
+                if let author, snapshot.data["uid"]?.stringValue != author { continue }
+                let record = try snapshot.data(as: TweetRecord.self)
+                let terms = SearchTerms.terms(caption: record.caption, entities: record.entities ?? TweetEntities())
+                if wanted.isSubset(of: terms) { found.append(snapshot) }
             }
-            found += ids.prefix(limit - found.count)
-            guard page.count == batch, let last = page.last else { break }
-            candidates = candidates.start(after: last)
         }
-        let tweets = try await fetchTweets(withIDs: found)
-        return found.compactMap { tweets[$0] }
+        return try await hydrate(found)
     }
+
+    // MARK: Trends
 
     /// The most used hashtags of the last `hours` hours, with their tweet counts, most used first;
     /// read from the hour counters. When nothing was posted in that window, the window ends at the
@@ -185,5 +250,41 @@ extension TweetService {
         return Trends(
             trends: ranked.prefix(limit).map { Trend(hashtag: "#" + $0.hashtag, tweets: $0.tweets) }, end: end,
             endsAtNewestTweet: moved)
+    }
+}
+
+/// Candidate tweets for a search, newest first: a term's buckets, or an author's tweets.
+private enum SearchCandidates {
+    /// `query` is the buckets still to read (nil once all are read); `pending` the IDs of the
+    /// buckets read and not handed out yet.
+    case buckets(term: String, before: String?, query: Query?, pending: [String])
+    case tweets(Query)
+
+    /// Up to about `count` more candidate tweets, read in one or two batches; empty at the end.
+    mutating func next(_ count: Int, store: any DocumentStore) async throws -> [DocumentSnapshot] {
+        switch self {
+        case .tweets(let query):
+            let page = try await query.limit(to: count).getDocuments()
+            if let last = page.last { self = .tweets(query.start(after: last)) }
+            return page
+        case .buckets(let term, let before, var query, var pending):
+            while pending.count < count, let buckets = query {
+                let page = try await buckets.limit(to: count / SearchIndex.bucketSize + 2).getDocuments()
+                for bucket in page {
+                    pending += SearchIndex.ids(bucket.data).reversed().filter { id in
+                        before.map { id.utf8.lexicographicallyPrecedes($0.utf8) } ?? true
+                    }
+                }
+                query = page.isEmpty ? nil : page.last.map { buckets.start(after: $0) }
+            }
+            let taken = Array(pending.prefix(count))
+            pending.removeFirst(taken.count)
+            self = .buckets(term: term, before: before, query: query, pending: pending)
+            let tweets = store.collection(Collections.tweets)
+            let found = try await store.getDocuments(taken.map { tweets.document($0) })
+            let byID = Dictionary(found.map { ($0.documentID, $0) }) { first, _ in first }
+            // A tweet deleted since (its bucket already updated) is simply not there.
+            return taken.compactMap { byID[$0] }
+        }
     }
 }

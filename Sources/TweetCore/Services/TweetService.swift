@@ -161,9 +161,9 @@ public final class TweetService: Sendable {
                 replyToId: replyTo, entities: preview.entities, quoteId: quote)
             let fields = record.fields.merging(owners) { $1 }
             transaction.setData(fields, at: path)
-            try SearchIndex.update(
-                tweetID: path.documentID, uid: uid, time: transaction.time, caption: caption,
-                entities: preview.entities, delta: 1, in: transaction)
+            try SearchIndex.add(
+                tweetID: path.documentID, time: transaction.time, caption: caption, entities: preview.entities,
+                in: transaction)
             try StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
             try notifications.apply(in: transaction, store: store)
             return fields
@@ -305,9 +305,9 @@ public final class TweetService: Sendable {
                 notifications.withdraw(user.documentID, .mention, from: me, tweetID: id)
             }
             let record = try DocumentSnapshot(path: tweet, data: snapshot.data).data(as: TweetRecord.self)
-            try SearchIndex.update(
-                tweetID: id, uid: me, time: record.timestamp, caption: record.caption,
-                entities: record.entities ?? TweetText.entities(in: record.caption), delta: -1, in: transaction)
+            try SearchIndex.remove(
+                tweetID: id, time: record.timestamp, caption: record.caption,
+                entities: record.entities ?? TweetText.entities(in: record.caption), in: transaction, store: store)
             try StatsCounter.add(-1, to: \.tweets, of: me, in: transaction, store: store)
             try notifications.apply(in: transaction, store: store)
         }

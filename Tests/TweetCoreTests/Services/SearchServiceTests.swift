@@ -51,6 +51,32 @@ struct SearchServiceTests {
         #expect(next == ["common rare 2", "common rare 0"])
     }
 
+    @Test func aTermOverManyBucketsReadsNewestFirstAcrossPagesAndDeletions() async throws {
+        var posted: [Tweet] = []
+        for number in 0..<(SearchIndex.bucketSize * 2 + 5) {
+            posted.append(try await env.post("bucketed \(number)", as: ada, in: services))
+        }
+        try await env.signIn(ada, in: services)
+        for index in [3, SearchIndex.bucketSize, posted.count - 1] {
+            try await services.tweets.deleteTweet(id: posted[index].id)
+        }
+        let expected = posted.enumerated().filter {
+            ![3, SearchIndex.bucketSize, posted.count - 1].contains($0.offset)
+        }
+        .map(\.element.caption).reversed()
+        #expect(try await search("bucketed", limit: 100) == Array(expected))
+        var paged: [String] = []
+        var before: String?
+        repeat {
+            let page = try await services.tweets.search("bucketed", limit: 7, before: before)
+            paged += page.map(\.caption)
+            before = page.count == 7 ? page.last?.id : nil
+        } while before != nil
+        #expect(paged == Array(expected))
+        let term = try await services.store.getDocument(SearchIndex.termPath("bucketed"))
+        #expect(term?.data["tweets"]?.integerValue == Int64(expected.count))
+    }
+
     @Test func deletingATweetTakesItOutOfSearchAndTrends() async throws {
         let tweet = try await env.post("ephemeral #Gone", as: ada, in: services)
         _ = try await env.post("stays #Kept", as: ada, in: services)
