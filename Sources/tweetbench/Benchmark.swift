@@ -36,7 +36,8 @@ struct Benchmark {
         for dataset in datasets {
             // One query for both data sets, so that their times compare.
             let query = options.query ?? subjects.first?.query
-            subjects.append(try signIn(on: dataset, query: query, launcher: launcher))
+            subjects.append(
+                try signIn(on: dataset, query: query, rareWord: subjects.first?.rareWord, launcher: launcher))
         }
 
         var operations: [BenchmarkResult.OperationResult] = []
@@ -96,7 +97,9 @@ struct Benchmark {
     /// Signs in as the first user `explore` lists, with the seeder's demo password, and picks the
     /// newest tweet of their feed that they do not like yet. Without a `query`, explore searches
     /// for the first three letters of that user's name, which matches at least them.
-    private func signIn(on dataset: Dataset, query: String?, launcher: ProcessLauncher) throws -> Subjects {
+    private func signIn(on dataset: Dataset, query: String?, rareWord: String?, launcher: ProcessLauncher) throws
+        -> Subjects
+    {
         let tweetcli = [executables.tweetcli, "--store", dataset.storeDirectory]
         let explore = tweetcli + ["explore", "--json"]
         let listed = try launcher.capture(explore)
@@ -122,8 +125,16 @@ struct Benchmark {
             throw BenchmarkError.unexpectedOutput(
                 command: ChildResult.display(feed), reason: "@\(username) already likes every tweet on the first page")
         }
-        ProgressLog.note("at \(dataset.tweets) tweets: signed in as @\(username) (\(uid)); like/unlike \(tweetID)")
-        return Subjects(uid: uid, username: username, tweetID: tweetID, query: query ?? String(username.prefix(3)))
+        // A conversation: the first tweet of the page with replies, else the first reply's.
+        let threadTweetID =
+            tweets.first(where: { ($0["replyCount"] as? Int ?? 0) > 0 })?["id"] as? String
+            ?? tweets.first(where: { $0["replyToId"] is String })?["id"] as? String ?? tweetID
+        ProgressLog.note(
+            "at \(dataset.tweets) tweets: signed in as @\(username) (\(uid)); like/unlike \(tweetID); "
+                + "thread \(threadTweetID); rare word \"\(rareWord ?? dataset.rareWord)\"")
+        return Subjects(
+            uid: uid, username: username, tweetID: tweetID, query: query ?? String(username.prefix(3)),
+            threadTweetID: threadTweetID, rareWord: rareWord ?? dataset.rareWord)
     }
 
     /// The password of every account `tweetcli seed` makes, as its README documents.

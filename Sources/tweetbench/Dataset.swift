@@ -19,6 +19,8 @@ struct Dataset {
     let sqliteLoadSeconds: Double
     /// The SQLite database's size after the load, in bytes.
     let databaseBytes: Int
+    /// A word few tweets have (the least frequent lowercase word found at least 3 times), for search.
+    let rareWord: String
 
     /// The store's size over the plain JSON array's.
     var sizeRatio: Double { Double(storeBytes) / Double(max(jsonArrayBytes, 1)) }

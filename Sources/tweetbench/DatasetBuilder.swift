@@ -25,7 +25,10 @@ struct DatasetBuilder {
             tweets: tweets, storeDirectory: store, databasePath: database, seed: seed,
             storeBytes: try Self.size(ofDirectory: store), jsonArrayBytes: converter.jsonArrayBytes,
             documents: converter.documents, sqliteLoadSeconds: loadSeconds,
-            databaseBytes: Self.size(ofFile: database) ?? 0)
+            databaseBytes: Self.size(ofFile: database) ?? 0,
+            rareWord: converter.wordCounts.filter { $0.value >= 3 }.min {
+                ($0.value, $0.key) < ($1.value, $1.key)
+            }?.key ?? "the")
     }
 
     /// Pipes `tweetcli export` through an ``ExportConverter`` into `sqlite3`, all three at once, so

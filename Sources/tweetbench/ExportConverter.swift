@@ -15,6 +15,8 @@ struct ExportConverter {
     private var documentBytes = 0
     private var sql: DescriptorWriter
     private var pending: [String: [String]] = [:]
+    /// How many captions hold each lowercase ASCII word (once per occurrence), to pick a rare one.
+    private(set) var wordCounts: [String: Int] = [:]
     private let decoder = JSONDecoder()
 
     /// A converter writing SQL to `sql`.
@@ -53,6 +55,11 @@ struct ExportConverter {
 
         let fields = record.data
         func value(_ name: String) -> String { fields[name]?.sql ?? "NULL" }
+        if components.count == 2, components[0] == "tweets", case .string(let caption)? = fields["caption"] {
+            for word in caption.split(separator: " ") where word.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) {
+                wordCounts[String(word), default: 0] += 1
+            }
+        }
         switch (components.count, components[0], components.count == 4 ? components[2] : "") {
         case (2, "tweets", _):
             try add([SQL.literal(id)] + SQLiteSchema.tweets.columns.dropFirst().map(value), to: SQLiteSchema.tweets)
@@ -62,6 +69,15 @@ struct ExportConverter {
             try add([SQL.literal(components[1]), SQL.literal(id), value("timestamp")], to: SQLiteSchema.likes)
         case (4, "following", "user-following"):
             try add([SQL.literal(components[1]), SQL.literal(id)], to: SQLiteSchema.follows)
+        case (2, "retweets", _):
+            try add([value("uid"), value("tweetId"), value("timestamp")], to: SQLiteSchema.retweets)
+        case (4, "users", "bookmarks"):
+            try add([SQL.literal(components[1]), SQL.literal(id), value("timestamp")], to: SQLiteSchema.bookmarks)
+        case (4, "users", "notifications"):
+            try add(
+                [SQL.literal(components[1]), SQL.literal(id), value("type"), value("from"), value("tweetId"),
+                    value("timestamp")],
+                to: SQLiteSchema.notifications)
         default:
             break
         }

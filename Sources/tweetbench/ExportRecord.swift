@@ -10,7 +10,9 @@ struct ExportRecord: Decodable {
         case integer(Int64)
         case number(Double)
         case bool(Bool)
-        /// An object or array: no column holds one, so it is exported as `NULL`.
+        /// An object of string lists (a tweet's entities), kept as JSON text for `json_each`.
+        case lists([String: [String]])
+        /// Any other object or array: no column holds one, so it is exported as `NULL`.
         case nested
 
         init(from decoder: any Decoder) throws {
@@ -26,6 +28,8 @@ struct ExportRecord: Decodable {
                 self = .number(number)
             } else if let flag = try? container.decode(Bool.self) {
                 self = .bool(flag)
+            } else if let lists = try? container.decode([String: [String]].self) {
+                self = .lists(lists)
             } else {
                 self = .nested
             }
@@ -39,6 +43,10 @@ struct ExportRecord: Decodable {
             case .integer(let integer): return String(integer)
             case .number(let number): return number.isFinite ? String(number) : "NULL"
             case .bool(let flag): return flag ? "1" : "0"
+            case .lists(let lists):
+                // Sorted keys: the same text for the same lists.
+                let data = (try? JSONSerialization.data(withJSONObject: lists, options: [.sortedKeys])) ?? Data()
+                return SQL.literal(String(decoding: data, as: UTF8.self))
             }
         }
     }

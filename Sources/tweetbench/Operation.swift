@@ -68,6 +68,72 @@ struct Operation {
                     arguments: { subjects, _ in ["explore", subjects.query] },
                     sql: { subjects, _ in SQLiteQueries.explore(subjects) })
             ],
+            [
+                Operation(
+                    name: "notifications", program: .tweetcli, arguments: { _, _ in ["notifications"] + limit },
+                    sql: { subjects, _ in SQLiteQueries.notifications(subjects) })
+            ],
+            [
+                Operation(
+                    name: "thread TWEET_ID", program: .tweetcli,
+                    arguments: { subjects, _ in ["thread", subjects.threadTweetID] + limit },
+                    sql: { subjects, _ in SQLiteQueries.thread(subjects) })
+            ],
+            [
+                Operation(
+                    name: "retweet", program: .tweetcli, arguments: { subjects, _ in ["retweet", subjects.tweetID] },
+                    sql: { subjects, _ in SQLiteQueries.retweet(subjects) }),
+                Operation(
+                    name: "unretweet", program: .tweetcli,
+                    arguments: { subjects, _ in ["unretweet", subjects.tweetID] },
+                    sql: { subjects, _ in SQLiteQueries.unretweet(subjects) }),
+            ],
+            [
+                Operation(
+                    name: "bookmark", program: .tweetcli, arguments: { subjects, _ in ["bookmark", subjects.tweetID] },
+                    sql: { subjects, _ in SQLiteQueries.bookmark(subjects) }),
+                Operation(
+                    name: "unbookmark", program: .tweetcli,
+                    arguments: { subjects, _ in ["unbookmark", subjects.tweetID] },
+                    sql: { subjects, _ in SQLiteQueries.unbookmark(subjects) }),
+            ],
+            [
+                Operation(
+                    name: "bookmarks", program: .tweetcli, arguments: { _, _ in ["bookmarks"] + limit },
+                    sql: { subjects, _ in SQLiteQueries.bookmarks(subjects) })
+            ],
+            [
+                Operation(
+                    name: "search #swiftui", program: .tweetcli, arguments: { _, _ in ["search", "#swiftui"] + limit },
+                    sql: { subjects, _ in SQLiteQueries.searchHashtag(subjects, "swiftui") })
+            ],
+            [
+                Operation(
+                    name: "search @USERNAME", program: .tweetcli,
+                    arguments: { subjects, _ in ["search", "@" + subjects.username] + limit },
+                    sql: { subjects, _ in SQLiteQueries.searchMention(subjects) })
+            ],
+            [
+                Operation(
+                    name: "search the (common)", program: .tweetcli, arguments: { _, _ in ["search", "the"] + limit },
+                    sql: { subjects, _ in SQLiteQueries.searchWord(subjects, "the") })
+            ],
+            [
+                Operation(
+                    name: "search RARE (rare word)", program: .tweetcli,
+                    arguments: { subjects, _ in ["search", subjects.rareWord] + limit },
+                    sql: { subjects, _ in SQLiteQueries.searchWord(subjects, subjects.rareWord) })
+            ],
+            [
+                Operation(
+                    name: "search 東京", program: .tweetcli, arguments: { _, _ in ["search", "東京"] + limit },
+                    sql: { subjects, _ in SQLiteQueries.searchText(subjects, "東京") })
+            ],
+            [
+                Operation(
+                    name: "trends", program: .tweetcli, arguments: { _, _ in ["trends"] },
+                    sql: { _, _ in SQLiteQueries.trends })
+            ],
         ]
     }
 }

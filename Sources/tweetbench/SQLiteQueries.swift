@@ -7,8 +7,8 @@ enum SQLiteQueries {
     /// The tweet columns with their author's and whether the viewer likes each one; `t` is the
     /// tweet, `u` its author, `v` the viewer's like.
     private static let tweetColumns = """
-        t.id, t.uid, t.caption, t.likes, t.timestamp, t.replyToId, u.username, u.fullname, u.email, u.bio, \
-        u.location, u.website, u.profileImageUrl, v.tweetId IS NOT NULL AS didLike
+        t.id, t.uid, t.caption, t.likes, t.replyCount, t.retweets, t.quotes, t.timestamp, t.replyToId, t.quoteId, \
+        u.username, u.fullname, u.bio, u.location, u.website, u.profileImageUrl, v.tweetId IS NOT NULL AS didLike
         """
 
     private static func joins(viewer: String) -> String {
@@ -32,14 +32,139 @@ enum SQLiteQueries {
     /// and sorts them, which grows with the data set; `+t.uid` (SQLite's documented way to rule an
     /// index out) makes it walk `tweets(timestamp)` from the newest and stop after a page, as an
     /// application tuned for this feed would.
+    /// With retweets: the newest page of each, merged, each tweet once at its newest row.
     static func followingFeed(_ subjects: Subjects) -> String {
         let uid = SQL.literal(subjects.uid)
         return """
-            SELECT \(tweetColumns) FROM tweets t \(joins(viewer: subjects.uid))
-            WHERE +t.uid IN (SELECT followee FROM follows WHERE follower = \(uid) UNION ALL SELECT \(uid))
-            ORDER BY t.timestamp DESC LIMIT \(pageSize);
+            WITH people(uid) AS (SELECT followee FROM follows WHERE follower = \(uid) UNION ALL SELECT \(uid)),
+            rows(tweetId, at) AS (
+                SELECT * FROM (SELECT id, timestamp FROM tweets WHERE +uid IN people
+                    ORDER BY timestamp DESC LIMIT \(pageSize))
+                UNION ALL
+                SELECT * FROM (SELECT tweetId, timestamp FROM retweets WHERE uid IN people
+                    ORDER BY timestamp DESC LIMIT \(pageSize))),
+            newest AS (SELECT tweetId, max(at) AS at FROM rows GROUP BY tweetId)
+            SELECT \(tweetColumns), n.at FROM newest n JOIN tweets t ON t.id = n.tweetId \(joins(viewer: subjects.uid))
+            ORDER BY n.at DESC LIMIT \(pageSize);
             """
     }
+
+    /// `notifications`: the newest page, with who did it and the tweet.
+    static func notifications(_ subjects: Subjects) -> String {
+        """
+        SELECT n.id, n.type, n.timestamp, u.username, u.fullname, t.caption FROM notifications n
+        LEFT JOIN users u ON u.id = n.fromUid LEFT JOIN tweets t ON t.id = n.tweetId
+        WHERE n.recipient = \(SQL.literal(subjects.uid)) ORDER BY n.timestamp DESC LIMIT \(pageSize);
+        """
+    }
+
+    /// `thread T`: the chain up to the root, then the replies depth first.
+    static func thread(_ subjects: Subjects) -> String {
+        let tweet = SQL.literal(subjects.threadTweetID)
+        return """
+            WITH RECURSIVE up(id, depth) AS (
+                SELECT replyToId, 1 FROM tweets WHERE id = \(tweet) AND replyToId IS NOT NULL
+                UNION ALL SELECT t.replyToId, up.depth + 1 FROM tweets t JOIN up ON t.id = up.id
+                WHERE t.replyToId IS NOT NULL AND up.depth < 100)
+            SELECT \(tweetColumns) FROM tweets t \(joins(viewer: subjects.uid))
+            WHERE t.id IN (SELECT id FROM up) OR t.id = \(tweet) ORDER BY t.timestamp;
+            WITH RECURSIVE down(id, depth, path) AS (
+                SELECT id, 1, timestamp || id FROM tweets WHERE replyToId = \(tweet)
+                UNION ALL SELECT t.id, down.depth + 1, down.path || '/' || t.timestamp || t.id
+                FROM tweets t JOIN down ON t.replyToId = down.id)
+            SELECT \(tweetColumns), d.depth FROM down d JOIN tweets t ON t.id = d.id \(joins(viewer: subjects.uid))
+            ORDER BY d.path LIMIT \(pageSize);
+            """
+    }
+
+    /// `retweet T`: the retweet, the counter and the author's notification, in one transaction.
+    static func retweet(_ subjects: Subjects) -> String {
+        let (uid, tweet) = (SQL.literal(subjects.uid), SQL.literal(subjects.tweetID))
+        return """
+            BEGIN;
+            INSERT OR IGNORE INTO retweets (uid, tweetId, timestamp) VALUES (\(uid), \(tweet), \(SQL.now));
+            UPDATE tweets SET retweets = retweets + changes() WHERE id = \(tweet);
+            INSERT OR IGNORE INTO notifications (recipient, id, type, fromUid, tweetId, timestamp)
+                SELECT uid, 'retweet-' || \(uid) || '-' || id, 'retweet', \(uid), id, \(SQL.now)
+                FROM tweets WHERE id = \(tweet) AND uid != \(uid);
+            COMMIT;
+            """
+    }
+
+    /// `unretweet T`.
+    static func unretweet(_ subjects: Subjects) -> String {
+        let (uid, tweet) = (SQL.literal(subjects.uid), SQL.literal(subjects.tweetID))
+        return """
+            BEGIN;
+            DELETE FROM retweets WHERE uid = \(uid) AND tweetId = \(tweet);
+            UPDATE tweets SET retweets = max(0, retweets - changes()) WHERE id = \(tweet);
+            DELETE FROM notifications WHERE id = 'retweet-' || \(uid) || '-' || \(tweet);
+            COMMIT;
+            """
+    }
+
+    /// `bookmark T`.
+    static func bookmark(_ subjects: Subjects) -> String {
+        """
+        INSERT OR IGNORE INTO bookmarks (uid, tweetId, timestamp)
+        VALUES (\(SQL.literal(subjects.uid)), \(SQL.literal(subjects.tweetID)), \(SQL.now));
+        """
+    }
+
+    /// `unbookmark T`.
+    static func unbookmark(_ subjects: Subjects) -> String {
+        """
+        DELETE FROM bookmarks WHERE uid = \(SQL.literal(subjects.uid)) AND tweetId = \(SQL.literal(subjects.tweetID));
+        """
+    }
+
+    /// `bookmarks`: the newest bookmarked first.
+    static func bookmarks(_ subjects: Subjects) -> String {
+        """
+        SELECT \(tweetColumns) FROM bookmarks b JOIN tweets t ON t.id = b.tweetId \(joins(viewer: subjects.uid))
+        WHERE b.uid = \(SQL.literal(subjects.uid)) ORDER BY b.timestamp DESC LIMIT \(pageSize);
+        """
+    }
+
+    /// `search #TAG`.
+    static func searchHashtag(_ subjects: Subjects, _ tag: String) -> String {
+        """
+        SELECT \(tweetColumns) FROM hashtags h JOIN tweets t ON t.id = h.tweetId \(joins(viewer: subjects.uid))
+        WHERE h.tag = \(SQL.literal(tag)) ORDER BY h.timestamp DESC LIMIT \(pageSize);
+        """
+    }
+
+    /// `search @USER`.
+    static func searchMention(_ subjects: Subjects) -> String {
+        """
+        SELECT \(tweetColumns) FROM mentions m JOIN tweets t ON t.id = m.tweetId \(joins(viewer: subjects.uid))
+        WHERE m.username = \(SQL.literal(subjects.username.lowercased())) ORDER BY m.timestamp DESC LIMIT \(pageSize);
+        """
+    }
+
+    /// `search WORD`: the FTS5 index of captions (unicode61, diacritics removed), newest first.
+    static func searchWord(_ subjects: Subjects, _ word: String) -> String {
+        """
+        SELECT \(tweetColumns) FROM tweets t \(joins(viewer: subjects.uid))
+        WHERE t.rowid IN (SELECT rowid FROM tweet_words WHERE tweet_words MATCH \(SQL.literal("\"" + word + "\"")))
+        ORDER BY t.timestamp DESC LIMIT \(pageSize);
+        """
+    }
+
+    /// `search 東京`: text FTS5's unicode61 tokenizer cannot split, by substring, newest first.
+    static func searchText(_ subjects: Subjects, _ text: String) -> String {
+        """
+        SELECT \(tweetColumns) FROM tweets t \(joins(viewer: subjects.uid))
+        WHERE t.caption LIKE \(SQL.containsPattern(text)) ESCAPE '\\' ORDER BY t.timestamp DESC LIMIT \(pageSize);
+        """
+    }
+
+    /// `trends`: hashtags of the 24 hours up to the newest tweet, most used first.
+    static let trends = """
+        SELECT tag, count(*) AS tweets FROM hashtags
+        WHERE timestamp > strftime('%Y-%m-%dT%H:%M:%fZ', (SELECT max(timestamp) FROM tweets), '-24 hours')
+        GROUP BY tag ORDER BY tweets DESC, tag LIMIT 10;
+        """
 
     /// `profile UID --tab tweets|replies|likes`: the user, their counts and one tab's page.
     static func profile(_ subjects: Subjects, tab: String) -> String {

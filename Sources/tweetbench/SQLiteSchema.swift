@@ -7,7 +7,12 @@ enum SQLiteSchema {
     }
 
     /// `tweets/{id}`.
-    static let tweets = Table(name: "tweets", columns: ["id", "uid", "caption", "likes", "timestamp", "replyToId"])
+    static let tweets = Table(
+        name: "tweets",
+        columns: [
+            "id", "uid", "caption", "likes", "timestamp", "replyToId", "replyCount", "retweets", "quotes", "quoteId",
+            "entities",
+        ])
     /// `users/{uid}`.
     static let users = Table(
         name: "users",
@@ -17,8 +22,16 @@ enum SQLiteSchema {
     /// `following/{uid}/user-following/{otherUid}` (the `followers` mirror is not exported twice).
     static let follows = Table(name: "follows", columns: ["follower", "followee"])
 
+    /// `retweets/{uid}_{tweetId}`.
+    static let retweets = Table(name: "retweets", columns: ["uid", "tweetId", "timestamp"])
+    /// `users/{uid}/bookmarks/{tweetId}`.
+    static let bookmarks = Table(name: "bookmarks", columns: ["uid", "tweetId", "timestamp"])
+    /// `users/{uid}/notifications/{key}`.
+    static let notifications = Table(
+        name: "notifications", columns: ["recipient", "id", "type", "fromUid", "tweetId", "timestamp"])
+
     /// Every table, in the order they are created.
-    static let tables = [tweets, users, likes, follows]
+    static let tables = [tweets, users, likes, follows, retweets, bookmarks, notifications]
 
     /// Statements that open a bulk load: no rollback journal, no fsync, one transaction.
     static let loadPrologue = """
@@ -26,12 +39,19 @@ enum SQLiteSchema {
         PRAGMA synchronous = OFF;
         BEGIN;
         CREATE TABLE tweets (id TEXT PRIMARY KEY, uid TEXT NOT NULL, caption TEXT NOT NULL, likes INTEGER NOT NULL,
-            timestamp TEXT NOT NULL, replyToId TEXT);
+            timestamp TEXT NOT NULL, replyToId TEXT, replyCount INTEGER, retweets INTEGER, quotes INTEGER,
+            quoteId TEXT, entities TEXT);
         CREATE TABLE users (id TEXT PRIMARY KEY, username TEXT NOT NULL, fullname TEXT NOT NULL, email TEXT,
             bio TEXT, location TEXT, website TEXT, profileImageUrl TEXT);
         CREATE TABLE likes (uid TEXT NOT NULL, tweetId TEXT NOT NULL, timestamp TEXT NOT NULL,
             PRIMARY KEY (uid, tweetId));
         CREATE TABLE follows (follower TEXT NOT NULL, followee TEXT NOT NULL, PRIMARY KEY (follower, followee));
+        CREATE TABLE retweets (uid TEXT NOT NULL, tweetId TEXT NOT NULL, timestamp TEXT NOT NULL,
+            PRIMARY KEY (uid, tweetId));
+        CREATE TABLE bookmarks (uid TEXT NOT NULL, tweetId TEXT NOT NULL, timestamp TEXT NOT NULL,
+            PRIMARY KEY (uid, tweetId));
+        CREATE TABLE notifications (recipient TEXT NOT NULL, id TEXT NOT NULL, type TEXT NOT NULL,
+            fromUid TEXT NOT NULL, tweetId TEXT, timestamp TEXT NOT NULL, PRIMARY KEY (recipient, id));
 
         """
 
@@ -44,6 +64,22 @@ enum SQLiteSchema {
         CREATE INDEX tweets_uid_timestamp ON tweets (uid, timestamp);
         CREATE INDEX likes_uid_timestamp ON likes (uid, timestamp);
         CREATE INDEX follows_followee ON follows (followee);
+        CREATE INDEX tweets_replyToId ON tweets (replyToId);
+        CREATE INDEX retweets_uid_timestamp ON retweets (uid, timestamp);
+        CREATE INDEX retweets_tweetId ON retweets (tweetId);
+        CREATE INDEX bookmarks_uid_timestamp ON bookmarks (uid, timestamp);
+        CREATE INDEX notifications_recipient_timestamp ON notifications (recipient, timestamp);
+        CREATE TABLE hashtags AS
+            SELECT t.id AS tweetId, lower(j.value) AS tag, t.timestamp AS timestamp
+            FROM tweets t, json_each(t.entities, '$.hashtags') j;
+        CREATE INDEX hashtags_tag_timestamp ON hashtags (tag, timestamp);
+        CREATE INDEX hashtags_timestamp ON hashtags (timestamp);
+        CREATE TABLE mentions AS
+            SELECT t.id AS tweetId, lower(j.value) AS username, t.timestamp AS timestamp
+            FROM tweets t, json_each(t.entities, '$.mentions') j;
+        CREATE INDEX mentions_username_timestamp ON mentions (username, timestamp);
+        CREATE VIRTUAL TABLE tweet_words USING fts5(caption, content='tweets', tokenize='unicode61 remove_diacritics 2');
+        INSERT INTO tweet_words (tweet_words) VALUES ('rebuild');
         COMMIT;
         ANALYZE;
 

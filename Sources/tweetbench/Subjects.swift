@@ -8,4 +8,8 @@ struct Subjects: Equatable {
     let tweetID: String
     /// What `explore` searches for.
     let query: String
+    /// A tweet with replies in the user's feed (or the first one), for `thread`.
+    let threadTweetID: String
+    /// A word few tweets have, for `search`.
+    let rareWord: String
 }

@@ -205,12 +205,18 @@ extension TweetService {
             candidates = .tweets(page)
         }
         let wanted = Set(query.terms)
+        // One term and no author: the driver's tweets are exactly the results.
+        let checks = query.terms.count > 1 || (author != nil && !isAuthorStream(candidates))
         var found: [DocumentSnapshot] = []
         let batch = max(limit, 20)
         while found.count < limit {
             let snapshots = try await candidates.next(batch, store: store)
             guard !snapshots.isEmpty else { break }
             for snapshot in snapshots where found.count < limit {
+                guard checks else {
+                    found.append(snapshot)
+                    continue
+                }
                 if let author, snapshot.data["uid"]?.stringValue != author { continue }
                 let record = try snapshot.data(as: TweetRecord.self)
                 let terms = SearchTerms.terms(caption: record.caption, entities: record.entities ?? TweetEntities())
@@ -218,6 +224,11 @@ extension TweetService {
             }
         }
         return try await hydrate(found)
+    }
+
+    private func isAuthorStream(_ candidates: SearchCandidates) -> Bool {
+        if case .tweets = candidates { return true }
+        return false
     }
 
     // MARK: Trends

@@ -74,6 +74,9 @@ public enum SearchTerms {
         var folded: String
         if word.utf8.allSatisfy({ $0 < 0x80 }) {
             folded = word.lowercased()
+        } else if word.unicodeScalars.allSatisfy({ $0.isASCII || $0.value >= 0x2E80 }) {
+            // CJK and Hangul have no case and no diacritics to fold: only the ASCII in them changes.
+            folded = word.lowercased()
         } else {
             folded =
                 word.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
