@@ -26,13 +26,16 @@ struct BenchmarkReport {
             ),
             (
                 "subjects",
-                "signed in as @\(subjects?.username ?? "?"), who is UID; like and unlike alternate on one tweet; "
-                    + "explore searches \"\(subjects?.query ?? "")\""
+                "signed in as @\(subjects?.username ?? "?"), who is UID and USERNAME; like and unlike (retweet "
+                    + "and unretweet, bookmark and unbookmark) alternate on one tweet; explore searches "
+                    + "\"\(subjects?.query ?? "")\"; RARE is \"\(subjects?.rareWord ?? "")\"; thread shows a tweet with replies"
             ),
             (
                 "sqlite3",
                 "\(result.sqliteVersion) on the same data, with indexes on tweets(timestamp), "
-                    + "tweets(uid, timestamp), likes(uid, timestamp), follows(followee)"
+                    + "tweets(uid, timestamp), tweets(replyToId), likes(uid, timestamp), follows(followee), "
+                    + "retweets(uid, timestamp), bookmarks(uid, timestamp), notifications(recipient, timestamp), "
+                    + "hashtag and mention tables, and an FTS5 index of captions"
             ),
         ]
         for (name, note) in notes {

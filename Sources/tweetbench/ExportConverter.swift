@@ -75,8 +75,10 @@ struct ExportConverter {
             try add([SQL.literal(components[1]), SQL.literal(id), value("timestamp")], to: SQLiteSchema.bookmarks)
         case (4, "users", "notifications"):
             try add(
-                [SQL.literal(components[1]), SQL.literal(id), value("type"), value("from"), value("tweetId"),
-                    value("timestamp")],
+                [
+                    SQL.literal(components[1]), SQL.literal(id), value("type"), value("from"), value("tweetId"),
+                    value("timestamp"),
+                ],
                 to: SQLiteSchema.notifications)
         default:
             break

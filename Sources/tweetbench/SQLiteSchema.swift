@@ -22,7 +22,7 @@ enum SQLiteSchema {
     /// `following/{uid}/user-following/{otherUid}` (the `followers` mirror is not exported twice).
     static let follows = Table(name: "follows", columns: ["follower", "followee"])
 
-    /// `retweets/{uid}_{tweetId}`.
+    /// `retweets/rt_{id}`.
     static let retweets = Table(name: "retweets", columns: ["uid", "tweetId", "timestamp"])
     /// `users/{uid}/bookmarks/{tweetId}`.
     static let bookmarks = Table(name: "bookmarks", columns: ["uid", "tweetId", "timestamp"])

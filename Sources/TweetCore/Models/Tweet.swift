@@ -33,6 +33,8 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     /// In a timeline, who retweeted it and when (the row's place in time); `nil` for the tweet itself.
     public var retweetedBy: User?
     public var retweetedAt: Date?
+    /// In a timeline, the retweet's document ID, which a page after this row starts from.
+    public var retweetID: String?
     /// In a thread, how deep a reply is below the tweet shown (1 for a direct reply).
     public var depth: Int?
 
@@ -123,14 +125,12 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     public var isReply: Bool { replyToId != nil }
 
     /// What `--before` takes to page on after this row: the tweet's ID, or for a retweet row the
-    /// retweet's (`RETWEETER_TWEET`), which places it at the time of the retweet.
-    public var cursor: String {
-        retweetedBy.map { RetweetKey.documentID(uid: $0.id, tweetID: id) } ?? id
-    }
+    /// retweet's (`rt_…`), which places it at the time of the retweet.
+    public var cursor: String { retweetID ?? id }
 
     private enum CodingKeys: String, CodingKey {
         case id, uid, caption, likes, timestamp, replyToId, entities, user, didLike, replyCount, retweets, quotes
-        case quoteId, didRetweet, replyTo, quoted, retweetedBy, retweetedAt, depth
+        case quoteId, didRetweet, replyTo, quoted, retweetedBy, retweetedAt, retweetID = "retweetId", depth
     }
 
     public init(from decoder: any Decoder) throws {
@@ -153,6 +153,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         quoted = try container.decodeIfPresent(Quoted.self, forKey: .quoted)
         retweetedBy = try container.decodeIfPresent(User.self, forKey: .retweetedBy)
         retweetedAt = try container.decodeIfPresent(Date.self, forKey: .retweetedAt)
+        retweetID = try container.decodeIfPresent(String.self, forKey: .retweetID)
         depth = try container.decodeIfPresent(Int.self, forKey: .depth)
     }
 
@@ -175,20 +176,22 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         try container.encodeIfPresent(didRetweet, forKey: .didRetweet)
         try container.encodeIfPresent(retweetedBy, forKey: .retweetedBy)
         try container.encodeIfPresent(retweetedAt, forKey: .retweetedAt)
+        try container.encodeIfPresent(retweetID, forKey: .retweetID)
         try container.encodeIfPresent(depth, forKey: .depth)
     }
 }
 
-/// `retweets/{uid}_{tweetId}`: one per user and tweet, so retweeting twice counts once.
+/// A retweet is two documents: `retweets/rt_{time-ordered ID}` (who, what, when), which timelines
+/// read in time order, and `users/{uid}/retweeted/{tweetId}` (which retweet), which keeps it to one
+/// per user and tweet and answers "did I retweet this?" by key.
 enum RetweetKey {
-    static func documentID(uid: String, tweetID: String) -> String { uid + "_" + tweetID }
+    static let prefix = "rt_"
 
-    /// The retweeter and the tweet of a retweet's document ID, or `nil` when it is not one.
-    static func parse(_ documentID: String) -> (uid: String, tweetID: String)? {
-        let parts = documentID.split(separator: "_", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
-        return (String(parts[0]), String(parts[1]))
-    }
+    /// A new retweet's document ID: its time first, so the collection sorts by time.
+    static func documentID(_ ids: IDGenerator, at time: Date) -> String { prefix + ids.next(at: time) }
+
+    /// Whether `cursor` names a retweet (a retweet row's ``Tweet/cursor``).
+    static func isRetweet(_ cursor: String) -> Bool { cursor.hasPrefix(prefix) }
 }
 
 /// The stored fields of `tweets/{id}`: what the store indexes and what a tweet row needs.

@@ -91,6 +91,7 @@ public struct DemoSeeder: Sendable {
         var replies = 0
         var captions = DemoCaptions()
         var notifications = Notifications()
+        var owners: [String: JSONObject] = [:]  // the author of the tweet a reply or quote answers, by tweet
         for index in 0..<options.tweets {
             let author = users[Int(random.next() % UInt64(users.count))]
             let time = Self.anchor.addingTimeInterval(-Double(options.tweets - 1 - index) * max(span, 0.001))
@@ -103,6 +104,7 @@ public struct DemoSeeder: Sendable {
                 replyTo = tweets[parent].id
                 tweets[parent].replyCount! += 1
                 notified = tweets[parent].uid
+                owners[id] = ["replyToUid": .string(tweets[parent].uid)]
                 notifications.add(tweets[parent].uid, .reply, from: author.id, tweetID: id, at: time)
                 replies += 1
             } else if index > 0 && random.next() % 20 == 0 {
@@ -110,6 +112,7 @@ public struct DemoSeeder: Sendable {
                 quote = tweets[quoted].id
                 tweets[quoted].quotes! += 1
                 notified = tweets[quoted].uid
+                owners[id] = ["quoteUid": .string(tweets[quoted].uid)]
                 notifications.add(tweets[quoted].uid, .quote, from: author.id, tweetID: id, at: time)
             }
             let composed = captions.next(&random, reply: replyTo != nil)
@@ -151,15 +154,17 @@ public struct DemoSeeder: Sendable {
             let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
             tweets[tweet].retweets! += 1
             let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
+            let retweetID = RetweetKey.documentID(ids, at: time)
+            let stamp = JSONValue.string(Timestamp.string(from: time))
             writes.append(
                 (
-                    DocumentPath(
-                        collection: Collections.retweets,
-                        documentID: RetweetKey.documentID(uid: user.id, tweetID: tweets[tweet].id)),
-                    [
-                        "uid": .string(user.id), "tweetId": .string(tweets[tweet].id),
-                        "timestamp": .string(Timestamp.string(from: time)),
-                    ]
+                    DocumentPath(collection: Collections.retweets, documentID: retweetID),
+                    ["uid": .string(user.id), "tweetId": .string(tweets[tweet].id), "timestamp": stamp]
+                ))
+            writes.append(
+                (
+                    DocumentPath(collection: Collections.retweeted(by: user.id), documentID: tweets[tweet].id),
+                    ["retweetId": .string(retweetID), "timestamp": stamp]
                 ))
             notifications.add(tweets[tweet].uid, .retweet, from: user.id, tweetID: tweets[tweet].id, at: time)
         }
@@ -179,7 +184,9 @@ public struct DemoSeeder: Sendable {
         var termTweets: [String: [String]] = [:]
         var trendCounts: [String: (hashtag: String, tweets: Int64)] = [:]
         for tweet in tweets {
-            writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), tweet.fields))
+            var fields = tweet.fields
+            if let owner = owners[tweet.id] { fields.merge(owner) { $1 } }
+            writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), fields))
             let entities = tweet.entities ?? TweetEntities()
             for term in SearchTerms.terms(caption: tweet.caption, entities: entities) {
                 termTweets[term, default: []].append(tweet.id)  // tweets are made in ID order

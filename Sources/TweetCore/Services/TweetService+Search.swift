@@ -206,7 +206,7 @@ extension TweetService {
         }
         let wanted = Set(query.terms)
         // One term and no author: the driver's tweets are exactly the results.
-        let checks = query.terms.count > 1 || (author != nil && !isAuthorStream(candidates))
+        let checks = query.terms.count > 1 || author != nil
         var found: [DocumentSnapshot] = []
         let batch = max(limit, 20)
         while found.count < limit {
@@ -224,11 +224,6 @@ extension TweetService {
             }
         }
         return try await hydrate(found)
-    }
-
-    private func isAuthorStream(_ candidates: SearchCandidates) -> Bool {
-        if case .tweets = candidates { return true }
-        return false
     }
 
     // MARK: Trends

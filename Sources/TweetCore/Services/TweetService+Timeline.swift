@@ -53,16 +53,15 @@ extension TweetService {
     public func retweet(id: String) async throws -> Tweet {
         let me = try await auth.requireUid()
         let tweet = tweetsCollection.document(id)
-        let retweet = retweetsCollection.document(RetweetKey.documentID(uid: me, tweetID: id))
+        let marker = store.collection(Collections.retweeted(by: me)).document(id)
+        let retweet = retweetsCollection.document(RetweetKey.documentID(ids, at: Date()))
         let store = store
         try await store.runTransaction { transaction in
             guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard try transaction.getDocument(retweet) == nil else { return }
-            transaction.setData(
-                [
-                    "uid": .string(me), "tweetId": .string(id),
-                    "timestamp": .string(Timestamp.string(from: transaction.time)),
-                ], at: retweet)
+            guard try transaction.getDocument(marker) == nil else { return }
+            let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
+            transaction.setData(["uid": .string(me), "tweetId": .string(id), "timestamp": stamp], at: retweet)
+            transaction.setData(["retweetId": .string(retweet.documentID), "timestamp": stamp], at: marker)
             transaction.updateData(["retweets": .increment(1)], at: tweet)
             var notifications = NotificationBatch()
             notifications.notify(snapshot.data["uid"]?.stringValue ?? "", .retweet, from: me, tweetID: id)
@@ -76,12 +75,16 @@ extension TweetService {
     public func unretweet(id: String) async throws -> Tweet {
         let me = try await auth.requireUid()
         let tweet = tweetsCollection.document(id)
-        let retweet = retweetsCollection.document(RetweetKey.documentID(uid: me, tweetID: id))
+        let marker = store.collection(Collections.retweeted(by: me)).document(id)
+        let retweets = retweetsCollection
         let store = store
         try await store.runTransaction { transaction in
             guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard try transaction.getDocument(retweet) != nil else { return }
-            transaction.deleteDocument(retweet)
+            guard let mark = try transaction.getDocument(marker) else { return }
+            transaction.deleteDocument(marker)
+            if let retweet = mark.data["retweetId"]?.stringValue {
+                transaction.deleteDocument(retweets.document(retweet))
+            }
             let count = snapshot.data["retweets"]?.integerValue ?? 0
             transaction.updateData(["retweets": .value(.integer(max(0, count - 1)))], at: tweet)
             var notifications = NotificationBatch()
@@ -186,7 +189,7 @@ extension TweetService {
         var tweetStream = Stream(query: tweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
         var retweetStream = Stream(query: retweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
         if let before {
-            if RetweetKey.parse(before) != nil {
+            if RetweetKey.isRetweet(before) {
                 guard let cursor = try await store.getDocument(retweetsCollection.document(before)) else {
                     throw TweetError.notFound(before)
                 }
@@ -242,17 +245,21 @@ extension TweetService {
             items.append(item)
         }
         // The tweets of the retweet rows, and the retweeters.
-        let tweetIDs = items.filter(\.isRetweet).map(\.tweetID)
-        let retweeted = try await fetchTweets(withIDs: tweetIDs)
-        let originals = try await hydrate(items.filter { !$0.isRetweet }.map(\.snapshot))
-        let byID = Dictionary(originals.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let people = try await users.fetchUsers(
-            withUids: items.filter(\.isRetweet).compactMap { $0.snapshot.data["uid"]?.stringValue })
+        // One join for every row: the retweeted tweets' documents, then authors, retweeters and
+        // the viewer's likes and retweets in one batched read each.
+        let retweetedIDs = Set(items.filter(\.isRetweet).map(\.tweetID))
+        let retweetedDocuments =
+            retweetedIDs.isEmpty ? [] : try await store.getDocuments(retweetedIDs.map { tweetsCollection.document($0) })
+        let retweeters = items.filter(\.isRetweet).compactMap { $0.snapshot.data["uid"]?.stringValue }
+        let (joined, people) = try await hydrate(
+            items.filter { !$0.isRetweet }.map(\.snapshot) + retweetedDocuments, alsoUsers: retweeters)
+        let byID = Dictionary(joined.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return items.compactMap { item in
-            guard item.isRetweet else { return byID[item.tweetID] }
-            guard var tweet = retweeted[item.tweetID] else { return nil }  // deleted with its retweets
+            guard var tweet = byID[item.tweetID] else { return nil }  // deleted with its retweets
+            guard item.isRetweet else { return tweet }
             tweet.retweetedBy = item.snapshot.data["uid"]?.stringValue.flatMap { people[$0] }
             tweet.retweetedAt = item.time
+            tweet.retweetID = item.snapshot.documentID
             return tweet
         }
     }
@@ -263,9 +270,7 @@ extension TweetService {
     private func hasRetweet(of item: Item, by retweeters: Set<String>, after time: Date) async throws -> Bool {
         if !item.isRetweet, (item.snapshot.data["retweets"]?.integerValue ?? 0) == 0 { return false }
         if retweeters.count <= Self.retweetersLookedUpByKey {
-            let paths = retweeters.map {
-                retweetsCollection.document(RetweetKey.documentID(uid: $0, tweetID: item.tweetID))
-            }
+            let paths = retweeters.map { store.collection(Collections.retweeted(by: $0)).document(item.tweetID) }
             return try await store.getDocuments(paths).contains { Self.time($0).map { $0 > time } ?? false }
         }
         var query = retweetsCollection.whereField("tweetId", isEqualTo: .string(item.tweetID))

@@ -10,7 +10,7 @@ public final class TweetService: Sendable {
     let store: any DocumentStore
     let auth: AuthService
     let users: UserService
-    private let ids: IDGenerator
+    let ids: IDGenerator
 
     public init(store: any DocumentStore, auth: AuthService, users: UserService, ids: IDGenerator = .random) {
         self.store = store
@@ -277,9 +277,18 @@ public final class TweetService: Sendable {
             }
             for retweet in try transaction.getDocuments(retweets) {
                 transaction.deleteDocument(retweet.path)
-                notifications.withdraw(me, .retweet, from: retweet.data["uid"]?.stringValue ?? "", tweetID: id)
+                guard let retweeter = retweet.data["uid"]?.stringValue else { continue }
+                transaction.deleteDocument(
+                    DocumentPath(collection: Collections.retweeted(by: retweeter), documentID: id))
+                notifications.withdraw(me, .retweet, from: retweeter, tweetID: id)
             }
             for bookmark in try transaction.getDocuments(bookmarks) { transaction.deleteDocument(bookmark.path) }
+            // Its replies say their parent is gone, without reading it each time they are shown.
+            if snapshot.data["replyCount"]?.integerValue != 0 {
+                for reply in try transaction.getDocuments(self.tweets.whereField("replyToId", isEqualTo: .string(id))) {
+                    transaction.updateData(["replyToDeleted": .value(.bool(true))], at: reply.path)
+                }
+            }
             // What this tweet caused: a reply, a quote, mentions.
             let links = [
                 ("replyToId", "replyCount", "replyToUid", ActivityNotification.Kind.reply),
@@ -331,35 +340,58 @@ public final class TweetService: Sendable {
     /// quote (with those authors), and the signed-in user's likes and retweets: one batched read
     /// each, never one read per tweet.
     func hydrate(_ snapshots: [DocumentSnapshot]) async throws -> [Tweet] {
-        var page = try snapshots.map { try $0.data(as: TweetRecord.self).tweet }
-        guard !page.isEmpty else { return [] }
-        let related = Set(page.compactMap(\.replyToId) + page.compactMap(\.quoteId))
+        try await hydrate(snapshots, alsoUsers: []).tweets
+    }
+
+    /// ``hydrate(_:)``, fetching the users `alsoUsers` names in the same batch as the authors.
+    /// The tweet a reply answers is read only for a reply written before its author's uid was kept
+    /// with it (`replyToUid`); a deleted one is marked on its replies (`replyToDeleted`).
+    func hydrate(_ snapshots: [DocumentSnapshot], alsoUsers: [String]) async throws -> (
+        tweets: [Tweet], users: [String: User]
+    ) {
+        var page: [Tweet] = []
+        var replyOwners: [String: String] = [:]  // tweet ID → its parent's author, as stored
+        var deletedParents: Set<String> = []
+        for snapshot in snapshots {
+            page.append(try snapshot.data(as: TweetRecord.self).tweet)
+            if let owner = snapshot.data["replyToUid"]?.stringValue { replyOwners[snapshot.documentID] = owner }
+            if snapshot.data["replyToDeleted"] == .bool(true) { deletedParents.insert(snapshot.documentID) }
+        }
+        guard !page.isEmpty else { return ([], try await users.fetchUsers(withUids: alsoUsers)) }
+        let related = Set(
+            page.filter { replyOwners[$0.id] == nil && !deletedParents.contains($0.id) }.compactMap(\.replyToId)
+                + page.compactMap(\.quoteId))
         var others: [String: Tweet] = [:]
         if !related.isEmpty {
             for snapshot in try await store.getDocuments(related.map { tweets.document($0) }) {
                 others[snapshot.documentID] = try snapshot.data(as: TweetRecord.self).tweet
             }
         }
-        let authors = try await users.fetchUsers(withUids: page.map(\.uid) + others.values.map(\.uid))
+        let authors = try await users.fetchUsers(
+            withUids: page.map(\.uid) + others.values.map(\.uid) + replyOwners.values + alsoUsers)
         var liked: Set<String>?
         var retweeted: Set<String>?
         if let me = try await auth.currentUid() {
             let likes = store.collection(Collections.likes(of: me))
             liked = Set(try await store.getDocuments(page.map { likes.document($0.id) }).map(\.documentID))
-            let retweets = store.collection(Collections.retweets)
-            retweeted = Set(
-                try await store.getDocuments(
-                    page.map { retweets.document(RetweetKey.documentID(uid: me, tweetID: $0.id)) }
-                ).compactMap { RetweetKey.parse($0.documentID)?.tweetID })
+            let mine = store.collection(Collections.retweeted(by: me))
+            retweeted = Set(try await store.getDocuments(page.map { mine.document($0.id) }).map(\.documentID))
         }
         for index in page.indices {
             page[index].user = authors[page[index].uid]
             page[index].didLike = liked.map { $0.contains(page[index].id) }
             page[index].didRetweet = retweeted.map { $0.contains(page[index].id) }
             if let parent = page[index].replyToId {
-                page[index].replyTo =
-                    others[parent].map { .init(id: parent, username: authors[$0.uid]?.username) }
-                    ?? .init(id: parent, username: nil, deleted: true)
+                let id = page[index].id
+                if deletedParents.contains(id) {
+                    page[index].replyTo = .init(id: parent, username: nil, deleted: true)
+                } else if let owner = replyOwners[id] {
+                    page[index].replyTo = .init(id: parent, username: authors[owner]?.username)
+                } else {
+                    page[index].replyTo =
+                        others[parent].map { .init(id: parent, username: authors[$0.uid]?.username) }
+                        ?? .init(id: parent, username: nil, deleted: true)
+                }
             }
             if let quote = page[index].quoteId {
                 if var quoted = others[quote] {
@@ -370,7 +402,7 @@ public final class TweetService: Sendable {
                 }
             }
         }
-        return page
+        return (page, authors)
     }
 
     /// The tweets with these IDs that exist, joined, by ID.

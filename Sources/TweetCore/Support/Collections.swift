@@ -10,7 +10,7 @@ enum Collections {
     /// `user-stats/{uid}`: the counts a profile shows, kept by the transactions that change them.
     static let userStats = "user-stats"
 
-    /// `retweets/{uid}_{tweetId}`: who retweeted what, and when.
+    /// `retweets/rt_{id}`: who retweeted what, and when, in time order.
     static let retweets = "retweets"
     static let bookmarks = "bookmarks"
     static let notifications = "notifications"
@@ -19,6 +19,8 @@ enum Collections {
 
     /// `users/{uid}/bookmarks/{tweetId}`: the tweets `uid` saved, private to them.
     static func bookmarks(of uid: String) -> String { "users/\(uid)/bookmarks" }
+    /// `users/{uid}/retweeted/{tweetId}`: which retweet of the tweet is `uid`'s.
+    static func retweeted(by uid: String) -> String { "users/\(uid)/retweeted" }
     /// `users/{uid}/notifications/{key}`: what others did to `uid`'s tweets or to `uid`.
     static func notifications(of uid: String) -> String { "users/\(uid)/notifications" }
 

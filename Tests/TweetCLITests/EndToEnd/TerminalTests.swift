@@ -184,6 +184,31 @@ struct TerminalTests {
         #expect(profile.screen.contains { $0.hasPrefix("A bio long enough") })
     }
 
+    @Test func notificationsAndQuotesKeepTheirIndentWhenTheyWrap() throws {
+        let session = try signedIn(width: 40)
+        let posted = try session.tweetcli(["post", "a tweet of ada's that others will quote and like", "--json"])
+        let id = try #require(try json(posted)["id"] as? String)
+        try session.tweetcli(
+            [
+                "register", "--email", "bob@example.com", "--username", "bob", "--fullname", "Bob Builder",
+                "--password-stdin",
+            ], stdin: password + "\n")
+        try session.tweetcli(["like", id])
+        try session.tweetcli(["post", "quoting it with a caption long enough to wrap twice here", "--quote", id])
+        try session.tweetcli(["login", "--username", "ada", "--password-stdin"], stdin: password + "\n")
+        let bell = try session.run("tweetcli notifications")
+        #expect(bell.status == 0)
+        #expect(bell.screen.allSatisfy { $0.count <= 40 }, "\(bell.screen)")
+        #expect(bell.screen.contains { $0.contains("Bob Builder quoted your tweet") }, "\(bell.screen)")
+        // The quoting tweet is shown indented under its line, and its wrapped lines stay indented.
+        let quoteRows = bell.screen.drop { !$0.contains("quoted your tweet") }.dropFirst().prefix { !$0.isEmpty }
+        #expect(quoteRows.count >= 4, "\(bell.screen)")
+        #expect(quoteRows.allSatisfy { $0.hasPrefix("    ") }, "\(quoteRows)")
+        // Read now: the feed no longer announces them.
+        let feed = try session.run("tweetcli feed --limit 1")
+        #expect(!feed.screen.contains { $0.contains("new notification") }, "\(feed.screen)")
+    }
+
     @Test func storedEscapeSequencesNeitherRetitleNorClearTheScreen() async throws {
         let session = try signedIn()
         // Written past the composer's checks, as a hostile or older store might hold it.

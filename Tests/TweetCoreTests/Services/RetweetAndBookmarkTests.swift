@@ -42,6 +42,7 @@ struct RetweetAndBookmarkTests {
         #expect(undone.didRetweet == false)
         #expect(try await tweets.unretweet(id: tweet.id).retweets == 0)  // Never below zero.
         #expect(try await services.store.collection(Collections.retweets).query.getDocuments().isEmpty)
+        #expect(try await services.store.collection(Collections.retweeted(by: bob.id)).query.getDocuments().isEmpty)
     }
 
     @Test func retweetingATweetThatIsNotThereIsAnError() async throws {
@@ -133,6 +134,20 @@ struct RetweetAndBookmarkTests {
         #expect(try await tweets.fetchThread(id: parent.id).replies.count == 3)
     }
 
+    @Test func aReplyWrittenBeforeItsParentsAuthorWasKeptStillNamesThem() async throws {
+        let parent = try await env.post("question", as: ada, in: services)
+        let reply = try await env.post("answer", as: bob, in: services, replyTo: parent.id)
+        #expect(try await stored(reply.id)?["replyToUid"] == .string(ada.id))
+        let path = DocumentPath(collection: Collections.tweets, documentID: reply.id)
+        try await services.store.runTransaction { $0.updateData(["replyToUid": .delete], at: path) }
+        #expect(
+            try await tweets.fetchTweet(withID: reply.id).replyTo == Tweet.ReplyTarget(id: parent.id, username: "ada"))
+        try await signIn(ada)
+        try await tweets.deleteTweet(id: parent.id)
+        #expect(try await stored(reply.id)?["replyToDeleted"] == .bool(true))
+        #expect(try await tweets.fetchTweet(withID: reply.id).replyTo?.deleted == true)
+    }
+
     // MARK: Quotes
 
     @Test func aQuoteEmbedsTheTweetAndCountsOnIt() async throws {
@@ -169,6 +184,7 @@ struct RetweetAndBookmarkTests {
         try await tweets.deleteTweet(id: original.id)
         try await signIn(bob)
         #expect(try await services.store.collection(Collections.retweets).query.getDocuments().isEmpty)
+        #expect(try await services.store.collection(Collections.retweeted(by: bob.id)).query.getDocuments().isEmpty)
         #expect(try await tweets.fetchBookmarks().isEmpty)
         #expect(try await tweets.fetchTweets(forUid: bob.id).map(\.id) == [quoting.id])
         #expect(try await tweets.fetchTweet(withID: quoting.id).quoted == .deleted(id: original.id))

@@ -12,6 +12,8 @@ final class Segment {
     let count: Int
     private let offsetsStart: Int
     private let bloomStart: Int
+    /// Whether the Bloom filter is blocked (index version 02) or classic (01).
+    private let blockedBloom: Bool
     private let bloomWords: Int
     /// Each secondary index's first byte and entry count, by name.
     private let secondary: [String: (start: Int, count: Int)]
@@ -26,8 +28,11 @@ final class Segment {
         index = try BlockFile(path: indexPath)
         let indexFile = indexPath
         let damaged = { (reason: String) in StoreError.corruptRecord(file: indexFile, line: 0, reason: reason) }
-        guard index.count >= SegmentFormat.headerSize, try index.read(0..<8) == SegmentFormat.indexMagic
-        else { throw damaged("not a segment index") }
+        let magic = index.count >= SegmentFormat.headerSize ? try index.read(0..<8) : []
+        guard magic == SegmentFormat.indexMagic || magic == SegmentFormat.classicBloomIndexMagic else {
+            throw damaged("not a segment index")
+        }
+        blockedBloom = magic == SegmentFormat.indexMagic
         // Every number in the header is untrusted: none can exceed what the file could hold, so
         // none can trap when it becomes an Int or when sizes are added up.
         let index = index
@@ -215,12 +220,12 @@ final class Segment {
 
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).
     func find(_ path: DocumentPath) throws -> Int? {
+        let hashes = BloomFilter.hashes(path.description.utf8)
+        let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
         guard
-            try BloomFilter.mayContain(
-                BloomFilter.hashes(path.description.utf8), wordCount: bloomWords,
-                word: {
-                    try index.uint64(at: bloomStart + $0 * 8)
-                })
+            try blockedBloom
+                ? BloomFilter.mayContainBlocked(hashes, wordCount: bloomWords, word: word)
+                : BloomFilter.mayContain(hashes, wordCount: bloomWords, word: word)
         else { return nil }
         let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
         // Search only the collection's range: a user among a thousand, not among three million lines.

@@ -4,7 +4,10 @@ import Foundation
 enum SegmentFormat {
     static let formatName = "tweetcli-segment"
     static let dataVersion: Int64 = 1
-    static let indexMagic = Array("TWTIDX01".utf8)
+    /// The index file's magic: version 02 keeps a blocked Bloom filter (each path's bits in one
+    /// 512-bit block, so a lookup reads one block of it); 01, still read, a classic one.
+    static let indexMagic = Array("TWTIDX02".utf8)
+    static let classicBloomIndexMagic = Array("TWTIDX01".utf8)
     static let headerSize = 48
     static let indexNameSize = 64
     static let indexTableEntrySize = 72

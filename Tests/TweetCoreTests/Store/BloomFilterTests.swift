@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+
+/// The Bloom filter of a segment's paths: never a false "absent", rarely a false "maybe", and the
+/// classic layout of index files written before version 02 still read.
+struct BloomFilterTests {
+    let paths = (0..<5_000).map { "tweets/t\($0)" }
+
+    @Test func theBlockedFilterHasNoFalseNegativesAndFewFalsePositives() {
+        var words = [UInt64](repeating: 0, count: BloomFilter.wordCount(forCount: paths.count))
+        #expect(words.count % BloomFilter.blockWords == 0)
+        for path in paths { BloomFilter.insert(BloomFilter.hashes(path.utf8), into: &words) }
+        let lookup = { (index: Int) in words[index] }
+        #expect(
+            paths.allSatisfy {
+                BloomFilter.mayContainBlocked(BloomFilter.hashes($0.utf8), wordCount: words.count, word: lookup)
+            })
+        let strangers = (0..<5_000).map { "tweets/other\($0)" }
+        let falsePositives = strangers.filter {
+            BloomFilter.mayContainBlocked(BloomFilter.hashes($0.utf8), wordCount: words.count, word: lookup)
+        }.count
+        #expect(falsePositives < 150, "\(falsePositives) of 5000")  // about 1% expected
+    }
+
+    /// The classic layout, as index version 01 wrote it: every bit anywhere in the filter.
+    static func insertClassic(_ hashes: (UInt64, UInt64), into words: inout [UInt64]) {
+        let bits = UInt64(words.count * 64)
+        for i in 0..<UInt64(BloomFilter.hashCount) {
+            let bit = (hashes.0 &+ i &* hashes.1) % bits
+            words[Int(bit / 64)] |= 1 << (bit % 64)
+        }
+    }
+
+    @Test func aSegmentWhoseIndexHasTheClassicFilterIsStillRead() throws {
+        let env = try TestEnvironment()
+        let directory = env.path("segments")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let entries = (0..<300).map { number in
+            SegmentWriter.Entry(
+                path: DocumentPath(collection: "tweets", documentID: String(format: "t%05d", number)),
+                data: ["n": .integer(Int64(number))])
+        }
+        _ = try SegmentWriter(directory: directory, indexes: []).write(name: "seg-000001", entries: entries)
+        // Rewritten as version 01: its magic, and its filter laid out the classic way.
+        let indexPath = directory + "/seg-000001.idx"
+        var bytes = try env.bytes(of: indexPath)
+        bytes.replaceSubrange(0..<8, with: Array("TWTIDX01".utf8))
+        func number(_ offset: Int) -> Int {
+            Int(bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        }
+        let (documents, bloomWords, indexCount) = (number(8), number(24), number(32))
+        let bloomStart = SegmentFormat.headerSize + indexCount * SegmentFormat.indexTableEntrySize + documents * 8
+        var words = [UInt64](repeating: 0, count: bloomWords)
+        for entry in entries { Self.insertClassic(BloomFilter.hashes(entry.path.description.utf8), into: &words) }
+        for (position, word) in words.enumerated() {
+            for byte in 0..<8 {
+                bytes[bloomStart + position * 8 + byte] = UInt8(truncatingIfNeeded: word >> (8 * byte))
+            }
+        }
+        try env.write(bytes, to: indexPath)
+        let segment = try Segment(directory: directory, name: "seg-000001")
+        for entry in entries { #expect(try segment.find(entry.path) != nil, "\(entry.path)") }
+        #expect(try segment.find(DocumentPath(collection: "tweets", documentID: "missing")) == nil)
+    }
+}
