@@ -42,9 +42,7 @@ struct NotificationsCommand: Command {
         }
         var text = NotificationRenderer(tweets: context.tweetRenderer).render(viewModel.notifications)
         if viewModel.hasMore {
-            var arguments = "notifications" + (unread ? " --unread" : "")
-            if let limit { arguments += " --limit \(limit)" }
-            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+            text += context.moreLine("notifications" + (unread ? " --unread" : ""), limit: limit, "--before", last.id)
         }
         return text
     }
@@ -80,9 +78,7 @@ struct BookmarksCommand: Command {
         }
         var text = context.tweetRenderer.render(viewModel.tweets)
         if viewModel.hasMore {
-            var arguments = "bookmarks"
-            if let limit { arguments += " --limit \(limit)" }
-            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+            text += context.moreLine("bookmarks", limit: limit, "--before", last.id)
         }
         return text
     }
@@ -225,9 +221,8 @@ struct SearchCommand: Command {
         }
         var text = context.tweetRenderer.render(viewModel.tweets)
         if viewModel.hasMore {
-            var arguments = "search " + words.map(ShellQuote.quote).joined(separator: " ")
-            if let limit { arguments += " --limit \(limit)" }
-            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.id)")) + "\n"
+            let arguments = "search " + words.map(ShellQuote.quote).joined(separator: " ")
+            text += context.moreLine(arguments, limit: limit, "--before", last.id)
         }
         return text
     }

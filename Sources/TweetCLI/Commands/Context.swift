@@ -58,6 +58,13 @@ final class Context {
         options.suggest(arguments)
     }
 
+    /// A listing's last line when it has more: "More: tweetcli … ARGUMENTS [--limit N] FLAG VALUE",
+    /// repeating an explicit `--limit`, so that the next page reads the same way.
+    func moreLine(_ arguments: String, limit: Int?, _ flag: String, _ value: String) -> TerminalText {
+        let limit = limit.map { " --limit \($0)" } ?? ""
+        return "\n" + .dim("More: " + suggest(arguments + limit + " \(flag) \(value)")) + "\n"
+    }
+
     /// The page size: `--limit`, else the config file's `limit`, else 20.
     func pageLimit(_ explicit: Int?) -> Int {
         explicit ?? config[.limit].flatMap(Int.init) ?? Limits.defaultPage

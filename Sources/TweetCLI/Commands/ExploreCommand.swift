@@ -36,9 +36,8 @@ struct ExploreCommand: Command {
         }
         var text = users.map { context.userRenderer.row($0) }.joined()
         if viewModel.hasMore {
-            var arguments = "explore" + (query.isEmpty ? "" : " " + ShellQuote.quote(query))
-            if let limit { arguments += " --limit \(limit)" }
-            text += "\n" + .dim("More: " + context.suggest(arguments + " --offset \(offset + users.count)")) + "\n"
+            let arguments = "explore" + (query.isEmpty ? "" : " " + ShellQuote.quote(query))
+            text += context.moreLine(arguments, limit: limit, "--offset", String(offset + users.count))
         }
         return text
     }

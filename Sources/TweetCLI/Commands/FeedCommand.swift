@@ -52,9 +52,7 @@ struct FeedCommand: Command {
             text = .styled(line, .accent) + "\n\n" + text
         }
         if viewModel.hasMore {
-            var arguments = "feed" + (following ? " --following" : "")
-            if let limit = self.limit { arguments += " --limit \(limit)" }
-            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.cursor)")) + "\n"
+            text += context.moreLine("feed" + (following ? " --following" : ""), limit: limit, "--before", last.cursor)
         }
         return text
     }

@@ -47,8 +47,7 @@ struct ProfileCommand: Command {
         if viewModel.hasMore {
             var arguments = "profile " + ShellQuote.quote(reference ?? "@" + user.username)
             if tabGiven { arguments += " --tab \(tab.rawValue)" }
-            if let limit { arguments += " --limit \(limit)" }
-            text += "\n" + .dim("More: " + context.suggest(arguments + " --before \(last.cursor)")) + "\n"
+            text += context.moreLine(arguments, limit: limit, "--before", last.cursor)
         }
         return text
     }
