@@ -65,3 +65,43 @@ struct BloomFilterTests {
         #expect(try segment.find(DocumentPath(collection: "tweets", documentID: "missing")) == nil)
     }
 }
+
+/// Lookups interpolate on the IDs' first bytes: whatever the IDs look like (random, sharing long
+/// prefixes, of different lengths, clustered), every document is found and nothing else is.
+struct SegmentLookupTests {
+    static let shapes: [(String, @Sendable (Int) -> String)] = [
+        (
+            "random",
+            { number in
+                String(UInt64(number).multipliedReportingOverflow(by: 0x9E37_79B9_7F4A_7C15).partialValue, radix: 36)
+            }
+        ),
+        ("long shared prefix", { String(format: "like-AAAAAAAAAAAA-%06d", $0) }),
+        ("lengths", { String(repeating: "z", count: 1 + $0 % 5) + String($0) }),
+        ("clustered", { ($0 % 10 == 0 ? "a" : "zzzzzz") + String(format: "%05d", $0) }),
+    ]
+
+    @Test(arguments: 0..<shapes.count)
+    func everyDocumentIsFoundAndNoOtherWhateverItsIDsLookLike(_ shape: Int) throws {
+        let env = try TestEnvironment()
+        let directory = env.path("segments")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let make = Self.shapes[shape].1
+        var ids = Set((0..<2_000).map(make))
+        ids.remove("")
+        let sorted = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        // Neighbouring collections, so the one searched is a range in the middle of the segment.
+        let entries =
+            [SegmentWriter.Entry(path: DocumentPath(collection: "a", documentID: "x"), data: [:])]
+            + sorted.map { SegmentWriter.Entry(path: DocumentPath(collection: "m", documentID: $0), data: [:]) }
+            + [SegmentWriter.Entry(path: DocumentPath(collection: "z", documentID: "x"), data: [:])]
+        _ = try SegmentWriter(directory: directory, indexes: []).write(name: "seg-000001", entries: entries)
+        let segment = try Segment(directory: directory, name: "seg-000001")
+        for (position, id) in sorted.enumerated() {
+            #expect(try segment.find(DocumentPath(collection: "m", documentID: id)) == position + 1, "\(id)")
+        }
+        for absent in ["", "0", "~", "m", sorted[0] + "0", sorted[sorted.count / 2] + "!"] where !ids.contains(absent) {
+            #expect(try segment.find(DocumentPath(collection: "m", documentID: absent)) == nil, "\(absent)")
+        }
+    }
+}
