@@ -44,7 +44,8 @@ struct ExportRecord: Decodable {
             case .number(let number): return number.isFinite ? String(number) : "NULL"
             case .bool(let flag): return flag ? "1" : "0"
             case .lists(let lists):
-                // Sorted keys: the same text for the same lists.
+                // Sorted keys: the same text for the same lists. Lists of strings always serialize,
+                // so the empty fallback is never taken.
                 let data = (try? JSONSerialization.data(withJSONObject: lists, options: [.sortedKeys])) ?? Data()
                 return SQL.literal(String(decoding: data, as: UTF8.self))
             }

@@ -438,6 +438,8 @@ struct StorageEngine {
     /// failed, and a failed command leaves no store behind. Under the exclusive lock, so a store
     /// another process has written to since is left alone; files it cannot judge are left too.
     func removeIfNothingCommitted() {
+        // Best effort after a failure already being reported: a lock not had, or a file that cannot
+        // be read, leaves the store as it is, which is never worse than removing too much.
         guard (try? StoreLock.acquire(lock.fd, exclusive: true, directory: directory)) != nil else { return }
         defer { StoreLock.release(lock.fd) }
         guard (try? FileIO.readFile(journalPath)) == Self.journalHeader(),
@@ -448,6 +450,7 @@ struct StorageEngine {
 
     /// Deletes the files of a store that holds nothing committed, and the directory if it was made for it.
     private static func removeUncommitted(_ directory: String, removingDirectory: Bool) {
+        // A directory that cannot be listed keeps its files: removing nothing is the safe failure.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         let own = [journalName, Manifest.fileName]
         for name in names

@@ -192,6 +192,7 @@ public struct StoreDoctor: Sendable {
                     // kept; so is the first line itself when it is an intact record (the header
                     // was lost or moved).
                     problems.append(StoreProblem(file: journalPath, line: 1, reason: reason, isRepairable: true))
+                    // Only whether it parses matters here: the record itself is read again below.
                     guard (try? JournalRecord(line: text, file: journalPath, lineNumber: line)) != nil else {
                         removed += whole
                         continue
@@ -313,6 +314,7 @@ public struct StoreDoctor: Sendable {
                         removed += Array(text) + [0x0A]
                         continue
                     }
+                    // Whether it parses as a document decides where it goes; the reason is not needed.
                     if (try? SegmentFormat.parseLine(text)) == nil {
                         removed += Array(text) + [0x0A]
                         continue
