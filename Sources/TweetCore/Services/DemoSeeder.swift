@@ -144,7 +144,11 @@ public struct DemoSeeder: Sendable {
                     DocumentPath(collection: Collections.likes(of: user.id), documentID: tweets[tweet].id),
                     ["timestamp": .string(Timestamp.string(from: time)), "tweetId": .string(tweets[tweet].id)]
                 ))
-            notifications.add(tweets[tweet].uid, .like, from: user.id, tweetID: tweets[tweet].id, at: time)
+            // Likes are as many as tweets: only the newest tenth's likes are in the bell, as if
+            // older ones had been read and let go, so a million likes do not add a million documents.
+            if tweet >= tweets.count - tweets.count / 10 {
+                notifications.add(tweets[tweet].uid, .like, from: user.id, tweetID: tweets[tweet].id, at: time)
+            }
         }
         // A retweet for one tweet in ten and a bookmark for one in twenty, by random users.
         var retweeted = Set<Int>()
@@ -198,8 +202,8 @@ public struct DemoSeeder: Sendable {
         }
         for (term, ids) in termTweets {
             var last: [String] = []
-            for start in stride(from: 0, to: ids.count, by: SearchIndex.bucketSize) {
-                last = Array(ids[start..<min(ids.count, start + SearchIndex.bucketSize)])
+            for start in stride(from: 0, to: ids.count, by: SearchIndex.seedBucketSize) {
+                last = Array(ids[start..<min(ids.count, start + SearchIndex.seedBucketSize)])
                 writes.append(
                     (
                         DocumentPath(collection: SearchIndex.bucketsCollection(term), documentID: last[0]),

@@ -14,8 +14,11 @@ enum SearchIndex {
     static let buckets = "buckets"
     static let trendHours = "trend-hours"
     static let hashtags = "hashtags"
-    /// Tweet IDs per bucket.
+    /// Tweet IDs a bucket takes from posts: small, since each post rewrites its terms' open buckets.
     static let bucketSize = 16
+    /// Tweet IDs per bucket that `seed` writes at once: fewer documents for a million tweets. Any
+    /// size reads the same; a post opens a new bucket after a full or seeded one.
+    static let seedBucketSize = 64
 
     /// A term as a document ID: `/` and `%` escaped (terms are letters and digits, so this is rare).
     static func documentID(_ term: String) -> String {
@@ -34,9 +37,21 @@ enum SearchIndex {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d%02d%02d%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour))
+        // Digits by hand: String(format:) costs more than the rest of a seeded tweet's index.
+        var digits: [UInt8] = []
+        digits.reserveCapacity(10)
+        for (value, width) in [
+            (Int(parts.tm_year) + 1900, 4), (Int(parts.tm_mon) + 1, 2), (Int(parts.tm_mday), 2),
+            (Int(parts.tm_hour), 2),
+        ] {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            while divisor > 0 {
+                digits.append(UInt8(48 + (value / divisor) % 10))
+                divisor /= 10
+            }
+        }
+        return String(decoding: digits, as: UTF8.self)
     }
 
     static func trendCollection(_ hour: String) -> String { "\(trendHours)/\(hour)/\(hashtags)" }

@@ -30,6 +30,7 @@ public enum SearchTerms {
 
     /// The words and character pairs of `text`, folded.
     static func words(_ text: String) -> [String] {
+        if let ascii = asciiWords(text) { return ascii }
         var result: [String] = []
         var word = String.UnicodeScalarView()
         var ideographs: [Unicode.Scalar] = []
@@ -66,6 +67,31 @@ public enum SearchTerms {
         endWord()
         endIdeographs()
         return result
+    }
+
+    /// The words of an all-ASCII text, lowercased straight from its bytes (most captions, and a
+    /// seed's million); `nil` for any other text.
+    private static func asciiWords(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var result: [String] = []
+            var word: [UInt8] = []
+            func end() {
+                guard !word.isEmpty else { return }
+                result.append(String(decoding: word.prefix(maximumLength), as: UTF8.self))
+                word.removeAll(keepingCapacity: true)
+            }
+            for byte in bytes {
+                switch byte {
+                case 0x30...0x39, 0x61...0x7A: word.append(byte)
+                case 0x41...0x5A: word.append(byte + 0x20)
+                case 0x80...: return nil
+                default: end()
+                }
+            }
+            end()
+            return result
+        }
     }
 
     /// Lowercase, without diacritics, at most ``maximumLength`` characters. Plain ASCII (most words)

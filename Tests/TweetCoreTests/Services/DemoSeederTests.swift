@@ -159,6 +159,28 @@ struct DemoSeederTests {
         #expect(try await store.collectionGroup(Collections.bookmarks).getDocuments().count == 10)
     }
 
+    @Test func seededTweetsAreFoundBySearchAndLeaveItWhenDeleted() async throws {
+        let store = try env.makeStore(directory: env.path("store"))
+        let services = try env.makeServices(store: store)
+        _ = try await services.seeder.seed(DemoSeeder.Options(users: 6, tweets: 400, seed: 5))
+        let found = try await services.tweets.search("the", limit: 200)
+        #expect(found.count > SearchIndex.seedBucketSize, "more than one seeded bucket")
+        #expect(found.allSatisfy { SearchTerms.words($0.caption).contains("the") })
+        #expect(zip(found, found.dropFirst()).allSatisfy { $0.id > $1.id }, "newest first")
+        let before = try await store.getDocument(SearchIndex.termPath("the"))?.data["tweets"]?.integerValue
+        let victim = found[found.count / 2]
+        try await env.signIn(try #require(victim.user), in: services)
+        try await services.tweets.deleteTweet(id: victim.id)
+        let after = try await services.tweets.search("the", limit: 200)
+        #expect(after.map(\.id) == found.map(\.id).filter { $0 != victim.id })
+        #expect(
+            try await store.getDocument(SearchIndex.termPath("the"))?.data["tweets"]?.integerValue
+                == before.map { $0 - 1 })
+        // A new post after the seeded buckets is found first.
+        let posted = try await services.tweets.uploadTweet(caption: "the newest of all")
+        #expect(try await services.tweets.search("the", limit: 1).first?.id == posted.id)
+    }
+
     @Test func everyFollowHasBothDocumentsAndNobodyFollowsThemselves() async throws {
         let (store, _) = try await seed(into: "store")
         let following = try await store.collectionGroup("user-following").getDocuments()

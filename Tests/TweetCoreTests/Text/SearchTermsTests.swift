@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TweetCore
@@ -12,6 +13,23 @@ struct SearchTermsTests {
         #expect(SearchTerms.words("明日東京に行きます") == ["明日", "日東", "東京", "京に", "に行", "行き", "きま", "ます"])
         #expect(SearchTerms.words("今日はSwiftを") == ["今日", "日は", "swift", "を"])
         #expect(SearchTerms.words("東") == ["東"])
+    }
+
+    @Test func asciiTextTakesAShortcutThatSplitsAndFoldsTheSame() {
+        let texts = [
+            "Hello, World! It's 2026 and SwiftUI_rocks", "  many   spaces\tand\nlines  ", "",
+            String(repeating: "x", count: 60) + " short", "MiXeD-CaSe/path?q=1&r=TWO",
+        ]
+        for text in texts {
+            // A trailing non-ASCII word sends the same text down the general path.
+            #expect(Array(SearchTerms.words(text + " é").dropLast()) == SearchTerms.words(text), "\(text)")
+        }
+    }
+
+    @Test func theTrendHourIsTheUTCHourInTenDigits() {
+        #expect(SearchIndex.hour(Date(timeIntervalSince1970: 0)) == "1970010100")
+        #expect(SearchIndex.hour(Date(timeIntervalSince1970: 1_796_031_660)) == "2026113009")
+        #expect(SearchIndex.hour(Date(timeIntervalSince1970: 1_796_031_660 + 86_400 * 40 + 3_600 * 14)) == "2027010923")
     }
 
     @Test func koreanIsSplitIntoWords() {
