@@ -224,9 +224,8 @@ extension TweetService {
         let checks = query.terms.count > 1 || author != nil
         var found: [DocumentSnapshot] = []
         let batch = max(limit, 20)
-        while found.count < limit {
+        while found.count < limit, !candidates.isFinished {
             let snapshots = try await candidates.next(batch, store: store)
-            guard !snapshots.isEmpty else { break }
             for snapshot in snapshots where found.count < limit {
                 guard checks else {
                     found.append(snapshot)
@@ -244,7 +243,7 @@ extension TweetService {
     // MARK: Trends
 
     /// The most used hashtags of the last `hours` hours, with their tweet counts, most used first;
-    /// read from the hour counters. When nothing was posted in that window, the window ends at the
+    /// read from the hour counters: the current clock hour (UTC) and the `hours - 1` before it. When nothing was posted in that window, the window ends at the
     /// newest tweet instead, and says so.
     public func fetchTrends(hours: Int = 24, limit: Int = 10, now: Date = Date()) async throws -> Trends {
         let newest = try await store.collection(Collections.tweets).order(by: "timestamp", descending: true)
@@ -280,13 +279,21 @@ private enum SearchCandidates {
     /// buckets read and not handed out yet.
     case buckets(term: String, before: String?, query: Query?, pending: [String])
     case tweets(Query)
+    case finished
+
+    var isFinished: Bool {
+        if case .finished = self { return true }
+        return false
+    }
 
     /// Up to about `count` more candidate tweets, read in one or two batches; empty at the end.
     mutating func next(_ count: Int, store: any DocumentStore) async throws -> [DocumentSnapshot] {
         switch self {
+        case .finished:
+            return []
         case .tweets(let query):
             let page = try await query.limit(to: count).getDocuments()
-            if let last = page.last { self = .tweets(query.start(after: last)) }
+            self = page.count < count ? .finished : page.last.map { .tweets(query.start(after: $0)) } ?? .finished
             return page
         case .buckets(let term, let before, var query, var pending):
             while pending.count < count, let buckets = query {
@@ -300,7 +307,10 @@ private enum SearchCandidates {
             }
             let taken = Array(pending.prefix(count))
             pending.removeFirst(taken.count)
-            self = .buckets(term: term, before: before, query: query, pending: pending)
+            // Done only when nothing is left to read: a batch whose tweets were all deleted is not the end.
+            self =
+                query == nil && pending.isEmpty
+                ? .finished : .buckets(term: term, before: before, query: query, pending: pending)
             let tweets = store.collection(Collections.tweets)
             let found = try await store.getDocuments(taken.map { tweets.document($0) })
             let byID = Dictionary(found.map { ($0.documentID, $0) }) { first, _ in first }

@@ -186,6 +186,7 @@ extension TweetService {
         // A row for a tweet is skipped when a newer row for it exists: on this page it was shown
         // already; on an earlier one it is newer than the cursor, so only that window is asked.
         var cursorTime: Date?
+        var cursorRetweet: String?  // the cursor's retweet ID, when the page before ended on a retweet
         var tweetStream = Stream(query: tweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
         var retweetStream = Stream(query: retweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
         if let before {
@@ -195,6 +196,7 @@ extension TweetService {
                 }
                 retweetStream.last = cursor
                 cursorTime = Self.time(cursor)
+                cursorRetweet = cursor.documentID
                 // Tweets at the retweet's millisecond came before it.
                 tweetStream.last = Self.marker(in: Collections.tweets, at: cursor, id: " ")
             } else {
@@ -232,7 +234,7 @@ extension TweetService {
             {
                 item = Item(snapshot: retweet, isRetweet: true, time: time, tweetID: tweetID)
                 retweetHead = nil
-            } else if let damaged = tweetTime == nil ? tweetHead : retweetHead {
+            } else if let damaged = tweetHead.flatMap({ tweetTime == nil ? $0 : nil }) ?? retweetHead {
                 // A document without a time (or a retweet without its tweet) cannot be placed: name it.
                 throw StoreError.undecodable(
                     path: damaged.path.description, reason: "its \"timestamp\" or \"tweetId\" is missing or wrong")
@@ -240,7 +242,11 @@ extension TweetService {
                 break
             }
             guard !shown.contains(item.tweetID) else { continue }
-            if let cursorTime, try await hasRetweet(of: item, by: retweeters, after: cursorTime) { continue }
+            if let cursorTime,
+                try await hasRetweet(of: item, by: retweeters, shownBy: (cursorTime, cursorRetweet))
+            {
+                continue
+            }
             shown.insert(item.tweetID)
             items.append(item)
         }
@@ -264,22 +270,39 @@ extension TweetService {
         }
     }
 
-    /// Whether one of `retweeters` retweeted the item's tweet after `time` (the cursor's): its row
-    /// was on an earlier page. A few retweeters are looked up by key; many, through the tweet's
-    /// retweets newer than `time`, newest first.
-    private func hasRetweet(of item: Item, by retweeters: Set<String>, after time: Date) async throws -> Bool {
+    /// Whether one of `retweeters` retweeted the item's tweet in a row an earlier page showed: after
+    /// the cursor's time, or, when the cursor is a retweet, at its time with an ID at or above its
+    /// own (the page's order within a millisecond). A few retweeters are looked up by key; many,
+    /// through the tweet's retweets newest first.
+    private func hasRetweet(of item: Item, by retweeters: Set<String>, shownBy cursor: (time: Date, retweet: String?))
+        async throws -> Bool
+    {
         if !item.isRetweet, (item.snapshot.data["retweets"]?.integerValue ?? 0) == 0 { return false }
+        func wasShown(_ time: Date?, _ retweetID: String?) -> Bool {
+            guard let time else { return false }
+            if time > cursor.time { return true }
+            guard time == cursor.time, let mark = cursor.retweet, let retweetID else { return false }
+            return !retweetID.utf8.lexicographicallyPrecedes(mark.utf8)
+        }
         if retweeters.count <= Self.retweetersLookedUpByKey {
             let paths = retweeters.map { store.collection(Collections.retweeted(by: $0)).document(item.tweetID) }
-            return try await store.getDocuments(paths).contains { Self.time($0).map { $0 > time } ?? false }
+            return try await store.getDocuments(paths).contains {
+                wasShown(Self.time($0), $0.data["retweetId"]?.stringValue)
+            }
         }
         var query = retweetsCollection.whereField("tweetId", isEqualTo: .string(item.tweetID))
             .order(by: "timestamp", descending: true).limit(to: 64)
         while true {
             let batch = try await query.getDocuments()
             for retweet in batch {
-                guard let when = Self.time(retweet), when > time else { return false }
-                if let uid = retweet.data["uid"]?.stringValue, retweeters.contains(uid) { return true }
+                guard wasShown(Self.time(retweet), retweet.documentID) || Self.time(retweet) == cursor.time else {
+                    return false  // older than every row shown: so are the rest
+                }
+                if let uid = retweet.data["uid"]?.stringValue, retweeters.contains(uid),
+                    wasShown(Self.time(retweet), retweet.documentID)
+                {
+                    return true
+                }
             }
             guard batch.count == 64, let last = batch.last else { return false }
             query = query.start(after: last)

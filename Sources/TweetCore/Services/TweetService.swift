@@ -110,7 +110,8 @@ public final class TweetService: Sendable {
         let uid = try await auth.requireUid()
         let preview = try Self.validated(caption)
         let caption = preview.caption
-        let path = tweets.document(ids.next(at: Date()))
+        let tweets = tweets
+        let ids = ids
         let author = store.collection(Collections.users).document(uid)
         let parent = replyTo.map { tweets.document($0) }
         let quoted = quote.map { tweets.document($0) }
@@ -121,8 +122,11 @@ public final class TweetService: Sendable {
         }
         let mentioned = names
         let store = store
-        let record = try await store.runTransaction { transaction in
+        let (path, record) = try await store.runTransaction { transaction in
             guard try transaction.getDocument(author) != nil else { throw AuthError.notSignedIn }
+            // The ID from the commit's own time, which only grows: IDs, and so the search index's
+            // buckets, stay in posting order even when posters wait for one another.
+            let path = tweets.document(ids.next(at: transaction.time))
             var notifications = NotificationBatch()
             var notified: Set<String> = [uid]
             var owners: JSONObject = [:]  // replyToUid, quoteUid: kept so deleting withdraws their notifications
@@ -138,7 +142,7 @@ public final class TweetService: Sendable {
                 if field == "replyCount", snapshot.data[field] == nil {
                     // A tweet from before reply counts were kept: its replies are counted once.
                     let replies = try transaction.getDocuments(
-                        self.tweets.whereField("replyToId", isEqualTo: .string(target.documentID))
+                        tweets.whereField("replyToId", isEqualTo: .string(target.documentID))
                     ).count
                     transaction.updateData([field: .value(.integer(Int64(replies)))], at: target)
                 }
@@ -166,7 +170,7 @@ public final class TweetService: Sendable {
                 in: transaction)
             try StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
             try notifications.apply(in: transaction, store: store)
-            return fields
+            return (path, fields)
         }
         return try await hydrate([DocumentSnapshot(path: path, data: record)])[0]
     }

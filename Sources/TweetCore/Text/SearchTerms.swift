@@ -100,7 +100,11 @@ public enum SearchTerms {
         var folded: String
         if word.utf8.allSatisfy({ $0 < 0x80 }) {
             folded = word.lowercased()
-        } else if word.unicodeScalars.allSatisfy({ $0.isASCII || $0.value >= 0x2E80 }) {
+        } else if word.unicodeScalars.allSatisfy({
+            $0.isASCII
+                || ($0.value >= 0x2E80 && !(0xFB00...0xFB4F).contains($0.value)
+                    && !(0xFF00...0xFFEF).contains($0.value))
+        }) {
             // CJK and Hangul have no case and no diacritics to fold: only the ASCII in them changes.
             folded = word.lowercased()
         } else {
@@ -156,10 +160,13 @@ public struct SearchQuery: Equatable, Sendable {
                 let name = lowered.dropFirst(5).drop { $0 == "@" }
                 guard !name.isEmpty else { throw SearchError.emptyAuthor }
                 author = String(name)
-            } else if token.hasPrefix("#"), token.count > 1 {
-                terms.append("#" + SearchTerms.fold(String(token.dropFirst())))
+            } else if token.hasPrefix("#"), let tag = SearchTerms.words(String(token.dropFirst())).first {
+                // "#swift," is the tag swift, as the tweet's own entities have it.
+                terms.append("#" + tag)
             } else if token.hasPrefix("@"), token.count > 1 {
-                terms.append("@" + String(token.dropFirst()).lowercased())
+                // A username is letters, digits and _: "@ada's" mentions ada.
+                let name = token.dropFirst().prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+                if !name.isEmpty { terms.append("@" + name.lowercased()) }
             } else {
                 terms += SearchTerms.words(String(token))
             }

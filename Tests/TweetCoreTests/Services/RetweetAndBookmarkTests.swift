@@ -148,6 +148,21 @@ struct RetweetAndBookmarkTests {
         #expect(try await tweets.fetchTweet(withID: reply.id).replyTo?.deleted == true)
     }
 
+    @Test func aPageEndingOnARetweetDoesNotShowItsTweetAgainOnTheNext() async throws {
+        let older = try await env.post("older", as: cy, in: services)
+        let tweet = try await env.post("worth it", as: ada, in: services)
+        try await signIn(bob)
+        try await tweets.retweet(id: tweet.id)
+        let dan = try await env.addUser("dan", to: services)
+        try await signIn(dan)
+        for user in [ada, bob, cy] { _ = try await services.users.follow(uid: user.id) }
+        let first = try await tweets.fetchFollowingTweets(limit: 1)
+        #expect(first.map(\.id) == [tweet.id])
+        #expect(first.first?.retweetedBy?.id == bob.id)
+        let next = try await tweets.fetchFollowingTweets(limit: 5, before: first.last?.cursor)
+        #expect(next.map(\.id) == [older.id], "the retweeted tweet came again: \(next.map(\.caption))")
+    }
+
     // MARK: Quotes
 
     @Test func aQuoteEmbedsTheTweetAndCountsOnIt() async throws {

@@ -32,6 +32,14 @@ struct SearchTermsTests {
         #expect(SearchIndex.hour(Date(timeIntervalSince1970: 1_796_031_660 + 86_400 * 40 + 3_600 * 14)) == "2027010923")
     }
 
+    @Test func fullWidthLettersAndLigaturesFoldToPlainOnes() {
+        #expect(SearchTerms.words("ＳＷＩＦＴ ﬁne") == ["swift", "fine"])
+    }
+
+    @Test func aQuerysTagOrMentionEndsWhereTheWordDoes() throws {
+        #expect(try SearchQuery("#swift, @ada's").terms == ["#swift", "@ada"])
+    }
+
     @Test func koreanIsSplitIntoWords() {
         #expect(SearchTerms.words("오늘도 코딩 중입니다.") == ["오늘도", "코딩", "중입니다"])
     }
