@@ -187,6 +187,7 @@ public final class AuthService: Sendable {
             try session.save(.init(uid: uid, store: storeName, token: token))
         } catch {
             // Nobody holds the token: the store forgets it again, so the failed sign-in changes nothing.
+            // Best effort: the error to report is the session file's, and a token nobody holds signs nobody in.
             try? await store.runTransaction { $0.deleteDocument(path) }
             throw error
         }

@@ -112,17 +112,10 @@ final class Segment {
     /// UTF-8 bytes), read from the line's bytes without making strings. With `id == nil` only the
     /// collections are compared.
     private func comparePath(at ordinal: Int, collection: [UInt8], id: [UInt8]?) throws -> ComparisonResult {
-        let result: ComparisonResult? = try withLine(ordinal) { line in
-            // `["collection/id",…`: paths are written without escapes unless they hold `"` or `\`.
-            guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
-            var end = 2
-            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
-            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return nil }
-            let path = UnsafeBufferPointer(rebasing: line[2..<end])
-            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-            let order = Self.compare(UnsafeBufferPointer(rebasing: path[..<slash]), collection)
+        let result: ComparisonResult? = try withPath(ordinal) { entryCollection, entryID in
+            let order = Self.compare(entryCollection, collection)
             guard order == .orderedSame, let id else { return order }
-            return Self.compare(UnsafeBufferPointer(rebasing: path[(slash + 1)...]), id)
+            return Self.compare(entryID, id)
         }
         if let result { return result }
         // An escaped path: parse it properly.
@@ -130,6 +123,24 @@ final class Segment {
         let order = Self.compare(Array(path.collection.utf8), collection)
         guard order == .orderedSame, let id else { return order }
         return Self.compare(Array(path.documentID.utf8), id)
+    }
+
+    /// Calls `body` with the collection and ID bytes of document `ordinal`'s path, read straight
+    /// from `["collection/id",…` (paths are written without escapes unless they hold `"` or `\`);
+    /// `nil` for an escaped or malformed path, which the caller parses properly.
+    private func withPath<T>(
+        _ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> T
+    ) throws -> T? {
+        try withLine(ordinal) { line in
+            guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
+            var end = 2
+            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
+            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return nil }
+            let path = UnsafeBufferPointer(rebasing: line[2..<end])
+            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+            return body(
+                UnsafeBufferPointer(rebasing: path[..<slash]), UnsafeBufferPointer(rebasing: path[(slash + 1)...]))
+        }
     }
 
     private static func compare(_ a: some Collection<UInt8>, _ b: [UInt8]) -> ComparisonResult {
@@ -288,15 +299,8 @@ final class Segment {
 
     /// How document `ordinal` compares with the target, and its ID's ``idValue(_:)``, from one read.
     private func probe(at ordinal: Int, collection: [UInt8], id: [UInt8]) throws -> (ComparisonResult, Double?) {
-        let simple: (ComparisonResult, Double?)? = try withLine(ordinal) { line in
-            guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
-            var end = 2
-            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
-            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return nil }
-            let path = UnsafeBufferPointer(rebasing: line[2..<end])
-            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-            let order = Self.compare(UnsafeBufferPointer(rebasing: path[..<slash]), collection)
-            let entryID = UnsafeBufferPointer(rebasing: path[(slash + 1)...])
+        let simple: (ComparisonResult, Double?)? = try withPath(ordinal) { entryCollection, entryID in
+            let order = Self.compare(entryCollection, collection)
             guard order == .orderedSame else { return (order, nil) }
             return (Self.compare(entryID, id), Self.idValue(entryID))
         }
@@ -305,15 +309,7 @@ final class Segment {
 
     /// The ``idValue(_:)`` of document `ordinal`'s ID; `nil` for a line not read simply.
     private func idValue(at ordinal: Int) throws -> Double? {
-        try withLine(ordinal) { line in
-            guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
-            var end = 2
-            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
-            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return nil }
-            let path = UnsafeBufferPointer(rebasing: line[2..<end])
-            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-            return Self.idValue(UnsafeBufferPointer(rebasing: path[(slash + 1)...]))
-        }
+        try withPath(ordinal) { _, entryID in Self.idValue(entryID) }
     }
 
     /// The ordinals of `collection`'s documents (subcollections excluded), remembered: the segment
