@@ -9,7 +9,7 @@ import TweetCore
 @MainActor
 public enum CommandLineTool {
     /// tweetcli's version, for `--version`.
-    public static let version = "0.8.0"
+    public static let version = "0.9.0"
 
     /// Every command, in the order `help` lists them: help, the completions and the man page are
     /// generated from this table, so they cannot drift apart.

@@ -186,7 +186,7 @@ public struct DemoSeeder: Sendable {
         }
         // Each tweet with its search terms and its hashtags' hour counts, as posting them would write.
         var termTweets: [String: [String]] = [:]
-        var trendCounts: [String: (hashtag: String, tweets: Int64)] = [:]
+        var trendCounts: [String: [String: (hashtag: String, tweets: Int64)]] = [:]
         for tweet in tweets {
             var fields = tweet.fields
             if let owner = owners[tweet.id] { fields.merge(owner) { $1 } }
@@ -195,9 +195,12 @@ public struct DemoSeeder: Sendable {
             for term in SearchTerms.terms(caption: tweet.caption, entities: entities) {
                 termTweets[term, default: []].append(tweet.id)  // tweets are made in ID order
             }
-            let hour = SearchIndex.hour(tweet.timestamp)
-            for tag in entities.hashtags {
-                trendCounts[hour + "/" + SearchTerms.fold(tag), default: (tag, 0)].tweets += 1
+            if !entities.hashtags.isEmpty {
+                let hour = SearchIndex.hour(tweet.timestamp)
+                for tag in Set(entities.hashtags.map(SearchTerms.fold)) {
+                    let shown = entities.hashtags.first { SearchTerms.fold($0) == tag } ?? tag
+                    trendCounts[hour, default: [:]][tag, default: (shown, 0)].tweets += 1
+                }
             }
         }
         for (term, ids) in termTweets {
@@ -219,14 +222,8 @@ public struct DemoSeeder: Sendable {
                     ]
                 ))
         }
-        for (key, counter) in trendCounts {
-            let parts = key.split(separator: "/", maxSplits: 1).map(String.init)
-            writes.append(
-                (
-                    DocumentPath(
-                        collection: SearchIndex.trendCollection(parts[0]), documentID: SearchIndex.documentID(parts[1])),
-                    ["hashtag": .string(counter.hashtag), "tweets": .integer(counter.tweets)]
-                ))
+        for (hour, counts) in trendCounts {
+            writes.append((SearchIndex.trendPath(hour), SearchIndex.trendFields(counts)))
         }
 
         var stats = [String: UserStats](

@@ -8,12 +8,13 @@ import Foundation
 ///   (time) order, with `start`, the bucket's first ID, indexed to read them newest first. Buckets
 ///   rather than one document per tweet keep a million tweets' index to a few hundred thousand
 ///   small documents.
-/// - `trend-hours/{yyyyMMddHH}/hashtags/{tag}`: each hashtag's tweets in that UTC hour.
+/// - `trend-hours/{yyyyMMddHH}`: the hashtags of that UTC hour's tweets, `tags` mapping each folded
+///   hashtag to `[as first written, tweets]`: one document per hour, so that a day's trends are 24
+///   reads.
 enum SearchIndex {
     static let terms = "terms"
     static let buckets = "buckets"
     static let trendHours = "trend-hours"
-    static let hashtags = "hashtags"
     /// Tweet IDs a bucket takes from posts: small, since each post rewrites its terms' open buckets.
     static let bucketSize = 16
     /// Tweet IDs per bucket that `seed` writes at once: fewer documents for a million tweets. Any
@@ -54,7 +55,26 @@ enum SearchIndex {
         return String(decoding: digits, as: UTF8.self)
     }
 
-    static func trendCollection(_ hour: String) -> String { "\(trendHours)/\(hour)/\(hashtags)" }
+    static func trendPath(_ hour: String) -> DocumentPath { DocumentPath(collection: trendHours, documentID: hour) }
+
+    /// An hour's counts from its document: folded hashtag → (as first written, tweets). Entries
+    /// that are not `[string, positive integer]` are left out: the store is not trusted.
+    static func trendCounts(_ fields: JSONObject?) -> [String: (hashtag: String, tweets: Int64)] {
+        guard case .object(let tags)? = fields?["tags"] else { return [:] }
+        var counts: [String: (hashtag: String, tweets: Int64)] = [:]
+        counts.reserveCapacity(tags.count)
+        for (key, value) in tags {
+            guard case .array(let pair) = value, pair.count == 2, let shown = pair[0].stringValue,
+                let tweets = pair[1].integerValue, tweets > 0
+            else { continue }
+            counts[key] = (shown, tweets)
+        }
+        return counts
+    }
+
+    static func trendFields(_ counts: [String: (hashtag: String, tweets: Int64)]) -> JSONObject {
+        ["tags": .object(counts.mapValues { .array([.string($0.hashtag), .integer($0.tweets)]) })]
+    }
 
     /// A bucket's fields.
     static func bucket(_ ids: [String]) -> JSONObject {
@@ -88,7 +108,7 @@ enum SearchIndex {
                 !ids.isEmpty, ids.count < bucketSize
             {
                 ids.append(tweetID)
-                ids.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+                ids.sort(by: ByteOrder.precedes)
                 transaction.setData(bucket(ids), at: bucketPath)
                 fields["openSize"] = .integer(Int64(ids.count))
             } else {
@@ -141,20 +161,22 @@ enum SearchIndex {
     private static func countHashtags(
         _ entities: TweetEntities, at time: Date, by delta: Int64, in transaction: Transaction
     ) throws {
-        let bucket = trendCollection(hour(time))
+        guard !entities.hashtags.isEmpty else { return }
+        let path = trendPath(hour(time))
+        var counts = trendCounts(try transaction.getDocument(path)?.data)
         var counted: Set<String> = []
         for tag in entities.hashtags {
             let key = SearchTerms.fold(tag)
             guard counted.insert(key).inserted else { continue }
-            let path = DocumentPath(collection: bucket, documentID: documentID(key))
-            let existing = try transaction.getDocument(path)?.data
-            let count = (existing?["tweets"]?.integerValue ?? 0) + delta
-            if count > 0 {
-                transaction.setData(
-                    ["hashtag": existing?["hashtag"] ?? .string(tag), "tweets": .integer(count)], at: path)
-            } else {
-                transaction.deleteDocument(path)
-            }
+            let existing = counts[key]
+            let (sum, overflow) = (existing?.tweets ?? 0).addingReportingOverflow(delta)
+            let tweets = overflow ? Int64.max : sum  // a damaged count saturates, never traps
+            counts[key] = tweets > 0 ? (existing?.hashtag ?? tag, tweets) : nil
+        }
+        if counts.isEmpty {
+            transaction.deleteDocument(path)
+        } else {
+            transaction.setData(trendFields(counts), at: path)
         }
     }
 }
@@ -254,14 +276,15 @@ extension TweetService {
             end = newest
             moved = true
         }
+        let paths = (0..<hours).map {
+            SearchIndex.trendPath(SearchIndex.hour(end.addingTimeInterval(-Double($0) * 3600)))
+        }
         var totals: [String: (hashtag: String, tweets: Int)] = [:]
-        for offset in 0..<hours {
-            let hour = SearchIndex.hour(end.addingTimeInterval(-Double(offset) * 3600))
-            let bucket = store.collection(SearchIndex.trendCollection(hour))
-            for counter in try await bucket.query.getDocuments() {
-                let count = Int(counter.data["tweets"]?.integerValue ?? 0)
-                let shown = counter.data["hashtag"]?.stringValue ?? counter.documentID
-                totals[counter.documentID, default: (shown, 0)].tweets += count
+        for document in try await store.getDocuments(paths) {
+            for (key, counter) in SearchIndex.trendCounts(document.data) {
+                let (sum, overflow) = totals[key, default: (counter.hashtag, 0)].tweets.addingReportingOverflow(
+                    Int(clamping: counter.tweets))
+                totals[key, default: (counter.hashtag, 0)].tweets = overflow ? Int.max : sum
             }
         }
         let ranked = totals.values.sorted {
@@ -300,7 +323,7 @@ private enum SearchCandidates {
                 let page = try await buckets.limit(to: count / SearchIndex.bucketSize + 2).getDocuments()
                 for bucket in page {
                     pending += SearchIndex.ids(bucket.data).reversed().filter { id in
-                        before.map { id.utf8.lexicographicallyPrecedes($0.utf8) } ?? true
+                        before.map { ByteOrder.precedes(id, $0) } ?? true
                     }
                 }
                 query = page.isEmpty ? nil : page.last.map { buckets.start(after: $0) }

@@ -282,7 +282,7 @@ extension TweetService {
             guard let time else { return false }
             if time > cursor.time { return true }
             guard time == cursor.time, let mark = cursor.retweet, let retweetID else { return false }
-            return !retweetID.utf8.lexicographicallyPrecedes(mark.utf8)
+            return !ByteOrder.precedes(retweetID, mark)
         }
         if retweeters.count <= Self.retweetersLookedUpByKey {
             let paths = retweeters.map { store.collection(Collections.retweeted(by: $0)).document(item.tweetID) }

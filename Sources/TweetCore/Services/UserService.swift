@@ -84,8 +84,7 @@ public final class UserService: Sendable {
         // only the matches are decoded and sorted.
         var matches = try await users.query.whereAny(["username", "fullname"], containsText: needle).getDocuments()
         matches.sort {
-            ($0.data["username"]?.stringValue ?? "").utf8.lexicographicallyPrecedes(
-                ($1.data["username"]?.stringValue ?? "").utf8)
+            ByteOrder.precedes($0.data["username"]?.stringValue ?? "", $1.data["username"]?.stringValue ?? "")
         }
         let me = try await auth.currentUid()
         return try matches.prefix(limit ?? matches.count).map { try user(from: $0, signedIn: me) }

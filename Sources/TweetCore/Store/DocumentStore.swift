@@ -115,10 +115,25 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Splits `"a/b/c/d"` into collection `"a/b/c"` and ID `"d"`; `nil` for a collection path.
     init?(_ string: String) {
-        let parts = string.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts.count % 2 == 0, !parts.contains(where: \.isEmpty) else { return nil }
-        collection = parts.dropLast().joined(separator: "/")
-        documentID = String(parts.last!)
+        // One pass over the bytes: every line a segment reads is parsed here.
+        var string = string
+        let split: (collection: String, documentID: String)? = string.withUTF8 { bytes in
+            var slashes = 0
+            var last = -1
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+                guard index > last + 1 else { return nil }  // an empty component
+                slashes += 1
+                last = index
+            }
+            guard slashes % 2 == 1, last < bytes.count - 1 else { return nil }
+            return (
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[..<last]), as: UTF8.self),
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[(last + 1)...]), as: UTF8.self)
+            )
+        }
+        guard let split else { return nil }
+        collection = split.collection
+        documentID = split.documentID
     }
 
     /// The last component of the collection path: `"user-likes"` for `"users/abc/user-likes"`.

@@ -221,7 +221,7 @@ private struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                guard let string = String(validating: slice, as: UTF8.self) else {
+                guard let string = ByteOrder.validString(slice) else {
                     throw error("invalid UTF-8 in string")
                 }
                 return string
@@ -235,7 +235,7 @@ private struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: scalars, as: UTF8.self) else {
+                guard let string = scalars.withUnsafeBufferPointer(ByteOrder.validString) else {
                     throw error("invalid UTF-8 in string")
                 }
                 return string

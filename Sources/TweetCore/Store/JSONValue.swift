@@ -65,7 +65,7 @@ extension JSONValue {
             return a == b ? .orderedSame : (a < b ? .orderedAscending : .orderedDescending)
         case (.string(let a), .string(let b)):
             // Byte order, as Firestore orders strings; ISO 8601 timestamps sort by time.
-            return compareUTF8(a, b)
+            return ByteOrder.compare(a, b)
         case (.array(let a), .array(let b)):
             for (x, y) in zip(a, b) {
                 let order = compare(x, y)
@@ -92,9 +92,4 @@ extension JSONValue {
     static func queryEquals(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         lhs == rhs || (lhs.typeRank == 2 && rhs.typeRank == 2 && compare(lhs, rhs) == .orderedSame)
     }
-}
-
-private func compareUTF8(_ a: String, _ b: String) -> ComparisonResult {
-    if a == b { return .orderedSame }
-    return a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending
 }

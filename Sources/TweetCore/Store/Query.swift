@@ -197,8 +197,15 @@ extension Query {
 
     /// Compares two documents in the query's order.
     func compare(_ lhs: DocumentSnapshot, _ rhs: DocumentSnapshot) -> ComparisonResult {
-        for order in effectiveOrders {
-            var result = JSONValue.compare(lhs.value(of: order.field), rhs.value(of: order.field))
+        compare(lhs, rhs, in: effectiveOrders)
+    }
+
+    private func compare(_ lhs: DocumentSnapshot, _ rhs: DocumentSnapshot, in orders: [Order]) -> ComparisonResult {
+        for order in orders {
+            var result =
+                order.field == Query.documentID
+                ? ByteOrder.comparePaths(lhs.path, rhs.path)
+                : JSONValue.compare(lhs.lookup(order.field) ?? .null, rhs.lookup(order.field) ?? .null)
             if order.descending { result = ComparisonResult(rawValue: -result.rawValue)! }
             if result != .orderedSame { return result }
         }
@@ -225,7 +232,8 @@ extension Query {
     /// Applies filters, cursor, order and limit to candidate documents.
     func select(from candidates: some Sequence<DocumentSnapshot>) -> [DocumentSnapshot] {
         var selected = candidates.filter { matches($0) && hasOrderFields($0) && isAfterCursor($0) }
-        selected.sort { compare($0, $1) == .orderedAscending }
+        let orders = effectiveOrders
+        selected.sort { compare($0, $1, in: orders) == .orderedAscending }
         if let limit, selected.count > limit { selected.removeSubrange(limit...) }
         return selected
     }

@@ -107,4 +107,31 @@ struct SearchServiceTests {
         #expect(quiet.endsAtNewestTweet)
         #expect(quiet.trends == [Trend(hashtag: "#Linux", tweets: 1)])
     }
+
+    @Test func anHoursCountsLiveInOneDocumentAndADamagedOneIsReadForWhatIsSound() async throws {
+        _ = try await env.post("one #Swift #swift", as: ada, in: services)
+        _ = try await env.post("two #SWIFT #Linux", as: bob, in: services)
+        let path = SearchIndex.trendPath(SearchIndex.hour(env.clock.now))
+        let hour = try #require(try await services.store.getDocument(path))
+        // One tweet counts a tag once however often it repeats it; the first spelling is kept.
+        #expect(
+            hour.data["tags"]
+                == .object([
+                    "swift": .array([.string("Swift"), .integer(2)]), "linux": .array([.string("Linux"), .integer(1)]),
+                ]))
+        try await services.store.setData(
+            [
+                "tags": .object([
+                    "swift": .array([.string("Swift"), .integer(2)]), "bad": .string("x"),
+                    "negative": .array([.string("Neg"), .integer(-5)]), "short": .array([.string("S")]),
+                    "huge": .array([.string("Huge"), .integer(.max)]),
+                ])
+            ], at: path)
+        let trends = try await services.tweets.fetchTrends(now: env.clock.now).trends
+        #expect(trends == [Trend(hashtag: "#Huge", tweets: .max), Trend(hashtag: "#Swift", tweets: 2)])
+        // Posting onto the damaged document keeps the sound counts and drops the rest.
+        _ = try await env.post("three #huge #swift", as: ada, in: services)
+        let after = try await services.tweets.fetchTrends(now: env.clock.now).trends
+        #expect(after == [Trend(hashtag: "#Huge", tweets: .max), Trend(hashtag: "#Swift", tweets: 3)])
+    }
 }

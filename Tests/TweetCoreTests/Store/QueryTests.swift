@@ -230,7 +230,10 @@ struct QueryTests {
         #expect(path.documentID == "t1")
         #expect(path.collectionID == "user-likes")
         #expect(path.description == "users/u1/user-likes/t1")
-        for invalid in ["users", "users/u1/likes", "", "users//", "/u1"] {
+        let unicode = try #require(DocumentPath("terms/東京/buckets/é"))
+        #expect(unicode.collection == "terms/東京/buckets")
+        #expect(unicode.documentID == "é")
+        for invalid in ["users", "users/u1/likes", "", "users//", "/u1", "a//b/c", "a/b/", "a/b//c/d", "/", "a/b/c/"] {
             #expect(DocumentPath(invalid) == nil, "\(invalid)")
         }
     }

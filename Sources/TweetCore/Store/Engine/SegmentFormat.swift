@@ -73,8 +73,5 @@ enum SegmentFormat {
         return collection != .orderedSame ? collection : compareBytes(a.documentID, b.documentID)
     }
 
-    static func compareBytes(_ a: String, _ b: String) -> ComparisonResult {
-        if a == b { return .orderedSame }
-        return a.utf8.lexicographicallyPrecedes(b.utf8) ? .orderedAscending : .orderedDescending
-    }
+    static func compareBytes(_ a: String, _ b: String) -> ComparisonResult { ByteOrder.compare(a, b) }
 }
