@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(
             name: "TweetCoreTests", dependencies: ["TweetCore", "tweetcli"],
             // Twitter's twitter-text conformance data (Apache 2.0, LICENSE beside it).
-            resources: [.copy("Fixtures")]),
+            resources: [.copy("Fixtures")], swiftSettings: sameExecutor),
         // Depends on tweetcli too, so the terminal tests have the binary to run in tmux.
         .testTarget(
             name: "TweetCLITests", dependencies: ["TweetCLI", "TweetCore", "tweetcli"], swiftSettings: sameExecutor),

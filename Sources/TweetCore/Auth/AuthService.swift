@@ -129,11 +129,14 @@ public final class AuthService: Sendable {
         let username = user.username
         try await store.runTransaction { transaction in
             guard
-                try transaction.getDocuments(users.whereField("email", isEqualTo: .string(email)).limit(to: 1)).isEmpty
+                try await transaction.getDocuments(users.whereField("email", isEqualTo: .string(email)).limit(to: 1))
+                    .isEmpty
             else { throw AuthError.emailTaken(email) }
             guard
-                try transaction.getDocuments(users.whereField("username", isEqualTo: .string(username)).limit(to: 1))
-                    .isEmpty
+                try await transaction.getDocuments(
+                    users.whereField("username", isEqualTo: .string(username)).limit(to: 1)
+                )
+                .isEmpty
             else { throw AuthError.usernameTaken(username) }
             try transaction.setData(from: user, at: users.document(user.id))
             transaction.setData(["passwordHash": .string(hash)], at: credentials.document(user.id))

@@ -96,7 +96,7 @@ struct NotificationBatch {
     }
 
     /// Writes the changes in `transaction`, and each recipient's new unread count.
-    func apply(in transaction: Transaction, store: any DocumentStore) throws {
+    func apply(in transaction: Transaction, store: any DocumentStore) async throws {
         var byRecipient: [String: [Change]] = [:]
         var order: [String] = []
         for change in changes {
@@ -106,14 +106,14 @@ struct NotificationBatch {
         let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
         for recipient in order {
             let statePath = Self.statePath(of: recipient)
-            let stateFields = try transaction.getDocument(statePath)?.data
+            let stateFields = try await transaction.getDocument(statePath)?.data
             var (unread, seen) = Self.state(stateFields)
             var present: [String: Bool] = [:]  // What this batch has left at each key so far.
             let notifications = store.collection(Collections.notifications(of: recipient))
             for change in byRecipient[recipient] ?? [] {
                 let key = ActivityNotification.key(change.kind, from: change.from, tweetID: change.tweetID)
                 let path = notifications.document(key)
-                let existing = try transaction.getDocument(path)
+                let existing = try await transaction.getDocument(path)
                 let isThere = present[key] ?? (existing != nil)
                 if change.add {
                     guard !isThere else { continue }
@@ -219,19 +219,19 @@ public final class NotificationService: Sendable {
         try await store.runTransaction { transaction in
             let target: DocumentSnapshot?
             if let newest {
-                target = try transaction.getDocument(notifications.document(newest))
+                target = try await transaction.getDocument(notifications.document(newest))
             } else {
-                target = try transaction.getDocuments(
+                target = try await transaction.getDocuments(
                     notifications.order(by: "timestamp", descending: true).limit(to: 1)
                 )
                 .first
             }
             guard let time = target?.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:)) else { return }
-            let fields = try transaction.getDocument(statePath)?.data
+            let fields = try await transaction.getDocument(statePath)?.data
             let (unread, seen) = NotificationBatch.state(fields)
             guard seen.map({ time > $0 }) ?? true else { return }
             // Those newer than the one shown stay unread (at most the ones that came in since).
-            let newer = try transaction.getDocuments(
+            let newer = try await transaction.getDocuments(
                 notifications.order(by: "timestamp", descending: true).limit(to: unread + 1)
             ).filter { snapshot in
                 snapshot.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:)).map { $0 > time } ?? false

@@ -27,13 +27,13 @@ enum StatsCounter {
     static func add(
         _ delta: Int, to keyPath: WritableKeyPath<UserStats, Int>, of uid: String, in transaction: Transaction,
         store: any DocumentStore
-    ) throws {
+    ) async throws {
         let path = path(of: uid)
         var counts: UserStats
-        if let snapshot = try transaction.getDocument(path), let saved = stats(from: snapshot.data) {
+        if let snapshot = try await transaction.getDocument(path), let saved = stats(from: snapshot.data) {
             counts = saved
         } else {
-            counts = try count(uid, store: store) { try transaction.getDocuments($0).count }
+            counts = try await count(uid, store: store) { try await transaction.getDocuments($0).count }
         }
         counts[keyPath: keyPath] = max(0, counts[keyPath: keyPath] + delta)
         transaction.setData(fields(counts), at: path)
@@ -49,8 +49,11 @@ enum StatsCounter {
     }
 
     /// Counts the documents behind `uid`'s stats with `count` (a transaction's or the store's).
-    static func count(_ uid: String, store: any DocumentStore, _ count: (Query) throws -> Int) rethrows -> UserStats {
-        let counts = try countingQueries(uid, store: store).map(count)
+    static func count(_ uid: String, store: any DocumentStore, _ count: (Query) async throws -> Int) async rethrows
+        -> UserStats
+    {
+        var counts: [Int] = []
+        for query in countingQueries(uid, store: store) { counts.append(try await count(query)) }
         return UserStats(following: counts[0], followers: counts[1], tweets: counts[2])
     }
 }

@@ -95,16 +95,16 @@ enum SearchIndex {
 
     /// Indexes a new tweet under its terms, and counts its hashtags in its hour.
     static func add(tweetID: String, time: Date, caption: String, entities: TweetEntities, in transaction: Transaction)
-        throws
+        async throws
     {
         for term in SearchTerms.terms(caption: caption, entities: entities) {
             let path = termPath(term)
-            var fields = try transaction.getDocument(path)?.data ?? [:]
+            var fields = try await transaction.getDocument(path)?.data ?? [:]
             let count = fields["tweets"]?.integerValue ?? 0
             let buckets = bucketsCollection(term)
             if let open = fields["open"]?.stringValue,
                 case let bucketPath = DocumentPath(collection: buckets, documentID: open),
-                case var ids = Self.ids(try transaction.getDocument(bucketPath)?.data),
+                case var ids = Self.ids(try await transaction.getDocument(bucketPath)?.data),
                 !ids.isEmpty, ids.count < bucketSize
             {
                 ids.append(tweetID)
@@ -119,7 +119,7 @@ enum SearchIndex {
             fields["tweets"] = .integer(count + 1)
             transaction.setData(fields, at: path)
         }
-        try countHashtags(entities, at: time, by: 1, in: transaction)
+        try await countHashtags(entities, at: time, by: 1, in: transaction)
     }
 
     /// Takes a deleted tweet out of its terms' buckets and its hashtags' hour counts. A tweet from
@@ -127,16 +127,17 @@ enum SearchIndex {
     static func remove(
         tweetID: String, time: Date, caption: String, entities: TweetEntities, in transaction: Transaction,
         store: any DocumentStore
-    ) throws {
+    ) async throws {
         var indexed = false
         for term in SearchTerms.terms(caption: caption, entities: entities) {
             // The bucket at or below the ID, or (for an ID that came in a moment out of order) the next one.
-            let candidates = try transaction.getDocuments(bucketHolding(tweetID, term: term, store: store).limit(to: 2))
+            let candidates = try await transaction.getDocuments(
+                bucketHolding(tweetID, term: term, store: store).limit(to: 2))
             guard let holder = candidates.first(where: { Self.ids($0.data).contains(tweetID) }) else { continue }
             indexed = true
             let ids = Self.ids(holder.data).filter { $0 != tweetID }
             let path = termPath(term)
-            var fields = try transaction.getDocument(path)?.data ?? [:]
+            var fields = try await transaction.getDocument(path)?.data ?? [:]
             let count = (fields["tweets"]?.integerValue ?? 1) - 1
             if ids.isEmpty {
                 transaction.deleteDocument(holder.path)
@@ -155,15 +156,15 @@ enum SearchIndex {
                 transaction.deleteDocument(path)
             }
         }
-        if indexed { try countHashtags(entities, at: time, by: -1, in: transaction) }
+        if indexed { try await countHashtags(entities, at: time, by: -1, in: transaction) }
     }
 
     private static func countHashtags(
         _ entities: TweetEntities, at time: Date, by delta: Int64, in transaction: Transaction
-    ) throws {
+    ) async throws {
         guard !entities.hashtags.isEmpty else { return }
         let path = trendPath(hour(time))
-        var counts = trendCounts(try transaction.getDocument(path)?.data)
+        var counts = trendCounts(try await transaction.getDocument(path)?.data)
         var counted: Set<String> = []
         for tag in entities.hashtags {
             let key = SearchTerms.fold(tag)

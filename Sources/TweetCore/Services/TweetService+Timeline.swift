@@ -57,15 +57,15 @@ extension TweetService {
         let retweet = retweetsCollection.document(RetweetKey.documentID(ids, at: Date()))
         let store = store
         try await store.runTransaction { transaction in
-            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard try transaction.getDocument(marker) == nil else { return }
+            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard try await transaction.getDocument(marker) == nil else { return }
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(["uid": .string(me), "tweetId": .string(id), "timestamp": stamp], at: retweet)
             transaction.setData(["retweetId": .string(retweet.documentID), "timestamp": stamp], at: marker)
             transaction.updateData(["retweets": .increment(1)], at: tweet)
             var notifications = NotificationBatch()
             notifications.notify(snapshot.data["uid"]?.stringValue ?? "", .retweet, from: me, tweetID: id)
-            try notifications.apply(in: transaction, store: store)
+            try await notifications.apply(in: transaction, store: store)
         }
         return try await fetchTweet(withID: id)
     }
@@ -79,8 +79,8 @@ extension TweetService {
         let retweets = retweetsCollection
         let store = store
         try await store.runTransaction { transaction in
-            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard let mark = try transaction.getDocument(marker) else { return }
+            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard let mark = try await transaction.getDocument(marker) else { return }
             transaction.deleteDocument(marker)
             if let retweet = mark.data["retweetId"]?.stringValue {
                 transaction.deleteDocument(retweets.document(retweet))
@@ -89,7 +89,7 @@ extension TweetService {
             transaction.updateData(["retweets": .value(.integer(max(0, count - 1)))], at: tweet)
             var notifications = NotificationBatch()
             notifications.withdraw(snapshot.data["uid"]?.stringValue ?? "", .retweet, from: me, tweetID: id)
-            try notifications.apply(in: transaction, store: store)
+            try await notifications.apply(in: transaction, store: store)
         }
         return try await fetchTweet(withID: id)
     }
@@ -103,8 +103,8 @@ extension TweetService {
         let tweet = tweetsCollection.document(id)
         let bookmark = store.collection(Collections.bookmarks(of: me)).document(id)
         try await store.runTransaction { transaction in
-            guard try transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
-            guard try transaction.getDocument(bookmark) == nil else { return }
+            guard try await transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
+            guard try await transaction.getDocument(bookmark) == nil else { return }
             transaction.setData(
                 ["tweetId": .string(id), "timestamp": .string(Timestamp.string(from: transaction.time))], at: bookmark)
         }
@@ -118,7 +118,7 @@ extension TweetService {
         let tweet = tweetsCollection.document(id)
         let bookmark = store.collection(Collections.bookmarks(of: me)).document(id)
         try await store.runTransaction { transaction in
-            guard try transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
+            guard try await transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
             transaction.deleteDocument(bookmark)
         }
         return try await fetchTweet(withID: id)

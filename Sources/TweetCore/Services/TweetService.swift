@@ -123,7 +123,7 @@ public final class TweetService: Sendable {
         let mentioned = names
         let store = store
         let (path, record) = try await store.runTransaction { transaction in
-            guard try transaction.getDocument(author) != nil else { throw AuthError.notSignedIn }
+            guard try await transaction.getDocument(author) != nil else { throw AuthError.notSignedIn }
             // The ID from the commit's own time, which only grows: IDs, and so the search index's
             // buckets, stay in posting order even when posters wait for one another.
             let path = tweets.document(ids.next(at: transaction.time))
@@ -136,12 +136,12 @@ public final class TweetService: Sendable {
             ]
             for (target, field, ownerField, kind) in links {
                 guard let target else { continue }
-                guard let snapshot = try transaction.getDocument(target) else {
+                guard let snapshot = try await transaction.getDocument(target) else {
                     throw TweetError.notFound(target.documentID)
                 }
                 if field == "replyCount", snapshot.data[field] == nil {
                     // A tweet from before reply counts were kept: its replies are counted once.
-                    let replies = try transaction.getDocuments(
+                    let replies = try await transaction.getDocuments(
                         tweets.whereField("replyToId", isEqualTo: .string(target.documentID))
                     ).count
                     transaction.updateData([field: .value(.integer(Int64(replies)))], at: target)
@@ -156,7 +156,8 @@ public final class TweetService: Sendable {
             // Each mentioned user once, if they exist and were not notified of a reply or quote already.
             for name in mentioned.prefix(Self.maximumNotifiedMentions) {
                 let query = users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
-                guard let user = try transaction.getDocuments(query).first, notified.insert(user.documentID).inserted
+                guard let user = try await transaction.getDocuments(query).first,
+                    notified.insert(user.documentID).inserted
                 else { continue }
                 notifications.notify(user.documentID, .mention, from: uid, tweetID: path.documentID)
             }
@@ -165,11 +166,11 @@ public final class TweetService: Sendable {
                 replyToId: replyTo, entities: preview.entities, quoteId: quote)
             let fields = record.fields.merging(owners) { $1 }
             transaction.setData(fields, at: path)
-            try SearchIndex.add(
+            try await SearchIndex.add(
                 tweetID: path.documentID, time: transaction.time, caption: caption, entities: preview.entities,
                 in: transaction)
-            try StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
-            try notifications.apply(in: transaction, store: store)
+            try await StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
+            try await notifications.apply(in: transaction, store: store)
             return (path, fields)
         }
         return try await hydrate([DocumentSnapshot(path: path, data: record)])[0]
@@ -223,14 +224,14 @@ public final class TweetService: Sendable {
         let like = store.collection(Collections.likes(of: me)).document(id)
         let store = store
         try await store.runTransaction { transaction in
-            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard try transaction.getDocument(like) == nil else { return }
+            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard try await transaction.getDocument(like) == nil else { return }
             transaction.setData(
                 ["timestamp": .string(Timestamp.string(from: transaction.time)), "tweetId": .string(id)], at: like)
             transaction.updateData(["likes": .increment(1)], at: tweet)
             var notifications = NotificationBatch()
             notifications.notify(snapshot.data["uid"]?.stringValue ?? "", .like, from: me, tweetID: id)
-            try notifications.apply(in: transaction, store: store)
+            try await notifications.apply(in: transaction, store: store)
         }
         return try await fetchTweet(withID: id)
     }
@@ -244,14 +245,14 @@ public final class TweetService: Sendable {
         let like = store.collection(Collections.likes(of: me)).document(id)
         let store = store
         try await store.runTransaction { transaction in
-            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard try transaction.getDocument(like) != nil else { return }
+            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard try await transaction.getDocument(like) != nil else { return }
             let likes = snapshot.data["likes"]?.integerValue ?? 0
             transaction.deleteDocument(like)
             transaction.updateData(["likes": .value(.integer(max(0, likes - 1)))], at: tweet)
             var notifications = NotificationBatch()
             notifications.withdraw(snapshot.data["uid"]?.stringValue ?? "", .like, from: me, tweetID: id)
-            try notifications.apply(in: transaction, store: store)
+            try await notifications.apply(in: transaction, store: store)
         }
         return try await fetchTweet(withID: id)
     }
@@ -269,27 +270,29 @@ public final class TweetService: Sendable {
         let users = store.collection(Collections.users)
         let store = store
         try await store.runTransaction { transaction in
-            guard let snapshot = try transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
+            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
             guard snapshot.data["uid"]?.stringValue == me else { throw TweetError.notOwner(id) }
             var notifications = NotificationBatch()
             transaction.deleteDocument(tweet)
-            for like in try transaction.getDocuments(likes) {
+            for like in try await transaction.getDocuments(likes) {
                 transaction.deleteDocument(like.path)
                 // users/{liker}/user-likes/{id}
                 let liker = like.path.collection.split(separator: "/").dropFirst().first.map(String.init) ?? ""
                 notifications.withdraw(me, .like, from: liker, tweetID: id)
             }
-            for retweet in try transaction.getDocuments(retweets) {
+            for retweet in try await transaction.getDocuments(retweets) {
                 transaction.deleteDocument(retweet.path)
                 guard let retweeter = retweet.data["uid"]?.stringValue else { continue }
                 transaction.deleteDocument(
                     DocumentPath(collection: Collections.retweeted(by: retweeter), documentID: id))
                 notifications.withdraw(me, .retweet, from: retweeter, tweetID: id)
             }
-            for bookmark in try transaction.getDocuments(bookmarks) { transaction.deleteDocument(bookmark.path) }
+            for bookmark in try await transaction.getDocuments(bookmarks) { transaction.deleteDocument(bookmark.path) }
             // Its replies say their parent is gone, without reading it each time they are shown.
             if snapshot.data["replyCount"]?.integerValue != 0 {
-                for reply in try transaction.getDocuments(self.tweets.whereField("replyToId", isEqualTo: .string(id))) {
+                for reply in try await transaction.getDocuments(
+                    self.tweets.whereField("replyToId", isEqualTo: .string(id)))
+                {
                     transaction.updateData(["replyToDeleted": .value(.bool(true))], at: reply.path)
                 }
             }
@@ -301,7 +304,7 @@ public final class TweetService: Sendable {
             for (field, counter, ownerField, kind) in links {
                 guard let target = snapshot.data[field]?.stringValue else { continue }
                 let path = self.tweets.document(target)
-                let other = try transaction.getDocument(path)  // nil when deleted before this one
+                let other = try await transaction.getDocument(path)  // nil when deleted before this one
                 if let other, let count = other.data[counter]?.integerValue {
                     transaction.updateData([counter: .value(.integer(max(0, count - 1)))], at: path)
                 }
@@ -314,15 +317,15 @@ public final class TweetService: Sendable {
                 snapshot.data["entities"]?.objectValue?["mentions"]?.arrayValue?.compactMap(\.stringValue) ?? []
             for name in mentions.prefix(Self.maximumNotifiedMentions) {
                 let query = users.whereField("username", isEqualTo: .string(name.lowercased())).limit(to: 1)
-                guard let user = try transaction.getDocuments(query).first else { continue }
+                guard let user = try await transaction.getDocuments(query).first else { continue }
                 notifications.withdraw(user.documentID, .mention, from: me, tweetID: id)
             }
             let record = try DocumentSnapshot(path: tweet, data: snapshot.data).data(as: TweetRecord.self)
-            try SearchIndex.remove(
+            try await SearchIndex.remove(
                 tweetID: id, time: record.timestamp, caption: record.caption,
                 entities: record.entities ?? TweetText.entities(in: record.caption), in: transaction, store: store)
-            try StatsCounter.add(-1, to: \.tweets, of: me, in: transaction, store: store)
-            try notifications.apply(in: transaction, store: store)
+            try await StatsCounter.add(-1, to: \.tweets, of: me, in: transaction, store: store)
+            try await notifications.apply(in: transaction, store: store)
         }
     }
 

@@ -131,7 +131,7 @@ public final class UserService: Sendable {
         if !updates.isEmpty {
             let updates = updates
             try await store.runTransaction { transaction in
-                guard try transaction.getDocument(path) != nil else { throw UserError.notFound(uid) }
+                guard try await transaction.getDocument(path) != nil else { throw UserError.notFound(uid) }
                 transaction.updateData(updates, at: path)
             }
         }
@@ -148,16 +148,16 @@ public final class UserService: Sendable {
         let (following, follower, target) = followPaths(me: me, other: uid)
         let store = store
         return try await store.runTransaction { transaction in
-            guard try transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
-            guard try transaction.getDocument(following) == nil else { return false }
+            guard try await transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
+            guard try await transaction.getDocument(following) == nil else { return false }
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(["timestamp": stamp], at: following)
             transaction.setData(["timestamp": stamp], at: follower)
-            try StatsCounter.add(1, to: \.following, of: me, in: transaction, store: store)
-            try StatsCounter.add(1, to: \.followers, of: uid, in: transaction, store: store)
+            try await StatsCounter.add(1, to: \.following, of: me, in: transaction, store: store)
+            try await StatsCounter.add(1, to: \.followers, of: uid, in: transaction, store: store)
             var notifications = NotificationBatch()
             notifications.notify(uid, .follow, from: me, tweetID: nil)
-            try notifications.apply(in: transaction, store: store)
+            try await notifications.apply(in: transaction, store: store)
             return true
         }
     }
@@ -171,15 +171,15 @@ public final class UserService: Sendable {
         let (following, follower, target) = followPaths(me: me, other: uid)
         let store = store
         return try await store.runTransaction { transaction in
-            guard try transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
-            guard try transaction.getDocument(following) != nil else { return false }
+            guard try await transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
+            guard try await transaction.getDocument(following) != nil else { return false }
             transaction.deleteDocument(following)
             transaction.deleteDocument(follower)
-            try StatsCounter.add(-1, to: \.following, of: me, in: transaction, store: store)
-            try StatsCounter.add(-1, to: \.followers, of: uid, in: transaction, store: store)
+            try await StatsCounter.add(-1, to: \.following, of: me, in: transaction, store: store)
+            try await StatsCounter.add(-1, to: \.followers, of: uid, in: transaction, store: store)
             var notifications = NotificationBatch()
             notifications.withdraw(uid, .follow, from: me, tweetID: nil)
-            try notifications.apply(in: transaction, store: store)
+            try await notifications.apply(in: transaction, store: store)
             return true
         }
     }
@@ -203,9 +203,7 @@ public final class UserService: Sendable {
         {
             return stats
         }
-        var counts: [Int] = []
-        for query in StatsCounter.countingQueries(uid, store: store) { counts.append(try await query.count()) }
-        return UserStats(following: counts[0], followers: counts[1], tweets: counts[2])
+        return try await StatsCounter.count(uid, store: store) { try await $0.count() }
     }
 
     private func followPaths(me: String, other: String) -> (DocumentPath, DocumentPath, DocumentPath) {

@@ -17,9 +17,12 @@ public protocol DocumentStore: Sendable {
     /// How many documents a query selects (its limit and cursor apply).
     func count(_ query: Query) async throws -> Int
 
-    /// Runs `body` with the store locked against other writers, then commits its writes
-    /// atomically: all of them or, when `body` throws, none.
-    func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T
+    /// Runs `body`, then commits its writes atomically: all of them or, when `body` throws, none.
+    /// Its reads see one consistent state that no other writer changes before the commit: the
+    /// local engine locks the store for the whole body; a server engine may instead run the body
+    /// again after a conflict, so `body` must have no effect but its transaction's writes. Inside
+    /// `body`, read through the transaction, never through the store.
+    func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T
 
     /// Writes many documents at once, atomically; for bulk data such as a demo store.
     /// - Parameter collection: when given, the import happens only if this collection is empty at
@@ -51,7 +54,7 @@ extension DocumentStore {
     {
         let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
         try await runTransaction { transaction in
-            if let guardQuery, let collection, try !transaction.getDocuments(guardQuery).isEmpty {
+            if let guardQuery, let collection, try await !transaction.getDocuments(guardQuery).isEmpty {
                 throw StoreError.notEmpty(collection: collection)
             }
             for (path, fields) in documents { transaction.setData(fields, at: path) }

@@ -42,16 +42,68 @@ public actor LocalDocumentStore: DocumentStore {
     /// may. A write that created the store and then failed removes it again, so a failed first
     /// command (a `register` or `seed` that met a full disk) leaves no store behind.
     private func writing<T>(_ body: (inout StorageEngine) throws -> T) throws -> T {
-        if try openEngine() { return try body(&engine!) }
-        guard createIfMissing else { throw StoreError.noStore(path: directory) }
-        engine = try makeEngine()
+        let created = try engineForWriting()
         do {
             return try body(&engine!)
         } catch {
-            engine?.removeIfNothingCommitted()
-            engine = nil
+            if created { discardCreatedStore() }
             throw error
         }
+    }
+
+    /// Opens the engine for a write, creating the store when there is none and this use of it may.
+    /// - Returns: whether the store was created now.
+    private func engineForWriting() throws -> Bool {
+        if try openEngine() { return false }
+        guard createIfMissing else { throw StoreError.noStore(path: directory) }
+        engine = try makeEngine()
+        return true
+    }
+
+    private func discardCreatedStore() {
+        engine?.removeIfNothingCommitted()
+        engine = nil
+    }
+
+    // MARK: Transactions in this process
+
+    /// Whether a transaction of this process holds the store: other calls wait for it to end
+    /// (the engine's lock is per process, so they must not take it themselves).
+    private var transactionOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The transaction now open (a serial number): its reader reads only while it is.
+    private var openTransaction = 0
+
+    /// The task running the open transaction's body. (A task-local value would say the same, but
+    /// setting one moves the body off the main thread.)
+    private var transactionTask: Int?
+
+    private static var currentTask: Int? { withUnsafeCurrentTask { $0?.hashValue } }
+
+    /// Waits until no transaction of this process is open. A call from the task running a
+    /// transaction's body would wait for itself: it is refused instead.
+    private func waitForTransactions() async throws {
+        if transactionOpen, let task = transactionTask, task == Self.currentTask {
+            throw StoreError.io(
+                path: directory, reason: "a transaction read the store directly instead of through the transaction")
+        }
+        while transactionOpen { await withCheckedContinuation { waiting.append($0) } }
+    }
+
+    private func endTransaction() {
+        transactionOpen = false
+        transactionTask = nil
+        let resumed = waiting
+        waiting.removeAll()
+        for continuation in resumed { continuation.resume() }
+    }
+
+    /// A read of the open transaction `number`.
+    fileprivate func transactionRead<T>(_ number: Int, _ body: (StoreSnapshot) throws -> T) throws -> T {
+        guard transactionOpen, openTransaction == number, let engine else {
+            throw StoreError.io(path: directory, reason: "a transaction was read after it ended")
+        }
+        return try body(engine.snapshot)
     }
 
     /// The engine, opened now if another process has created the store since.
@@ -72,17 +124,20 @@ public actor LocalDocumentStore: DocumentStore {
     // MARK: DocumentStore
 
     public func exists() async throws -> Bool {
-        try openEngine()
+        try await waitForTransactions()
+        return try openEngine()
     }
 
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
-        try read(orEmpty: nil) { snapshot in
+        try await waitForTransactions()
+        return try read(orEmpty: nil) { snapshot in
             try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
         }
     }
 
     public func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
-        try read(orEmpty: []) { snapshot in
+        try await waitForTransactions()
+        return try read(orEmpty: []) { snapshot in
             try paths.compactMap { path in
                 try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
             }
@@ -90,15 +145,42 @@ public actor LocalDocumentStore: DocumentStore {
     }
 
     public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
-        try read(orEmpty: []) { snapshot in try snapshot.query(query) }
+        try await waitForTransactions()
+        return try read(orEmpty: []) { snapshot in try snapshot.query(query) }
     }
 
     public func count(_ query: Query) async throws -> Int {
-        try read(orEmpty: 0) { snapshot in try snapshot.query(query).count }
+        try await waitForTransactions()
+        return try read(orEmpty: 0) { snapshot in try snapshot.query(query).count }
     }
 
-    public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
-        try writing { try $0.transaction(body) }
+    /// Holds the store's exclusive lock from the first read to the commit, so the body runs once.
+    public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
+        try await waitForTransactions()
+        transactionOpen = true
+        transactionTask = Self.currentTask
+        openTransaction += 1
+        defer { endTransaction() }
+        let created = try engineForWriting()
+        let time: Date
+        do {
+            time = try engine!.beginTransaction()
+        } catch {
+            if created { discardCreatedStore() }
+            throw error
+        }
+        do {
+            let transaction = Transaction(
+                reader: LocalTransactionReader(store: self, number: openTransaction), time: time)
+            let result = try await body(transaction)
+            try engine!.commitTransaction(transaction.writes, time: time)
+            return result
+        } catch {
+            // A failed commit has released the lock already; releasing it again changes nothing.
+            engine?.abortTransaction()
+            if created { discardCreatedStore() }
+            throw error
+        }
     }
 
     /// Writes all `documents` as one new segment: atomic like a transaction, and far faster for
@@ -120,6 +202,7 @@ public actor LocalDocumentStore: DocumentStore {
             }
         }
         let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
+        try await waitForTransactions()
         try writing { engine in
             try engine.importSegment(unique) { snapshot in
                 if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
@@ -132,6 +215,7 @@ public actor LocalDocumentStore: DocumentStore {
     /// Writes every document as JSON Lines, `{"data":{…},"path":"collection/id"}` in path order,
     /// to the open file descriptor `output` (a backup, or input for another database).
     public func export(to output: Int32) async throws {
+        try await waitForTransactions()
         try read(orEmpty: ()) { snapshot in
             var buffer: [UInt8] = []
             try snapshot.forEachDocument { document in
@@ -147,5 +231,19 @@ public actor LocalDocumentStore: DocumentStore {
             }
             try FileIO.writeAll(output, buffer, path: "the export")
         }
+    }
+}
+
+/// Reads of one local transaction: on the store's own snapshot, under its exclusive lock.
+private struct LocalTransactionReader: TransactionReader {
+    let store: LocalDocumentStore
+    let number: Int
+
+    func document(at path: DocumentPath) async throws -> JSONObject? {
+        try await store.transactionRead(number) { try $0.document(at: path) }
+    }
+
+    func query(_ query: Query) async throws -> [DocumentSnapshot] {
+        try await store.transactionRead(number) { try $0.query(query) }
     }
 }

@@ -1,63 +1,79 @@
 import Foundation
+import Synchronization
 
-/// What an engine lets a transaction read: the committed state, under the engine's write lock.
-protocol TransactionReader {
-    func document(at path: DocumentPath) throws -> JSONObject?
-    func query(_ query: Query) throws -> [DocumentSnapshot]
+/// What an engine lets a transaction read: the committed state as the transaction sees it.
+///
+/// An engine implements it for its own transactions; the reads are asynchronous, so that a
+/// server engine can make them over its connection.
+public protocol TransactionReader: Sendable {
+    /// The document at `path` as committed before the transaction, or `nil`.
+    func document(at path: DocumentPath) async throws -> JSONObject?
+    /// The documents `query` selects, as committed before the transaction.
+    func query(_ query: Query) async throws -> [DocumentSnapshot]
 }
 
 /// The reads and writes of one ``DocumentStore/runTransaction(_:)`` call.
 ///
-/// Reads see the store as it was when the transaction began (other writers wait on the lock);
-/// writes are collected and committed together when the body returns.
-public final class Transaction {
+/// Reads see the store as it was when the transaction began; writes are collected and committed
+/// together when the body returns. An engine may run a body more than once (when a concurrent
+/// writer conflicts with it), so a body must do nothing but read and write through its
+/// transaction: no output, no changes outside it.
+public final class Transaction: Sendable {
     /// One write to commit.
-    enum Write {
+    public enum Write: Sendable, Equatable {
+        /// Replaces the whole document.
         case set(DocumentPath, JSONObject)
+        /// Changes some fields of an existing document.
         case update(DocumentPath, [String: FieldValue])
+        /// Deletes the document, if there is one.
         case delete(DocumentPath)
     }
 
     private let reader: any TransactionReader
-    private(set) var writes: [Write] = []
+    private let pending = Mutex<[Write]>([])
 
     /// The store's clock when the transaction began (Firestore's server timestamp). Never earlier
     /// than any transaction committed before it, so time order is commit order.
     public let time: Date
 
-    init(reader: any TransactionReader, time: Date) {
+    /// A transaction reading through `reader`, stamped `time`: for engines.
+    public init(reader: any TransactionReader, time: Date) {
         self.reader = reader
         self.time = time
     }
 
+    /// The writes so far, in the order they were made: for engines, to commit.
+    public var writes: [Write] { pending.withLock { $0 } }
+
     /// The document at `path` as committed before this transaction, or `nil`.
-    public func getDocument(_ path: DocumentPath) throws -> DocumentSnapshot? {
-        try reader.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
+    public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
+        try await reader.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
     }
 
     /// The documents `query` selects, as committed before this transaction.
-    public func getDocuments(_ query: Query) throws -> [DocumentSnapshot] {
-        try reader.query(query)
+    public func getDocuments(_ query: Query) async throws -> [DocumentSnapshot] {
+        try await reader.query(query)
     }
 
     /// Replaces the whole document at `path` with `fields`.
     public func setData(_ fields: JSONObject, at path: DocumentPath) {
-        writes.append(.set(path, fields))
+        pending.withLock { $0.append(.set(path, fields)) }
     }
 
     /// Replaces the whole document at `path` with the fields of `value` (its `id` is not stored).
     public func setData<T: Encodable>(from value: T, at path: DocumentPath) throws {
-        writes.append(.set(path, try DocumentCoding.encode(value).removingID()))
+        let fields = try DocumentCoding.encode(value).removingID()
+        pending.withLock { $0.append(.set(path, fields)) }
     }
 
     /// Changes some fields of the existing document at `path`.
     /// The commit fails with ``StoreError/documentNotFound(path:)`` if there is none.
     public func updateData(_ changes: [String: FieldValue], at path: DocumentPath) {
-        writes.append(.update(path, changes))
+        pending.withLock { $0.append(.update(path, changes)) }
     }
 
     /// Deletes the document at `path`, if there is one.
     public func deleteDocument(_ path: DocumentPath) {
-        writes.append(.delete(path))
+        pending.withLock { $0.append(.delete(path)) }
     }
 }

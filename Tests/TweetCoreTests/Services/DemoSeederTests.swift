@@ -26,7 +26,7 @@ struct DemoSeederTests {
             try await base.importDocuments(documents, requiringEmpty: collection)
         }
 
-        func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
+        func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
             try await base.runTransaction(body)
         }
 

@@ -153,12 +153,50 @@ struct TransactionTests {
         #expect(try await other.getDocument(path("a"))?.data["count"] == .integer(40))
     }
 
+    @Test func bodiesThatSuspendBetweenReadAndWriteStillRunOneAtATime() async throws {
+        try await store.setData(["count": .integer(0)], at: path("a"))
+        let store = self.store
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await store.runTransaction { transaction in
+                        let count = try await transaction.getDocument(path("a"))?.data["count"]?.integerValue ?? 0
+                        await Task.yield()  // another task's transaction or read could run here
+                        transaction.setData(["count": .integer(count + 1)], at: path("a"))
+                    }
+                }
+                group.addTask { _ = try await store.getDocument(path("a")) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await fields("a")?["count"] == .integer(20))
+    }
+
+    @Test func aBodyThatReadsTheStoreItselfIsRefusedNotDeadlocked() async throws {
+        let store = self.store
+        await #expect(throws: StoreError.self) {
+            try await store.runTransaction { transaction in
+                transaction.setData(["n": .integer(1)], at: path("never"))
+                _ = try await store.getDocument(path("a"))
+            }
+        }
+        #expect(try await fields("never") == nil)
+        // The store is usable again.
+        try await store.setData(["n": .integer(2)], at: path("after"))
+        #expect(try await fields("after") == ["n": .integer(2)])
+    }
+
+    @Test func aTransactionKeptPastItsEndCannotRead() async throws {
+        let escaped = try await store.runTransaction { $0 }
+        await #expect(throws: StoreError.self) { _ = try await escaped.getDocument(path("a")) }
+    }
+
     @Test func readsInATransactionSeeTheCommittedStateNotItsOwnWrites() async throws {
         try await store.setData(["n": .integer(1)], at: path("a"))
         let (seen, pending) = try await store.runTransaction { transaction in
-            let seen = try transaction.getDocument(path("a"))?.data["n"]
+            let seen = try await transaction.getDocument(path("a"))?.data["n"]
             transaction.setData(["n": .integer(2)], at: path("b"))
-            let pending = try transaction.getDocument(path("b"))
+            let pending = try await transaction.getDocument(path("b"))
             return (seen, pending == nil)
         }
         #expect(seen == .integer(1))

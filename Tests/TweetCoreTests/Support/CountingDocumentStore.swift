@@ -53,7 +53,7 @@ final class CountingDocumentStore: DocumentStore {
         return try await base.count(query)
     }
 
-    func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) throws -> T) async throws -> T {
+    func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
         tally.withLock { $0.transactions += 1 }
         return try await base.runTransaction(body)
     }

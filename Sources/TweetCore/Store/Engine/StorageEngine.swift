@@ -127,22 +127,37 @@ struct StorageEngine {
         try withLock(exclusive: false) { engine in try body(engine.snapshot) }
     }
 
-    mutating func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try withLock(exclusive: true) { engine in
-            let transaction = Transaction(reader: engine.snapshot, time: engine.nextTime())
-            let result = try body(transaction)
-            let operations = try Self.resolve(transaction.writes, reader: engine.snapshot)
-            if !operations.isEmpty {
-                try engine.append(operations, time: transaction.time)
-                if engine.snapshot.memtable.recordCount >= engine.foldThreshold {
-                    // The transaction is committed (fsynced) already: a fold that fails (a damaged
-                    // older segment, a full disk) must not report it as failed. The journal keeps
-                    // it, the next writer tries the fold again, and reads report any damage.
-                    do { try engine.fold(adding: nil) } catch { engine.manifestStamp = nil }
-                }
-            }
-            return result
+    /// Starts a transaction: takes the exclusive lock and catches up. Until ``commitTransaction(_:time:)``
+    /// or ``abortTransaction()``, the lock is held and ``snapshot`` is the state it reads.
+    /// - Returns: the transaction's time, after every commit before it.
+    mutating func beginTransaction() throws -> Date {
+        try acquire(exclusive: true)
+        do {
+            try refresh(exclusive: true)
+        } catch {
+            StoreLock.release(lock.fd)
+            throw error
         }
+        return nextTime()
+    }
+
+    /// Commits a transaction's writes (fsynced before it returns) and releases the lock.
+    mutating func commitTransaction(_ writes: [Transaction.Write], time: Date) throws {
+        defer { StoreLock.release(lock.fd) }
+        let operations = try Self.resolve(writes, reader: snapshot)
+        guard !operations.isEmpty else { return }
+        try append(operations, time: time)
+        if snapshot.memtable.recordCount >= foldThreshold {
+            // The transaction is committed (fsynced) already: a fold that fails (a damaged
+            // older segment, a full disk) must not report it as failed. The journal keeps
+            // it, the next writer tries the fold again, and reads report any damage.
+            do { try fold(adding: nil) } catch { manifestStamp = nil }
+        }
+    }
+
+    /// Ends a transaction without writing anything, releasing the lock.
+    func abortTransaction() {
+        StoreLock.release(lock.fd)
     }
 
     /// Writes `entries` (sorted by path, one per path) as a new segment, newer than everything
@@ -155,12 +170,16 @@ struct StorageEngine {
         }
     }
 
-    private mutating func withLock<T>(exclusive: Bool, _ body: (inout StorageEngine) throws -> T) throws -> T {
+    private func acquire(exclusive: Bool) throws {
         guard writable || !exclusive else {
             throw StoreError.io(
                 path: directory, reason: "the store is read-only: it can be read and exported, not changed")
         }
         try StoreLock.acquire(lock.fd, exclusive: exclusive, directory: directory)
+    }
+
+    private mutating func withLock<T>(exclusive: Bool, _ body: (inout StorageEngine) throws -> T) throws -> T {
+        try acquire(exclusive: exclusive)
         defer { StoreLock.release(lock.fd) }
         try refresh(exclusive: exclusive)
         return try body(&self)
@@ -302,9 +321,7 @@ struct StorageEngine {
     }
 
     /// Turns a transaction's writes into whole-document operations against the current state.
-    static func resolve(_ writes: [Transaction.Write], reader: some TransactionReader) throws -> [JournalRecord
-        .Operation]
-    {
+    static func resolve(_ writes: [Transaction.Write], reader: StoreSnapshot) throws -> [JournalRecord.Operation] {
         var pending: [DocumentPath: JSONObject?] = [:]
         var order: [DocumentPath] = []
         func current(_ path: DocumentPath) throws -> JSONObject? {
@@ -327,7 +344,10 @@ struct StorageEngine {
                     switch change {
                     case .value(let value): fields[field] = value
                     case .delete: fields[field] = nil
-                    case .increment(let amount): fields[field] = .integer((fields[field]?.integerValue ?? 0) + amount)
+                    case .increment(let amount):
+                        // A damaged count saturates rather than trapping on overflow.
+                        let (sum, overflow) = (fields[field]?.integerValue ?? 0).addingReportingOverflow(amount)
+                        fields[field] = .integer(overflow ? (amount > 0 ? .max : .min) : sum)
                     }
                 }
                 record(path, fields)

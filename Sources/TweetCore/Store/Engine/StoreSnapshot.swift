@@ -2,7 +2,7 @@ import Foundation
 
 /// What the store holds at one moment: the memtable over the segments, newest first.
 /// Answers lookups and queries; transactions read through it.
-final class StoreSnapshot: TransactionReader {
+final class StoreSnapshot {
     let memtable: Memtable
     /// Newest first.
     let segments: [Segment]
