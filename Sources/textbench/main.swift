@@ -5,6 +5,7 @@
 // For each caption it times `TweetText.parse` and `TweetText.entities(in:)` separately and
 // together, call by call, and prints the median and 99th percentile in microseconds.
 import TweetCore
+import TweetStore
 
 /// A caption of exactly `length` characters, repeating `pattern`.
 func caption(_ pattern: String, length: Int = 280) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import TweetCore
+import TweetStore
 
 /// `notifications`: the bell. Showing the newest page moves the marker of what was seen.
 struct NotificationsCommand: Command {

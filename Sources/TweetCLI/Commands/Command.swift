@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 /// One subcommand: parse, validate, run (swift-argument-parser's shape, without the package).
 @MainActor

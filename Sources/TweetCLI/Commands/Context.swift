@@ -1,5 +1,6 @@
 import Foundation
 import TweetCore
+import TweetStore
 
 /// What a command runs with: the global options, the configuration, the store's services, the
 /// terminal and the screen.

@@ -1,4 +1,6 @@
 import TweetCore
+import TweetStore
+import TweetStoreLocal
 
 struct DoctorCommand: Command {
     static let name = "doctor"
@@ -16,7 +18,8 @@ struct DoctorCommand: Command {
 
     func run(_ context: Context) async throws {
         let directory = context.storeDirectory
-        let viewModel = DoctorViewModel(storeDirectory: directory)
+        let viewModel = DoctorViewModel(
+            maintenance: StoreDoctor(directory: directory, indexes: AppServices.indexes))
         if repair {
             try await viewModel.repair()
             guard let report = viewModel.report else { return }

@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 struct EditProfileCommand: Command {
     static let name = "edit-profile"

@@ -1,5 +1,6 @@
 import Foundation
 import TweetCore
+import TweetStore
 
 /// The one place errors become what the user reads: a sentence, what to do next, and the exit
 /// code (argument-parser's `MessageInfo`). TweetCore's errors say what happened; the hints that

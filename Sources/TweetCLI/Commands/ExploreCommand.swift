@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 struct ExploreCommand: Command {
     static let name = "explore"

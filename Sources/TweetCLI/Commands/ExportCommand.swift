@@ -1,5 +1,6 @@
 import Foundation
 import TweetCore
+import TweetStore
 
 struct ExportCommand: Command {
     static let name = "export"
@@ -13,6 +14,6 @@ struct ExportCommand: Command {
 
     func run(_ context: Context) async throws {
         let viewModel = ExportViewModel(services: try context.services())
-        try await viewModel.export(to: STDOUT_FILENO)
+        try await viewModel.export { try Output.write(bytes: $0) }
     }
 }

@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 struct FeedCommand: Command {
     static let name = "feed"

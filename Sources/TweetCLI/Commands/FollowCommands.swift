@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 /// `follow` and `unfollow`: one user, one `ProfileViewModel` action.
 protocol FollowCommand: Command {

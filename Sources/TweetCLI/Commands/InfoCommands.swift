@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 /// `help [COMMAND]`: the overview, or one command's options.
 struct HelpCommand: Command {

@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 struct LoginCommand: Command {
     static let name = "login"

@@ -1,5 +1,6 @@
 import Foundation
 import TweetCore
+import TweetStore
 
 struct PostCommand: Command {
     static let name = "post"

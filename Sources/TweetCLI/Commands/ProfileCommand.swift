@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 struct ProfileCommand: Command {
     static let name = "profile"

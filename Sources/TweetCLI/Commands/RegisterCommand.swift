@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 struct RegisterCommand: Command {
     static let name = "register"

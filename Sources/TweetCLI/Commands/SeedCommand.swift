@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 struct SeedCommand: Command {
     static let name = "seed"

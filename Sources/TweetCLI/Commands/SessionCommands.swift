@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 struct LogoutCommand: Command {
     static let name = "logout"

@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 /// `like`, `retweet`, `bookmark`, their undoing, and `delete`: one tweet ID, one `TweetRowViewModel` action.
 protocol TweetActionCommand: Command {

@@ -1,5 +1,6 @@
 import Foundation
 import TweetCore
+import TweetStore
 
 /// `--json`: the view model's data, pretty-printed, timestamps in ISO 8601 UTC.
 enum JSONOutput {

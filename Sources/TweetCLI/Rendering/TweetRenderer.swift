@@ -1,5 +1,6 @@
 import Foundation
 import TweetCore
+import TweetStore
 
 /// A tweet row (the course's `TweetRowView`): author, time, the caption, likes and the ID.
 struct TweetRenderer {

@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 /// A user row (the course's `UserRowView`) and a profile header (`ProfileHeaderView` and `UserStatsView`).
 struct UserRenderer {

@@ -1,5 +1,6 @@
 import Foundation
 import TweetCore
+import TweetStore
 
 #if canImport(Glibc)
     import Glibc

@@ -69,15 +69,25 @@ enum Output {
     @discardableResult
     static func write(_ text: String, to fd: Int32) -> Bool {
         var text = text
-        return text.withUTF8 { buffer in
-            var done = 0
-            while done < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return false }
-                done += written
-            }
-            return true
+        return text.withUTF8 { write($0, to: fd) }
+    }
+
+    /// Writes all of `bytes` to stdout.
+    /// - Throws: ``OutputError`` when it cannot.
+    static func write(bytes: [UInt8]) throws {
+        guard bytes.withUnsafeBufferPointer({ write($0, to: STDOUT_FILENO) }) else {
+            throw OutputError(reason: String(cString: strerror(errno)))
         }
+    }
+
+    private static func write(_ buffer: UnsafeBufferPointer<UInt8>, to fd: Int32) -> Bool {
+        var done = 0
+        while done < buffer.count {
+            let written = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            done += written
+        }
+        return true
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// What can go wrong signing up, signing in or acting as the signed-in user.
 public enum AuthError: Error, Equatable, LocalizedError {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TweetStore
 
 /// Sign-up, sign-in and the current session (the course's `Auth.auth()`).
 public final class AuthService: Sendable {

@@ -1,5 +1,6 @@
 import CCrypt
 import Foundation
+import TweetStore
 
 /// Hashes and checks passwords with yescrypt, through the system's libxcrypt.
 public struct PasswordHasher: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// Keeps who is signed in, apart from the database, as Firebase Auth keeps its session on the
 /// device: one small JSON file per store, mode 0600.

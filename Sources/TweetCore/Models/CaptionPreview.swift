@@ -1,3 +1,5 @@
+import TweetStore
+
 /// How a caption counts by Twitter's rules, before it is posted (`post --dry-run`).
 public struct CaptionPreview: Codable, Equatable, Sendable {
     /// The caption as it would be posted (surrounding whitespace removed).

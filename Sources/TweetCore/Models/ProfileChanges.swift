@@ -1,3 +1,5 @@
+import TweetStore
+
 /// The fields `edit-profile` may change; `nil` leaves a field as it is, an empty string clears it.
 public struct ProfileChanges: Equatable, Sendable {
     public var fullname: String?

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// A tweet, stored at `tweets/{id}` (the course's `Tweet`), with its author joined on the client.
 public struct Tweet: Codable, Equatable, Sendable, Identifiable {

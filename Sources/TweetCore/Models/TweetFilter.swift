@@ -1,3 +1,5 @@
+import TweetStore
+
 /// The tabs of a profile (the course's `TweetFilterViewModel`).
 public enum TweetFilter: String, CaseIterable, Codable, Sendable {
     case tweets

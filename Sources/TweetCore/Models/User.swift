@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// A user's public profile, stored at `users/{uid}` (the course's `User`).
 public struct User: Codable, Equatable, Sendable, Identifiable {

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// The numbers under a profile header (the course's `UserStatsView`).
 public struct UserStats: Codable, Equatable, Sendable {
     public var following: Int

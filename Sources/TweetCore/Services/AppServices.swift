@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// The services of one store, wired together: what every view model takes.
 public struct AppServices: Sendable {
@@ -18,20 +19,6 @@ public struct AppServices: Sendable {
         tweets = TweetService(store: store, auth: auth, users: users, ids: ids)
         notifications = NotificationService(store: store, auth: auth, users: users, tweets: tweets)
         seeder = DemoSeeder(store: store)
-    }
-
-    /// Opens the local store in `storeDirectory`, with its session file under `stateDirectory`.
-    /// - Throws: ``StoreError`` when the store cannot be opened.
-    /// - Parameter foldThreshold: journal records folded into a segment at once (see ``LocalDocumentStore``).
-    /// - Parameter createIfMissing: whether a missing store is created (see ``LocalDocumentStore``).
-    public static func local(
-        storeDirectory: String, stateDirectory: String, foldThreshold: Int = 128, createIfMissing: Bool = true
-    ) throws -> AppServices {
-        let directory = PathName.absolute(storeDirectory, workingDirectory: FileManager.default.currentDirectoryPath)
-        let store = try LocalDocumentStore(
-            directory: directory, indexes: Self.indexes, foldThreshold: foldThreshold, createIfMissing: createIfMissing)
-        let session = SessionStore(path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory))
-        return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
     }
 
     /// The indexes the services' queries need, as Firestore's `firestore.indexes.json` lists them.
@@ -54,7 +41,7 @@ public struct AppServices: Sendable {
     ]
 
     /// One session file per store: `<state>/sessions/<hash of the store's path>.json`.
-    static func sessionPath(forStore directory: String, stateDirectory: String) -> String {
+    public static func sessionPath(forStore directory: String, stateDirectory: String) -> String {
         // FNV-1a names the file; it only has to be stable, not secret.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in directory.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// Demo captions varied enough for search to mean something: words from a vocabulary of 5,000
 /// drawn with Zipf's law (the most common word is in most tweets, the rarest in a handful), 300

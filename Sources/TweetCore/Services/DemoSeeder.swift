@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// Fills an empty store with demo users, tweets, replies, likes and follows, reproducibly:
 /// the same options give the same data.

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// Something another user did that concerns you (the course's bell): a like, retweet or quote of
 /// your tweet, a reply to you, a mention of you, or a follow.

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Keeps `user-stats/{uid}` (following, followers, tweets) in step with the documents they count,
 /// inside the transactions that change them, so a profile reads one document instead of counting.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// What can go wrong posting, reading, liking or deleting tweets.
 public enum TweetError: Error, Equatable, LocalizedError {

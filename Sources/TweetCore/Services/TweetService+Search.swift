@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// The search index and the trend counters, written in the transaction that posts or deletes a
 /// tweet.

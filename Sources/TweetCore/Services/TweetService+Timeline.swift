@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// A conversation around one tweet: what it replies to, up to the root, and the replies below it.
 public struct Conversation: Codable, Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// Tweets, replies and likes (the course's `TweetService`), with its bugs fixed: the store orders
 /// and limits every page, authors are joined with one batched read per page, likes are transactions,

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// What can go wrong looking up, editing or following users.
 public enum UserError: Error, Equatable, LocalizedError {

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// Users, profiles and follows (the course's `UserService`).
 public final class UserService: Sendable {

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// The course's collection layout, in one place.
 enum Collections {
     static let users = "users"

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TweetStore
 
 /// Makes Firestore-style document IDs: 20 characters of `[A-Za-z0-9]`.
 public struct IDGenerator: Sendable {

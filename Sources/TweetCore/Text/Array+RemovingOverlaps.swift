@@ -1,3 +1,5 @@
+import TweetStore
+
 extension Array where Element == ScannedEntity {
     /// The entities in text order with every entity that overlaps an earlier one removed; on
     /// equal starts the one listed first wins, so list URLs first to let them win over the

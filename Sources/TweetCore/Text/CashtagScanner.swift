@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Finds `$CASHTAGS` the way twitter-text's extractor does.
 ///
 /// A cashtag is `$` at the start of the text or after a space or directional mark, then 1–6 ASCII

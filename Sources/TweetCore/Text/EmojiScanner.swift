@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Recognises emoji sequences (UTS #51), which weigh as one character pair however many code
 /// points they hold: keycaps, flags, tag sequences (🏴󠁧󠁢󠁥󠁮󠁧󠁿), skin tones and ZWJ sequences (👨‍👩‍👧‍👦).
 ///

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Finds hashtags the way twitter-text's extractor does.
 ///
 /// A hashtag is `#` or `＃` after the start of the text or a character that cannot be part of a

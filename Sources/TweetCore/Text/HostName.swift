@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// The DNS limits a URL's host must respect (RFC 1035, with IDNA per RFC 3490), which decide
 /// whether twitter-text counts a match as a URL.

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Finds `@mentions`, `@user/lists` and the replied-to screen name the way twitter-text's
 /// extractor does.
 ///

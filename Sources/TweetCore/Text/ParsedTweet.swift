@@ -1,3 +1,5 @@
+import TweetStore
+
 /// The weighted length of a tweet's text and whether it may be posted, as twitter-text's
 /// `parseTweet` reports it.
 ///

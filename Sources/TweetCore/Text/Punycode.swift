@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Punycode (RFC 3492), the ASCII encoding of internationalised domain labels, needed to check
 /// that a label stays within DNS's 63 characters once encoded.
 enum Punycode {

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// An entity as a scanner finds it: ranges of scalars in a ``TextBuffer``.
 struct ScannedEntity {
     /// What the entity is.

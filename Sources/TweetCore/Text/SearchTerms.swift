@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// The terms a tweet is found by, and the terms a search asks for, made the same way:
 ///

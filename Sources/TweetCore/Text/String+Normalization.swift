@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 extension String {
     /// The text in Unicode Normalization Form C, which twitter-text counts in.

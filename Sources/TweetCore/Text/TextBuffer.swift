@@ -1,3 +1,5 @@
+import TweetStore
+
 /// A text as an array of Unicode scalars, which the scanners index freely, with the UTF-16 offset
 /// of each scalar so that results can be reported the way the conformance suite counts.
 struct TextBuffer {

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// What any stored text may hold. Everything in the store is shown to other users, so text that
 /// could drive their terminal is refused when it is written: control characters (C0, DEL, C1),

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// The top-level domains a URL written without a protocol must end in, and how to find one in
 /// a text. The lists themselves are generated into `TopLevelDomains+Lists.swift`.
 enum TopLevelDomains {

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// The mentions, hashtags and URLs of a tweet, stored in the tweet document when it is posted.
 ///
 /// Each list keeps the order of first appearance and holds each entity once: screen names and

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// A mention, list, hashtag, cashtag or URL found in a tweet's text, with where it is.
 public struct TweetEntity: Equatable, Hashable, Sendable {
     /// What an entity is.

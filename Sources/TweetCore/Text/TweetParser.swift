@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Computes a ``ParsedTweet``: twitter-text's `parseTweet`.
 enum TweetParser {
     static func parse(_ text: String, configuration: TweetTextConfiguration) -> ParsedTweet {

@@ -1,3 +1,5 @@
+import TweetStore
+
 // twitter-text's extractors, one kind of entity at a time, as the conformance suite calls them.
 
 extension TweetText {

@@ -1,3 +1,5 @@
+import TweetStore
+
 // twitter-text's validators.
 
 extension TweetText {

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Twitter's rules for tweet text (twitter-text v3): weighted length, entity extraction and
 /// validation, for counting a caption as it is typed, storing its entities when it is posted and
 /// colouring them when it is shown.

@@ -1,3 +1,5 @@
+import TweetStore
+
 // The versions twitter-text ships as config/v1.json, v2.json and v3.json, compiled in so the
 // library never reads a configuration file at run time.
 

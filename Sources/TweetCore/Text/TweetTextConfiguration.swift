@@ -1,3 +1,5 @@
+import TweetStore
+
 /// The weights twitter-text uses to count a tweet's length.
 ///
 /// A code point inside one of ``ranges`` weighs that range's weight, any other weighs

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Finds URLs the way twitter-text's extractor does, with or without a protocol.
 ///
 /// A URL starts at the beginning of the text or after a character that is not an ASCII letter

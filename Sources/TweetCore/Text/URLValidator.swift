@@ -1,3 +1,5 @@
+import TweetStore
+
 /// Checks that a whole string is a URL, as twitter-text's `isValidUrl` does: RFC 3986's
 /// syntax (scheme, authority, path, query, fragment) with Cyrillic allowed in paths and, if
 /// asked, any non-ASCII character in host labels.

@@ -1,3 +1,5 @@
+import TweetStore
+
 // Character classes shared by twitter-text's extraction rules.
 
 extension Unicode.Scalar {

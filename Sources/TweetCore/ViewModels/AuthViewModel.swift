@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// Sign-in state (the course's `AuthViewModel`).
 @MainActor @Observable

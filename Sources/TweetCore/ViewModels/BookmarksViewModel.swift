@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// Bookmarks, from the side menu: the signed-in user's saved tweets, newest bookmarked first.
 @MainActor @Observable

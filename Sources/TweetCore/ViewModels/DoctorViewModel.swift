@@ -1,7 +1,8 @@
 import Foundation
 import Observation
+import TweetStore
 
-/// Checking and repairing a store's files (`tweetcli doctor`).
+/// Checking and repairing a store (`tweetcli doctor`), where its engine offers it.
 @MainActor @Observable
 public final class DoctorViewModel: ErrorRecording {
     /// What the last check found.
@@ -10,18 +11,19 @@ public final class DoctorViewModel: ErrorRecording {
     public private(set) var report: RepairReport?
     public internal(set) var error: (any Error)?
 
-    private let doctor: StoreDoctor
+    private let maintenance: any StoreMaintenance
 
-    /// A doctor for the store in `storeDirectory`, which need not open: that is what it is for.
-    public init(storeDirectory: String) {
-        doctor = StoreDoctor(directory: storeDirectory, indexes: AppServices.indexes)
+    /// A doctor working through `maintenance`, which works on a store that need not open: that is
+    /// what it is for.
+    public init(maintenance: any StoreMaintenance) {
+        self.maintenance = maintenance
     }
 
     public func check() async throws {
-        try await perform { problems = try doctor.check() }
+        try await perform { problems = try await maintenance.check() }
     }
 
     public func repair() async throws {
-        try await perform { report = try doctor.repair() }
+        try await perform { report = try await maintenance.repair() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// Editing the signed-in user's profile (the course's edit-profile placeholder, done).
 @MainActor @Observable

@@ -1,3 +1,5 @@
+import TweetStore
+
 /// A view model's one way to run an action: the error is kept in `error`, for a view to show (the
 /// course's `//show error`), and thrown, so a caller cannot carry on as if it had worked.
 @MainActor

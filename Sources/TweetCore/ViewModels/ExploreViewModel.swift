@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// The explore screen: users, searchable by username or full name (the course's `ExploreViewModel`).
 @MainActor @Observable

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// The home timeline (the course's `FeedViewModel`).
 @MainActor @Observable

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// The bell: the signed-in user's notifications, newest first, and the marker of what they saw.
 @MainActor @Observable

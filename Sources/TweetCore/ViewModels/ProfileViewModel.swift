@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// A profile: header, stats and one tab of tweets (the course's `ProfileViewModel`).
 @MainActor @Observable

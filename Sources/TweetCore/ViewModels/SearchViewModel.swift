@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// Search: tweets by words, #hashtags, @mentions and from:author, newest first.
 @MainActor @Observable

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// Filling a demo store, so a first run has a feed to show.
 @MainActor @Observable

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// A tweet in its conversation: what it replies to, up to the root, and the replies below it.
 @MainActor @Observable

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// One tweet's actions: like, retweet, bookmark, their undoing, and delete (the course's `TweetRowViewModel`).
 @MainActor @Observable

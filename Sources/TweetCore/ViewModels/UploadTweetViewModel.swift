@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TweetStore
 
 /// The composer, "What's happening?" (the course's `UploadTweetViewModel`).
 @MainActor @Observable

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetCore
+import TweetStore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+import TweetCLI
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 struct AppServicesTests {
     let env: TestEnvironment

@@ -3,6 +3,8 @@ import Synchronization
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 struct DemoSeederTests {
     /// A store that runs `interleaved` once, right after its first query: another process's write
@@ -28,6 +30,10 @@ struct DemoSeederTests {
 
         func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
             try await base.runTransaction(body)
+        }
+
+        func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
+            try await base.exportDocuments(body)
         }
 
         func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {

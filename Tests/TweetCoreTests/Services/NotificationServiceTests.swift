@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// The bell: each action notifies the one it concerns, in the same transaction; undoing it withdraws
 /// the notification; nobody hears of their own actions; the marker counts what is unread.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Retweets, quotes and bookmarks: counts kept in the same transaction, timelines that show a
 /// tweet once, and deletion that takes everything hanging on a tweet with it.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Search and trends, served by the index and counters the posting transaction keeps.
 struct SearchServiceTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// `thread`: the chain up to the root, root first, then the replies depth first, oldest first at
 /// each level, with their depth.

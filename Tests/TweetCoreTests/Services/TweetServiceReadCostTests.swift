@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// A page costs a fixed number of store reads, whatever its size: authors and likes are joined with
 /// one batched read each, never one read per tweet (the course's N+1).

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// The Bloom filter of a segment's paths: never a false "absent", rarely a false "maybe", and the
 /// classic layout of index files written before version 02 still read.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 struct JSONValueTests {
     /// Parses UTF-8 text as the journal reader does.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Damaged `.idx` files, flipped and overwritten byte by byte: every read, `doctor` and
 /// `doctor --repair` must fail cleanly or answer rightly, never trap (a trap would end this test

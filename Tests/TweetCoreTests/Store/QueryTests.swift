@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Every query answers the same wherever its documents sit: in the journal, in segments read by
 /// scanning, in segments read through an index, or spread over both.

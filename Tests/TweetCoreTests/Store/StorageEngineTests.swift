@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// The log-structured engine against a plain dictionary model: whatever mix of writes, folds and
 /// merges happened, every lookup and query answers as the model does.

@@ -1,7 +1,10 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 struct StoreExportTests {
     let env: TestEnvironment
@@ -13,15 +16,11 @@ struct StoreExportTests {
     /// Exports `store` into a file and returns its lines.
     private func export(_ store: LocalDocumentStore) async throws -> [JSONValue] {
         let path = env.path("export.jsonl")
-        let output = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try #require(output >= 0)
-        do {
-            try await store.export(to: output)
-            close(output)
-        } catch {
-            close(output)
-            throw error
+        let written = Mutex<[UInt8]>([])
+        try await store.exportDocuments { batch in
+            written.withLock { bytes in for document in batch { bytes += ExportViewModel.line(document) } }
         }
+        try Data(written.withLock { $0 }).write(to: URL(fileURLWithPath: path))
         let bytes = try env.bytes(of: path)
         #expect(bytes.isEmpty || bytes.last == 0x0A)
         return try bytes.split(separator: 0x0A).map { try JSONValue.parse($0) }

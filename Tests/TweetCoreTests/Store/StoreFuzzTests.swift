@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// A seeded mutation fuzzer for every file the store reads: the journal, the manifest, a segment,
 /// its index and the session file. Each run copies a store, damages one file (bytes flipped, set,

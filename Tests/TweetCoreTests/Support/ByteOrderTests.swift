@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Strings compare by their UTF-8 bytes, and only valid UTF-8 becomes a string.
 struct ByteOrderTests {

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 struct CRC32Tests {
     @Test(arguments: [

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// A ``DocumentStore`` that forwards to another and counts the reads, so tests can show that a
 /// page costs a fixed number of reads rather than one per tweet.
@@ -61,5 +63,9 @@ final class CountingDocumentStore: DocumentStore {
     func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws {
         tally.withLock { $0.imports += 1 }
         try await base.importDocuments(documents, requiringEmpty: collection)
+    }
+
+    func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
+        try await base.exportDocuments(body)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// The store's own decoder against Foundation's `JSONDecoder` (with the store's date format) as the
 /// reference: for every input both succeed with the same value, or both fail.

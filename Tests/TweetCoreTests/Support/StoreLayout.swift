@@ -1,4 +1,6 @@
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Where a store's documents sit when a test reads them. The engine must answer the same in each.
 enum StoreLayout: String, CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 import TweetCore
+import TweetStore
 
 /// The shapes of the suite's `expected` values, and the same shape built from this library's
 /// results so the two compare with `==`.

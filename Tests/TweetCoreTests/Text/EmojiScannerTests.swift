@@ -1,6 +1,8 @@
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Emoji sequences weigh as one unit; the scanner's shortcuts must not miss any emoji.
 struct EmojiScannerTests {

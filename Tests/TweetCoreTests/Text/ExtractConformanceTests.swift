@@ -1,5 +1,6 @@
 import Testing
 import TweetCore
+import TweetStore
 
 /// Every case of the conformance suite's extract.json sections.
 struct ExtractConformanceTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// The NFC shortcut agrees with Foundation's normalisation, including on text it must not skip.
 struct NormalizationTests {

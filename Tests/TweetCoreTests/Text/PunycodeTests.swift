@@ -1,6 +1,8 @@
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Punycode decides whether an internationalised host label fits DNS's 63 characters.
 struct PunycodeTests {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
 
 /// The top-level domain lists compiled into the library match tld_lib.json.
 struct TopLevelDomainsTests {

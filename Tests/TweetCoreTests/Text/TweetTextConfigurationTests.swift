@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetCore
+import TweetStore
 
 /// The configuration compiled into the library matches twitter-text's config-v3.json.
 struct TweetTextConfigurationTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetCore
+import TweetStore
 
 /// The public API as the app uses it: counting a caption, storing and colouring its entities.
 struct TweetTextTests {

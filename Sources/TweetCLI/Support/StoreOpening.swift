@@ -1,0 +1,22 @@
+import Foundation
+import TweetCore
+import TweetStore
+import TweetStoreLocal
+
+/// Which engine serves a store, chosen where the store is named: TweetCore sees only the protocol.
+extension AppServices {
+    /// Opens the local store in `storeDirectory`, with its session file under `stateDirectory`.
+    /// - Throws: ``StoreError`` when the store cannot be opened.
+    /// - Parameter foldThreshold: journal records folded into a segment at once (see ``LocalDocumentStore``).
+    /// - Parameter createIfMissing: whether a missing store is created (see ``LocalDocumentStore``).
+    public static func local(
+        storeDirectory: String, stateDirectory: String, foldThreshold: Int = 128, createIfMissing: Bool = true
+    ) throws -> AppServices {
+        let directory = PathName.absolute(storeDirectory, workingDirectory: FileManager.default.currentDirectoryPath)
+        let store = try LocalDocumentStore(
+            directory: directory, indexes: Self.indexes, foldThreshold: foldThreshold, createIfMissing: createIfMissing)
+        let session = SessionStore(path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory))
+        return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
+    }
+
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// A Firestore-shaped document database: collections of JSON documents, queries, transactions.
+///
+/// The protocol is asynchronous and says nothing about files, so a server engine can implement
+/// it later; ``LocalDocumentStore`` is the engine that keeps documents in a local directory.
+public protocol DocumentStore: Sendable {
+    /// The document at `path`, or `nil` when there is none.
+    func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot?
+
+    /// Several documents in one read; paths with no document are left out of the result.
+    func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot]
+
+    /// The documents a query selects, in the query's order and within its limit.
+    func runQuery(_ query: Query) async throws -> [DocumentSnapshot]
+
+    /// How many documents a query selects (its limit and cursor apply).
+    func count(_ query: Query) async throws -> Int
+
+    /// Runs `body`, then commits its writes atomically: all of them or, when `body` throws, none.
+    /// Its reads see one consistent state that no other writer changes before the commit: the
+    /// local engine locks the store for the whole body; a server engine may instead run the body
+    /// again after a conflict, so `body` must have no effect but its transaction's writes. Inside
+    /// `body`, read through the transaction, never through the store.
+    func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T
+
+    /// Writes many documents at once, atomically; for bulk data such as a demo store.
+    /// - Parameter collection: when given, the import happens only if this collection is empty at
+    ///   that moment (checked under the same lock), else it fails with ``StoreError/notEmpty(collection:)``.
+    func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
+
+    /// Every document of the store in ``DocumentPath`` order (by collection path, then ID, both in
+    /// byte order), handed to `body` a batch at a time, all from one consistent state: a backup, or
+    /// a move to another engine.
+    func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws
+
+    /// Whether the store has been created. A store that does not exist reads as empty, but a
+    /// sign-in against it is told so rather than "wrong password".
+    func exists() async throws -> Bool
+}
+
+extension DocumentStore {
+    /// Engines whose store always exists once reachable.
+    public func exists() async throws -> Bool { true }
+
+    /// The collection at `path`, such as `"tweets"` or `"users/\(uid)/user-likes"`.
+    public func collection(_ path: String) -> CollectionReference {
+        CollectionReference(store: self, path: path)
+    }
+
+    /// All collections named `id`, wherever they sit (Firestore's collection group).
+    public func collectionGroup(_ id: String) -> Query {
+        Query(store: self, scope: .collectionGroup(id))
+    }
+
+    /// Writes the documents in one transaction; engines with a faster bulk path implement it themselves.
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)
+        async throws
+    {
+        let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
+        try await runTransaction { transaction in
+            if let guardQuery, let collection, try await !transaction.getDocuments(guardQuery).isEmpty {
+                throw StoreError.notEmpty(collection: collection)
+            }
+            for (path, fields) in documents { transaction.setData(fields, at: path) }
+        }
+    }
+
+    /// Writes many documents at once, atomically.
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws {
+        try await importDocuments(documents, requiringEmpty: nil)
+    }
+
+    /// Writes `fields` as the whole document at `path`, in a transaction of its own.
+    public func setData(_ fields: JSONObject, at path: DocumentPath) async throws {
+        try await runTransaction { $0.setData(fields, at: path) }
+    }
+}
+
+/// A collection of documents, the starting point of a query.
+public struct CollectionReference: Sendable {
+    let store: any DocumentStore
+    /// The collection's slash-separated path.
+    public let path: String
+
+    /// The document with `id` in this collection.
+    public func document(_ id: String) -> DocumentPath { DocumentPath(collection: path, documentID: id) }
+
+    /// A query over the whole collection.
+    public var query: Query { Query(store: store, scope: .collection(path)) }
+
+    /// A query keeping documents whose `field` equals `value`.
+    public func whereField(_ field: String, isEqualTo value: JSONValue) -> Query {
+        query.whereField(field, isEqualTo: value)
+    }
+
+    /// A query keeping documents whose `field` equals one of `values`.
+    public func whereField(_ field: String, in values: [JSONValue]) -> Query {
+        query.whereField(field, in: values)
+    }
+
+    /// A query ordered by `field`.
+    public func order(by field: String, descending: Bool = false) -> Query {
+        query.order(by: field, descending: descending)
+    }
+}
+
+/// Where one document lives: its collection's path and its ID.
+public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
+    /// The collection's slash-separated path, such as `"users/abc/user-likes"`.
+    public let collection: String
+    /// The document's ID within its collection.
+    public let documentID: String
+
+    /// Creates the path of document `documentID` in `collection`.
+    public init(collection: String, documentID: String) {
+        self.collection = collection
+        self.documentID = documentID
+    }
+
+    /// `collection/documentID`.
+    public var description: String { "\(collection)/\(documentID)" }
+
+    /// Splits `"a/b/c/d"` into collection `"a/b/c"` and ID `"d"`; `nil` for a collection path.
+    package init?(_ string: String) {
+        // One pass over the bytes: every line a segment reads is parsed here.
+        var string = string
+        let split: (collection: String, documentID: String)? = string.withUTF8 { bytes in
+            var slashes = 0
+            var last = -1
+            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+                guard index > last + 1 else { return nil }  // an empty component
+                slashes += 1
+                last = index
+            }
+            guard slashes % 2 == 1, last < bytes.count - 1 else { return nil }
+            return (
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[..<last]), as: UTF8.self),
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[(last + 1)...]), as: UTF8.self)
+            )
+        }
+        guard let split else { return nil }
+        collection = split.collection
+        documentID = split.documentID
+    }
+
+    /// The last component of the collection path: `"user-likes"` for `"users/abc/user-likes"`.
+    package var collectionID: Substring { collection.split(separator: "/").last ?? Substring(collection) }
+}
+
+/// One document as read from the store.
+public struct DocumentSnapshot: Sendable, Equatable {
+    /// Where the document lives.
+    public let path: DocumentPath
+    /// Its fields.
+    public let data: JSONObject
+
+    /// Creates a snapshot of `data` at `path`.
+    public init(path: DocumentPath, data: JSONObject) {
+        self.path = path
+        self.data = data
+    }
+
+    /// The document's ID.
+    public var documentID: String { path.documentID }
+
+    /// Decodes the document as `T`, with its ID as the `id` field (Firestore's `@DocumentID`).
+    /// - Throws: ``StoreError/undecodable(path:reason:)`` naming the document and the key path.
+    public func data<T: Decodable>(as type: T.Type) throws -> T {
+        var fields = data
+        fields["id"] = .string(path.documentID)
+        return try DocumentCoding.decode(type, from: fields, path: path.description)
+    }
+}
+
+/// A change to one field in ``Transaction/updateData(_:at:)``.
+public enum FieldValue: Sendable, Equatable {
+    /// Sets the field to this value.
+    case value(JSONValue)
+    /// Adds to the field's integer (a missing field counts as 0).
+    case increment(Int64)
+    /// Removes the field.
+    case delete
+}

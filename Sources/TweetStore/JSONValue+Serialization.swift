@@ -1,0 +1,333 @@
+import Foundation
+
+extension JSONValue {
+    /// Compact JSON text with object keys sorted, so equal values always serialise to equal bytes.
+    public func serialized() -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        write(into: &output)
+        return output
+    }
+
+    package func write(into output: inout [UInt8]) {
+        switch self {
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): output.append(contentsOf: String(value).utf8)
+        case .double(let value):
+            if value.isFinite {
+                if value.rounded() == value, abs(value) < 1e15 {
+                    output.append(contentsOf: String(Int64(value)).utf8)
+                } else {
+                    output.append(contentsOf: "\(value)".utf8)
+                }
+            } else {
+                output.append(contentsOf: "null".utf8)  // JSON has no NaN or infinity.
+            }
+        case .string(let value): Self.writeString(value, into: &output)
+        case .array(let values):
+            output.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                value.write(into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            output.append(UInt8(ascii: "{"))
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeString(key, into: &output)
+                output.append(UInt8(ascii: ":"))
+                fields[key]!.write(into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    package static func writeString(_ string: String, into output: inout [UInt8]) {
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [92, 92])
+            case 0x0A: output.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                output.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue {
+    /// `json` with what a terminal would act on escaped as `\uXXXX`: DEL, the C1 controls, the line
+    /// separators and the bidirectional controls (U+2028–U+202E, U+2066–U+2069). The serializer
+    /// already escapes C0 controls; these can only stand inside strings, so the text decodes to the
+    /// same values. For JSON that may be shown on a terminal (`--json`, `export`).
+    public static func escapingTerminalControls(_ json: [UInt8]) -> [UInt8] {
+        func escapeLength(at index: Int) -> (length: Int, scalar: UInt32)? {
+            let byte = json[index]
+            if byte == 0x7F { return (1, 0x7F) }
+            guard index + 1 < json.count else { return nil }
+            let next = json[index + 1]
+            if byte == 0xC2 && (0x80...0x9F).contains(next) { return (2, UInt32(next)) }
+            guard byte == 0xE2, index + 2 < json.count else { return nil }
+            let last = json[index + 2]
+            if next == 0x80 && (0xA8...0xAE).contains(last) { return (3, 0x2000 + UInt32(last - 0x80)) }
+            if next == 0x81 && (0xA6...0xA9).contains(last) { return (3, 0x2040 + UInt32(last - 0x80)) }
+            return nil
+        }
+        guard json.indices.contains(where: { escapeLength(at: $0) != nil }) else { return json }
+        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(json.count + 32)
+        var index = 0
+        while index < json.count {
+            guard let (length, scalar) = escapeLength(at: index) else {
+                output.append(json[index])
+                index += 1
+                continue
+            }
+            output += [92, UInt8(ascii: "u")] + [12, 8, 4, 0].map { hex[Int((scalar >> UInt32($0)) & 15)] }
+            index += length
+        }
+        return output
+    }
+}
+
+/// Why a JSON text could not be parsed, with the byte offset where parsing stopped.
+package struct JSONParseError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    var offset: Int
+    package var description: String { "\(message) at byte \(offset)" }
+}
+
+extension JSONValue {
+    /// Parses one JSON text (RFC 8259). Trailing bytes other than whitespace are an error.
+    package static func parse<Bytes: Collection>(_ bytes: Bytes) throws(JSONParseError) -> JSONValue
+    where Bytes.Element == UInt8 {
+        let result = bytes.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer) }
+        }
+        if let result { return try result.get() }
+        let array = Array(bytes)
+        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
+    }
+
+    /// Parses one JSON text in place, without copying the bytes.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.error("unexpected text after the value") }
+        return value
+    }
+
+    /// Parses the JSON string that starts at byte `start` of `buffer` (at its opening quote).
+    /// - Returns: the string and the index just after its closing quote.
+    package static func parseString(
+        in buffer: UnsafeBufferPointer<UInt8>, at start: Int
+    ) throws(JSONParseError) -> (String, Int) {
+        var parser = JSONParser(bytes: buffer)
+        parser.index = start
+        guard start < buffer.count, buffer[start] == UInt8(ascii: "\"") else { throw parser.error("expected a string") }
+        let string = try parser.parseString()
+        return (string, parser.index)
+    }
+}
+
+private struct JSONParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+    }
+
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth < 512 else { throw error("nesting too deep") }
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of data") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        default: return try parseNumber()
+        }
+    }
+
+    mutating func expect(_ word: StaticString) throws(JSONParseError) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw error("unexpected end of data") }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+            throw error("invalid literal")
+        }
+        index += count
+    }
+
+    mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        var fields: JSONObject = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index += 1
+            fields[key] = try parseValue(depth: depth + 1)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of data") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
+            throw error("expected ',' or '}'")
+        }
+    }
+
+    mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+        index += 1
+        var values: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+        while true {
+            values.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of data") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            throw error("expected ',' or ']'")
+        }
+    }
+
+    mutating func parseString() throws(JSONParseError) -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                guard let string = ByteOrder.validString(slice) else {
+                    throw error("invalid UTF-8 in string")
+                }
+                return string
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        var scalars: [UInt8] = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let string = scalars.withUnsafeBufferPointer(ByteOrder.validString) else {
+                    throw error("invalid UTF-8 in string")
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw error("unexpected end of data") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append(34)
+                case UInt8(ascii: "\\"): scalars.append(92)
+                case UInt8(ascii: "/"): scalars.append(47)
+                case UInt8(ascii: "b"): scalars.append(8)
+                case UInt8(ascii: "f"): scalars.append(12)
+                case UInt8(ascii: "n"): scalars.append(10)
+                case UInt8(ascii: "r"): scalars.append(13)
+                case UInt8(ascii: "t"): scalars.append(9)
+                case UInt8(ascii: "u"):
+                    var code = try parseHex4()
+                    if (0xD800..<0xDC00).contains(code) {
+                        guard index + 1 < bytes.count, bytes[index] == 92, bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw error("unpaired surrogate") }
+                        index += 2
+                        let low = try parseHex4()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(code) {
+                        throw error("unpaired surrogate")
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("invalid escape") }
+                    scalars.append(contentsOf: String(Character(scalar)).utf8)
+                default: throw error("invalid escape")
+                }
+            case 0..<0x20: throw error("control character in string")
+            default:
+                scalars.append(byte)
+                index += 1
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("unexpected end of data") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - 48)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - 87)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - 55)
+            default: throw error("invalid \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    /// RFC 8259's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = index
+        func digits() -> Int {
+            let first = index
+            while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
+            return index - first
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, (48...57).contains(bytes[index]) else { throw error("invalid value") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            _ = digits()
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            isInteger = false
+            guard digits() > 0 else { throw error("a number needs digits after its decimal point") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            isInteger = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard digits() > 0 else { throw error("a number needs digits in its exponent") }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        if isInteger, let value = Int64(text) { return .integer(value) }
+        guard let value = Double(text) else { throw JSONParseError(message: "invalid number", offset: start) }
+        return .double(value)
+    }
+}

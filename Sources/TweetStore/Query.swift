@@ -1,0 +1,240 @@
+import Foundation
+
+/// A query over a collection, built the way Firestore's are:
+/// `store.collection("tweets").whereField("uid", isEqualTo: .string(uid)).order(by: "timestamp", descending: true).limit(to: 20)`.
+public struct Query: Sendable {
+    /// Which documents the query looks at.
+    public enum Scope: Sendable, Hashable {
+        /// The documents of one collection.
+        case collection(String)
+        /// The documents of every collection with this ID.
+        case collectionGroup(String)
+    }
+
+    /// A condition on one field.
+    public struct Filter: Sendable, Equatable {
+        /// How the field is compared with the value.
+        public enum Operator: Sendable, Equatable {
+            case equal, notEqual, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual
+            /// The field equals one of the values of an array.
+            case `in`
+        }
+        public var field: String
+        public var op: Operator
+        public var value: JSONValue
+    }
+
+    /// One sort key.
+    public struct Order: Sendable, Equatable {
+        public var field: String
+        public var descending: Bool
+    }
+
+    /// The field name that stands for a document's ID in filters, orders and cursors.
+    public static let documentID = "__name__"
+
+    let store: any DocumentStore
+    public let scope: Scope
+    public private(set) var filters: [Filter] = []
+    public private(set) var orders: [Order] = []
+    public private(set) var limit: Int?
+    /// Values of the order fields (then the document's path) to start after.
+    public private(set) var startAfter: [JSONValue]?
+    /// Text one of some string fields must contain, ignoring case (see ``whereAny(_:containsText:)``).
+    public private(set) var textSearch: TextSearch?
+
+    /// A case-insensitive substring search over string fields.
+    public struct TextSearch: Sendable, Equatable {
+        public var fields: [String]
+        /// Lowercased.
+        public var text: String
+
+        package func matches(_ snapshot: DocumentSnapshot) -> Bool {
+            fields.contains { field in snapshot.lookup(field)?.stringValue?.lowercased().contains(text) == true }
+        }
+
+        /// The search text's bytes, when every match must contain them literally in its stored line
+        /// (ASCII letters, digits and a few marks are never escaped in JSON); `nil` otherwise.
+        package var literalBytes: [UInt8]? {
+            let bytes = Array(text.utf8)
+            guard !bytes.isEmpty,
+                bytes.allSatisfy({
+                    (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 32 || $0 == 46 || $0 == 45
+                })
+            else { return nil }
+            return bytes
+        }
+    }
+
+    init(store: any DocumentStore, scope: Scope) {
+        self.store = store
+        self.scope = scope
+    }
+
+    /// Keeps documents whose `field` equals `value`.
+    public func whereField(_ field: String, isEqualTo value: JSONValue) -> Query {
+        filtered(field, .equal, value)
+    }
+
+    /// Keeps documents whose `field` differs from `value`; a missing field never matches.
+    public func whereField(_ field: String, isNotEqualTo value: JSONValue) -> Query {
+        filtered(field, .notEqual, value)
+    }
+
+    /// Keeps documents whose `field` equals one of `values`.
+    public func whereField(_ field: String, in values: [JSONValue]) -> Query {
+        filtered(field, .in, .array(values))
+    }
+
+    /// Keeps documents whose `field` is less than `value`.
+    public func whereField(_ field: String, isLessThan value: JSONValue) -> Query {
+        filtered(field, .lessThan, value)
+    }
+
+    /// Keeps documents whose `field` is greater than `value`.
+    public func whereField(_ field: String, isGreaterThan value: JSONValue) -> Query {
+        filtered(field, .greaterThan, value)
+    }
+
+    /// Keeps documents where at least one of `fields` is a string containing `text`, ignoring case
+    /// (explore's user search). Engines may skip stored documents that cannot contain the text
+    /// without decoding them.
+    public func whereAny(_ fields: [String], containsText text: String) -> Query {
+        var copy = self
+        copy.textSearch = TextSearch(fields: fields, text: text.lowercased())
+        return copy
+    }
+
+    /// Sorts by `field`; ties fall back to later orders and finally to the document path.
+    /// Documents without `field` are left out, as in Firestore.
+    public func order(by field: String, descending: Bool = false) -> Query {
+        var copy = self
+        copy.orders.append(Order(field: field, descending: descending))
+        return copy
+    }
+
+    /// Returns at most `count` documents.
+    public func limit(to count: Int) -> Query {
+        var copy = self
+        copy.limit = max(0, count)
+        return copy
+    }
+
+    /// Starts after `snapshot` in this query's order: the next page after it.
+    public func start(after snapshot: DocumentSnapshot) -> Query {
+        var copy = self
+        copy.startAfter = orders.map { snapshot.value(of: $0.field) } + [.string(snapshot.path.description)]
+        return copy
+    }
+
+    /// Runs the query.
+    public func getDocuments() async throws -> [DocumentSnapshot] {
+        try await store.runQuery(self)
+    }
+
+    /// Counts what the query selects.
+    public func count() async throws -> Int {
+        try await store.count(self)
+    }
+
+    private func filtered(_ field: String, _ op: Filter.Operator, _ value: JSONValue) -> Query {
+        var copy = self
+        copy.filters.append(Filter(field: field, op: op, value: value))
+        return copy
+    }
+}
+
+extension DocumentSnapshot {
+    /// The value of a (dotted) field, `.null` when missing. For ``Query/documentID`` it is the full
+    /// path, which orders documents as Firestore does, collection groups included.
+    func value(of field: String) -> JSONValue {
+        if field == Query.documentID { return .string(path.description) }
+        return lookup(field) ?? .null
+    }
+
+    package func lookup(_ field: String) -> JSONValue? {
+        guard field.contains(".") else { return data[field] }
+        var current: JSONValue = .object(data)
+        for part in field.split(separator: ".") {
+            guard case .object(let fields) = current, let next = fields[String(part)] else { return nil }
+            current = next
+        }
+        return current
+    }
+}
+
+extension Query {
+    /// Whether `snapshot` passes every filter.
+    package func matches(_ snapshot: DocumentSnapshot) -> Bool {
+        Self.matches(filters, snapshot) && (textSearch?.matches(snapshot) ?? true)
+    }
+
+    /// Whether `snapshot` passes every one of `filters`.
+    package static func matches(_ filters: [Filter], _ snapshot: DocumentSnapshot) -> Bool {
+        filters.allSatisfy { filter in
+            let value: JSONValue? =
+                filter.field == Query.documentID ? .string(snapshot.documentID) : snapshot.lookup(filter.field)
+            guard let value else { return false }
+            switch filter.op {
+            case .equal: return JSONValue.queryEquals(value, filter.value)
+            case .notEqual: return !JSONValue.queryEquals(value, filter.value)
+            case .in:
+                guard case .array(let options) = filter.value else { return false }
+                return options.contains { JSONValue.queryEquals(value, $0) }
+            case .lessThan: return JSONValue.compare(value, filter.value) == .orderedAscending
+            case .lessThanOrEqual: return JSONValue.compare(value, filter.value) != .orderedDescending
+            case .greaterThan: return JSONValue.compare(value, filter.value) == .orderedDescending
+            case .greaterThanOrEqual: return JSONValue.compare(value, filter.value) != .orderedAscending
+            }
+        }
+    }
+
+    /// The sort keys with the document ID last, in the direction of the last explicit order.
+    var effectiveOrders: [Order] {
+        if orders.last?.field == Query.documentID { return orders }
+        return orders + [Order(field: Query.documentID, descending: orders.last?.descending ?? false)]
+    }
+
+    /// Compares two documents in the query's order.
+    package func compare(_ lhs: DocumentSnapshot, _ rhs: DocumentSnapshot) -> ComparisonResult {
+        compare(lhs, rhs, in: effectiveOrders)
+    }
+
+    private func compare(_ lhs: DocumentSnapshot, _ rhs: DocumentSnapshot, in orders: [Order]) -> ComparisonResult {
+        for order in orders {
+            var result =
+                order.field == Query.documentID
+                ? ByteOrder.comparePaths(lhs.path, rhs.path)
+                : JSONValue.compare(lhs.lookup(order.field) ?? .null, rhs.lookup(order.field) ?? .null)
+            if order.descending { result = ComparisonResult(rawValue: -result.rawValue)! }
+            if result != .orderedSame { return result }
+        }
+        return .orderedSame
+    }
+
+    /// Whether `snapshot` has every field the query orders by: as in Firestore, a document
+    /// without one is left out of the results (and out of every index on it).
+    package func hasOrderFields(_ snapshot: DocumentSnapshot) -> Bool {
+        orders.allSatisfy { $0.field == Query.documentID || snapshot.lookup($0.field) != nil }
+    }
+
+    /// Whether `snapshot` comes after the cursor (always true without one).
+    package func isAfterCursor(_ snapshot: DocumentSnapshot) -> Bool {
+        guard let cursor = startAfter else { return true }
+        for (order, cursorValue) in zip(effectiveOrders, cursor) {
+            var result = JSONValue.compare(snapshot.value(of: order.field), cursorValue)
+            if order.descending { result = ComparisonResult(rawValue: -result.rawValue)! }
+            if result != .orderedSame { return result == .orderedDescending }
+        }
+        return false
+    }
+
+    /// Applies filters, cursor, order and limit to candidate documents.
+    package func select(from candidates: some Sequence<DocumentSnapshot>) -> [DocumentSnapshot] {
+        var selected = candidates.filter { matches($0) && hasOrderFields($0) && isAfterCursor($0) }
+        let orders = effectiveOrders
+        selected.sort { compare($0, $1, in: orders) == .orderedAscending }
+        if let limit, selected.count > limit { selected.removeSubrange(limit...) }
+        return selected
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The store's textual timestamp: ISO 8601 in UTC with milliseconds ("2026-11-30T09:41:00.123Z").
+///
+/// Fixed width, so the byte order of two timestamps is their time order: the store sorts them
+/// as strings, as Firestore sorts its `Timestamp` values.
+package enum Timestamp {
+    package static func string(from date: Date) -> String {
+        var milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        if !milliseconds.isFinite { milliseconds = 0 }
+        let total = Int64(milliseconds)
+        var seconds = time_t(total >= 0 ? total / 1000 : (total - 999) / 1000)
+        let millis = Int(total - Int64(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        // Written digit by digit: String(format:) costs more than the rest of a page's formatting.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = max(0, value)
+            for _ in 0..<count {
+                bytes.append(UInt8(48 + (rest / divisor) % 10))
+                rest %= divisor
+                divisor = max(1, divisor / 10)
+            }
+        }
+        digits(Int(parts.tm_year) + 1900, 4)
+        bytes.append(45)
+        digits(Int(parts.tm_mon) + 1, 2)
+        bytes.append(45)
+        digits(Int(parts.tm_mday), 2)
+        bytes.append(84)
+        digits(Int(parts.tm_hour), 2)
+        bytes.append(58)
+        digits(Int(parts.tm_min), 2)
+        bytes.append(58)
+        digits(Int(parts.tm_sec), 2)
+        bytes.append(46)
+        digits(millis, 3)
+        bytes.append(90)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Parses "YYYY-MM-DDTHH:MM:SS[.fff]Z"; `nil` for anything else.
+    package static func date(from string: String) -> Date? {
+        let bytes = Array(string.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58,
+            bytes[16] == 58, bytes.last == 90,
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if bytes.count > 20 {
+            guard bytes[19] == 46, bytes.count > 21, let digits = number(20..<(bytes.count - 1)) else { return nil }
+            fraction = Double(digits) / pow(10, Double(bytes.count - 21))
+        } else if bytes[19] != 90 {
+            return nil
+        }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = timegm(&parts)
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+}

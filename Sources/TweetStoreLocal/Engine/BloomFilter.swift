@@ -1,0 +1,62 @@
+import TweetStore
+
+/// A Bloom filter over document paths: "certainly absent" or "maybe present", at about 10 bits a path.
+///
+/// Lets a query skip the binary search that asks whether a newer segment replaced a document.
+struct BloomFilter {
+    static let hashCount = 7
+
+    /// Words per block of a blocked filter: 512 bits, one cache line.
+    static let blockWords = 8
+
+    /// A filter sized for `count` paths, as 64-bit words (whole blocks).
+    static func wordCount(forCount count: Int) -> Int {
+        let words = max(1, (count * 10 + 63) / 64)
+        return (words + blockWords - 1) / blockWords * blockWords
+    }
+
+    /// Two independent 64-bit hashes (FNV-1a with two offsets), combined by double hashing.
+    static func hashes(_ bytes: some Sequence<UInt8>) -> (UInt64, UInt64) {
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325
+        var b: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in bytes {
+            a = (a ^ UInt64(byte)) &* 0x100_0000_01b3
+            b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 &+ 0x9E37_79B9
+        }
+        return (a, b | 1)
+    }
+
+    /// Sets the path's bits in a blocked filter: the block from the first hash, the bits in it
+    /// from the second.
+    static func insert(_ hashes: (UInt64, UInt64), into words: inout [UInt64]) {
+        let base = Int(hashes.0 % UInt64(words.count / blockWords)) * blockWords
+        for i in 0..<UInt64(hashCount) {
+            let bit = (hashes.1 &+ i &* (hashes.0 >> 32 | 1)) % UInt64(blockWords * 64)
+            words[base + Int(bit / 64)] |= 1 << (bit % 64)
+        }
+    }
+
+    /// Whether a blocked filter of `wordCount` words may hold the hashed path: reads one block.
+    static func mayContainBlocked(_ hashes: (UInt64, UInt64), wordCount: Int, word: (Int) throws -> UInt64) rethrows
+        -> Bool
+    {
+        guard wordCount >= blockWords else { return true }  // no whole block: a damaged header; say maybe
+        let base = Int(hashes.0 % UInt64(wordCount / blockWords)) * blockWords
+        for i in 0..<UInt64(hashCount) {
+            let bit = (hashes.1 &+ i &* (hashes.0 >> 32 | 1)) % UInt64(blockWords * 64)
+            if try word(base + Int(bit / 64)) & (1 << (bit % 64)) == 0 { return false }
+        }
+        return true
+    }
+
+    /// Whether a classic filter (index files of version 01) of `wordCount` words, read through
+    /// `word`, may hold the hashed path.
+    static func mayContain(_ hashes: (UInt64, UInt64), wordCount: Int, word: (Int) throws -> UInt64) rethrows -> Bool {
+        let bits = UInt64(wordCount * 64)
+        for i in 0..<UInt64(hashCount) {
+            let bit = (hashes.0 &+ i &* hashes.1) % bits
+            if try word(Int(bit / 64)) & (1 << (bit % 64)) == 0 { return false }
+        }
+        return true
+    }
+}

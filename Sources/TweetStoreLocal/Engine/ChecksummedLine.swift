@@ -1,0 +1,37 @@
+import TweetStore
+
+/// A JSON line that carries the CRC-32 of its payload: `{"crc":"<8 hex>","<key>":<payload>}`.
+/// The checksum covers the payload's exact bytes, so any changed byte is caught, even one that
+/// leaves valid JSON.
+enum ChecksummedLine {
+    static func encode(key: String, payload: [UInt8]) -> [UInt8] {
+        let crc = String(CRC32.checksum(payload), radix: 16)
+        var line = Array("{\"crc\":\"".utf8)
+        line += (String(repeating: "0", count: 8 - crc.count) + crc).utf8
+        line += "\",\"\(key)\":".utf8
+        line += payload
+        line += "}\n".utf8
+        return line
+    }
+
+    enum Failure: Error {
+        case shape
+        case checksum
+    }
+
+    /// The payload of a line (without its newline), checksum verified.
+    static func decode(key: String, line: some Collection<UInt8>) throws(Failure) -> ArraySlice<UInt8> {
+        let bytes = Array(line)
+        let prefix = Array("{\"crc\":\"".utf8)
+        let middle = Array("\",\"\(key)\":".utf8)
+        let headerLength = prefix.count + 8 + middle.count
+        guard bytes.count > headerLength + 1, bytes.starts(with: prefix),
+            bytes[(prefix.count + 8)..<headerLength].elementsEqual(middle), bytes.last == UInt8(ascii: "}")
+        else { throw .shape }
+        let payload = bytes[headerLength..<(bytes.count - 1)]
+        guard let stored = UInt32(String(decoding: bytes[prefix.count..<(prefix.count + 8)], as: UTF8.self), radix: 16),
+            stored == CRC32.checksum(payload)
+        else { throw .checksum }
+        return payload
+    }
+}

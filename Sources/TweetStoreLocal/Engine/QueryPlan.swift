@@ -1,0 +1,176 @@
+import TweetStore
+
+/// How a query reads a segment: through the secondary index that gives its equality filters and
+/// its order, or, without one, by scanning its collection and sorting.
+struct QueryPlan {
+    /// An index and the key prefixes to read from it (one per combination of `in` values).
+    let index: IndexDefinition?
+    let prefixes: [[JSONValue]]
+    /// Filters the index range does not guarantee, checked on each candidate.
+    let residual: [Query.Filter]
+    /// The values of residual `in` filters made only of strings, by field.
+    private let stringSets: [String: Set<String>]
+    private let textSearch: Query.TextSearch?
+    /// Whether each stream comes in the query's order (else everything is collected and sorted).
+    let isOrdered: Bool
+    let descending: Bool
+
+    /// The most `in` values read as separate ranges; above it, an order-only index is scanned with
+    /// the `in` filter checked on each candidate (a feed of 100 followed users reads ~200 entries
+    /// rather than 100 ranges).
+    static let maximumRanges = 16
+
+    init(_ query: Query, indexes: [IndexDefinition]) {
+        var orderFields = query.orders.map(\.field)
+        if orderFields.last == Query.documentID { orderFields.removeLast() }
+        textSearch = query.textSearch
+        let isDescending = query.orders.first?.descending ?? false
+        descending = isDescending
+        // One equality (or `in`) filter per field can be served by an index; any other filter,
+        // a second one on the same field included, is checked on each candidate.
+        var equalities: [String: [JSONValue]] = [:]
+        var served: [String: Int] = [:]
+        for (position, filter) in query.filters.enumerated() where filter.field != Query.documentID {
+            guard served[filter.field] == nil else { continue }
+            // A null test can be read from a presence field (`name?`) of an index: `!= null` exactly;
+            // `== null` only narrows (a missing field reads as absent too), so it stays a residual.
+            if filter.value == .null, filter.op == .notEqual || filter.op == .equal,
+                equalities[filter.field + "?"] == nil
+            {
+                equalities[filter.field + "?"] = [.bool(filter.op == .notEqual)]
+                if filter.op == .notEqual { served[filter.field + "?"] = position }
+            }
+            switch filter.op {
+            case .equal:
+                equalities[filter.field] = [filter.value]
+                served[filter.field] = position
+            case .in:
+                guard case .array(let values) = filter.value else { continue }
+                var seen = Set<JSONValue>()
+                equalities[filter.field] = values.filter { seen.insert($0).inserted }  // one range per value
+                served[filter.field] = position
+            default: break
+            }
+        }
+        let (collectionID, isGroup, collectionPath): (String, Bool, String?) =
+            switch query.scope {
+            case .collection(let path): (String(path.split(separator: "/").last ?? Substring(path)), false, path)
+            case .collectionGroup(let id): (id, true, nil)
+            }
+        var best: (IndexDefinition, Int)?
+        if orderFields.count <= 1, query.orders.allSatisfy({ $0.descending == isDescending }) {
+            for index in indexes
+            where index.collectionID == collectionID && (index.scope == .collectionGroup) == isGroup {
+                let equalityFields = orderFields.isEmpty ? index.fields : Array(index.fields.dropLast())
+                guard orderFields.isEmpty || index.fields.last == orderFields[0],
+                    equalityFields.allSatisfy({ equalities[$0] != nil }),
+                    equalityFields.reduce(1, { $0 * (equalities[$1]?.count ?? 1) }) <= Self.maximumRanges
+                else { continue }
+                if best == nil || equalityFields.count > best!.1 { best = (index, equalityFields.count) }
+            }
+        }
+        var ordered = true
+        if best == nil {
+            // No index gives the order, but one whose leading fields are all filtered on still
+            // narrows the read to a range; its matches are then sorted.
+            for index in indexes
+            where index.collectionID == collectionID && (index.scope == .collectionGroup) == isGroup {
+                let leading = index.fields.prefix { equalities[$0] != nil }
+                guard !leading.isEmpty, leading.reduce(1, { $0 * equalities[$1]!.count }) <= Self.maximumRanges
+                else { continue }
+                if best == nil || leading.count > best!.1 { best = (index, leading.count) }
+            }
+            ordered = false
+        }
+        guard let (index, equalityCount) = best else {
+            self.index = nil
+            prefixes = []
+            residual = query.filters
+            stringSets = Self.stringSets(of: query.filters)
+            isOrdered = false
+            return
+        }
+        self.index = index
+        let equalityFields = Array(index.fields.prefix(equalityCount))
+        var prefixes: [[JSONValue]] = [collectionPath.map { [.string($0)] } ?? []]
+        for field in equalityFields {
+            prefixes = prefixes.flatMap { prefix in equalities[field]!.map { prefix + [$0] } }
+        }
+        self.prefixes = prefixes
+        let servedPositions = Set(equalityFields.compactMap { served[$0] })
+        residual = query.filters.enumerated().filter { !servedPositions.contains($0.offset) }.map(\.element)
+        stringSets = Self.stringSets(of: residual)
+        isOrdered = ordered
+    }
+
+    private static func stringSets(of filters: [Query.Filter]) -> [String: Set<String>] {
+        var sets: [String: Set<String>] = [:]
+        for filter in filters where filter.op == .in && sets[filter.field] == nil {
+            guard case .array(let values) = filter.value else { continue }
+            let strings = values.compactMap(\.stringValue)
+            if strings.count == values.count { sets[filter.field] = Set(strings) }
+        }
+        return sets
+    }
+
+    /// Whether `snapshot` passes the filters the index range does not guarantee.
+    func residualMatches(_ snapshot: DocumentSnapshot) -> Bool {
+        if let textSearch, !textSearch.matches(snapshot) { return false }
+        for filter in residual {
+            // An `in` of strings (a following feed's hundred uids) is a set lookup, not a scan.
+            if filter.op == .in, let strings = stringSets[filter.field] {
+                guard case .string(let value)? = snapshot.lookup(filter.field), strings.contains(value) else {
+                    return false
+                }
+            } else if !Query.matches([filter], snapshot) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The candidate streams of one segment, each in the query's order when ``isOrdered``.
+    func streams(in segment: Segment, rank: Int, query: Query) throws -> [any CandidateStream] {
+        guard let index, segment.hasIndex(index) else {
+            // No usable index: scan the collection (or, for a collection group, the whole segment).
+            switch query.scope {
+            case .collection(let path):
+                let range = try segment.range(ofCollection: path)
+                var stream = SegmentStream(
+                    segment: segment, rank: rank, index: nil, positions: range, descending: false)
+                stream.requiredBytes = query.textSearch?.literalBytes
+                return [stream]
+            case .collectionGroup(let id):
+                return [
+                    SegmentStream(
+                        segment: segment, rank: rank, index: nil, positions: 0..<segment.count, descending: false,
+                        collectionID: id)
+                ]
+            }
+        }
+        return try prefixes.map { prefix in
+            var low = try segment.bound(index, prefix, upper: false)
+            var high = try segment.bound(index, prefix, upper: true)
+            // Start after the cursor with a binary search rather than by skipping entries.
+            if isOrdered, let cursor = query.startAfter, index.scope == .collection,
+                cursor.count == index.fields.count - (prefix.count - 1) + 1
+            {
+                // The cursor ends with the document's path; a collection index's key with its ID.
+                let path = cursor.last?.stringValue ?? ""
+                let key = prefix + cursor.dropLast() + [.string(String(path.split(separator: "/").last ?? ""))]
+                if descending {
+                    high = min(high, try segment.bound(index, key, upper: false))
+                } else {
+                    low = max(low, try segment.bound(index, key, upper: true))
+                }
+            }
+            var stream = SegmentStream(
+                segment: segment, rank: rank, index: index, positions: low..<max(low, high), descending: descending)
+            // A residual `in` of strings (the following feed's uids) is checked on the raw line first.
+            if let (field, values) = stringSets.first {
+                stream.requiredValue = (Array("\"\(field)\":\"".utf8), values)
+            }
+            return stream
+        }
+    }
+}

@@ -1,0 +1,377 @@
+import Foundation
+import TweetStore
+
+/// One immutable segment, memory-mapped: documents sorted by path, with offsets, a Bloom filter
+/// and secondary indexes, so a lookup or a page costs a few binary searches, whatever the size.
+final class Segment {
+    let name: String
+    let dataPath: String
+    let indexPath: String
+    private let data: BlockFile
+    private let index: BlockFile
+    /// Documents (and deletions) in the segment.
+    let count: Int
+    private let offsetsStart: Int
+    private let bloomStart: Int
+    /// Whether the Bloom filter is blocked (index version 02) or classic (01).
+    private let blockedBloom: Bool
+    private let bloomWords: Int
+    /// Each secondary index's first byte and entry count, by name.
+    private let secondary: [String: (start: Int, count: Int)]
+    /// Collections' ordinal ranges found so far.
+    private var collectionRanges: [String: Range<Int>] = [:]
+
+    init(directory: String, name: String) throws {
+        self.name = name
+        dataPath = PathName.join(directory, SegmentFormat.dataFileName(name))
+        indexPath = PathName.join(directory, SegmentFormat.indexFileName(name))
+        data = try BlockFile(path: dataPath)
+        index = try BlockFile(path: indexPath)
+        let indexFile = indexPath
+        let damaged = { (reason: String) in StoreError.corruptRecord(file: indexFile, line: 0, reason: reason) }
+        let magic = index.count >= SegmentFormat.headerSize ? try index.read(0..<8) : []
+        guard magic == SegmentFormat.indexMagic || magic == SegmentFormat.classicBloomIndexMagic else {
+            throw damaged("not a segment index")
+        }
+        blockedBloom = magic == SegmentFormat.indexMagic
+        // Every number in the header is untrusted: none can exceed what the file could hold, so
+        // none can trap when it becomes an Int or when sizes are added up.
+        let index = index
+        func number(at offset: Int, atMost limit: Int, _ what: String) throws -> Int {
+            let value = try index.uint64(at: offset)
+            guard value <= UInt64(limit) else { throw damaged("its \(what) (\(value)) is out of range") }
+            return Int(value)
+        }
+        count = try number(at: 8, atMost: index.count / 8, "document count")
+        let dataSize = try index.uint64(at: 16)
+        let bloomWords = try number(at: 24, atMost: index.count / 8, "Bloom filter size")
+        let indexCount = try number(at: 32, atMost: index.count / SegmentFormat.indexTableEntrySize, "index count")
+        // The data file's own header: a segment of a newer format is refused, never read as this one.
+        let head = try data.read(0..<min(data.count, 512))
+        guard let newline = head.firstIndex(of: 0x0A) else {
+            throw StoreError.corruptRecord(file: dataPath, line: 1, reason: "not a segment")
+        }
+        do {
+            try FileHeader.check(
+                head[..<newline], format: SegmentFormat.formatName, supportedVersion: SegmentFormat.dataVersion)
+        } catch .newerVersion(let version) {
+            throw StoreError.unsupportedFormat(file: dataPath, version: String(version))
+        } catch .notAHeader(let reason) {
+            throw StoreError.corruptRecord(file: dataPath, line: 1, reason: reason)
+        }
+        guard dataSize == UInt64(data.count) else {
+            throw StoreError.corruptRecord(
+                file: dataPath, line: 0, reason: "it has \(data.count) bytes where its index expects \(dataSize)")
+        }
+        var position = SegmentFormat.headerSize
+        var table: [(String, Int)] = []
+        for _ in 0..<indexCount {
+            guard position + SegmentFormat.indexTableEntrySize <= index.count else { throw damaged("truncated") }
+            let nameBytes = try index.read(position..<(position + SegmentFormat.indexNameSize)).prefix { $0 != 0 }
+            let entries = try number(at: position + 64, atMost: min(count, index.count / 4), "index entry count")
+            table.append((String(decoding: nameBytes, as: UTF8.self), entries))
+            position += SegmentFormat.indexTableEntrySize
+        }
+        let sizeMismatch = damaged("its size does not match its header")
+        func advance(by bytes: Int) throws {
+            position += bytes
+            guard position <= index.count else { throw sizeMismatch }
+        }
+        offsetsStart = position
+        try advance(by: count * 8)
+        let bloomStart = position
+        try advance(by: bloomWords * 8)
+        var secondary: [String: (start: Int, count: Int)] = [:]
+        for (indexName, entries) in table {
+            secondary[indexName] = (position, entries)
+            try advance(by: (entries + entries % 2) * 4)
+        }
+        guard position == index.count, bloomWords > 0 else { throw sizeMismatch }
+        self.secondary = secondary
+        self.bloomStart = bloomStart
+        self.bloomWords = bloomWords
+    }
+
+    // MARK: Lines
+
+    /// The byte range of document `ordinal`'s line, without its newline.
+    private func lineRange(_ ordinal: Int) throws -> Range<Int> {
+        guard ordinal >= 0, ordinal < count else { throw damaged(ordinal, "an index names a line past the end") }
+        // Offsets are untrusted too: compared as UInt64 before they become Ints.
+        let start = try index.uint64(at: offsetsStart + ordinal * 8)
+        let next = ordinal + 1 < count ? try index.uint64(at: offsetsStart + (ordinal + 1) * 8) : UInt64(data.count)
+        guard start < next, next <= UInt64(data.count) else { throw damaged(ordinal, "its offset is out of range") }
+        return Int(start)..<Int(next - 1)
+    }
+
+    /// Calls `body` with the line of document `ordinal`, without its newline.
+    private func withLine<T>(_ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        try data.withBytes(try lineRange(ordinal), body)
+    }
+
+    /// How document `ordinal`'s path compares with `target` (given as its collection's and ID's
+    /// UTF-8 bytes), read from the line's bytes without making strings. With `id == nil` only the
+    /// collections are compared.
+    private func comparePath(at ordinal: Int, collection: [UInt8], id: [UInt8]?) throws -> ComparisonResult {
+        let result: ComparisonResult? = try withPath(ordinal) { entryCollection, entryID in
+            let order = Self.compare(entryCollection, collection)
+            guard order == .orderedSame, let id else { return order }
+            return Self.compare(entryID, id)
+        }
+        if let result { return result }
+        // An escaped path: parse it properly.
+        let path = try self.path(at: ordinal)
+        let order = Self.compare(Array(path.collection.utf8), collection)
+        guard order == .orderedSame, let id else { return order }
+        return Self.compare(Array(path.documentID.utf8), id)
+    }
+
+    /// Calls `body` with the collection and ID bytes of document `ordinal`'s path, read straight
+    /// from `["collection/id",…` (paths are written without escapes unless they hold `"` or `\`);
+    /// `nil` for an escaped or malformed path, which the caller parses properly.
+    private func withPath<T>(
+        _ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> T
+    ) throws -> T? {
+        try withLine(ordinal) { line in
+            guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
+            var end = 2
+            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
+            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return nil }
+            let path = UnsafeBufferPointer(rebasing: line[2..<end])
+            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+            return body(
+                UnsafeBufferPointer(rebasing: path[..<slash]), UnsafeBufferPointer(rebasing: path[(slash + 1)...]))
+        }
+    }
+
+    private static func compare(_ a: some Collection<UInt8>, _ b: [UInt8]) -> ComparisonResult {
+        if a.elementsEqual(b) { return .orderedSame }
+        return a.lexicographicallyPrecedes(b) ? .orderedAscending : .orderedDescending
+    }
+
+    private func damaged(_ ordinal: Int, _ reason: String) -> StoreError {
+        .corruptRecord(file: dataPath, line: ordinal + 2, reason: reason)
+    }
+
+    /// The path of document `ordinal`, read without parsing the rest of the line.
+    func path(at ordinal: Int) throws -> DocumentPath {
+        let parsed: Result<String, JSONParseError>? = try withLine(ordinal) { bytes in
+            guard bytes.count > 2, bytes[0] == UInt8(ascii: "[") else { return nil }
+            return Result { () throws(JSONParseError) in try JSONValue.parseString(in: bytes, at: 1).0 }
+        }
+        guard let parsed else { throw damaged(ordinal, "not a document line") }
+        let text: String
+        do {
+            text = try parsed.get()
+        } catch {
+            throw damaged(ordinal, "unreadable path: \(error)")
+        }
+        guard let path = DocumentPath(text) else { throw damaged(ordinal, "invalid path \"\(text)\"") }
+        return path
+    }
+
+    /// Document `ordinal`, checksum verified; `data == nil` for a deletion.
+    func entry(at ordinal: Int) throws -> (path: DocumentPath, data: JSONObject?) {
+        let parsed = try withLine(ordinal) { bytes in
+            Result { () throws(SegmentFormat.LineError) in try SegmentFormat.parseLine(bytes) }
+        }
+        do {
+            return try parsed.get()
+        } catch {
+            throw damaged(ordinal, error.reason)
+        }
+    }
+
+    /// Whether document `ordinal`'s line could hold `needle` (lowercase ASCII): false only when the
+    /// line is all ASCII and, ignoring case, does not contain it. Skips decoding most lines of a search.
+    func lineMayContain(_ ordinal: Int, _ needle: [UInt8]) throws -> Bool {
+        try withLine(ordinal) { line in
+            guard needle.count <= line.count else { return false }
+            var position = 0
+            while position + needle.count <= line.count {
+                var matched = 0
+                while matched < needle.count {
+                    var byte = line[position + matched]
+                    if byte >= 0x80 { return true }  // not ASCII: let the real match decide
+                    if (65...90).contains(byte) { byte += 32 }
+                    guard byte == needle[matched] else { break }
+                    matched += 1
+                }
+                if matched == needle.count { return true }
+                position += 1
+            }
+            return line.contains { $0 >= 0x80 }
+        }
+    }
+
+    /// Whether document `ordinal`'s line may hold `key` (`"name":"`) followed by one of `values`:
+    /// false only when every occurrence of the key is followed by a plain string not in `values`
+    /// (the top-level field is among the occurrences, so no match is ever skipped).
+    func lineMayHave(_ ordinal: Int, _ key: [UInt8], oneOf values: Set<String>) throws -> Bool {
+        try withLine(ordinal) { line in
+            var position = 0
+            while position + key.count <= line.count {
+                guard line[position] == key[0], line[position..<(position + key.count)].elementsEqual(key) else {
+                    position += 1
+                    continue
+                }
+                let start = position + key.count
+                var end = start
+                while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
+                guard end < line.count, line[end] == UInt8(ascii: "\"") else { return true }  // escaped: decide later
+                if values.contains(String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)) {
+                    return true
+                }
+                position = end
+            }
+            return false  // no occurrence, or none with an accepted value: the field cannot match
+        }
+    }
+
+    // MARK: Lookups
+
+    /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).
+    func find(_ path: DocumentPath) throws -> Int? {
+        let hashes = BloomFilter.hashes(path.description.utf8)
+        let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
+        guard
+            try blockedBloom
+                ? BloomFilter.mayContainBlocked(hashes, wordCount: bloomWords, word: word)
+                : BloomFilter.mayContain(hashes, wordCount: bloomWords, word: word)
+        else { return nil }
+        let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
+        // Search only the collection's range: a user among a thousand, not among three million lines.
+        let range = try self.range(ofCollection: path.collection)
+        var (low, high) = (range.lowerBound, range.upperBound)
+        // Interpolation on the IDs' first characters (as base-62 digits: IDs are random or start
+        // with their time, so a guess lands near) while the range is wide, with a bisection after
+        // any guess that did not halve the range: a few probes among a million instead of twenty,
+        // never many more than a binary search's. Each probe's own ID becomes the new bound.
+        let target = Self.idValue(id)
+        var bounds: (low: Double, high: Double)?
+        if high - low > 16, let first = try idValue(at: low), let last = try idValue(at: high - 1) {
+            bounds = (first, last)
+        }
+        var bisectNext = false
+        while low < high {
+            var middle = (low + high) / 2
+            if !bisectNext, high - low > 16, let (first, last) = bounds, first < last, (first...last).contains(target) {
+                let fraction = (target - first) / (last - first)
+                middle = min(high - 1, max(low, low + Int(fraction * Double(high - 1 - low))))
+            }
+            let before = high - low
+            let (order, value) = try probe(at: middle, collection: collection, id: id)
+            switch order {
+            case .orderedAscending:
+                low = middle + 1
+                if let known = bounds, let value { bounds = (value, known.high) }
+            case .orderedDescending:
+                high = middle
+                if let known = bounds, let value { bounds = (known.low, value) }
+            case .orderedSame: return middle
+            }
+            bisectNext = !bisectNext && (high - low) * 2 > before
+        }
+        return nil
+    }
+
+    /// An ID's first ten characters as a number, letters and digits as base-62 digits in byte
+    /// order (anything else as the nearest): increasing with the ID, near-linear for random and
+    /// time-ordered IDs, which is all an interpolation guess needs.
+    private static func idValue(_ id: some Collection<UInt8>) -> Double {
+        var value = 0.0
+        var bytes = id.makeIterator()
+        for _ in 0..<10 {
+            let byte = bytes.next() ?? 0
+            let digit: Int =
+                switch byte {
+                case 0..<48: 0
+                case 48...57: Int(byte) - 48
+                case 58..<65: 10
+                case 65...90: Int(byte) - 55
+                case 91..<97: 36
+                case 97...122: Int(byte) - 61
+                default: 61
+                }
+            value = value * 62 + Double(digit)
+        }
+        return value
+    }
+
+    /// How document `ordinal` compares with the target, and its ID's ``idValue(_:)``, from one read.
+    private func probe(at ordinal: Int, collection: [UInt8], id: [UInt8]) throws -> (ComparisonResult, Double?) {
+        let simple: (ComparisonResult, Double?)? = try withPath(ordinal) { entryCollection, entryID in
+            let order = Self.compare(entryCollection, collection)
+            guard order == .orderedSame else { return (order, nil) }
+            return (Self.compare(entryID, id), Self.idValue(entryID))
+        }
+        return try simple ?? (comparePath(at: ordinal, collection: collection, id: id), nil)
+    }
+
+    /// The ``idValue(_:)`` of document `ordinal`'s ID; `nil` for a line not read simply.
+    private func idValue(at ordinal: Int) throws -> Double? {
+        try withPath(ordinal) { _, entryID in Self.idValue(entryID) }
+    }
+
+    /// The ordinals of `collection`'s documents (subcollections excluded), remembered: the segment
+    /// never changes.
+    func range(ofCollection collection: String) throws -> Range<Int> {
+        if let known = collectionRanges[collection] { return known }
+        let bytes = Array(collection.utf8)
+        func bound(_ upper: Bool) throws -> Int {
+            var (low, high) = (0, count)
+            while low < high {
+                let middle = (low + high) / 2
+                let order = try comparePath(at: middle, collection: bytes, id: nil)
+                if order == .orderedAscending || (upper && order == .orderedSame) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            return low
+        }
+        let range = try bound(false)..<bound(true)
+        collectionRanges[collection] = range
+        return range
+    }
+
+    // MARK: Secondary indexes
+
+    /// Whether this segment was written with `definition`.
+    func hasIndex(_ definition: IndexDefinition) -> Bool { secondary[definition.name] != nil }
+
+    /// The number of entries in index `definition`.
+    func entryCount(_ definition: IndexDefinition) -> Int { secondary[definition.name]?.count ?? 0 }
+
+    /// The document ordinal at position `position` of index `definition`.
+    func ordinal(_ definition: IndexDefinition, _ position: Int) throws -> Int {
+        let ordinal = Int(try index.uint32(at: secondary[definition.name]!.start + position * 4))
+        guard ordinal < count else {
+            throw StoreError.corruptRecord(
+                file: indexPath, line: 0, reason: "index \(definition.name) names document \(ordinal) of \(count)")
+        }
+        return ordinal
+    }
+
+    /// The first position in index `definition` whose key is not below `key` (with `upper`, not at or
+    /// below), comparing only the first `key.count` elements.
+    func bound(_ definition: IndexDefinition, _ key: [JSONValue], upper: Bool) throws -> Int {
+        var (low, high) = (0, entryCount(definition))
+        while low < high {
+            let middle = (low + high) / 2
+            let ordinal = try ordinal(definition, middle)
+            let (path, data) = try entry(at: ordinal)
+            guard let data,
+                let entryKey = definition.key(collection: path.collection, documentID: path.documentID, data: data)
+            else { throw damaged(ordinal, "index \(definition.name) lists a document it does not cover") }
+            let order = compareKeys(entryKey, key)
+            if order == .orderedAscending || (upper && order == .orderedSame) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import TweetStore
+
+/// The layout of segment files, shared by the writer and the reader (docs/STORAGE.md).
+enum SegmentFormat {
+    static let formatName = "tweetcli-segment"
+    static let dataVersion: Int64 = 1
+    /// The index file's magic: version 02 keeps a blocked Bloom filter (each path's bits in one
+    /// 512-bit block, so a lookup reads one block of it); 01, still read, a classic one.
+    static let indexMagic = Array("TWTIDX02".utf8)
+    static let classicBloomIndexMagic = Array("TWTIDX01".utf8)
+    static let headerSize = 48
+    static let indexNameSize = 64
+    static let indexTableEntrySize = 72
+
+    /// `["collection/id",{…},"crc"]`: the trailing `,"xxxxxxxx"]` is 12 bytes.
+    static let checksumSuffixLength = 12
+
+    static func dataFileName(_ name: String) -> String { name + ".jsonl" }
+    static func indexFileName(_ name: String) -> String { name + ".idx" }
+
+    /// One document line, newline included; `data == nil` is a deletion (a tombstone).
+    static func line(path: DocumentPath, data: JSONObject?) -> [UInt8] {
+        var line: [UInt8] = [UInt8(ascii: "[")]
+        line.reserveCapacity(256)
+        JSONValue.writeString(path.description, into: &line)
+        line.append(UInt8(ascii: ","))
+        if let data { JSONValue.object(data).write(into: &line) } else { line.append(contentsOf: "null".utf8) }
+        appendChecksum(to: &line)
+        return line
+    }
+
+    /// Appends `,"<crc of everything so far>"]\n`.
+    static func appendChecksum(to line: inout [UInt8]) {
+        let crc = String(CRC32.checksum(line), radix: 16)
+        line.append(contentsOf: ",\"".utf8)
+        line.append(contentsOf: (String(repeating: "0", count: 8 - crc.count) + crc).utf8)
+        line.append(contentsOf: "\"]\n".utf8)
+    }
+
+    /// Why a document line could not be read.
+    struct LineError: Error {
+        var reason: String
+    }
+
+    /// Parses a document line (without its newline), checksum verified; `data == nil` for a deletion.
+    static func parseLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(LineError) -> (
+        path: DocumentPath, data: JSONObject?
+    ) {
+        guard bytes.count > checksumSuffixLength + 4 else { throw LineError(reason: "the line is truncated") }
+        let body = UnsafeBufferPointer(rebasing: bytes[0..<(bytes.count - checksumSuffixLength)])
+        let stored = UInt32(String(decoding: bytes[(bytes.count - 10)..<(bytes.count - 2)], as: UTF8.self), radix: 16)
+        guard let stored, stored == CRC32.checksum(body) else { throw LineError(reason: "checksum mismatch") }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(bytes)
+        } catch {
+            throw LineError(reason: "invalid JSON: \(error)")
+        }
+        guard case .array(let parts) = value, parts.count == 3, let text = parts[0].stringValue,
+            let path = DocumentPath(text)
+        else { throw LineError(reason: "not a [path, data, checksum] line") }
+        switch parts[1] {
+        case .object(let fields): return (path, fields)
+        case .null: return (path, nil)
+        default: throw LineError(reason: "the document is not an object")
+        }
+    }
+
+    /// Orders documents by collection path, then by ID, comparing bytes: a collection's documents
+    /// are contiguous, apart from those of its subcollections.
+    static func comparePaths(_ a: DocumentPath, _ b: DocumentPath) -> ComparisonResult {
+        let collection = compareBytes(a.collection, b.collection)
+        return collection != .orderedSame ? collection : compareBytes(a.documentID, b.documentID)
+    }
+
+    static func compareBytes(_ a: String, _ b: String) -> ComparisonResult { ByteOrder.compare(a, b) }
+}

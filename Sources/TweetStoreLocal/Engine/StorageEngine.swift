@@ -1,0 +1,495 @@
+import Foundation
+import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The local engine's files and the state read from them: a log-structured store.
+///
+/// - `journal.jsonl` holds the transactions since the last fold, one checksummed line each; a
+///   process replays only these (at most ``foldThreshold`` records) when it opens the store.
+/// - Every ``foldThreshold`` transactions the journal is folded into a new immutable segment;
+///   segments of similar size are merged, so there are few of them and each lookup or page costs a
+///   few binary searches over the segment files (read through ``BlockFile``), whatever the store's size.
+/// - `MANIFEST.json` names the live segments; replacing it atomically commits a fold or a merge.
+/// - `flock` on the directory serialises processes: shared for reads, exclusive for transactions and
+///   folds (``StoreLock``).
+///
+/// docs/STORAGE.md is the format's contract.
+struct StorageEngine {
+    static let formatName = "tweetcli-store"
+    static let journalVersion: Int64 = 1
+    static let journalName = "journal.jsonl"
+
+    let directory: String
+    let journalPath: String
+    private let clock: @Sendable () -> Date
+    private let indexes: [IndexDefinition]
+    /// Journal records that trigger a fold into a segment.
+    let foldThreshold: Int
+
+    private let lock: FileDescriptor
+    /// Whether opening created the store's directory.
+    private var createdDirectory = false
+    private var journal: FileDescriptor
+    /// Whether the store can be written (not on a read-only file system).
+    private var writable = true
+    private var journalInode: UInt64 = 0
+    private var manifest = Manifest()
+    /// The manifest's inode, size and modification time when last read: an inode number alone
+    /// can be reused by a later manifest.
+    private var manifestStamp: FileIO.Stamp?
+    private var openSegments: [String: Segment] = [:]
+    private(set) var snapshot: StoreSnapshot
+    /// Bytes and lines of the journal applied.
+    private var offset = 0
+    private var lineCount = 0
+    private var sequence: Int64 = 0
+    /// The last record's sequence read from this journal: each next one must follow it by one.
+    private var journalSequence: Int64?
+    private var lastTime = Date.distantPast
+
+    init(directory: String, clock: @escaping @Sendable () -> Date, indexes: [IndexDefinition], foldThreshold: Int)
+        throws
+    {
+        self.directory = directory
+        self.clock = clock
+        self.indexes = indexes
+        self.foldThreshold = max(1, foldThreshold)
+        journalPath = PathName.join(directory, Self.journalName)
+        // mkdir first: the common case (the directory exists) costs one system call.
+        createdDirectory = mkdir(directory, 0o700) == 0
+        if !createdDirectory && errno != EEXIST {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError.cannotOpen(path: directory, reason: "cannot create the directory")
+            }
+        }
+        let lock = try StoreLock.open(directory)
+        self.lock = lock
+        try StoreLock.acquire(lock.fd, exclusive: true, directory: directory)
+        defer { StoreLock.release(lock.fd) }
+        if access(journalPath, F_OK) != 0 {
+            // A manifest without a journal is a store that lost its journal (and the writes in it),
+            // not an empty one: it is an error until a repair writes a new journal.
+            guard access(PathName.join(directory, Manifest.fileName), F_OK) != 0 else {
+                throw StoreError.corruptRecord(
+                    file: journalPath, line: 0, reason: "the journal is missing, though the manifest is there")
+            }
+            do {
+                try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
+            } catch {
+                Self.removeUncommitted(directory, removingDirectory: createdDirectory)
+                throw error
+            }
+        }
+        (journal, writable) = try Self.openJournal(journalPath)
+        snapshot = StoreSnapshot(memtable: Memtable(), segments: [], indexes: indexes)
+        try refresh(exclusive: false)  // Opening only reads: a torn write is left for the next writer.
+    }
+
+    /// Whether a store exists in `directory`: its journal or its manifest does (a manifest alone is
+    /// a damaged store, which opening reports).
+    /// A directory that cannot be searched (EACCES) counts as a store, so that opening it reports
+    /// the error instead of reading it as empty.
+    static func exists(in directory: String) -> Bool {
+        for name in [journalName, Manifest.fileName] {
+            if access(PathName.join(directory, name), F_OK) == 0 || (errno != ENOENT && errno != ENOTDIR) {
+                return true
+            }
+        }
+        return false
+    }
+
+    private static func journalHeader() -> [UInt8] {
+        var bytes = JSONValue.object(["format": .string(formatName), "version": .integer(journalVersion)]).serialized()
+        bytes.append(0x0A)
+        return bytes
+    }
+
+    /// Opens the journal to append to, or only to read when the store cannot be written (a
+    /// read-only file system or file): it can still be read and exported.
+    private static func openJournal(_ path: String) throws -> (FileDescriptor, writable: Bool) {
+        let writable = access(path, W_OK) == 0 || (errno != EROFS && errno != EACCES)
+        guard let fd = try FileIO.openRegular(path, writable ? O_RDWR | O_APPEND : O_RDONLY) else {
+            throw StoreError.cannotOpen(path: path, reason: "there is no such file")
+        }
+        return (FileDescriptor(fd), writable)
+    }
+
+    // MARK: Locked access
+
+    /// Runs `body` on the current state under the store's lock, after catching up with other
+    /// processes' commits, folds and merges.
+    mutating func read<T>(_ body: (StoreSnapshot) throws -> T) throws -> T {
+        try withLock(exclusive: false) { engine in try body(engine.snapshot) }
+    }
+
+    /// Starts a transaction: takes the exclusive lock and catches up. Until ``commitTransaction(_:time:)``
+    /// or ``abortTransaction()``, the lock is held and ``snapshot`` is the state it reads.
+    /// - Returns: the transaction's time, after every commit before it.
+    mutating func beginTransaction() throws -> Date {
+        try acquire(exclusive: true)
+        do {
+            try refresh(exclusive: true)
+        } catch {
+            StoreLock.release(lock.fd)
+            throw error
+        }
+        return nextTime()
+    }
+
+    /// Commits a transaction's writes (fsynced before it returns) and releases the lock.
+    mutating func commitTransaction(_ writes: [Transaction.Write], time: Date) throws {
+        defer { StoreLock.release(lock.fd) }
+        let operations = try Self.resolve(writes, reader: snapshot)
+        guard !operations.isEmpty else { return }
+        try append(operations, time: time)
+        if snapshot.memtable.recordCount >= foldThreshold {
+            // The transaction is committed (fsynced) already: a fold that fails (a damaged
+            // older segment, a full disk) must not report it as failed. The journal keeps
+            // it, the next writer tries the fold again, and reads report any damage.
+            do { try fold(adding: nil) } catch { manifestStamp = nil }
+        }
+    }
+
+    /// Ends a transaction without writing anything, releasing the lock.
+    func abortTransaction() {
+        StoreLock.release(lock.fd)
+    }
+
+    /// Writes `entries` (sorted by path, one per path) as a new segment, newer than everything
+    /// committed before: one atomic step, like a transaction, without passing through the journal.
+    /// - Parameter check: runs first, under the same lock; throwing cancels the import.
+    mutating func importSegment(_ entries: [SegmentWriter.Entry], check: (StoreSnapshot) throws -> Void) throws {
+        try withLock(exclusive: true) { engine in
+            try check(engine.snapshot)
+            try engine.fold(adding: entries)
+        }
+    }
+
+    private func acquire(exclusive: Bool) throws {
+        guard writable || !exclusive else {
+            throw StoreError.io(
+                path: directory, reason: "the store is read-only: it can be read and exported, not changed")
+        }
+        try StoreLock.acquire(lock.fd, exclusive: exclusive, directory: directory)
+    }
+
+    private mutating func withLock<T>(exclusive: Bool, _ body: (inout StorageEngine) throws -> T) throws -> T {
+        try acquire(exclusive: exclusive)
+        defer { StoreLock.release(lock.fd) }
+        try refresh(exclusive: exclusive)
+        return try body(&self)
+    }
+
+    // MARK: Catching up
+
+    /// Reloads the manifest if another process replaced it, reopens a replaced journal, and applies
+    /// the journal lines appended since the last call.
+    private mutating func refresh(exclusive: Bool) throws {
+        let currentManifest = FileIO.stamp(of: PathName.join(directory, Manifest.fileName))
+        let currentJournal = FileIO.inode(of: journalPath)
+        if manifestStamp == nil || currentManifest != manifestStamp || currentJournal != journalInode {
+            manifest = try Manifest.load(directory: directory)
+            manifestStamp = currentManifest
+            try openManifestSegments()
+            (journal, writable) = try Self.openJournal(journalPath)
+            journalInode = currentJournal ?? 0
+            offset = 0
+            lineCount = 0
+            sequence = manifest.foldedSequence
+            journalSequence = nil
+            lastTime = manifest.lastTime ?? .distantPast
+            snapshot = StoreSnapshot(memtable: Memtable(), segments: snapshot.segments, indexes: indexes)
+        }
+        try catchUp(exclusive: exclusive)
+    }
+
+    private mutating func openManifestSegments() throws {
+        var segments: [Segment] = []
+        var open: [String: Segment] = [:]
+        for info in manifest.segments.reversed() {
+            let segment = try openSegments[info.name] ?? Segment(directory: directory, name: info.name)
+            open[info.name] = segment
+            segments.append(segment)
+        }
+        openSegments = open
+        snapshot = StoreSnapshot(memtable: snapshot.memtable, segments: segments, indexes: indexes)
+    }
+
+    private mutating func catchUp(exclusive: Bool) throws {
+        var info = stat()
+        guard fstat(journal.fd, &info) == 0 else { throw StoreError.io(path: journalPath, reason: FileIO.errnoText()) }
+        let size = Int(info.st_size)
+        if size == 0 { throw StoreError.corruptRecord(file: journalPath, line: 1, reason: "the file is empty") }
+        guard size > offset else { return }
+        let bytes = try FileIO.readBytes(from: journal.fd, offset: offset, count: size - offset, path: journalPath)
+        var start = 0
+        // Offset and line count advance line by line, so a damaged line is reported with the same
+        // number however often it is read, and the lines before it are applied once.
+        while let newline = bytes[start...].firstIndex(of: 0x0A) {
+            let line = bytes[start..<newline]
+            if offset == 0 {
+                try checkHeader(line)
+            } else {
+                let record = try JournalRecord(line: line, file: journalPath, lineNumber: lineCount + 1)
+                if let reason = JournalRecord.sequenceProblem(
+                    record.sequence, after: journalSequence, folded: manifest.foldedSequence)
+                {
+                    throw StoreError.corruptRecord(file: journalPath, line: lineCount + 1, reason: reason)
+                }
+                journalSequence = record.sequence
+                // Records up to foldedSequence are in the segments already (a fold that crashed
+                // after its manifest was written, before the journal was replaced).
+                if record.sequence > manifest.foldedSequence {
+                    snapshot.memtable.apply(record.operations)
+                }
+                sequence = max(sequence, record.sequence)
+                lastTime = max(lastTime, record.time)
+            }
+            lineCount += 1
+            offset += newline + 1 - start
+            start = newline + 1
+        }
+        // A header without its newline is not a torn record: cutting it off would leave records
+        // appended after no header at all. Nothing reads or writes past it until a repair.
+        if offset == 0 && start < bytes.count {
+            throw StoreError.corruptRecord(file: journalPath, line: 1, reason: "its header line is unfinished")
+        }
+        if start < bytes.count && exclusive {
+            try setAsideTornTail(Array(bytes[start...]))
+        }
+    }
+
+    private func checkHeader(_ line: ArraySlice<UInt8>) throws {
+        do {
+            try FileHeader.check(line, format: Self.formatName, supportedVersion: Self.journalVersion)
+        } catch .notAHeader(let reason) {
+            throw StoreError.corruptRecord(file: journalPath, line: 1, reason: reason)
+        } catch .newerVersion(let version) {
+            throw StoreError.unsupportedFormat(file: journalPath, version: String(version))
+        }
+    }
+
+    /// A line without its newline is a write that crashed before it was acknowledged. It is moved to
+    /// a side file (never deleted) and cut off, so the next record starts on a line of its own.
+    private func setAsideTornTail(_ tail: [UInt8]) throws {
+        let sidePath = journalPath + ".torn-\(Int(Date().timeIntervalSince1970 * 1000))"
+        let side = FileIO.retrying { open(sidePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
+        guard side >= 0 else { throw StoreError.io(path: sidePath, reason: FileIO.errnoText()) }
+        defer { close(side) }
+        try FileIO.writeAll(side, tail, path: sidePath)
+        guard FileIO.retrying({ fsync(side) }) == 0, FileIO.retrying({ ftruncate(journal.fd, off_t(offset)) }) == 0,
+            FileIO.retrying({ fsync(journal.fd) }) == 0
+        else {
+            throw StoreError.io(path: journalPath, reason: FileIO.errnoText())
+        }
+        FileIO.syncDirectory(directory)
+    }
+
+    // MARK: Writing
+
+    /// The clock's time in whole milliseconds (the journal's precision), strictly after the last record's.
+    private func nextTime() -> Date {
+        let now = (clock().timeIntervalSince1970 * 1000).rounded()
+        let last = (lastTime.timeIntervalSince1970 * 1000).rounded()
+        return Date(timeIntervalSince1970: max(now, last + 1) / 1000)
+    }
+
+    private mutating func append(_ operations: [JournalRecord.Operation], time: Date) throws {
+        let record = JournalRecord(sequence: sequence + 1, time: time, operations: operations)
+        let line = record.line()
+        do {
+            try FileIO.writeAll(journal.fd, line, path: journalPath)
+            guard FileIO.retrying({ fsync(journal.fd) }) == 0 else {
+                throw StoreError.io(path: journalPath, reason: "fsync failed: \(FileIO.errnoText())")
+            }
+        } catch {
+            // Cut off whatever part of the line reached the file: the write is not acknowledged.
+            _ = FileIO.retrying { ftruncate(journal.fd, off_t(offset)) }
+            throw error
+        }
+        snapshot.memtable.apply(operations)
+        offset += line.count
+        lineCount += 1
+        sequence = record.sequence
+        journalSequence = record.sequence
+        lastTime = time
+    }
+
+    /// Turns a transaction's writes into whole-document operations against the current state.
+    static func resolve(_ writes: [Transaction.Write], reader: StoreSnapshot) throws -> [JournalRecord.Operation] {
+        var pending: [DocumentPath: JSONObject?] = [:]
+        var order: [DocumentPath] = []
+        func current(_ path: DocumentPath) throws -> JSONObject? {
+            if let value = pending[path] { return value }
+            return try reader.document(at: path)
+        }
+        func record(_ path: DocumentPath, _ fields: JSONObject?) {
+            if pending[path] == nil { order.append(path) }
+            pending[path] = .some(fields)
+        }
+        for write in writes {
+            switch write {
+            case .set(let path, let fields):
+                record(path, fields)
+            case .delete(let path):
+                record(path, nil)
+            case .update(let path, let changes):
+                guard var fields = try current(path) else { throw StoreError.documentNotFound(path: path.description) }
+                for (field, change) in changes {
+                    switch change {
+                    case .value(let value): fields[field] = value
+                    case .delete: fields[field] = nil
+                    case .increment(let amount):
+                        // A damaged count saturates rather than trapping on overflow.
+                        let (sum, overflow) = (fields[field]?.integerValue ?? 0).addingReportingOverflow(amount)
+                        fields[field] = .integer(overflow ? (amount > 0 ? .max : .min) : sum)
+                    }
+                }
+                record(path, fields)
+            }
+        }
+        return try order.compactMap { path in
+            switch pending[path]! {
+            case .some(let fields): return .set(path, fields)
+            case .none: return try reader.document(at: path) == nil ? nil : .delete(path)
+            }
+        }
+    }
+
+    // MARK: Folding and merging
+
+    /// Writes the memtable (and `imported` entries, newer still) as segments, merges segments of
+    /// similar size, commits the new manifest, then starts an empty journal.
+    private mutating func fold(adding imported: [SegmentWriter.Entry]?) throws {
+        // A manifest exists before any segment file does, so segment files without one always mean
+        // a lost manifest (an error), never a first fold that crashed before its commit.
+        if FileIO.stamp(of: PathName.join(directory, Manifest.fileName)) == .missing {
+            try manifest.save(directory: directory)
+        }
+        var infos = manifest.segments
+        var next = manifest.nextSegment
+        var created: [String: Segment] = [:]
+        let writer = SegmentWriter(directory: directory, indexes: indexes)
+        func add(_ entries: [SegmentWriter.Entry]) throws {
+            let kept = infos.isEmpty ? entries.filter { $0.data != nil } : entries  // nothing older to hide
+            guard !kept.isEmpty else { return }
+            let name = String(format: "seg-%06d", next)
+            next += 1
+            let count = try writer.write(name: name, entries: kept)
+            created[name] = try Segment(directory: directory, name: name)
+            infos.append(.init(name: name, documents: count))
+        }
+        try add(snapshot.memtable.sortedEntries())
+        if let imported { try add(imported) }
+        // Size-tiered merging: each segment stays at least 4× the size of the next newer one.
+        while infos.count >= 2,
+            infos[infos.count - 2].documents <= 4 * infos[infos.count - 1].documents || infos.count > 8
+        {
+            let pair = infos.suffix(2)
+            let sources = try pair.reversed().map { info in
+                try created[info.name] ?? openSegments[info.name] ?? Segment(directory: directory, name: info.name)
+            }
+            let name = String(format: "seg-%06d", next)
+            next += 1
+            let merged = try Self.merge(sources, dropDeletions: infos.count == 2)
+            let count = try writer.write(name: name, entries: merged)
+            infos.removeLast(2)
+            if count > 0 || !infos.isEmpty {
+                created[name] = try Segment(directory: directory, name: name)
+                infos.append(.init(name: name, documents: count))
+            }
+        }
+        var updated = manifest
+        updated.segments = infos
+        updated.foldedSequence = sequence
+        updated.lastTime = lastTime == .distantPast ? nil : lastTime
+        updated.nextSegment = next
+        try updated.save(directory: directory)  // The commit point.
+        try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
+        openSegments.merge(created) { old, _ in old }
+        manifestStamp = nil  // Reload everything from the files just written.
+        try refresh(exclusive: true)
+        removeUnreferencedFiles()
+    }
+
+    /// Whether `name` is exactly a segment's data or index file (`seg-000012.jsonl`, `seg-000012.idx`):
+    /// only those are ever deleted, never side files or anything else in the directory.
+    static func isSegmentFileName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        guard parts.count == 2, parts[1] == "jsonl" || parts[1] == "idx", parts[0].hasPrefix("seg-") else {
+            return false
+        }
+        let digits = parts[0].dropFirst(4)
+        return digits.count >= 6 && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+    }
+
+    /// The entries of `sources` (newest first) merged by path, the newest version of each path kept.
+    static func merge(_ sources: [Segment], dropDeletions: Bool) throws -> [SegmentWriter.Entry] {
+        var positions = [Int](repeating: 0, count: sources.count)
+        var heads: [DocumentPath?] = try sources.map { $0.count > 0 ? try $0.path(at: 0) : nil }
+        var entries: [SegmentWriter.Entry] = []
+        while true {
+            var best: Int?
+            for index in heads.indices {
+                guard let head = heads[index] else { continue }
+                if let current = best, SegmentFormat.comparePaths(head, heads[current]!) != .orderedAscending {
+                    continue
+                }
+                best = index
+            }
+            guard let chosen = best, let path = heads[chosen] else { return entries }
+            let entry = try sources[chosen].entry(at: positions[chosen])
+            if entry.data != nil || !dropDeletions { entries.append(.init(path: path, data: entry.data)) }
+            for index in sources.indices where heads[index] == path {
+                positions[index] += 1
+                heads[index] =
+                    positions[index] < sources[index].count ? try sources[index].path(at: positions[index]) : nil
+            }
+        }
+    }
+
+    /// Removes the store again when nothing was ever committed to it (the journal holds only its
+    /// header and the manifest, if there is one, no segment): the first write, which created it,
+    /// failed, and a failed command leaves no store behind. Under the exclusive lock, so a store
+    /// another process has written to since is left alone; files it cannot judge are left too.
+    func removeIfNothingCommitted() {
+        // Best effort after a failure already being reported: a lock not had, or a file that cannot
+        // be read, leaves the store as it is, which is never worse than removing too much.
+        guard (try? StoreLock.acquire(lock.fd, exclusive: true, directory: directory)) != nil else { return }
+        defer { StoreLock.release(lock.fd) }
+        guard (try? FileIO.readFile(journalPath)) == Self.journalHeader(),
+            (try? Manifest.load(directory: directory))?.segments.isEmpty == true
+        else { return }
+        Self.removeUncommitted(directory, removingDirectory: createdDirectory)
+    }
+
+    /// Deletes the files of a store that holds nothing committed, and the directory if it was made for it.
+    private static func removeUncommitted(_ directory: String, removingDirectory: Bool) {
+        // A directory that cannot be listed keeps its files: removing nothing is the safe failure.
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        let own = [journalName, Manifest.fileName]
+        for name in names
+        where isSegmentFileName(name) || own.contains(name) || own.contains(where: { name == $0 + ".new" }) {
+            unlink(PathName.join(directory, name))
+        }
+        if removingDirectory { rmdir(directory) }  // Only if empty: anything else in it stays.
+    }
+
+    /// Deletes segment files the manifest no longer names: merged away, or left by a fold that
+    /// crashed before its commit. Their data lives on in the named segments.
+    private func removeUnreferencedFiles() {
+        let live = Set(
+            manifest.segments.flatMap { [SegmentFormat.dataFileName($0.name), SegmentFormat.indexFileName($0.name)] })
+        // Cleanup is best effort: an unreadable directory leaves the files for the next fold.
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where Self.isSegmentFileName(name) && !live.contains(name) {
+            unlink(PathName.join(directory, name))
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import TweetStore
+
+/// What the store holds at one moment: the memtable over the segments, newest first.
+/// Answers lookups and queries; transactions read through it.
+final class StoreSnapshot {
+    let memtable: Memtable
+    /// Newest first.
+    let segments: [Segment]
+    let indexes: [IndexDefinition]
+
+    init(memtable: Memtable, segments: [Segment], indexes: [IndexDefinition]) {
+        self.memtable = memtable
+        self.segments = segments
+        self.indexes = indexes
+    }
+
+    // MARK: Lookups
+
+    func document(at path: DocumentPath) throws -> JSONObject? {
+        switch memtable.lookup(path) {
+        case .present(let fields): return fields
+        case .deleted: return nil
+        case .absent: break
+        }
+        for segment in segments {
+            if let ordinal = try segment.find(path) { return try segment.entry(at: ordinal).data }
+        }
+        return nil
+    }
+
+    /// Whether a source newer than `rank` (0 is the memtable, 1 the newest segment…) has `path`.
+    private func isReplaced(_ path: DocumentPath, rank: Int) throws -> Bool {
+        guard rank > 0 else { return false }
+        if memtable.contains(path) { return true }
+        for segment in segments.prefix(rank - 1) where try segment.find(path) != nil { return true }
+        return false
+    }
+
+    // MARK: Queries
+
+    func query(_ query: Query) throws -> [DocumentSnapshot] {
+        // Only an index every segment has can serve the query: a segment written before an index
+        // existed would otherwise answer in the wrong order and without the index's filters.
+        let plan = QueryPlan(query, indexes: indexes.filter { index in segments.allSatisfy { $0.hasIndex(index) } })
+        var streams: [any CandidateStream] = [MemtableStream(memtable: memtable, query: query)]
+        for (position, segment) in segments.enumerated() {
+            streams += try plan.streams(in: segment, rank: position + 1, query: query)
+        }
+        func accepts(_ snapshot: DocumentSnapshot, _ rank: Int) throws -> Bool {
+            guard rank > 0 else { return true }  // The memtable stream applied every filter already.
+            return try plan.residualMatches(snapshot) && query.isAfterCursor(snapshot)
+                && !isReplaced(snapshot.path, rank: rank)
+        }
+        guard plan.isOrdered else {
+            // No index gives the query's order: collect every match, then sort.
+            var matches: [DocumentSnapshot] = []
+            for index in streams.indices {
+                while let (snapshot, rank) = try streams[index].next() {
+                    if try accepts(snapshot, rank) { matches.append(snapshot) }
+                }
+            }
+            return query.select(from: matches)
+        }
+        // Each stream is in the query's order: merge them, taking the smallest head each time.
+        var heads: [(DocumentSnapshot, Int)?] = try streams.indices.map { try streams[$0].next() }
+        var result: [DocumentSnapshot] = []
+        let limit = query.limit ?? Int.max
+        while result.count < limit {
+            var best: Int?
+            for index in heads.indices {
+                guard let head = heads[index] else { continue }
+                if let current = best, let leader = heads[current], query.compare(head.0, leader.0) != .orderedAscending
+                {
+                    continue
+                }
+                best = index
+            }
+            guard let chosen = best, let (snapshot, rank) = heads[chosen] else { break }
+            heads[chosen] = try streams[chosen].next()
+            if try accepts(snapshot, rank) { result.append(snapshot) }
+        }
+        return result
+    }
+
+    /// Every live document in path order (segments merged, newest version wins), for export.
+    func forEachDocument(_ body: (DocumentSnapshot) throws -> Void) throws {
+        var memtableEntries = memtable.sortedEntries()[...]
+        var positions = [Int](repeating: 0, count: segments.count)
+        var heads: [DocumentPath?] = try segments.indices.map {
+            segments[$0].count > 0 ? try segments[$0].path(at: 0) : nil
+        }
+        while true {
+            var best: DocumentPath? = memtableEntries.first?.path
+            for head in heads {
+                if let head, best == nil || SegmentFormat.comparePaths(head, best!) == .orderedAscending { best = head }
+            }
+            guard let path = best else { return }
+            var data: JSONObject??
+            if let entry = memtableEntries.first, entry.path == path {
+                data = .some(entry.data)
+                memtableEntries.removeFirst()
+            }
+            for index in segments.indices where heads[index] == path {
+                if data == nil { data = .some(try segments[index].entry(at: positions[index]).data) }
+                positions[index] += 1
+                heads[index] =
+                    positions[index] < segments[index].count ? try segments[index].path(at: positions[index]) : nil
+            }
+            if let fields = data ?? nil { try body(DocumentSnapshot(path: path, data: fields)) }
+        }
+    }
+}
+
+/// A sorted run of candidate documents from one source, with the source's rank.
+protocol CandidateStream {
+    mutating func next() throws -> (DocumentSnapshot, Int)?
+}
+
+/// The memtable's matching documents, filtered and sorted in full (it is small).
+struct MemtableStream: CandidateStream {
+    private var snapshots: [DocumentSnapshot]
+    private var position = 0
+
+    init(memtable: Memtable, query: Query) {
+        snapshots = memtable.documents(in: query.scope).filter {
+            query.matches($0) && query.hasOrderFields($0) && query.isAfterCursor($0)
+        }
+        snapshots.sort { query.compare($0, $1) == .orderedAscending }
+    }
+
+    mutating func next() throws -> (DocumentSnapshot, Int)? {
+        guard position < snapshots.count else { return nil }
+        defer { position += 1 }
+        return (snapshots[position], 0)
+    }
+}
+
+/// Positions of one segment's index (or its primary order), read lazily in either direction.
+struct SegmentStream: CandidateStream {
+    let segment: Segment
+    let rank: Int
+    /// `nil` reads the primary order (every document of the range).
+    let index: IndexDefinition?
+    var positions: Range<Int>
+    let descending: Bool
+    /// For a scan of a whole segment on behalf of a collection group: the group's ID.
+    var collectionID: String? = nil
+    /// Bytes every candidate's line must contain, ignoring ASCII case (a text search's literal).
+    var requiredBytes: [UInt8]? = nil
+    /// A top-level string field (its `"name":"` bytes) whose value must be one of these.
+    var requiredValue: (key: [UInt8], values: Set<String>)? = nil
+
+    mutating func next() throws -> (DocumentSnapshot, Int)? {
+        while !positions.isEmpty {
+            let position = descending ? positions.upperBound - 1 : positions.lowerBound
+            if descending {
+                positions = positions.lowerBound..<(positions.upperBound - 1)
+            } else {
+                positions = (positions.lowerBound + 1)..<positions.upperBound
+            }
+            let ordinal = try index.map { try segment.ordinal($0, position) } ?? position
+            if let requiredBytes, try !segment.lineMayContain(ordinal, requiredBytes) { continue }
+            if let requiredValue, try !segment.lineMayHave(ordinal, requiredValue.key, oneOf: requiredValue.values) {
+                continue
+            }
+            // A deletion yields nothing here; older versions of its path are skipped as replaced.
+            if case (let path, let data?) = try segment.entry(at: ordinal),
+                collectionID.map({ path.collectionID == $0 }) ?? true
+            {
+                return (DocumentSnapshot(path: path, data: data), rank)
+            }
+        }
+        return nil
+    }
+}

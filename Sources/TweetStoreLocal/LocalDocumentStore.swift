@@ -1,0 +1,249 @@
+import Foundation
+import TweetStore
+
+/// The local engine: a log-structured store of JSON Lines files in one directory, safe to share
+/// between processes (see ``StorageEngine`` and docs/STORAGE.md).
+public actor LocalDocumentStore: DocumentStore {
+    /// The store's directory.
+    public nonisolated let directory: String
+    /// `nil` while there is no store and this one may not create it: reads find nothing, writes fail.
+    private var engine: StorageEngine?
+    private let makeEngine: @Sendable () throws -> StorageEngine
+    private let createIfMissing: Bool
+
+    /// Opens the store in `directory`.
+    /// - Parameters:
+    ///   - directory: the store's directory.
+    ///   - indexes: the secondary indexes to keep (queries without one scan their collection).
+    ///   - clock: the store's clock, which stamps each transaction (injectable for tests).
+    ///   - foldThreshold: how many journal records are folded into a segment at once.
+    ///   - createIfMissing: whether the first write creates the store (mode 0700) when there is
+    ///     none; without it, writes fail with ``StoreError/noStore(path:)``. Either way a missing
+    ///     store reads as empty and nothing is written to disk until a write, so a mistyped
+    ///     `--store` or a command that fails before writing leaves no directory behind.
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` or an error naming a damaged file.
+    public init(
+        directory: String, indexes: [IndexDefinition] = [], clock: @escaping @Sendable () -> Date = Date.init,
+        foldThreshold: Int = 128, createIfMissing: Bool = true
+    ) throws {
+        self.directory = directory
+        makeEngine = {
+            try StorageEngine(directory: directory, clock: clock, indexes: indexes, foldThreshold: foldThreshold)
+        }
+        self.createIfMissing = createIfMissing
+        // A path that is there but is not a directory is a mistake to name, not an empty store.
+        var status = stat()
+        if stat(directory, &status) == 0 && (status.st_mode & S_IFMT) != S_IFDIR {
+            throw StoreError.cannotOpen(path: directory, reason: "it is a file, not a directory")
+        }
+        engine = StorageEngine.exists(in: directory) ? try makeEngine() : nil
+    }
+
+    /// Runs a write on the engine, creating the store first if there is none and this use of it
+    /// may. A write that created the store and then failed removes it again, so a failed first
+    /// command (a `register` or `seed` that met a full disk) leaves no store behind.
+    private func writing<T>(_ body: (inout StorageEngine) throws -> T) throws -> T {
+        let created = try engineForWriting()
+        do {
+            return try body(&engine!)
+        } catch {
+            if created { discardCreatedStore() }
+            throw error
+        }
+    }
+
+    /// Opens the engine for a write, creating the store when there is none and this use of it may.
+    /// - Returns: whether the store was created now.
+    private func engineForWriting() throws -> Bool {
+        if try openEngine() { return false }
+        guard createIfMissing else { throw StoreError.noStore(path: directory) }
+        engine = try makeEngine()
+        return true
+    }
+
+    private func discardCreatedStore() {
+        engine?.removeIfNothingCommitted()
+        engine = nil
+    }
+
+    // MARK: Transactions in this process
+
+    /// Whether a transaction of this process holds the store: other calls wait for it to end
+    /// (the engine's lock is per process, so they must not take it themselves).
+    private var transactionOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The transaction now open (a serial number): its reader reads only while it is.
+    private var openTransaction = 0
+
+    /// The task running the open transaction's body. (A task-local value would say the same, but
+    /// setting one moves the body off the main thread.)
+    private var transactionTask: Int?
+
+    private static var currentTask: Int? { withUnsafeCurrentTask { $0?.hashValue } }
+
+    /// Waits until no transaction of this process is open. A call from the task running a
+    /// transaction's body would wait for itself: it is refused instead.
+    private func waitForTransactions() async throws {
+        if transactionOpen, let task = transactionTask, task == Self.currentTask {
+            throw StoreError.io(
+                path: directory, reason: "a transaction read the store directly instead of through the transaction")
+        }
+        while transactionOpen { await withCheckedContinuation { waiting.append($0) } }
+    }
+
+    private func endTransaction() {
+        transactionOpen = false
+        transactionTask = nil
+        let resumed = waiting
+        waiting.removeAll()
+        for continuation in resumed { continuation.resume() }
+    }
+
+    /// A read of the open transaction `number`.
+    fileprivate func transactionRead<T>(_ number: Int, _ body: (StoreSnapshot) throws -> T) throws -> T {
+        guard transactionOpen, openTransaction == number, let engine else {
+            throw StoreError.io(path: directory, reason: "a transaction was read after it ended")
+        }
+        return try body(engine.snapshot)
+    }
+
+    /// The engine, opened now if another process has created the store since.
+    private func openEngine() throws -> Bool {
+        if engine == nil, StorageEngine.exists(in: directory) { engine = try makeEngine() }
+        return engine != nil
+    }
+
+    private func read<T>(orEmpty empty: T, _ body: (StoreSnapshot) throws -> T) throws -> T {
+        guard try openEngine() else { return empty }
+        return try engine!.read(body)
+    }
+
+    /// Runs on the main actor's executor: a command's view model, services and store then share one
+    /// thread, with no hop to another at each `await` (every command is one short process).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { MainActor.sharedUnownedExecutor }
+
+    // MARK: DocumentStore
+
+    public func exists() async throws -> Bool {
+        try await waitForTransactions()
+        return try openEngine()
+    }
+
+    public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
+        try await waitForTransactions()
+        return try read(orEmpty: nil) { snapshot in
+            try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
+        }
+    }
+
+    public func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
+        try await waitForTransactions()
+        return try read(orEmpty: []) { snapshot in
+            try paths.compactMap { path in
+                try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
+            }
+        }
+    }
+
+    public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
+        try await waitForTransactions()
+        return try read(orEmpty: []) { snapshot in try snapshot.query(query) }
+    }
+
+    public func count(_ query: Query) async throws -> Int {
+        try await waitForTransactions()
+        return try read(orEmpty: 0) { snapshot in try snapshot.query(query).count }
+    }
+
+    /// Holds the store's exclusive lock from the first read to the commit, so the body runs once.
+    public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
+        try await waitForTransactions()
+        transactionOpen = true
+        transactionTask = Self.currentTask
+        openTransaction += 1
+        defer { endTransaction() }
+        let created = try engineForWriting()
+        let time: Date
+        do {
+            time = try engine!.beginTransaction()
+        } catch {
+            if created { discardCreatedStore() }
+            throw error
+        }
+        do {
+            let transaction = Transaction(
+                reader: LocalTransactionReader(store: self, number: openTransaction), time: time)
+            let result = try await body(transaction)
+            try engine!.commitTransaction(transaction.writes, time: time)
+            return result
+        } catch {
+            // A failed commit has released the lock already; releasing it again changes nothing.
+            engine?.abortTransaction()
+            if created { discardCreatedStore() }
+            throw error
+        }
+    }
+
+    /// Writes all `documents` as one new segment: atomic like a transaction, and far faster for
+    /// bulk data, since nothing passes through the journal.
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)
+        async throws
+    {
+        var keys = SortKeyBuffer()
+        for (path, _) in documents { keys.add { SortKey.path(path, into: &$0) } }
+        var unique: [SegmentWriter.Entry] = []
+        unique.reserveCapacity(documents.count)
+        for position in keys.sortedPositions() {
+            let (path, fields) = documents[position]
+            // The sort is stable: of two writes to one path, the later one wins.
+            if let last = unique.last, last.path == path {
+                unique[unique.count - 1].data = fields
+            } else {
+                unique.append(SegmentWriter.Entry(path: path, data: fields))
+            }
+        }
+        let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
+        try await waitForTransactions()
+        try writing { engine in
+            try engine.importSegment(unique) { snapshot in
+                if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
+                    throw StoreError.notEmpty(collection: collection)
+                }
+            }
+        }
+    }
+
+    public func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
+        try await waitForTransactions()
+        try read(orEmpty: ()) { snapshot in
+            var batch: [DocumentSnapshot] = []
+            batch.reserveCapacity(Self.exportBatch)
+            try snapshot.forEachDocument { document in
+                batch.append(document)
+                if batch.count == Self.exportBatch {
+                    try body(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { try body(batch) }
+        }
+    }
+
+    /// Documents per batch of an export: large enough to write in big chunks, small enough to stay
+    /// a few megabytes.
+    private static let exportBatch = 1024
+}
+
+/// Reads of one local transaction: on the store's own snapshot, under its exclusive lock.
+private struct LocalTransactionReader: TransactionReader {
+    let store: LocalDocumentStore
+    let number: Int
+
+    func document(at path: DocumentPath) async throws -> JSONObject? {
+        try await store.transactionRead(number) { try $0.document(at: path) }
+    }
+
+    func query(_ query: Query) async throws -> [DocumentSnapshot] {
+        try await store.transactionRead(number) { try $0.query(query) }
+    }
+}
