@@ -53,17 +53,6 @@ public struct Query: Sendable {
             fields.contains { field in snapshot.lookup(field)?.stringValue?.lowercased().contains(text) == true }
         }
 
-        /// The search text's bytes, when every match must contain them literally in its stored line
-        /// (ASCII letters, digits and a few marks are never escaped in JSON); `nil` otherwise.
-        package var literalBytes: [UInt8]? {
-            let bytes = Array(text.utf8)
-            guard !bytes.isEmpty,
-                bytes.allSatisfy({
-                    (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 32 || $0 == 46 || $0 == 45
-                })
-            else { return nil }
-            return bytes
-        }
     }
 
     init(store: any DocumentStore, scope: Scope) {

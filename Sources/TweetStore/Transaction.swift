@@ -77,3 +77,52 @@ public final class Transaction: Sendable {
         pending.withLock { $0.append(.delete(path)) }
     }
 }
+
+extension Transaction {
+    /// Turns writes into whole documents, in the order each path was first written: the new
+    /// fields, or `nil` for a deletion. A deletion of a document that `current` does not have is
+    /// left out. An engine calls it at commit.
+    /// - Parameter current: the committed document at a path, or `nil`.
+    /// - Throws: ``StoreError/documentNotFound(path:)`` for an update of a missing document.
+    package static func resolve(_ writes: [Write], current: (DocumentPath) throws -> JSONObject?) throws
+        -> [(path: DocumentPath, fields: JSONObject?)]
+    {
+        var pending: [DocumentPath: JSONObject?] = [:]
+        var order: [DocumentPath] = []
+        func latest(_ path: DocumentPath) throws -> JSONObject? {
+            if let value = pending[path] { return value }
+            return try current(path)
+        }
+        func record(_ path: DocumentPath, _ fields: JSONObject?) {
+            if pending[path] == nil { order.append(path) }
+            pending[path] = .some(fields)
+        }
+        for write in writes {
+            switch write {
+            case .set(let path, let fields):
+                record(path, fields)
+            case .delete(let path):
+                record(path, nil)
+            case .update(let path, let changes):
+                guard var fields = try latest(path) else { throw StoreError.documentNotFound(path: path.description) }
+                for (field, change) in changes {
+                    switch change {
+                    case .value(let value): fields[field] = value
+                    case .delete: fields[field] = nil
+                    case .increment(let amount):
+                        // A damaged count saturates rather than trapping on overflow.
+                        let (sum, overflow) = (fields[field]?.integerValue ?? 0).addingReportingOverflow(amount)
+                        fields[field] = .integer(overflow ? (amount > 0 ? .max : .min) : sum)
+                    }
+                }
+                record(path, fields)
+            }
+        }
+        return try order.compactMap { path in
+            switch pending[path]! {
+            case .some(let fields): return (path, fields)
+            case .none: return try current(path) == nil ? nil : (path, nil)
+            }
+        }
+    }
+}

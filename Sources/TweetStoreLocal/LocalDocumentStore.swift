@@ -68,42 +68,19 @@ public actor LocalDocumentStore: DocumentStore {
 
     // MARK: Transactions in this process
 
-    /// Whether a transaction of this process holds the store: other calls wait for it to end
-    /// (the engine's lock is per process, so they must not take it themselves).
-    private var transactionOpen = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-    /// The transaction now open (a serial number): its reader reads only while it is.
-    private var openTransaction = 0
-
-    /// The task running the open transaction's body. (A task-local value would say the same, but
-    /// setting one moves the body off the main thread.)
-    private var transactionTask: Int?
-
-    private static var currentTask: Int? { withUnsafeCurrentTask { $0?.hashValue } }
+    /// This process's transactions, one at a time (the engine's lock is per process).
+    private var gate = TransactionGate()
 
     /// Waits until no transaction of this process is open. A call from the task running a
     /// transaction's body would wait for itself: it is refused instead.
     private func waitForTransactions() async throws {
-        if transactionOpen, let task = transactionTask, task == Self.currentTask {
-            throw StoreError.io(
-                path: directory, reason: "a transaction read the store directly instead of through the transaction")
-        }
-        while transactionOpen { await withCheckedContinuation { waiting.append($0) } }
-    }
-
-    private func endTransaction() {
-        transactionOpen = false
-        transactionTask = nil
-        let resumed = waiting
-        waiting.removeAll()
-        for continuation in resumed { continuation.resume() }
+        if gate.isCalledFromTheOpenTransaction { throw TransactionGate.directRead(directory) }
+        while gate.isOpen { await withCheckedContinuation { gate.wait($0) } }
     }
 
     /// A read of the open transaction `number`.
     fileprivate func transactionRead<T>(_ number: Int, _ body: (StoreSnapshot) throws -> T) throws -> T {
-        guard transactionOpen, openTransaction == number, let engine else {
-            throw StoreError.io(path: directory, reason: "a transaction was read after it ended")
-        }
+        guard gate.isOpen(number), let engine else { throw TransactionGate.readAfterEnd(directory) }
         return try body(engine.snapshot)
     }
 
@@ -158,10 +135,8 @@ public actor LocalDocumentStore: DocumentStore {
     /// Holds the store's exclusive lock from the first read to the commit, so the body runs once.
     public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
         try await waitForTransactions()
-        transactionOpen = true
-        transactionTask = Self.currentTask
-        openTransaction += 1
-        defer { endTransaction() }
+        let number = gate.open()
+        defer { gate.close() }
         let created = try engineForWriting()
         let time: Date
         do {
@@ -172,7 +147,7 @@ public actor LocalDocumentStore: DocumentStore {
         }
         do {
             let transaction = Transaction(
-                reader: LocalTransactionReader(store: self, number: openTransaction), time: time)
+                reader: LocalTransactionReader(store: self, number: number), time: time)
             let result = try await body(transaction)
             try engine!.commitTransaction(transaction.writes, time: time)
             return result

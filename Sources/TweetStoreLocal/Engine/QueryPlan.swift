@@ -129,6 +129,18 @@ struct QueryPlan {
         return true
     }
 
+    /// A text search's bytes, when every match must contain them literally in its stored JSON line
+    /// (ASCII lowercase letters, digits and a few marks are never escaped); `nil` otherwise.
+    static func literalBytes(_ search: Query.TextSearch) -> [UInt8]? {
+        let bytes = Array(search.text.utf8)
+        guard !bytes.isEmpty,
+            bytes.allSatisfy({
+                (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 32 || $0 == 46 || $0 == 45
+            })
+        else { return nil }
+        return bytes
+    }
+
     /// The candidate streams of one segment, each in the query's order when ``isOrdered``.
     func streams(in segment: Segment, rank: Int, query: Query) throws -> [any CandidateStream] {
         guard let index, segment.hasIndex(index) else {
@@ -138,7 +150,7 @@ struct QueryPlan {
                 let range = try segment.range(ofCollection: path)
                 var stream = SegmentStream(
                     segment: segment, rank: rank, index: nil, positions: range, descending: false)
-                stream.requiredBytes = query.textSearch?.literalBytes
+                stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
                 return [stream]
             case .collectionGroup(let id):
                 return [

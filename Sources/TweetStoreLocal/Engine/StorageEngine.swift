@@ -323,42 +323,8 @@ struct StorageEngine {
 
     /// Turns a transaction's writes into whole-document operations against the current state.
     static func resolve(_ writes: [Transaction.Write], reader: StoreSnapshot) throws -> [JournalRecord.Operation] {
-        var pending: [DocumentPath: JSONObject?] = [:]
-        var order: [DocumentPath] = []
-        func current(_ path: DocumentPath) throws -> JSONObject? {
-            if let value = pending[path] { return value }
-            return try reader.document(at: path)
-        }
-        func record(_ path: DocumentPath, _ fields: JSONObject?) {
-            if pending[path] == nil { order.append(path) }
-            pending[path] = .some(fields)
-        }
-        for write in writes {
-            switch write {
-            case .set(let path, let fields):
-                record(path, fields)
-            case .delete(let path):
-                record(path, nil)
-            case .update(let path, let changes):
-                guard var fields = try current(path) else { throw StoreError.documentNotFound(path: path.description) }
-                for (field, change) in changes {
-                    switch change {
-                    case .value(let value): fields[field] = value
-                    case .delete: fields[field] = nil
-                    case .increment(let amount):
-                        // A damaged count saturates rather than trapping on overflow.
-                        let (sum, overflow) = (fields[field]?.integerValue ?? 0).addingReportingOverflow(amount)
-                        fields[field] = .integer(overflow ? (amount > 0 ? .max : .min) : sum)
-                    }
-                }
-                record(path, fields)
-            }
-        }
-        return try order.compactMap { path in
-            switch pending[path]! {
-            case .some(let fields): return .set(path, fields)
-            case .none: return try reader.document(at: path) == nil ? nil : .delete(path)
-            }
+        try Transaction.resolve(writes) { try reader.document(at: $0) }.map { path, fields in
+            fields.map { .set(path, $0) } ?? .delete(path)
         }
     }
 
