@@ -17,17 +17,22 @@ let package = Package(
     targets: [
         // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
+        // libpq (Debian's libpq-dev): PostgreSQL's own client library, for the server engine.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The engine-neutral store: the DocumentStore protocol and its value types (queries,
         // transactions, JSON values, index declarations, errors), as swift-nio's NIOCore.
         .target(name: "TweetStore", swiftSettings: sameExecutor),
         // The local engine: a log-structured store of JSON Lines files in one directory, and its doctor.
         .target(name: "TweetStoreLocal", dependencies: ["TweetStore"], swiftSettings: sameExecutor),
+        // The PostgreSQL engine: documents as JSONB rows, the same queries and transactions.
+        .target(name: "TweetStorePostgres", dependencies: ["TweetStore", "CLibPQ"], swiftSettings: sameExecutor),
         // Models, auth, services and view models, over the protocol only.
         .target(name: "TweetCore", dependencies: ["CCrypt", "TweetStore"], swiftSettings: sameExecutor),
         // The CLI's logic (arguments, commands, rendering, terminal), unit-tested without processes;
         // the executable only calls it (swift-format's SwiftFormat library and thin executable).
         .target(
-            name: "TweetCLI", dependencies: ["TweetCore", "TweetStore", "TweetStoreLocal"], swiftSettings: sameExecutor),
+            name: "TweetCLI", dependencies: ["TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres"],
+            swiftSettings: sameExecutor),
         .executableTarget(name: "tweetcli", dependencies: ["TweetCLI"], swiftSettings: sameExecutor),
         // The benchmark's baseline: the cost of starting any Swift CLI that imports Foundation.
         .executableTarget(name: "floor"),
@@ -38,7 +43,9 @@ let package = Package(
         // Depends on tweetcli too, so `swift test` builds the binary the end-to-end tests run.
         .testTarget(
             name: "TweetCoreTests",
-            dependencies: ["TweetCore", "TweetStore", "TweetStoreLocal", "TweetCLI", "tweetcli"],
+            dependencies: [
+                "TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres", "TweetCLI", "tweetcli",
+            ],
             // Twitter's twitter-text conformance data (Apache 2.0, LICENSE beside it).
             resources: [.copy("Fixtures")], swiftSettings: sameExecutor),
         // Depends on tweetcli too, so the terminal tests have the binary to run in tmux.

@@ -179,7 +179,7 @@ extension Query {
     }
 
     /// The sort keys with the document ID last, in the direction of the last explicit order.
-    var effectiveOrders: [Order] {
+    package var effectiveOrders: [Order] {
         if orders.last?.field == Query.documentID { return orders }
         return orders + [Order(field: Query.documentID, descending: orders.last?.descending ?? false)]
     }

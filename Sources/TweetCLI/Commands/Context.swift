@@ -1,6 +1,7 @@
 import Foundation
 import TweetCore
 import TweetStore
+import TweetStorePostgres
 
 /// What a command runs with: the global options, the configuration, the store's services, the
 /// terminal and the screen.
@@ -46,9 +47,14 @@ final class Context {
         if let opened { return opened }
         // TWEETCLI_FOLD_THRESHOLD tunes how often the journal is folded (the safety tests fold often).
         let threshold = environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 128
-        let services = try AppServices.local(
-            storeDirectory: storeDirectory, stateDirectory: AppPaths.stateDirectory(environment: environment),
-            foldThreshold: threshold, createIfMissing: createsStore)
+        let state = AppPaths.stateDirectory(environment: environment)
+        let services =
+            PostgresLocation.isLocation(storeDirectory)
+            ? try AppServices.postgres(
+                location: PostgresLocation(storeDirectory), stateDirectory: state, createIfMissing: createsStore)
+            : try AppServices.local(
+                storeDirectory: storeDirectory, stateDirectory: state, foldThreshold: threshold,
+                createIfMissing: createsStore)
         opened = services
         return services
     }

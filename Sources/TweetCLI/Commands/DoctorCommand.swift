@@ -1,6 +1,7 @@
 import TweetCore
 import TweetStore
 import TweetStoreLocal
+import TweetStorePostgres
 
 struct DoctorCommand: Command {
     static let name = "doctor"
@@ -18,6 +19,11 @@ struct DoctorCommand: Command {
 
     func run(_ context: Context) async throws {
         let directory = context.storeDirectory
+        guard !PostgresLocation.isLocation(directory) else {
+            throw CommandFailure(
+                "doctor checks a local store's files; a PostgreSQL store's data is kept safe by its server",
+                hint: "check the server's own data with pg_amcheck")
+        }
         let viewModel = DoctorViewModel(
             maintenance: StoreDoctor(directory: directory, indexes: AppServices.indexes))
         if repair {

@@ -2,6 +2,7 @@ import Foundation
 import TweetCore
 import TweetStore
 import TweetStoreLocal
+import TweetStorePostgres
 
 /// Which engine serves a store, chosen where the store is named: TweetCore sees only the protocol.
 extension AppServices {
@@ -19,4 +20,14 @@ extension AppServices {
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
     }
 
+    /// Opens the PostgreSQL store at `location`. The session stays on this device, in a file
+    /// named after the server's host, port and database (never the password).
+    public static func postgres(location: PostgresLocation, stateDirectory: String, createIfMissing: Bool = true)
+        -> AppServices
+    {
+        let store = PostgresDocumentStore(location: location, indexes: Self.indexes, createIfMissing: createIfMissing)
+        let name = location.displayName
+        let session = SessionStore(path: Self.sessionPath(forStore: name, stateDirectory: stateDirectory))
+        return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: name))
+    }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import TweetCore
+import TweetStore
+
+struct ImportCommand: Command {
+    static let name = "import"
+    static let usage = "import FILE|-"
+    static let summary = "Read what export printed (a file, or - for stdin) into an empty store, of either engine"
+    static let createsStore = true
+
+    var source: String
+
+    var commits: Bool { true }
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        let positionals = try list.positionals(atMost: 1)
+        guard let source = positionals.first else {
+            throw UsageError("import needs the file export wrote, or - to read standard input", usage: Self.usage)
+        }
+        self.source = source
+    }
+
+    func run(_ context: Context) async throws {
+        let bytes: [UInt8]
+        let name: String
+        if source == "-" {
+            name = "standard input"
+            bytes = try Self.readAll(STDIN_FILENO, name: name)
+        } else {
+            name = source
+            let fd = open(source, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw CommandFailure("cannot read \(source): \(String(cString: strerror(errno)))")
+            }
+            defer { close(fd) }
+            bytes = try Self.readAll(fd, name: name)
+        }
+        let viewModel = ImportViewModel(services: try context.services())
+        try await viewModel.importLines(bytes, source: name)
+        try context.emit(
+            ImportJSON(documents: viewModel.imported), human: "Imported \(viewModel.imported) documents.\n")
+    }
+
+    private static func readAll(_ fd: Int32, name: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw CommandFailure("cannot read \(name): \(String(cString: strerror(errno)))") }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+}
+
+struct ImportJSON: Encodable {
+    var documents: Int
+}

@@ -1,0 +1,137 @@
+import CLibPQ
+import Foundation
+import TweetStore
+
+/// One libpq connection: statements with bound parameters (`PQexecParams`, text format), never
+/// values spliced into SQL.
+final class PostgresConnection {
+    private let connection: OpaquePointer
+    /// How errors name the server: host, port and database, never the connection string (it may
+    /// hold a password).
+    let name: String
+
+    /// Connects with a libpq connection URI or `key=value` string.
+    /// - Throws: ``PostgresError`` with one sentence a user can act on.
+    init(_ location: PostgresLocation) throws {
+        name = location.displayName
+        guard let connection = PQconnectdb(location.connectionString) else {
+            throw PostgresError.unreachable(name, reason: "libpq could not allocate a connection")
+        }
+        self.connection = connection
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw PostgresError.connecting(name, message: message)
+        }
+        // Notices (such as "relation already exists, skipping") are not the user's business.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
+
+    /// Runs one statement with `parameters` bound as text (`nil` is SQL NULL).
+    /// - Returns: the rows, each column as text or `nil` for NULL.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+        let result = try run(sql, parameters)
+        defer { PQclear(result) }
+        let rows = Int(PQntuples(result))
+        let columns = Int(PQnfields(result))
+        var table: [[String?]] = []
+        table.reserveCapacity(rows)
+        for row in 0..<rows {
+            var values: [String?] = []
+            values.reserveCapacity(columns)
+            for column in 0..<columns {
+                if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
+                    values.append(nil)
+                } else {
+                    values.append(String(cString: PQgetvalue(result, Int32(row), Int32(column))))
+                }
+            }
+            table.append(values)
+        }
+        return table
+    }
+
+    private func run(_ sql: String, _ parameters: [String?]) throws -> OpaquePointer {
+        // The parameters as C strings that live until PQexecParams returns.
+        let storage = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { for pointer in storage { free(pointer) } }
+        let pointers: [UnsafePointer<CChar>?] = storage.map { $0.map { UnsafePointer($0) } }
+        let result = pointers.withUnsafeBufferPointer { buffer in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+        }
+        guard let result else {
+            throw PostgresError.lost(name, message: String(cString: PQerrorMessage(connection)))
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            return result
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let text = message ?? String(cString: PQerrorMessage(connection))
+            PQclear(result)
+            if PQstatus(connection) != CONNECTION_OK { throw PostgresError.lost(name, message: text) }
+            throw PostgresError.statement(state: state, message: text)
+        }
+    }
+
+    /// Whether the connection is still up.
+    var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
+}
+
+/// What can go wrong talking to PostgreSQL, in sentences that never hold a password.
+enum PostgresError: Error, LocalizedError, Equatable {
+    /// The server could not be reached or refused the connection.
+    case unreachable(String, reason: String)
+    /// The connection failed or broke mid-command.
+    case lost(String, message: String)
+    /// A statement failed; `state` is its SQLSTATE.
+    case statement(state: String, message: String)
+
+    /// A connection failure, named by its cause.
+    static func connecting(_ name: String, message: String) -> PostgresError {
+        let lowered = message.lowercased()
+        let reason: String
+        if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
+            reason = "the user name or password was refused"
+        } else if lowered.contains("does not exist") && lowered.contains("database") {
+            reason = "there is no such database on the server"
+        } else if lowered.contains("does not exist") && lowered.contains("role") {
+            reason = "there is no such user on the server"
+        } else if lowered.contains("no such file or directory") || lowered.contains("connection refused")
+            || lowered.contains("could not connect") || lowered.contains("could not translate host name")
+        {
+            reason = "the server is not running or not reachable there"
+        } else {
+            reason = Self.firstLine(message)
+        }
+        return .unreachable(name, reason: reason)
+    }
+
+    /// Whether a retry of the whole transaction may succeed (a serialization failure or deadlock).
+    var isRetryable: Bool {
+        if case .statement(let state, _) = self { return state == "40001" || state == "40P01" }
+        return false
+    }
+
+    var errorDescription: String? {
+        switch self {
+        case .unreachable(let name, let reason):
+            return "cannot connect to the PostgreSQL store \(name): \(reason)"
+        case .lost(let name, let message):
+            return "the connection to the PostgreSQL store \(name) was lost (\(Self.firstLine(message))); "
+                + "nothing of this command was written"
+        case .statement(let state, let message):
+            return "PostgreSQL refused a statement (\(state)): \(Self.firstLine(message))"
+        }
+    }
+
+    private static func firstLine(_ text: String) -> String {
+        String(text.split(separator: "\n").first ?? "").trimmingCharacters(in: .whitespaces)
+    }
+}

@@ -1,0 +1,363 @@
+import Foundation
+import TweetStore
+
+/// The PostgreSQL engine: every document a JSONB row of `tweetcli_documents`, keyed by its
+/// collection path and ID, with an expression index for each ``IndexDefinition`` the services
+/// declare; queries become SQL an index serves (see ``PostgresQuery``).
+///
+/// A transaction runs at READ COMMITTED holding the row lock of `tweetcli_clock`, which every write
+/// takes first: writers run one at a time, as on the local engine, so each reads what the one
+/// before committed, and the clock row gives each commit a time after the last one. A body that
+/// meets a serialization failure or deadlock anyway is run again from the start.
+public actor PostgresDocumentStore: DocumentStore {
+    public nonisolated let location: PostgresLocation
+    private let indexes: [IndexDefinition]
+    private let clock: @Sendable () -> Date
+    private let createIfMissing: Bool
+    private var connection: PostgresConnection?
+    /// Whether the schema is there (checked when the connection opens, made by the first write).
+    private var hasSchema = false
+    private var gate = TransactionGate()
+
+    /// A store on the server at `location`; nothing connects until the first call.
+    /// - Parameters:
+    ///   - indexes: the indexes the queries need, made with the schema.
+    ///   - createIfMissing: whether a write may create the schema in an empty database; without it,
+    ///     writes to one fail with ``StoreError/noStore(path:)``. Reads of an empty database find nothing.
+    public init(
+        location: PostgresLocation, indexes: [IndexDefinition] = [], clock: @escaping @Sendable () -> Date = Date.init,
+        createIfMissing: Bool = true
+    ) {
+        self.location = location
+        self.indexes = indexes
+        self.clock = clock
+        self.createIfMissing = createIfMissing
+    }
+
+    /// Runs on the main actor's executor, as the local engine does: one thread per command.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { MainActor.sharedUnownedExecutor }
+
+    private var name: String { location.displayName }
+
+    /// The connection, opened (and the schema's version checked) on first use.
+    private func connected() throws -> PostgresConnection {
+        if let connection, connection.isConnected { return connection }
+        connection = nil
+        let opened = try PostgresConnection(location)
+        let schema = try opened.execute("SELECT to_regclass('tweetcli_schema') IS NOT NULL")
+        hasSchema = schema.first?.first == "t"
+        if hasSchema {
+            let version = try opened.execute("SELECT max(version) FROM tweetcli_schema").first?.first ?? nil
+            if let version, let number = Int(version), number > PostgresSQL.schemaVersion {
+                throw StoreError.unsupportedFormat(file: "the database \(name)", version: "schema \(number)")
+            }
+            hasSchema = version != nil
+        }
+        connection = opened
+        return opened
+    }
+
+    /// Creates the schema and the indexes in an empty database, once, whoever else tries at once.
+    private func createSchema(_ connection: PostgresConnection) throws {
+        try connection.execute("BEGIN")
+        do {
+            try connection.execute("SELECT pg_advisory_xact_lock(7310427731)")
+            for statement in PostgresSQL.createSchema { try connection.execute(statement) }
+            for index in indexes { try connection.execute(try PostgresSQL.createIndex(index)) }
+            let present = try connection.execute("SELECT count(*) FROM tweetcli_schema").first?.first ?? nil
+            if present == "0" {
+                try connection.execute("INSERT INTO tweetcli_schema VALUES ($1::integer)", [String(PostgresSQL.schemaVersion)])
+            }
+            try connection.execute("COMMIT")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+        hasSchema = true
+    }
+
+    private func waitForTransactions() async throws {
+        if gate.isCalledFromTheOpenTransaction { throw TransactionGate.directRead(name) }
+        while gate.isOpen { await withCheckedContinuation { gate.wait($0) } }
+    }
+
+    /// Runs a read; an empty database reads as empty.
+    private func reading<T>(orEmpty empty: T, _ body: (PostgresConnection) throws -> T) async throws -> T {
+        try await waitForTransactions()
+        let connection = try connected()
+        guard hasSchema else { return empty }
+        return try body(connection)
+    }
+
+    // MARK: Reads
+
+    public func exists() async throws -> Bool {
+        try await waitForTransactions()
+        _ = try connected()
+        return hasSchema
+    }
+
+    public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
+        try await reading(orEmpty: nil) { try Self.document(at: path, on: $0) }
+    }
+
+    public func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
+        try await reading(orEmpty: []) { try Self.documents(at: paths, on: $0) }
+    }
+
+    public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
+        try await reading(orEmpty: []) { try Self.run(query, on: $0) }
+    }
+
+    public func count(_ query: Query) async throws -> Int {
+        try await reading(orEmpty: 0) { connection in
+            let sql = try PostgresQuery(query, columns: "1")
+            let rows = try connection.execute("SELECT count(*) FROM (\(sql.sql)) AS selected", sql.statement.parameters)
+            return Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+        }
+    }
+
+    private static func document(at path: DocumentPath, on connection: PostgresConnection) throws -> DocumentSnapshot? {
+        let rows = try connection.execute(
+            "SELECT data::text FROM tweetcli_documents WHERE collection = $1 AND id = $2", [path.collection, path.documentID])
+        guard let text = rows.first?.first ?? nil else { return nil }
+        return DocumentSnapshot(path: path, data: try fields(text, at: path))
+    }
+
+    private static func documents(at paths: [DocumentPath], on connection: PostgresConnection) throws -> [DocumentSnapshot] {
+        guard !paths.isEmpty else { return [] }
+        let keys = JSONValue.array(paths.map { .object(["c": .string($0.collection), "i": .string($0.documentID)]) })
+        let rows = try connection.execute(
+            """
+            SELECT d.collection, d.id, d.data::text FROM jsonb_to_recordset($1::jsonb) AS p(c text, i text)
+            JOIN tweetcli_documents d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
+            """, [String(decoding: keys.serialized(), as: UTF8.self)])
+        var found: [DocumentPath: DocumentSnapshot] = [:]
+        for snapshot in try rows.map(snapshot) { found[snapshot.path] = snapshot }
+        // In the order asked for, as every engine answers.
+        return paths.compactMap { found[$0] }
+    }
+
+    private static func run(_ query: Query, on connection: PostgresConnection) throws -> [DocumentSnapshot] {
+        let sql = try PostgresQuery(query)
+        let rows = try connection.execute(sql.sql, sql.statement.parameters)
+        // The rows are the query's already; selecting them again keeps the one set of rules exact.
+        return query.select(from: try rows.map(snapshot))
+    }
+
+    private static func snapshot(_ row: [String?]) throws -> DocumentSnapshot {
+        guard row.count == 3, let collection = row[0], let id = row[1], let text = row[2] else {
+            throw StoreError.io(path: "the PostgreSQL store", reason: "a row came back without its columns")
+        }
+        let path = DocumentPath(collection: collection, documentID: id)
+        return DocumentSnapshot(path: path, data: try fields(text, at: path))
+    }
+
+    /// A row's JSONB text as fields: nothing from the server is trusted to be an object.
+    private static func fields(_ text: String, at path: DocumentPath) throws -> JSONObject {
+        guard case .object(let fields) = try? JSONValue.parse(Array(text.utf8)) else {
+            throw StoreError.undecodable(path: path.description, reason: "the stored document is not a JSON object")
+        }
+        return fields
+    }
+
+    // MARK: Writes
+
+    public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
+        try await waitForTransactions()
+        let number = gate.open()
+        defer { gate.close() }
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await attemptTransaction(number, body)
+            } catch let error as PostgresError where error.isRetryable && attempt < 10 {
+                try await Task.sleep(nanoseconds: UInt64(attempt) * 5_000_000)
+            }
+        }
+    }
+
+    private func attemptTransaction<T: Sendable>(_ number: Int, _ body: @Sendable (Transaction) async throws -> T)
+        async throws -> T
+    {
+        let connection = try writableConnection()
+        try connection.execute("BEGIN")
+        do {
+            let time = try Self.commitTime(on: connection, now: clock())
+            let transaction = Transaction(reader: PostgresTransactionReader(store: self, number: number), time: time)
+            let result = try await body(transaction)
+            try Self.apply(transaction.writes, on: connection)
+            try connection.execute(
+                "UPDATE tweetcli_clock SET last_ms = $1::bigint WHERE id = 1",
+                [String(Int64((time.timeIntervalSince1970 * 1000).rounded()))])
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The connection for a write, with the schema made first if this use of the store may.
+    private func writableConnection() throws -> PostgresConnection {
+        let connection = try connected()
+        if !hasSchema {
+            guard createIfMissing else { throw StoreError.noStore(path: name) }
+            try createSchema(connection)
+        }
+        return connection
+    }
+
+    /// Takes the clock row's lock (every writer's first step) and returns a time after the last commit's.
+    private static func commitTime(on connection: PostgresConnection, now: Date) throws -> Date {
+        let rows = try connection.execute("SELECT last_ms FROM tweetcli_clock WHERE id = 1 FOR UPDATE")
+        let last = Int64(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+        let milliseconds = max(Int64((now.timeIntervalSince1970 * 1000).rounded()), last + 1)
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// Writes a transaction's resolved documents in two statements: the sets, then the deletions.
+    private static func apply(_ writes: [Transaction.Write], on connection: PostgresConnection) throws {
+        guard !writes.isEmpty else { return }
+        var touched: [DocumentPath] = []
+        for write in writes {
+            switch write {
+            case .update(let path, _), .delete(let path): touched.append(path)
+            case .set: break
+            }
+        }
+        var committed: [DocumentPath: JSONObject] = [:]
+        for snapshot in try documents(at: touched, on: connection) { committed[snapshot.path] = snapshot.data }
+        let resolved = try Transaction.resolve(writes) { committed[$0] }
+        var sets: [JSONValue] = []
+        var deletions: [JSONValue] = []
+        for (path, fields) in resolved {
+            let key: JSONObject = ["c": .string(path.collection), "i": .string(path.documentID)]
+            if let fields {
+                var row = key
+                row["g"] = .string(groupID(of: path.collection))
+                row["d"] = .object(fields)
+                sets.append(.object(row))
+            } else {
+                deletions.append(.object(key))
+            }
+        }
+        try upsert(sets, on: connection)
+        if !deletions.isEmpty {
+            try connection.execute(
+                """
+                DELETE FROM tweetcli_documents d USING jsonb_to_recordset($1::jsonb) AS p(c text, i text)
+                WHERE d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
+                """, [String(decoding: JSONValue.array(deletions).serialized(), as: UTF8.self)])
+        }
+    }
+
+    /// Inserts or replaces rows given as `{"c", "i", "g", "d"}` objects, in one statement.
+    private static func upsert(_ rows: [JSONValue], on connection: PostgresConnection) throws {
+        guard !rows.isEmpty else { return }
+        try connection.execute(
+            """
+            INSERT INTO tweetcli_documents (collection, id, group_id, data)
+            SELECT c, i, g, d FROM jsonb_to_recordset($1::jsonb) AS p(c text, i text, g text, d jsonb)
+            ON CONFLICT (collection, id) DO UPDATE SET data = EXCLUDED.data
+            """, [String(decoding: JSONValue.array(rows).serialized(), as: UTF8.self)])
+    }
+
+    /// The last component of a collection path: what a collection group query matches.
+    private static func groupID(of collection: String) -> String {
+        collection.split(separator: "/").last.map(String.init) ?? collection
+    }
+
+    public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)
+        async throws
+    {
+        try await waitForTransactions()
+        let connection = try writableConnection()
+        try connection.execute("BEGIN")
+        do {
+            _ = try Self.commitTime(on: connection, now: clock())
+            if let collection {
+                let query = try PostgresQuery(self.collection(collection).query.limit(to: 1), columns: "1")
+                if try !connection.execute(query.sql, query.statement.parameters).isEmpty {
+                    throw StoreError.notEmpty(collection: collection)
+                }
+            }
+            // Batches of a few thousand rows: one statement each, one transaction for all.
+            var batch: [JSONValue] = []
+            for (path, fields) in documents {
+                batch.append(
+                    .object([
+                        "c": .string(path.collection), "i": .string(path.documentID),
+                        "g": .string(Self.groupID(of: path.collection)), "d": .object(fields),
+                    ]))
+                if batch.count == 4096 {
+                    try Self.upsert(batch, on: connection)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            try Self.upsert(batch, on: connection)
+            try connection.execute("COMMIT")
+        } catch {
+            if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    public func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
+        try await reading(orEmpty: ()) { connection in
+            // One snapshot for the whole export; pages by key in the order every engine exports.
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            defer { _ = try? connection.execute("COMMIT") }
+            var after: (String, String)?
+            while true {
+                var parameters: [String?] = []
+                var condition = ""
+                if let after {
+                    parameters = [after.0, after.1]
+                    condition = "WHERE (collection, id) > ($1::text COLLATE \"C\", $2::text COLLATE \"C\")"
+                }
+                let rows = try connection.execute(
+                    "SELECT collection, id, data::text FROM tweetcli_documents \(condition) ORDER BY collection, id LIMIT 1024",
+                    parameters)
+                let page = try rows.map(Self.snapshot)
+                guard let last = page.last else { return }
+                try body(page)
+                after = (last.path.collection, last.path.documentID)
+                if page.count < 1024 { return }
+            }
+        }
+    }
+
+    /// A read of the open transaction `number`, on its connection.
+    fileprivate func transactionRead<T>(_ number: Int, _ body: (PostgresConnection) throws -> T) throws -> T {
+        guard gate.isOpen(number), let connection else { throw TransactionGate.readAfterEnd(name) }
+        return try body(connection)
+    }
+
+    fileprivate static func transactionDocument(_ path: DocumentPath, _ connection: PostgresConnection) throws
+        -> JSONObject?
+    {
+        try document(at: path, on: connection)?.data
+    }
+
+    fileprivate static func transactionQuery(_ query: Query, _ connection: PostgresConnection) throws
+        -> [DocumentSnapshot]
+    {
+        try run(query, on: connection)
+    }
+}
+
+/// Reads of one PostgreSQL transaction, on the connection that holds it.
+private struct PostgresTransactionReader: TransactionReader {
+    let store: PostgresDocumentStore
+    let number: Int
+
+    func document(at path: DocumentPath) async throws -> JSONObject? {
+        try await store.transactionRead(number) { try PostgresDocumentStore.transactionDocument(path, $0) }
+    }
+
+    func query(_ query: Query) async throws -> [DocumentSnapshot] {
+        try await store.transactionRead(number) { try PostgresDocumentStore.transactionQuery(query, $0) }
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import TweetStore
+
+/// How the store's documents and ordering rules look in SQL.
+///
+/// A field's value sorts by three keys, so that SQL orders as ``Query`` does on every engine:
+/// `tweetcli_rank` (null < boolean < number < string < array < object), `tweetcli_num` (booleans and
+/// numbers, exactly), then `tweetcli_str` in byte order (`COLLATE "C"`). Document IDs and
+/// collection paths are `COLLATE "C"` columns, so they sort by bytes too.
+enum PostgresSQL {
+    static let documents = "tweetcli_documents"
+    /// The schema this build creates and understands.
+    static let schemaVersion = 1
+
+    /// Version 1: the documents table, the clock row that orders commits, the key functions.
+    static let createSchema = [
+        "CREATE TABLE IF NOT EXISTS tweetcli_schema (version integer NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS tweetcli_clock (id integer PRIMARY KEY, last_ms bigint NOT NULL)",
+        "INSERT INTO tweetcli_clock VALUES (1, 0) ON CONFLICT (id) DO NOTHING",
+        """
+        CREATE OR REPLACE FUNCTION tweetcli_rank(x jsonb) RETURNS integer
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+          SELECT CASE jsonb_typeof(x) WHEN 'null' THEN 0 WHEN 'boolean' THEN 1 WHEN 'number' THEN 2
+            WHEN 'string' THEN 3 WHEN 'array' THEN 4 ELSE 5 END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION tweetcli_num(x jsonb) RETURNS numeric
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+          SELECT CASE jsonb_typeof(x) WHEN 'number' THEN x::numeric
+            WHEN 'boolean' THEN CASE WHEN x::boolean THEN 1 ELSE 0 END ELSE 0 END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION tweetcli_str(x jsonb) RETURNS text
+        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+          SELECT CASE jsonb_typeof(x) WHEN 'string' THEN x #>> '{}' WHEN 'array' THEN x::text ELSE '' END $$
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS tweetcli_documents (
+          collection text COLLATE "C" NOT NULL,
+          id text COLLATE "C" NOT NULL,
+          group_id text COLLATE "C" NOT NULL,
+          data jsonb NOT NULL,
+          PRIMARY KEY (collection, id))
+        """,
+        "CREATE INDEX IF NOT EXISTS tweetcli_documents_group ON tweetcli_documents (group_id, collection, id)",
+    ]
+
+    /// A field as a JSONB expression: `data->'a'->'b'` for `a.b`. Field names come from the
+    /// services' code, not from users; anything but letters, digits and `_` is refused rather
+    /// than written into SQL.
+    static func field(_ name: String) throws -> String {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts.isEmpty,
+            parts.allSatisfy({ part in
+                !part.isEmpty && part.utf8.allSatisfy { $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+            })
+        else {
+            throw StoreError.io(path: "the PostgreSQL store", reason: "the field name \(name) cannot be queried")
+        }
+        return "data" + parts.map { "->'\($0)'" }.joined()
+    }
+
+    /// The three sort keys of a JSONB expression.
+    static func keys(_ expression: String) -> [String] {
+        ["tweetcli_rank(\(expression))", "tweetcli_num(\(expression))", "(tweetcli_str(\(expression)) COLLATE \"C\")"]
+    }
+
+    /// The sort keys of a value, as bound parameters' text: what ``keys(_:)`` computes for it.
+    static func keyValues(_ value: JSONValue) -> [String] {
+        switch value {
+        case .null: return ["0", "0", ""]
+        case .bool(let flag): return ["1", flag ? "1" : "0", ""]
+        case .integer(let number): return ["2", String(number), ""]
+        case .double(let number): return ["2", "\(number)", ""]
+        case .string(let text): return ["3", "0", text]
+        case .array: return ["4", "0", String(decoding: value.serialized(), as: UTF8.self)]
+        case .object: return ["5", "0", ""]
+        }
+    }
+
+    /// The index statement for `definition`: its scope's column, its fields' keys, then the path.
+    static func createIndex(_ definition: IndexDefinition) throws -> String {
+        var columns: [String] = []
+        for field in definition.fields {
+            columns += keys(try self.field(field.hasSuffix("?") ? String(field.dropLast()) : field))
+        }
+        let scope: String
+        switch definition.scope {
+        case .collection: scope = "collection"
+        case .collectionGroup: scope = "group_id"
+        }
+        // The name is a hash of the definition: stable, and only letters and digits.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in definition.name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let tail = definition.scope == .collection ? "id" : "collection, id"
+        return "CREATE INDEX IF NOT EXISTS tweetcli_index_\(String(hash, radix: 16)) ON tweetcli_documents "
+            + "(\(scope), \(columns.joined(separator: ", ")), \(tail))"
+    }
+}
+
+/// One statement's SQL and the parameters it binds.
+struct BoundStatement {
+    var parameters: [String?] = []
+
+    /// Binds `value`, returning its placeholder.
+    mutating func bind(_ value: String?) -> String {
+        parameters.append(value)
+        return "$\(parameters.count)"
+    }
+}
+
+/// A ``Query`` in SQL: its scope, filters, cursor, order and limit, so that an index serves it;
+/// the rows are then selected once more by the query itself, so that what comes back is exactly
+/// what the local engine returns.
+struct PostgresQuery {
+    let query: Query
+    var statement = BoundStatement()
+    private(set) var sql = ""
+
+    init(_ query: Query, columns: String = "collection, id, data::text") throws {
+        self.query = query
+        var conditions: [String] = []
+        let collection: String?
+        switch query.scope {
+        case .collection(let path):
+            collection = path
+            conditions.append("collection = \(statement.bind(path))")
+        case .collectionGroup(let id):
+            collection = nil
+            conditions.append("group_id = \(statement.bind(id))")
+        }
+        for filter in query.filters { conditions.append(try condition(filter)) }
+        for order in query.orders where order.field != Query.documentID {
+            conditions.append("(\(try PostgresSQL.field(order.field))) IS NOT NULL")
+        }
+        if let search = query.textSearch {
+            let needle = statement.bind(search.text)
+            let any = try search.fields.map { "strpos(lower((\(try PostgresSQL.field($0))) #>> '{}'), \(needle)) > 0" }
+            conditions.append("(" + any.joined(separator: " OR ") + ")")
+        }
+        // The sort keys, each with its direction; the document's path last.
+        var keys: [(String, Bool)] = []
+        for order in query.effectiveOrders {
+            if order.field == Query.documentID {
+                keys.append((collection == nil ? "(collection || '/' || id) COLLATE \"C\"" : "id", order.descending))
+            } else {
+                for key in PostgresSQL.keys(try PostgresSQL.field(order.field)) { keys.append((key, order.descending)) }
+            }
+        }
+        if let cursor = query.startAfter {
+            var values: [String] = []
+            for (order, value) in zip(query.effectiveOrders, cursor) {
+                if order.field == Query.documentID {
+                    let path = value.stringValue ?? ""
+                    if let collection, path.hasPrefix(collection + "/") {
+                        values.append(statement.bind(String(path.dropFirst(collection.count + 1))))
+                    } else if collection != nil {
+                        // A cursor from another collection: compare whole paths.
+                        keys[keys.count - 1].0 = "(collection || '/' || id) COLLATE \"C\""
+                        values.append(statement.bind(path))
+                    } else {
+                        values.append(statement.bind(path))
+                    }
+                } else {
+                    values += PostgresSQL.keyValues(value).map { statement.bind($0) }
+                }
+            }
+            conditions.append(Self.after(keys, values))
+        }
+        let order = keys.map { "\($0.0)\($0.1 ? " DESC" : "")" }.joined(separator: ", ")
+        sql = "SELECT \(columns) FROM tweetcli_documents WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)"
+        if let limit = query.limit { sql += " LIMIT \(statement.bind(String(limit)))" }
+    }
+
+    /// Rows strictly after `values` in the order of `keys`: `k1 > v1 OR (k1 = v1 AND (k2 > v2 OR …))`.
+    private static func after(_ keys: [(String, Bool)], _ values: [String]) -> String {
+        var clause = "FALSE"
+        for ((key, descending), value) in zip(keys, values).reversed() {
+            let cast = Self.cast(key, value)
+            clause = "(\(key) \(descending ? "<" : ">") \(cast) OR (\(key) = \(cast) AND \(clause)))"
+        }
+        return clause
+    }
+
+    /// A bound text parameter cast to the type of the key it is compared with.
+    private static func cast(_ key: String, _ placeholder: String) -> String {
+        if key.hasPrefix("tweetcli_rank(") { return "\(placeholder)::integer" }
+        if key.hasPrefix("tweetcli_num(") { return "\(placeholder)::numeric" }
+        return "\(placeholder)::text COLLATE \"C\""
+    }
+
+    private mutating func condition(_ filter: Query.Filter) throws -> String {
+        if filter.field == Query.documentID {
+            // Filters on the ID compare it alone, not the path.
+            func id(_ value: JSONValue) -> String? { value.stringValue.map { statement.bind($0) } }
+            switch filter.op {
+            case .equal: return id(filter.value).map { "id = \($0)::text COLLATE \"C\"" } ?? "FALSE"
+            case .notEqual: return id(filter.value).map { "id <> \($0)::text COLLATE \"C\"" } ?? "TRUE"
+            case .in:
+                let options = filter.value.arrayValue?.compactMap(id) ?? []
+                return options.isEmpty ? "FALSE" : "id IN (\(options.map { "\($0)::text COLLATE \"C\"" }.joined(separator: ", ")))"
+            case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+                guard let placeholder = id(filter.value) else { return "FALSE" }
+                let symbol: String
+                switch filter.op {
+                case .lessThan: symbol = "<"
+                case .lessThanOrEqual: symbol = "<="
+                case .greaterThan: symbol = ">"
+                default: symbol = ">="
+                }
+                return "id \(symbol) \(placeholder)::text COLLATE \"C\""
+            }
+        }
+        let expression = try PostgresSQL.field(filter.field)
+        let keys = PostgresSQL.keys(expression)
+        func equal(_ value: JSONValue) -> String {
+            switch value {
+            case .array, .object:
+                return "(\(expression)) = \(statement.bind(String(decoding: value.serialized(), as: UTF8.self)))::jsonb"
+            default:
+                let values = PostgresSQL.keyValues(value)
+                return "(" + zip(keys, values).map { "\($0) = \(Self.cast($0, statement.bind($1)))" }.joined(separator: " AND ") + ")"
+            }
+        }
+        switch filter.op {
+        case .equal:
+            return equal(filter.value)
+        case .notEqual:
+            return "((\(expression)) IS NOT NULL AND NOT \(equal(filter.value)))"
+        case .in:
+            guard case .array(let options) = filter.value, !options.isEmpty else { return "FALSE" }
+            return "(" + options.map(equal).joined(separator: " OR ") + ")"
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            let values = PostgresSQL.keyValues(filter.value).map { statement.bind($0) }
+            let descending = filter.op == .lessThan || filter.op == .lessThanOrEqual
+            let strictly = Self.after(keys.map { ($0, descending) }, values)
+            let inclusive = filter.op == .lessThanOrEqual || filter.op == .greaterThanOrEqual
+            let same = "(" + zip(keys, values).map { "\($0) = \(Self.cast($0, $1))" }.joined(separator: " AND ") + ")"
+            return "((\(expression)) IS NOT NULL AND (\(strictly)\(inclusive ? " OR \(same)" : "")))"
+        }
+    }
+}
