@@ -17,12 +17,13 @@ final class PostgresConnection {
         guard let connection = PQconnectdb(location.connectionString) else {
             throw PostgresError.unreachable(name, reason: "libpq could not allocate a connection")
         }
-        self.connection = connection
         guard PQstatus(connection) == CONNECTION_OK else {
+            // Before `self.connection` is set: a throw after it would run deinit, finishing it twice.
             let message = String(cString: PQerrorMessage(connection))
             PQfinish(connection)
             throw PostgresError.connecting(name, message: message)
         }
+        self.connection = connection
         // Notices (such as "relation already exists, skipping") are not the user's business.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }

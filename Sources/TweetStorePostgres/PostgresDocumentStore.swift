@@ -44,17 +44,22 @@ public actor PostgresDocumentStore: DocumentStore {
         if let connection, connection.isConnected { return connection }
         connection = nil
         let opened = try PostgresConnection(location)
-        let schema = try opened.execute("SELECT to_regclass('tweetcli_schema') IS NOT NULL")
-        hasSchema = schema.first?.first == "t"
-        if hasSchema {
-            let version = try opened.execute("SELECT max(version) FROM tweetcli_schema").first?.first ?? nil
-            if let version, let number = Int(version), number > PostgresSQL.schemaVersion {
-                throw StoreError.unsupportedFormat(file: "the database \(name)", version: "schema \(number)")
-            }
-            hasSchema = version != nil
-        }
+        try checkSchema(opened)
         connection = opened
         return opened
+    }
+
+    /// Looks for the schema (until it is found: another process may make it at any time) and
+    /// refuses one newer than this build.
+    private func checkSchema(_ connection: PostgresConnection) throws {
+        guard !hasSchema else { return }
+        let schema = try connection.execute("SELECT to_regclass('tweetcli_schema') IS NOT NULL")
+        guard schema.first?.first == "t" else { return }
+        let version = try connection.execute("SELECT max(version) FROM tweetcli_schema").first?.first ?? nil
+        if let version, let number = Int(version), number > PostgresSQL.schemaVersion {
+            throw StoreError.unsupportedFormat(file: "the database \(name)", version: "schema \(number)")
+        }
+        hasSchema = version != nil
     }
 
     /// Creates the schema and the indexes in an empty database, once, whoever else tries at once.
@@ -66,7 +71,8 @@ public actor PostgresDocumentStore: DocumentStore {
             for index in indexes { try connection.execute(try PostgresSQL.createIndex(index)) }
             let present = try connection.execute("SELECT count(*) FROM tweetcli_schema").first?.first ?? nil
             if present == "0" {
-                try connection.execute("INSERT INTO tweetcli_schema VALUES ($1::integer)", [String(PostgresSQL.schemaVersion)])
+                try connection.execute(
+                    "INSERT INTO tweetcli_schema VALUES ($1::integer)", [String(PostgresSQL.schemaVersion)])
             }
             try connection.execute("COMMIT")
         } catch {
@@ -85,6 +91,7 @@ public actor PostgresDocumentStore: DocumentStore {
     private func reading<T>(orEmpty empty: T, _ body: (PostgresConnection) throws -> T) async throws -> T {
         try await waitForTransactions()
         let connection = try connected()
+        try checkSchema(connection)
         guard hasSchema else { return empty }
         return try body(connection)
     }
@@ -93,7 +100,7 @@ public actor PostgresDocumentStore: DocumentStore {
 
     public func exists() async throws -> Bool {
         try await waitForTransactions()
-        _ = try connected()
+        try checkSchema(try connected())
         return hasSchema
     }
 
@@ -119,12 +126,15 @@ public actor PostgresDocumentStore: DocumentStore {
 
     private static func document(at path: DocumentPath, on connection: PostgresConnection) throws -> DocumentSnapshot? {
         let rows = try connection.execute(
-            "SELECT data::text FROM tweetcli_documents WHERE collection = $1 AND id = $2", [path.collection, path.documentID])
+            "SELECT data::text FROM tweetcli_documents WHERE collection = $1 AND id = $2",
+            [path.collection, path.documentID])
         guard let text = rows.first?.first ?? nil else { return nil }
         return DocumentSnapshot(path: path, data: try fields(text, at: path))
     }
 
-    private static func documents(at paths: [DocumentPath], on connection: PostgresConnection) throws -> [DocumentSnapshot] {
+    private static func documents(at paths: [DocumentPath], on connection: PostgresConnection) throws
+        -> [DocumentSnapshot]
+    {
         guard !paths.isEmpty else { return [] }
         let keys = JSONValue.array(paths.map { .object(["c": .string($0.collection), "i": .string($0.documentID)]) })
         let rows = try connection.execute(
@@ -202,6 +212,7 @@ public actor PostgresDocumentStore: DocumentStore {
     /// The connection for a write, with the schema made first if this use of the store may.
     private func writableConnection() throws -> PostgresConnection {
         let connection = try connected()
+        try checkSchema(connection)
         if !hasSchema {
             guard createIfMissing else { throw StoreError.noStore(path: name) }
             try createSchema(connection)

@@ -27,7 +27,8 @@ public struct PostgresLocation: Sendable, Equatable {
             let reason = error.map { String(cString: $0) } ?? "libpq could not parse it"
             if let error { PQfreemem(error) }
             throw PostgresLocationError(
-                reason: reason.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: text, with: "…"))
+                reason: reason.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: text, with: "…")
+            )
         }
         defer { PQconninfoFree(options) }
         var values: [String: String] = [:]

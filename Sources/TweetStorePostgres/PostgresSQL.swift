@@ -52,7 +52,10 @@ enum PostgresSQL {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard !parts.isEmpty,
             parts.allSatisfy({ part in
-                !part.isEmpty && part.utf8.allSatisfy { $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+                !part.isEmpty
+                    && part.utf8.allSatisfy {
+                        $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)
+                    }
             })
         else {
             throw StoreError.io(path: "the PostgreSQL store", reason: "the field name \(name) cannot be queried")
@@ -168,7 +171,8 @@ struct PostgresQuery {
             conditions.append(Self.after(keys, values))
         }
         let order = keys.map { "\($0.0)\($0.1 ? " DESC" : "")" }.joined(separator: ", ")
-        sql = "SELECT \(columns) FROM tweetcli_documents WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)"
+        sql =
+            "SELECT \(columns) FROM tweetcli_documents WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)"
         if let limit = query.limit { sql += " LIMIT \(statement.bind(String(limit)))" }
     }
 
@@ -198,7 +202,8 @@ struct PostgresQuery {
             case .notEqual: return id(filter.value).map { "id <> \($0)::text COLLATE \"C\"" } ?? "TRUE"
             case .in:
                 let options = filter.value.arrayValue?.compactMap(id) ?? []
-                return options.isEmpty ? "FALSE" : "id IN (\(options.map { "\($0)::text COLLATE \"C\"" }.joined(separator: ", ")))"
+                return options.isEmpty
+                    ? "FALSE" : "id IN (\(options.map { "\($0)::text COLLATE \"C\"" }.joined(separator: ", ")))"
             case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
                 guard let placeholder = id(filter.value) else { return "FALSE" }
                 let symbol: String
@@ -219,7 +224,9 @@ struct PostgresQuery {
                 return "(\(expression)) = \(statement.bind(String(decoding: value.serialized(), as: UTF8.self)))::jsonb"
             default:
                 let values = PostgresSQL.keyValues(value)
-                return "(" + zip(keys, values).map { "\($0) = \(Self.cast($0, statement.bind($1)))" }.joined(separator: " AND ") + ")"
+                return "("
+                    + zip(keys, values).map { "\($0) = \(Self.cast($0, statement.bind($1)))" }.joined(
+                        separator: " AND ") + ")"
             }
         }
         switch filter.op {

@@ -14,7 +14,7 @@ struct StoreExportTests {
     }
 
     /// Exports `store` into a file and returns its lines.
-    private func export(_ store: LocalDocumentStore) async throws -> [JSONValue] {
+    private func export(_ store: any DocumentStore) async throws -> [JSONValue] {
         let path = env.path("export.jsonl")
         let written = Mutex<[UInt8]>([])
         try await store.exportDocuments { batch in

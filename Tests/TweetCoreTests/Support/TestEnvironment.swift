@@ -19,6 +19,19 @@ final class TestEnvironment: Sendable {
     private let nextSeed = Atomic<UInt64>(1)
     /// The uids of users written directly by ``addUser(_:fullname:to:)``.
     private let userIDs = IDGenerator.seeded(0x5EED)
+    /// The PostgreSQL schema standing for each store directory of this test.
+    private let postgresLocations = Mutex<[String: String]>([:])
+
+    /// The connection URI of the PostgreSQL schema that stands for `directory` in this test.
+    func postgresLocation(for directory: String) throws -> String {
+        if let known = postgresLocations.withLock({ $0[directory] }) { return known }
+        let fresh = try PostgresCluster.freshLocation()
+        return postgresLocations.withLock { locations in
+            if let known = locations[directory] { return known }
+            locations[directory] = fresh
+            return fresh
+        }
+    }
 
     init(clock: TestClock = TestClock()) throws {
         let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("TweetCoreTests.XXXXXX")

@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+
+@testable import TweetStore
+@testable import TweetStorePostgres
+
+/// A throwaway PostgreSQL cluster for the tests: made with `initdb --no-sync -A trust` in a
+/// temporary directory, listening only on a Unix socket there (`-k DIR -c listen_addresses=''`,
+/// `-F`), started on first use and stopped when the test process exits. As root (CI), the server
+/// runs as the `postgres` user, since `initdb` refuses root. Each store gets a schema of its own,
+/// so tests running at once never see each other's documents.
+///
+/// `TWEETCLI_POSTGRES_TESTS=require` (set by `.ci/run`) makes a cluster that cannot start a failure
+/// rather than a skip.
+enum PostgresCluster {
+    /// The running cluster's socket directory, or why there is none.
+    static let state: Result<String, ClusterError> = start()
+
+    struct ClusterError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Whether the PostgreSQL tests can run here.
+    static var isAvailable: Bool {
+        if case .success = state { return true }
+        return false
+    }
+
+    /// Whether a missing cluster must fail the run.
+    static var isRequired: Bool { ProcessInfo.processInfo.environment["TWEETCLI_POSTGRES_TESTS"] == "require" }
+
+    private static let schemas = Atomic<Int>(0)
+
+    /// A connection URI for a fresh, empty schema of the test database.
+    static func freshLocation() throws -> String {
+        let socket = try state.get()
+        let schema = "t\(getpid())_\(schemas.add(1, ordering: .relaxed).newValue)"
+        let admin = try PostgresConnection(try PostgresLocation(uri(socket, schema: nil)))
+        try admin.execute("CREATE SCHEMA \(schema)")  // a name made here, never from outside
+        return uri(socket, schema: schema)
+    }
+
+    static func uri(_ socket: String, schema: String?) -> String {
+        var text = "postgresql:///tweetcli?host=\(socket)&user=postgres"
+        if let schema { text += "&options=-csearch_path%3D\(schema)" }
+        return text
+    }
+
+    /// The directory holding PostgreSQL's programs: `pg_config --bindir`, else Debian's place.
+    private static func binaries() -> String? {
+        let candidates =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
+            .sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin" } ?? []
+        return candidates.first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
+    }
+
+    nonisolated(unsafe) private static var dataDirectory = ""
+    nonisolated(unsafe) private static var ctl = ""
+    nonisolated(unsafe) private static var asPostgres = false
+
+    private static func start() -> Result<String, ClusterError> {
+        guard let bin = binaries() else {
+            return .failure(ClusterError(description: "no initdb in /usr/lib/postgresql"))
+        }
+        let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("tweetcli-pg-\(getpid())")
+        try? FileManager.default.removeItem(atPath: root)
+        do {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        } catch {
+            return .failure(ClusterError(description: "cannot make \(root)"))
+        }
+        asPostgres = geteuid() == 0
+        if asPostgres {
+            guard run(["/bin/chown", "postgres", root]) == 0 else {
+                return .failure(
+                    ClusterError(description: "running as root and cannot hand \(root) to the postgres user"))
+            }
+        }
+        dataDirectory = root + "/data"
+        ctl = bin + "/pg_ctl"
+        guard run([bin + "/initdb", "--no-sync", "-A", "trust", "-U", "postgres", "-D", dataDirectory]) == 0 else {
+            return .failure(ClusterError(description: "initdb failed"))
+        }
+        let options = "-k \(root) -c listen_addresses='' -F -c max_connections=200"
+        guard run([ctl, "-D", dataDirectory, "-l", root + "/log", "-o", options, "-w", "start"]) == 0 else {
+            return .failure(ClusterError(description: "the server did not start (its log is \(root)/log)"))
+        }
+        atexit {
+            _ = PostgresCluster.run([
+                PostgresCluster.ctl, "-D", PostgresCluster.dataDirectory, "-m", "immediate", "stop",
+            ])
+        }
+        do {
+            let admin = try PostgresConnection(
+                try PostgresLocation(uri(root, schema: nil).replacingOccurrences(of: "/tweetcli?", with: "/postgres?")))
+            try admin.execute("CREATE DATABASE tweetcli")
+        } catch {
+            return .failure(ClusterError(description: "cannot create the test database: \(error)"))
+        }
+        return .success(root)
+    }
+
+    /// Runs a program (as the postgres user when root), quietly; returns its exit status. With
+    /// posix_spawn and waitpid: Foundation's Process waits on a run loop, which a static
+    /// initializer on a test thread does not turn.
+    @discardableResult
+    static func run(_ arguments: [String]) -> Int32 {
+        let command =
+            asPostgres && arguments[0] != "/bin/chown"
+            ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, command[0], &actions, nil, &argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+    }
+}
