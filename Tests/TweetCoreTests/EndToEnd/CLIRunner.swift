@@ -11,11 +11,15 @@ final class CLIRunner {
 
     let home: URL
     var store: URL { home.appendingPathComponent("store") }
+    /// What `--store` names: the local store in the home, or a PostgreSQL URI.
+    let location: String
     var journal: URL { store.appendingPathComponent("journal.jsonl") }
 
-    init() throws {
+    /// A fresh home, with its local store, or the PostgreSQL store at `location`.
+    init(location: String? = nil) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("tweetcli-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        self.location = location ?? home.appendingPathComponent("store").path
     }
 
     deinit {
@@ -48,7 +52,7 @@ final class CLIRunner {
     {
         let process = Process()
         process.executableURL = Self.executable
-        process.arguments = (store ? ["--store", self.store.path] : []) + arguments
+        process.arguments = (store ? ["--store", location] : []) + arguments
         var environment = [
             "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin",
         ]

@@ -16,7 +16,7 @@ struct StoreSafetyTests {
         process.arguments = ["-c", script]
         var env = [
             "HOME": cli.home.path, "PATH": "/usr/bin:/bin", "TWEETCLI": CLIRunner.executable.path,
-            "STORE": cli.store.path, "XDG_STATE_HOME": cli.home.appendingPathComponent("state").path,
+            "STORE": cli.location, "XDG_STATE_HOME": cli.home.appendingPathComponent("state").path,
         ]
         env.merge(environment) { _, new in new }
         process.environment = env
@@ -54,13 +54,22 @@ struct StoreSafetyTests {
 
     @Test func fourPostersAndTwoLikersAtOnceLoseNothing() throws {
         let cli = try CLIRunner()
+        try Self.postersAndLikersLoseNothing(cli, posters: 4)
+        #expect(try cli.run(["doctor"]).status == 0)
+    }
+
+    /// `posters` processes posting 250 tweets each and two liking and unliking one tweet, all at
+    /// once, each signed in as its own user who follows the target; readers meanwhile never fail.
+    /// Every acknowledged post is there exactly once, likes equal `user-likes`, follows equal both
+    /// sides' counters.
+    static func postersAndLikersLoseNothing(_ cli: CLIRunner, posters: Int) throws {
         try cli.register("target", fullname: "Target")
         let tweet = try cli.post("like me")
         let acknowledged = cli.home.appendingPathComponent("acknowledged")
         try FileManager.default.createDirectory(at: acknowledged, withIntermediateDirectories: true)
         var processes: [Process] = []
         // Each writer signs in as its own user, in its own state directory (its own session).
-        for name in ["poster1", "poster2", "poster3", "poster4", "liker1", "liker2"] {
+        for name in (1...posters).map({ "poster\($0)" }) + ["liker1", "liker2"] {
             let state = cli.home.appendingPathComponent("state-\(name)").path
             let register = try cli.run(
                 [
@@ -72,6 +81,7 @@ struct StoreSafetyTests {
             let script =
                 name.hasPrefix("poster")
                 ? """
+                "$TWEETCLI" --store "$STORE" follow @target
                 for i in $(seq 1 250); do
                   if "$TWEETCLI" --store "$STORE" post "\(name) tweet $i"; then echo "\(name) tweet $i" >> "$ACK/\(name)"; fi
                 done
@@ -99,7 +109,7 @@ struct StoreSafetyTests {
         for (path, data) in documents where path.hasPrefix("tweets/") {
             captions[data["caption"] as? String ?? "", default: 0] += 1
         }
-        for poster in 1...4 {
+        for poster in 1...posters {
             let file = acknowledged.appendingPathComponent("poster\(poster)")
             let acked = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
             #expect(acked.count == 250, "every post of poster\(poster) succeeded")
@@ -107,7 +117,27 @@ struct StoreSafetyTests {
         }
         #expect(documents["tweets/\(tweet)"]?["likes"] as? Int == 2)
         Self.expectLikeCountsMatch(documents)
-        #expect(try cli.run(["doctor"]).status == 0)
+        Self.expectFollowCountsMatch(documents)
+    }
+
+    /// Every user's counted `following` and `followers` equal the follow documents on each side.
+    static func expectFollowCountsMatch(_ documents: [String: [String: Any]]) {
+        var following: [String: Int] = [:]
+        var followers: [String: Int] = [:]
+        for path in documents.keys {
+            let parts = path.split(separator: "/").map(String.init)
+            guard parts.count == 4 else { continue }
+            if parts[0] == "following" && parts[2] == "user-following" { following[parts[1], default: 0] += 1 }
+            if parts[0] == "followers" && parts[2] == "user-followers" { followers[parts[1], default: 0] += 1 }
+        }
+        var checked = 0
+        for (path, data) in documents where path.hasPrefix("user-stats/") {
+            let uid = String(path.dropFirst("user-stats/".count))
+            #expect(data["following"] as? Int == following[uid, default: 0], "following of \(uid)")
+            #expect(data["followers"] as? Int == followers[uid, default: 0], "followers of \(uid)")
+            checked += 1
+        }
+        #expect(checked > 0)
     }
 
     @Test func killingWritersAtRandomMomentsLosesNoAcknowledgedWrite() throws {

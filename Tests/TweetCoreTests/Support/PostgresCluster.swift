@@ -56,10 +56,12 @@ enum PostgresCluster {
 
     nonisolated(unsafe) private static var dataDirectory = ""
     nonisolated(unsafe) private static var ctl = ""
+    /// The directory of PostgreSQL's programs.
+    nonisolated(unsafe) private(set) static var bin = ""
     nonisolated(unsafe) private static var asPostgres = false
 
     private static func start() -> Result<String, ClusterError> {
-        guard let bin = binaries() else {
+        guard let found = binaries() else {
             return .failure(ClusterError(description: "no initdb in /usr/lib/postgresql"))
         }
         let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("tweetcli-pg-\(getpid())")
@@ -76,6 +78,7 @@ enum PostgresCluster {
                     ClusterError(description: "running as root and cannot hand \(root) to the postgres user"))
             }
         }
+        bin = found
         dataDirectory = root + "/data"
         ctl = bin + "/pg_ctl"
         guard run([bin + "/initdb", "--no-sync", "-A", "trust", "-U", "postgres", "-D", dataDirectory]) == 0 else {
