@@ -57,7 +57,7 @@ final class PostgresConnection {
         return table
     }
 
-    private func run(_ sql: String, _ parameters: [String?]) throws -> OpaquePointer {
+    private func run(_ sql: String, _ parameters: [String?], expectCopy: Bool = false) throws -> OpaquePointer {
         // The parameters as C strings that live until PQexecParams returns.
         let storage = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for pointer in storage { free(pointer) } }
@@ -71,14 +71,68 @@ final class PostgresConnection {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
             return result
+        case PGRES_COPY_IN where expectCopy:
+            return result
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-            let text = message ?? String(cString: PQerrorMessage(connection))
+            let error = Self.error(result, connection, name)
             PQclear(result)
-            if PQstatus(connection) != CONNECTION_OK { throw PostgresError.lost(name, message: text) }
-            throw PostgresError.statement(state: state, message: text)
+            throw error
         }
+    }
+
+    /// The error a failed result reports: a lost connection, or the statement's SQLSTATE and message.
+    private static func error(_ result: OpaquePointer, _ connection: OpaquePointer, _ name: String) -> PostgresError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        let text = message ?? String(cString: PQerrorMessage(connection))
+        if PQstatus(connection) != CONNECTION_OK { return .lost(name, message: text) }
+        return .statement(state: state, message: text)
+    }
+
+    /// Streams `rows` into `table` with `COPY … FROM STDIN` (libpq's `PQputCopyData`): each row's
+    /// columns as text, escaped for COPY's text format.
+    func copy(into table: String, columns: [String], rows: some Sequence<[String]>) throws {
+        let start = try run("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN", [], expectCopy: true)
+        PQclear(start)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        func flush() throws {
+            let sent = buffer.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(connection, $0.baseAddress, Int32($0.count)) }
+            }
+            guard sent == 1 else {
+                throw PostgresError.lost(name, message: String(cString: PQerrorMessage(connection)))
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+        for row in rows {
+            for (index, column) in row.enumerated() {
+                if index > 0 { buffer.append(0x09) }
+                for byte in column.utf8 {
+                    switch byte {
+                    case 0x5C: buffer += [0x5C, 0x5C]  // backslash
+                    case 0x09: buffer += [0x5C, 0x74]  // tab
+                    case 0x0A: buffer += [0x5C, 0x6E]  // newline
+                    case 0x0D: buffer += [0x5C, 0x72]  // carriage return
+                    default: buffer.append(byte)
+                    }
+                }
+            }
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+        if !buffer.isEmpty { try flush() }
+        guard PQputCopyEnd(connection, nil) == 1 else {
+            throw PostgresError.lost(name, message: String(cString: PQerrorMessage(connection)))
+        }
+        var failure: PostgresError?
+        while let result = PQgetResult(connection) {
+            if PQresultStatus(result) != PGRES_COMMAND_OK && failure == nil {
+                failure = Self.error(result, connection, name)
+            }
+            PQclear(result)
+        }
+        if let failure { throw failure }
     }
 
     /// Whether the connection is still up.

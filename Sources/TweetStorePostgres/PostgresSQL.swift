@@ -81,23 +81,34 @@ enum PostgresSQL {
         }
     }
 
-    /// The index statement for `definition`: its scope's column, its fields' keys, then the path.
+    /// The index of `definition`, partial to the collections it is for (`WHERE group_id = …`):
+    /// for one collection its path, its fields' keys, then the ID; for a collection group the
+    /// keys, then the path.
     static func createIndex(_ definition: IndexDefinition) throws -> String {
         var columns: [String] = []
         for field in definition.fields {
             columns += keys(try self.field(field.hasSuffix("?") ? String(field.dropLast()) : field))
         }
-        let scope: String
-        switch definition.scope {
-        case .collection: scope = "collection"
-        case .collectionGroup: scope = "group_id"
-        }
-        // The name is a hash of the definition: stable, and only letters and digits.
+        // The collection's ID comes from the services' code; checked, then written as a literal
+        // (an index's predicate cannot be a parameter).
+        let group = definition.collectionID
+        guard !group.isEmpty,
+            group.utf8.allSatisfy({
+                $0 == 45 || $0 == 95 || (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0)
+            })
+        else { throw StoreError.io(path: "the PostgreSQL store", reason: "the collection \(group) cannot be indexed") }
+        let ordered =
+            definition.scope == .collection
+            ? ["collection"] + columns + ["id"] : columns + ["collection", "id"]
+        return "CREATE INDEX IF NOT EXISTS \(indexName(definition)) ON tweetcli_documents "
+            + "(\(ordered.joined(separator: ", "))) WHERE group_id = '\(group)'"
+    }
+
+    /// A stable name for `definition`'s index: a hash of it, letters and digits only.
+    static func indexName(_ definition: IndexDefinition) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in definition.name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let tail = definition.scope == .collection ? "id" : "collection, id"
-        return "CREATE INDEX IF NOT EXISTS tweetcli_index_\(String(hash, radix: 16)) ON tweetcli_documents "
-            + "(\(scope), \(columns.joined(separator: ", ")), \(tail))"
+        return "tweetcli_index_\(String(hash, radix: 16))"
     }
 }
 
@@ -127,7 +138,9 @@ struct PostgresQuery {
         switch query.scope {
         case .collection(let path):
             collection = path
-            conditions.append("collection = \(statement.bind(path))")
+            // The collection's ID too, which the partial indexes are for.
+            let group = path.split(separator: "/").last.map(String.init) ?? path
+            conditions.append("collection = \(statement.bind(path)) AND group_id = \(statement.bind(group))")
         case .collectionGroup(let id):
             collection = nil
             conditions.append("group_id = \(statement.bind(id))")
