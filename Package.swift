@@ -17,8 +17,9 @@ let package = Package(
     targets: [
         // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing.
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
-        // libpq (Debian's libpq-dev): PostgreSQL's own client library, for the server engine.
-        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq's declarations (Debian's libpq-dev), for the server engine, which loads libpq with
+        // dlopen when a PostgreSQL store is used: linked, it would slow every command's start-up.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
         // The engine-neutral store: the DocumentStore protocol and its value types (queries,
         // transactions, JSON values, index declarations, errors), as swift-nio's NIOCore.
         .target(name: "TweetStore", swiftSettings: sameExecutor),

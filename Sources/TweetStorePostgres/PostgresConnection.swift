@@ -5,6 +5,7 @@ import TweetStore
 /// One libpq connection: statements with bound parameters (`PQexecParams`, text format), never
 /// values spliced into SQL.
 final class PostgresConnection {
+    private let pq: LibPQ
     private let connection: OpaquePointer
     /// How errors name the server: host, port and database, never the connection string (it may
     /// hold a password).
@@ -14,22 +15,29 @@ final class PostgresConnection {
     /// - Throws: ``PostgresError`` with one sentence a user can act on.
     init(_ location: PostgresLocation) throws {
         name = location.displayName
-        guard let connection = PQconnectdb(location.connectionString) else {
+        let pq = try LibPQ.get()
+        self.pq = pq
+        guard let connection = pq.connectdb(location.connectionString) else {
             throw PostgresError.unreachable(name, reason: "libpq could not allocate a connection")
         }
-        guard PQstatus(connection) == CONNECTION_OK else {
+        guard pq.status(connection) == CONNECTION_OK else {
             // Before `self.connection` is set: a throw after it would run deinit, finishing it twice.
-            let message = String(cString: PQerrorMessage(connection))
-            PQfinish(connection)
+            let message = Self.text(pq.errorMessage(connection))
+            pq.finish(connection)
             throw PostgresError.connecting(name, message: message)
+        }
+        // Text goes both ways as UTF-8, whatever the environment's PGCLIENTENCODING says.
+        guard pq.setClientEncoding(connection, "UTF8") == 0 else {
+            pq.finish(connection)
+            throw PostgresError.unreachable(name, reason: "the server cannot speak UTF-8 to this client")
         }
         self.connection = connection
         // Notices (such as "relation already exists, skipping") are not the user's business.
-        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        _ = pq.setNoticeProcessor(connection, { _, _ in }, nil)
     }
 
     deinit {
-        PQfinish(connection)
+        pq.finish(connection)
     }
 
     /// Runs one statement with `parameters` bound as text (`nil` is SQL NULL).
@@ -37,19 +45,19 @@ final class PostgresConnection {
     @discardableResult
     func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
         let result = try run(sql, parameters)
-        defer { PQclear(result) }
-        let rows = Int(PQntuples(result))
-        let columns = Int(PQnfields(result))
+        defer { pq.clear(result) }
+        let rows = Int(pq.ntuples(result))
+        let columns = Int(pq.nfields(result))
         var table: [[String?]] = []
         table.reserveCapacity(rows)
         for row in 0..<rows {
             var values: [String?] = []
             values.reserveCapacity(columns)
             for column in 0..<columns {
-                if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
+                if pq.getisnull(result, Int32(row), Int32(column)) == 1 {
                     values.append(nil)
                 } else {
-                    values.append(String(cString: PQgetvalue(result, Int32(row), Int32(column))))
+                    values.append(Self.text(pq.getvalue(result, Int32(row), Int32(column))))
                 }
             }
             table.append(values)
@@ -58,34 +66,40 @@ final class PostgresConnection {
     }
 
     private func run(_ sql: String, _ parameters: [String?], expectCopy: Bool = false) throws -> OpaquePointer {
+        // A C string ends at its first NUL: a value holding one would reach the server cut short.
+        if parameters.contains(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresError.statement(state: "22021", message: "a value holds the character U+0000")
+        }
         // The parameters as C strings that live until PQexecParams returns.
         let storage = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for pointer in storage { free(pointer) } }
         let pointers: [UnsafePointer<CChar>?] = storage.map { $0.map { UnsafePointer($0) } }
         let result = pointers.withUnsafeBufferPointer { buffer in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+            pq.execParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
         }
         guard let result else {
-            throw PostgresError.lost(name, message: String(cString: PQerrorMessage(connection)))
+            throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
         }
-        switch PQresultStatus(result) {
+        switch pq.resultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
             return result
         case PGRES_COPY_IN where expectCopy:
             return result
         default:
-            let error = Self.error(result, connection, name)
-            PQclear(result)
+            let error = Self.error(pq, result, connection, name)
+            pq.clear(result)
             throw error
         }
     }
 
     /// The error a failed result reports: a lost connection, or the statement's SQLSTATE and message.
-    private static func error(_ result: OpaquePointer, _ connection: OpaquePointer, _ name: String) -> PostgresError {
-        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-        let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-        let text = message ?? String(cString: PQerrorMessage(connection))
-        if PQstatus(connection) != CONNECTION_OK { return .lost(name, message: text) }
+    private static func error(_ pq: LibPQ, _ result: OpaquePointer, _ connection: OpaquePointer, _ name: String)
+        -> PostgresError
+    {
+        let state = pq.resultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+        let message = pq.resultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        let text = message ?? Self.text(pq.errorMessage(connection))
+        if pq.status(connection) != CONNECTION_OK { return .lost(name, message: text) }
         return .statement(state: state, message: text)
     }
 
@@ -93,15 +107,15 @@ final class PostgresConnection {
     /// columns as text, escaped for COPY's text format.
     func copy(into table: String, columns: [String], rows: some Sequence<[String]>) throws {
         let start = try run("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN", [], expectCopy: true)
-        PQclear(start)
+        pq.clear(start)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         func flush() throws {
             let sent = buffer.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(connection, $0.baseAddress, Int32($0.count)) }
+                bytes.withMemoryRebound(to: CChar.self) { pq.putCopyData(connection, $0.baseAddress, Int32($0.count)) }
             }
             guard sent == 1 else {
-                throw PostgresError.lost(name, message: String(cString: PQerrorMessage(connection)))
+                throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
             }
             buffer.removeAll(keepingCapacity: true)
         }
@@ -122,21 +136,30 @@ final class PostgresConnection {
             if buffer.count >= 1 << 20 { try flush() }
         }
         if !buffer.isEmpty { try flush() }
-        guard PQputCopyEnd(connection, nil) == 1 else {
-            throw PostgresError.lost(name, message: String(cString: PQerrorMessage(connection)))
+        guard pq.putCopyEnd(connection, nil) == 1 else {
+            throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
         }
         var failure: PostgresError?
-        while let result = PQgetResult(connection) {
-            if PQresultStatus(result) != PGRES_COMMAND_OK && failure == nil {
-                failure = Self.error(result, connection, name)
+        while let result = pq.getResult(connection) {
+            if pq.resultStatus(result) != PGRES_COMMAND_OK && failure == nil {
+                failure = Self.error(pq, result, connection, name)
             }
-            PQclear(result)
+            pq.clear(result)
         }
         if let failure { throw failure }
     }
 
+    /// A C string from libpq, or "" for none.
+    static func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
+    }
+
     /// Whether the connection is still up.
-    var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
+    var isConnected: Bool { pq.status(connection) == CONNECTION_OK }
+
+    /// Whether the connection is up and outside any transaction or COPY: the only state a new
+    /// command may start from.
+    var isIdle: Bool { isConnected && pq.transactionStatus(connection) == PQTRANS_IDLE }
 }
 
 /// What can go wrong talking to PostgreSQL, in sentences that never hold a password.
@@ -180,7 +203,7 @@ enum PostgresError: Error, LocalizedError, Equatable {
             return "cannot connect to the PostgreSQL store \(name): \(reason)"
         case .lost(let name, let message):
             return "the connection to the PostgreSQL store \(name) was lost (\(Self.firstLine(message))); "
-                + "nothing of this command was written"
+                + "a transaction it had not committed was rolled back"
         case .statement(let state, let message):
             return "PostgreSQL refused a statement (\(state)): \(Self.firstLine(message))"
         }

@@ -41,7 +41,8 @@ public actor PostgresDocumentStore: DocumentStore {
 
     /// The connection, opened (and the schema's version checked) on first use.
     private func connected() throws -> PostgresConnection {
-        if let connection, connection.isConnected { return connection }
+        // A connection left inside a transaction or a COPY (a failed rollback) is not reused.
+        if let connection, connection.isIdle { return connection }
         connection = nil
         let opened = try PostgresConnection(location)
         try checkSchema(opened)
@@ -67,6 +68,13 @@ public actor PostgresDocumentStore: DocumentStore {
         try connection.execute("BEGIN")
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(7310427731)")
+            // Another process may have made it (or a newer build a newer one) while this one waited.
+            hasSchema = false
+            try checkSchema(connection)
+            if hasSchema {
+                try connection.execute("COMMIT")
+                return
+            }
             for statement in PostgresSQL.createSchema { try connection.execute(statement) }
             for index in indexes { try connection.execute(try PostgresSQL.createIndex(index)) }
             let present = try connection.execute("SELECT count(*) FROM tweetcli_schema").first?.first ?? nil
@@ -118,6 +126,8 @@ public actor PostgresDocumentStore: DocumentStore {
 
     public func count(_ query: Query) async throws -> Int {
         try await reading(orEmpty: 0) { connection in
+            // A text search is decided in Swift (see PostgresQuery), so it is counted there too.
+            if query.textSearch != nil { return try Self.run(query, on: connection).count }
             let sql = try PostgresQuery(query, columns: "1")
             let rows = try connection.execute("SELECT count(*) FROM (\(sql.sql)) AS selected", sql.statement.parameters)
             return Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
@@ -297,9 +307,12 @@ public actor PostgresDocumentStore: DocumentStore {
             if try connection.execute("SELECT 1 FROM tweetcli_documents LIMIT 1").isEmpty {
                 try bulkLoad(documents, on: connection)
             } else {
-                // Batches of a few thousand rows: one statement each, one transaction for all.
+                // Batches of a few thousand rows: one statement each, one transaction for all. Of
+                // two writes to one path the later wins (one statement cannot write a row twice).
+                var last: [DocumentPath: Int] = [:]
+                for (position, (path, _)) in documents.enumerated() { last[path] = position }
                 var batch: [JSONValue] = []
-                for (path, fields) in documents {
+                for (position, (path, fields)) in documents.enumerated() where last[path] == position {
                     batch.append(
                         .object([
                             "c": .string(path.collection), "i": .string(path.documentID),

@@ -12,6 +12,8 @@ public struct PostgresLocation: Sendable, Equatable {
     public let port: String?
     public let database: String?
     public let user: String?
+    /// Server options (such as a `search_path`), which make a different store on the same database.
+    public let options: String?
 
     /// Whether `text` names a PostgreSQL store rather than a directory.
     public static func isLocation(_ text: String) -> Bool {
@@ -22,17 +24,16 @@ public struct PostgresLocation: Sendable, Equatable {
     /// - Throws: ``PostgresLocationError`` with libpq's reason (never the text, which may hold a password).
     public init(_ text: String) throws {
         guard Self.isLocation(text) else { throw PostgresLocationError(reason: "it is not a postgresql:// URI") }
+        let pq = try LibPQ.get()
         var error: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(text, &error) else {
+        guard let parsed = pq.conninfoParse(text, &error) else {
             let reason = error.map { String(cString: $0) } ?? "libpq could not parse it"
-            if let error { PQfreemem(error) }
-            throw PostgresLocationError(
-                reason: reason.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: text, with: "…")
-            )
+            if let error { pq.freemem(error) }
+            throw PostgresLocationError(reason: Self.withoutQuotedParts(reason))
         }
-        defer { PQconninfoFree(options) }
+        defer { pq.conninfoFree(parsed) }
         var values: [String: String] = [:]
-        var option = options
+        var option = parsed
         while let keyword = option.pointee.keyword {
             if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
             option += 1
@@ -42,7 +43,45 @@ public struct PostgresLocation: Sendable, Equatable {
         port = values["port"]
         database = values["dbname"]
         user = values["user"]
+        options = values["options"]
     }
+
+    /// libpq's reason with every quoted part (which may be a piece of a password) left out.
+    static func withoutQuotedParts(_ reason: String) -> String {
+        var kept = ""
+        var quoted = false
+        for character in reason.trimmingCharacters(in: .whitespacesAndNewlines) {
+            if character == "\"" {
+                quoted.toggle()
+                if quoted { kept += "\"…\"" }
+            } else if !quoted {
+                kept.append(character)
+            }
+        }
+        return kept
+    }
+
+    /// A URI as it may be shown: without the password of its user part or of a `password=`
+    /// parameter.
+    public static func redacted(_ text: String) -> String {
+        guard isLocation(text), let scheme = text.range(of: "://") else { return text }
+        var rest = String(text[scheme.upperBound...])
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
+            rest.replaceSubrange(colon..<at, with: "")
+        }
+        if let query = rest.firstIndex(of: "?") {
+            let parameters = rest[rest.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
+            let kept = parameters.filter { !$0.lowercased().hasPrefix("password=") }
+            rest = String(rest[...query]) + kept.joined(separator: "&")
+            if rest.hasSuffix("?") { rest.removeLast() }
+        }
+        return String(text[..<scheme.upperBound]) + rest
+    }
+
+    /// What names this store's session file: the server, the database and any options, never a
+    /// user's password.
+    public var sessionKey: String { displayName + (options.map { " options=\($0)" } ?? "") }
 
     /// `host:port/database` with libpq's defaults named, for messages and the session's key.
     public var displayName: String {

@@ -149,10 +149,12 @@ struct PostgresQuery {
         for order in query.orders where order.field != Query.documentID {
             conditions.append("(\(try PostgresSQL.field(order.field))) IS NOT NULL")
         }
+        // A text search is left to the query's own check in Swift (case folding and Unicode
+        // equivalence differ between Swift and the server's locale), so its rows come without a
+        // LIMIT: SQL must never cut off a row that Swift would keep.
         if let search = query.textSearch {
-            let needle = statement.bind(search.text)
-            let any = try search.fields.map { "strpos(lower((\(try PostgresSQL.field($0))) #>> '{}'), \(needle)) > 0" }
-            conditions.append("(" + any.joined(separator: " OR ") + ")")
+            for field in search.fields { _ = try PostgresSQL.field(field) }
+            if search.fields.isEmpty { conditions.append("FALSE") }
         }
         // The sort keys, each with its direction; the document's path last.
         var keys: [(String, Bool)] = []
@@ -186,7 +188,7 @@ struct PostgresQuery {
         let order = keys.map { "\($0.0)\($0.1 ? " DESC" : "")" }.joined(separator: ", ")
         sql =
             "SELECT \(columns) FROM tweetcli_documents WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)"
-        if let limit = query.limit { sql += " LIMIT \(statement.bind(String(limit)))" }
+        if let limit = query.limit, query.textSearch == nil { sql += " LIMIT \(statement.bind(String(limit)))" }
     }
 
     /// Rows strictly after `values` in the order of `keys`: `k1 > v1 OR (k1 = v1 AND (k2 > v2 OR …))`.
@@ -218,7 +220,12 @@ struct PostgresQuery {
                 return options.isEmpty
                     ? "FALSE" : "id IN (\(options.map { "\($0)::text COLLATE \"C\"" }.joined(separator: ", ")))"
             case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-                guard let placeholder = id(filter.value) else { return "FALSE" }
+                guard let placeholder = id(filter.value) else {
+                    // An ID is a string: it sorts after null, booleans and numbers, before arrays and objects.
+                    let rank = Int(PostgresSQL.keyValues(filter.value)[0]) ?? 0
+                    let below = filter.op == .lessThan || filter.op == .lessThanOrEqual
+                    return (below ? rank > 3 : rank < 3) ? "TRUE" : "FALSE"
+                }
                 let symbol: String
                 switch filter.op {
                 case .lessThan: symbol = "<"

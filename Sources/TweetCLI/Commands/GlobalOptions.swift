@@ -1,3 +1,5 @@
+import TweetStorePostgres
+
 /// `--store`, `--json`, `--color` and `--no-pager`, accepted before or after the command.
 struct GlobalOptions: Equatable {
     var storePath: String?
@@ -19,7 +21,8 @@ struct GlobalOptions: Equatable {
     /// hint works as typed.
     func suggest(_ arguments: String) -> String {
         guard let storePath else { return "tweetcli " + arguments }
-        return "tweetcli --store \(ShellQuote.quote(storePath)) " + arguments
+        // A PostgreSQL URI without its password: a hint is printed, and a password never is.
+        return "tweetcli --store \(ShellQuote.quote(PostgresLocation.redacted(storePath))) " + arguments
     }
 
     /// Takes the global flags out of `arguments`, leaving the command and its own arguments.

@@ -27,7 +27,8 @@ extension AppServices {
     {
         let store = PostgresDocumentStore(location: location, indexes: Self.indexes, createIfMissing: createIfMissing)
         let name = location.displayName
-        let session = SessionStore(path: Self.sessionPath(forStore: name, stateDirectory: stateDirectory))
+        let session = SessionStore(
+            path: Self.sessionPath(forStore: location.sessionKey, stateDirectory: stateDirectory))
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: name))
     }
 }

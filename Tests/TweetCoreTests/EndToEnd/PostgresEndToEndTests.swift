@@ -93,6 +93,14 @@ struct PostgresEndToEndTests {
         #expect(feed.status == 1)
         #expect(feed.stderr.contains("there is no such database"), "\(feed.stderr)")
         #expect(!feed.stderr.contains("hunter22"))
+        // The hint that repeats --store leaves the password out too.
+        let signedOut = try CLIRunner(
+            location: try PostgresCluster.freshLocation().replacingOccurrences(
+                of: "user=postgres", with: "user=postgres&password=hunter22"))
+        let whoami = try signedOut.run(["whoami"])
+        #expect(whoami.status == 1)
+        #expect(whoami.stderr.contains("login"), "\(whoami.stderr)")
+        #expect(!whoami.stderr.contains("hunter22"), "\(whoami.stderr)")
         #expect(feed.stderr.split(separator: "\n").count <= 2)
         let empty = try CLIRunner(location: try PostgresCluster.freshLocation())
         let read = try empty.run(["feed"])

@@ -93,4 +93,34 @@ struct PostgresEngineTests {
         #expect(plan.contains { $0.contains("Index") && $0.contains("tweetcli_index_") }, "\(plan)")
         #expect(!plan.contains { $0.contains("Sort") }, "the index gives the order: \(plan)")
     }
+
+    @Test func locationsAreShownWithoutTheirPasswords() throws {
+        #expect(
+            PostgresLocation.redacted("postgresql://ada:s3cret@db.example:5433/tweets")
+                == "postgresql://ada@db.example:5433/tweets")
+        #expect(
+            PostgresLocation.redacted("postgres:///tweets?host=/tmp/pg&password=s3cret&user=ada")
+                == "postgres:///tweets?host=/tmp/pg&user=ada")
+        #expect(PostgresLocation.redacted("postgresql:///tweets?password=x") == "postgresql:///tweets")
+        #expect(PostgresLocation.redacted("/home/ada/store") == "/home/ada/store")
+        // libpq's parse errors quote the piece they stopped at, which may be a password's.
+        #expect(
+            PostgresLocation.withoutQuotedParts("invalid percent-encoded token: \"pa%ss\"\n")
+                == "invalid percent-encoded token: \"…\"")
+        do {
+            _ = try PostgresLocation("postgresql://ada:pa%zzword@host/db")
+            Issue.record("a bad percent escape was accepted")
+        } catch {
+            #expect(!error.localizedDescription.contains("zz"), "\(error.localizedDescription)")
+        }
+    }
+
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func aValueHoldingNULIsRefusedNotCutShort() async throws {
+        let store = PostgresDocumentStore(location: try PostgresLocation(try PostgresCluster.freshLocation()))
+        try await store.setData(["n": .integer(1)], at: DocumentPath(collection: "a", documentID: "abc"))
+        await #expect(throws: (any Error).self) {
+            _ = try await store.getDocument(DocumentPath(collection: "a", documentID: "abc\u{0}x"))
+        }
+    }
 }

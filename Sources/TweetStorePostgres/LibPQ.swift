@@ -1,0 +1,80 @@
+import CLibPQ
+import Foundation
+
+/// libpq's functions, loaded with `dlopen` the first time a PostgreSQL store is used.
+///
+/// Linking libpq into the binary would load it and the twenty libraries it needs (TLS, Kerberos,
+/// LDAP) into every command, local stores included: that tripled the dynamic loader's work for
+/// every start-up (about 19 million instructions of symbol lookups instead of 7). CLibPQ gives
+/// the declarations; these pointers are libpq's own functions.
+struct LibPQ: @unchecked Sendable {
+    let connectdb: @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    let finish: @convention(c) (OpaquePointer?) -> Void
+    let status: @convention(c) (OpaquePointer?) -> ConnStatusType
+    let transactionStatus: @convention(c) (OpaquePointer?) -> PGTransactionStatusType
+    let errorMessage: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
+    let setClientEncoding: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
+    let setNoticeProcessor:
+        @convention(c) (OpaquePointer?, PQnoticeProcessor?, UnsafeMutableRawPointer?) -> PQnoticeProcessor?
+    let execParams:
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?,
+            UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+        ) -> OpaquePointer?
+    let resultStatus: @convention(c) (OpaquePointer?) -> ExecStatusType
+    let resultErrorField: @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
+    let clear: @convention(c) (OpaquePointer?) -> Void
+    let ntuples: @convention(c) (OpaquePointer?) -> Int32
+    let nfields: @convention(c) (OpaquePointer?) -> Int32
+    let getisnull: @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
+    let getvalue: @convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?
+    let putCopyData: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
+    let putCopyEnd: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
+    let getResult: @convention(c) (OpaquePointer?) -> OpaquePointer?
+    let conninfoParse:
+        @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) ->
+            UnsafeMutablePointer<PQconninfoOption>?
+    let conninfoFree: @convention(c) (UnsafeMutablePointer<PQconninfoOption>?) -> Void
+    let freemem: @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+    /// libpq, loaded once.
+    static let shared: Result<LibPQ, PostgresError> = load()
+
+    /// The loaded library, or why it cannot be used.
+    static func get() throws -> LibPQ { try shared.get() }
+
+    private static func load() -> Result<LibPQ, PostgresError> {
+        guard let handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL) else {
+            return .failure(
+                .unreachable(
+                    "(any)",
+                    reason: "the PostgreSQL engine needs libpq, which is not installed (Debian: apt-get install libpq5)"
+                ))
+        }
+        func symbol<T>(_ name: String) throws -> T {
+            guard let pointer = dlsym(handle, name) else {
+                throw PostgresError.unreachable("(any)", reason: "this libpq has no \(name)")
+            }
+            return unsafeBitCast(pointer, to: T.self)
+        }
+        do {
+            return .success(
+                LibPQ(
+                    connectdb: try symbol("PQconnectdb"), finish: try symbol("PQfinish"),
+                    status: try symbol("PQstatus"),
+                    transactionStatus: try symbol("PQtransactionStatus"), errorMessage: try symbol("PQerrorMessage"),
+                    setClientEncoding: try symbol("PQsetClientEncoding"),
+                    setNoticeProcessor: try symbol("PQsetNoticeProcessor"), execParams: try symbol("PQexecParams"),
+                    resultStatus: try symbol("PQresultStatus"), resultErrorField: try symbol("PQresultErrorField"),
+                    clear: try symbol("PQclear"), ntuples: try symbol("PQntuples"), nfields: try symbol("PQnfields"),
+                    getisnull: try symbol("PQgetisnull"), getvalue: try symbol("PQgetvalue"),
+                    putCopyData: try symbol("PQputCopyData"), putCopyEnd: try symbol("PQputCopyEnd"),
+                    getResult: try symbol("PQgetResult"), conninfoParse: try symbol("PQconninfoParse"),
+                    conninfoFree: try symbol("PQconninfoFree"), freemem: try symbol("PQfreemem")))
+        } catch let error as PostgresError {
+            return .failure(error)
+        } catch {
+            return .failure(.unreachable("(any)", reason: "libpq could not be loaded"))
+        }
+    }
+}
