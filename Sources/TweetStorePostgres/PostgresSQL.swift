@@ -131,7 +131,7 @@ struct PostgresQuery {
     var statement = BoundStatement()
     private(set) var sql = ""
 
-    init(_ query: Query, columns: String = "collection, id, data::text") throws {
+    init(_ query: Query, columns: String = PostgresQuery.allColumns) throws {
         self.query = query
         var conditions: [String] = []
         let collection: String?
@@ -145,7 +145,22 @@ struct PostgresQuery {
             collection = nil
             conditions.append("group_id = \(statement.bind(id))")
         }
-        for filter in query.filters { conditions.append(try condition(filter)) }
+        // A page over "field in [strings]" (the following feed: tweets whose author is one of those
+        // followed) is best read as each value's own first page, then merged: one index range each.
+        var perValue: String?
+        for filter in query.filters {
+            if perValue == nil, query.limit != nil, query.textSearch == nil, columns == Self.allColumns,
+                filter.op == .in, filter.field != Query.documentID, case .array(let options) = filter.value,
+                !options.isEmpty, options.allSatisfy({ $0.stringValue != nil })
+            {
+                let keys = PostgresSQL.keys(try PostgresSQL.field(filter.field))
+                // Each value once: a repeated one would give its documents twice.
+                perValue = statement.bind(Self.arrayLiteral(Set(options.compactMap(\.stringValue)).sorted()))
+                conditions.append("(\(keys[0]) = 3 AND \(keys[1]) = 0 AND \(keys[2]) = value.value)")
+                continue
+            }
+            conditions.append(try condition(filter))
+        }
         for order in query.orders where order.field != Query.documentID {
             conditions.append("(\(try PostgresSQL.field(order.field))) IS NOT NULL")
         }
@@ -186,9 +201,33 @@ struct PostgresQuery {
             conditions.append(Self.after(keys, values))
         }
         let order = keys.map { "\($0.0)\($0.1 ? " DESC" : "")" }.joined(separator: ", ")
-        sql =
-            "SELECT \(columns) FROM tweetcli_documents WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)"
+        let filter = conditions.joined(separator: " AND ")
+        if let perValue, let limit = query.limit {
+            // Each value's first page (LATERAL, so each is one index range), merged by the same keys.
+            let count = statement.bind(String(limit))
+            let named = keys.enumerated().map { "\($1.0) AS k\($0)" }.joined(separator: ", ")
+            let merged = keys.enumerated().map { "page.k\($0)\($1.1 ? " DESC" : "")" }.joined(separator: ", ")
+            sql =
+                "SELECT page.collection, page.id, page.data::text FROM unnest(\(perValue)::text[]) AS value(value) "
+                + "CROSS JOIN LATERAL (SELECT collection, id, data, \(named) FROM tweetcli_documents "
+                + "WHERE \(filter) ORDER BY \(order) LIMIT \(count)) AS page ORDER BY \(merged) LIMIT \(count)"
+            return
+        }
+        sql = "SELECT \(columns) FROM tweetcli_documents WHERE \(filter) ORDER BY \(order)"
         if let limit = query.limit, query.textSearch == nil { sql += " LIMIT \(statement.bind(String(limit)))" }
+    }
+
+    /// The columns a query's rows come back with.
+    static let allColumns = "collection, id, data::text"
+
+    /// A PostgreSQL array literal of `strings`: each element quoted, `"` and `\\` escaped.
+    static func arrayLiteral(_ strings: [String]) -> String {
+        "{"
+            + strings.map {
+                "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    + "\""
+            }
+            .joined(separator: ",") + "}"
     }
 
     /// Rows strictly after `values` in the order of `keys`: `k1 > v1 OR (k1 = v1 AND (k2 > v2 OR …))`.
@@ -256,6 +295,13 @@ struct PostgresQuery {
             return "((\(expression)) IS NOT NULL AND NOT \(equal(filter.value)))"
         case .in:
             guard case .array(let options) = filter.value, !options.isEmpty else { return "FALSE" }
+            let strings = options.compactMap(\.stringValue)
+            if strings.count == options.count {
+                // One array parameter (`= ANY`), which an index on the field serves, rather than an
+                // OR per value, which made the following feed scan every row.
+                let array = statement.bind(Self.arrayLiteral(strings))
+                return "(\(keys[0]) = 3 AND \(keys[1]) = 0 AND \(keys[2]) = ANY(\(array)::text[]))"
+            }
             return "(" + options.map(equal).joined(separator: " OR ") + ")"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             let values = PostgresSQL.keyValues(filter.value).map { statement.bind($0) }

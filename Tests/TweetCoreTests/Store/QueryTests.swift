@@ -66,6 +66,21 @@ struct QueryTests {
         #expect(try await ids(people.query.whereField("city", isNotEqualTo: .string("Oslo"))) == ["b", "r"])
     }
 
+    /// The following feed's shape: `in` over strings, ordered, limited, paged; a repeated value
+    /// changes nothing.
+    @Test(arguments: StoreLayout.allCases)
+    func inWithAnOrderAndALimitPagesLikeOneQuery(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let query = people.query.whereField("city", in: [.string("Oslo"), .string("Lima"), .string("Oslo")])
+            .order(by: "age", descending: true)
+        #expect(try await ids(query) == ["r", "q", "a"])
+        let first = try await query.limit(to: 2).getDocuments()
+        #expect(first.map(\.documentID) == ["r", "q"])
+        let second = try await query.start(after: try #require(first.last)).limit(to: 2).getDocuments()
+        #expect(second.map(\.documentID) == ["a"])
+        #expect(try await query.limit(to: 2).count() == 2)
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func inKeepsDocumentsMatchingAnyValue(_ layout: StoreLayout) async throws {
         let people = try await addPeople(layout)
