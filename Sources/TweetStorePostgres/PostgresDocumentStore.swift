@@ -84,6 +84,8 @@ public actor PostgresDocumentStore: DocumentStore {
             }
             try connection.execute("COMMIT")
         } catch {
+            // The error that failed the schema is the one to report; a connection whose rollback
+            // fails is left in a transaction and never reused (`connected()` checks it is idle).
             _ = try? connection.execute("ROLLBACK")
             throw error
         }
@@ -175,6 +177,7 @@ public actor PostgresDocumentStore: DocumentStore {
 
     /// A row's JSONB text as fields: nothing from the server is trusted to be an object.
     private static func fields(_ text: String, at path: DocumentPath) throws -> JSONObject {
+        // A parse error and a non-object both mean a document this engine did not write: one error names it.
         guard case .object(let fields) = try? JSONValue.parse(Array(text.utf8)) else {
             throw StoreError.undecodable(path: path.description, reason: "the stored document is not a JSON object")
         }
@@ -214,6 +217,8 @@ public actor PostgresDocumentStore: DocumentStore {
             try connection.execute("COMMIT")
             return result
         } catch {
+            // As above: the first error is the one to report, and a connection left in a
+            // transaction is not reused.
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
             throw error
         }
@@ -327,6 +332,8 @@ public actor PostgresDocumentStore: DocumentStore {
             }
             try connection.execute("COMMIT")
         } catch {
+            // As above: the first error is the one to report, and a connection left in a
+            // transaction is not reused.
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
             throw error
         }
@@ -354,6 +361,8 @@ public actor PostgresDocumentStore: DocumentStore {
         try await reading(orEmpty: ()) { connection in
             // One snapshot for the whole export; pages by key in the order every engine exports.
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            // Ending a read-only snapshot cannot lose anything; if it fails, the connection is left
+            // in a transaction and not reused.
             defer { _ = try? connection.execute("COMMIT") }
             var after: (String, String)?
             while true {
