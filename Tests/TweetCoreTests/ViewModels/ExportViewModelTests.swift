@@ -46,12 +46,11 @@ struct ExportViewModelTests {
     @Test func anyEngineExportsThroughTheProtocolTheSameLines() async throws {
         let store = try env.makeStore()
         let services = try env.makeServices(store: store)
-        let alice = try await env.addUser("alice", to: services)
+        _ = try await env.addUser("alice", to: services)  // a user, so the export holds more than one collection
         for number in 0..<1500 {
             try await store.setData(
                 ["n": .integer(Int64(number))], at: DocumentPath(collection: "bulk", documentID: "d\(number)"))
         }
-        _ = alice
         let (local, localBytes) = await export(services)
         let (wrapped, wrappedBytes) = await export(try env.makeServices(store: CountingDocumentStore(store)))
         #expect(local.error == nil && wrapped.error == nil)
