@@ -8,12 +8,15 @@ import Foundation
 /// every start-up (about 19 million instructions of symbol lookups instead of 7). CLibPQ gives
 /// the declarations; these pointers are libpq's own functions.
 struct LibPQ: @unchecked Sendable {
-    let connectdb: @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    let connectdbParams:
+        @convention(c) (
+            UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<UnsafePointer<CChar>?>?, Int32
+        ) -> OpaquePointer?
     let finish: @convention(c) (OpaquePointer?) -> Void
     let status: @convention(c) (OpaquePointer?) -> ConnStatusType
     let transactionStatus: @convention(c) (OpaquePointer?) -> PGTransactionStatusType
     let errorMessage: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
-    let setClientEncoding: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
+    let parameterStatus: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>?
     let setNoticeProcessor:
         @convention(c) (OpaquePointer?, PQnoticeProcessor?, UnsafeMutableRawPointer?) -> PQnoticeProcessor?
     let execParams:
@@ -44,7 +47,7 @@ struct LibPQ: @unchecked Sendable {
     static func get() throws -> LibPQ { try shared.get() }
 
     private static func load() -> Result<LibPQ, PostgresError> {
-        guard let handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL) else {
+        guard let handle = dlopen("libpq.so.5", RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND) else {
             return .failure(
                 .unreachable(
                     "(any)",
@@ -60,10 +63,10 @@ struct LibPQ: @unchecked Sendable {
         do {
             return .success(
                 LibPQ(
-                    connectdb: try symbol("PQconnectdb"), finish: try symbol("PQfinish"),
+                    connectdbParams: try symbol("PQconnectdbParams"), finish: try symbol("PQfinish"),
                     status: try symbol("PQstatus"),
                     transactionStatus: try symbol("PQtransactionStatus"), errorMessage: try symbol("PQerrorMessage"),
-                    setClientEncoding: try symbol("PQsetClientEncoding"),
+                    parameterStatus: try symbol("PQparameterStatus"),
                     setNoticeProcessor: try symbol("PQsetNoticeProcessor"), execParams: try symbol("PQexecParams"),
                     resultStatus: try symbol("PQresultStatus"), resultErrorField: try symbol("PQresultErrorField"),
                     clear: try symbol("PQclear"), ntuples: try symbol("PQntuples"), nfields: try symbol("PQnfields"),

@@ -17,7 +17,16 @@ final class PostgresConnection {
         name = location.displayName
         let pq = try LibPQ.get()
         self.pq = pq
-        guard let connection = pq.connectdb(location.connectionString) else {
+        // The connection string as `dbname` (expanded as one), then `client_encoding`, which
+        // overrides whatever it or PGCLIENTENCODING says and goes in the start-up packet: text goes
+        // both ways as UTF-8, and no `SET` costs a round trip.
+        let texts: [String] = ["dbname", "client_encoding", location.connectionString, "UTF8"]
+        let strings: [UnsafeMutablePointer<CChar>?] = texts.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        let keywords: [UnsafePointer<CChar>?] = [UnsafePointer(strings[0]), UnsafePointer(strings[1]), nil]
+        let values: [UnsafePointer<CChar>?] = [UnsafePointer(strings[2]), UnsafePointer(strings[3]), nil]
+        let opened = pq.connectdbParams(keywords, values, 1)
+        guard let connection = opened else {
             throw PostgresError.unreachable(name, reason: "libpq could not allocate a connection")
         }
         guard pq.status(connection) == CONNECTION_OK else {
@@ -26,8 +35,8 @@ final class PostgresConnection {
             pq.finish(connection)
             throw PostgresError.connecting(name, message: message)
         }
-        // Text goes both ways as UTF-8, whatever the environment's PGCLIENTENCODING says.
-        guard pq.setClientEncoding(connection, "UTF8") == 0 else {
+        guard let encoding = pq.parameterStatus(connection, "client_encoding"), String(cString: encoding) == "UTF8"
+        else {
             pq.finish(connection)
             throw PostgresError.unreachable(name, reason: "the server cannot speak UTF-8 to this client")
         }

@@ -54,9 +54,16 @@ public actor PostgresDocumentStore: DocumentStore {
     /// refuses one newer than this build.
     private func checkSchema(_ connection: PostgresConnection) throws {
         guard !hasSchema else { return }
-        let schema = try connection.execute("SELECT to_regclass('tweetcli_schema') IS NOT NULL")
+        // One statement: whether the version table is there, and the version its comment repeats.
+        let schema = try connection.execute(
+            "SELECT to_regclass('tweetcli_schema') IS NOT NULL, obj_description(to_regclass('tweetcli_schema'), 'pg_class')"
+        )
         guard schema.first?.first == "t" else { return }
-        let version = try connection.execute("SELECT max(version) FROM tweetcli_schema").first?.first ?? nil
+        var version = schema.first?.last ?? nil
+        if version == nil {
+            // Made before the comment was: the table itself says.
+            version = try connection.execute("SELECT max(version) FROM tweetcli_schema").first?.first ?? nil
+        }
         if let version, let number = Int(version), number > PostgresSQL.schemaVersion {
             throw StoreError.unsupportedFormat(file: "the database \(name)", version: "schema \(number)")
         }
@@ -82,6 +89,9 @@ public actor PostgresDocumentStore: DocumentStore {
                 try connection.execute(
                     "INSERT INTO tweetcli_schema VALUES ($1::integer)", [String(PostgresSQL.schemaVersion)])
             }
+            // The version again as the table's comment, which the schema check reads in the same
+            // statement that finds the table (a name made here: COMMENT takes no parameter).
+            try connection.execute("COMMENT ON TABLE tweetcli_schema IS '\(PostgresSQL.schemaVersion)'")
             try connection.execute("COMMIT")
         } catch {
             // The error that failed the schema is the one to report; a connection whose rollback
@@ -148,12 +158,14 @@ public actor PostgresDocumentStore: DocumentStore {
         -> [DocumentSnapshot]
     {
         guard !paths.isEmpty else { return [] }
-        let keys = JSONValue.array(paths.map { .object(["c": .string($0.collection), "i": .string($0.documentID)]) })
+        // Two arrays through unnest, whose length the planner knows, so that a batch of a few
+        // paths is a few primary-key lookups at any table size (JSONB's record set is guessed at
+        // 100 rows, and against a small table that made a hash join over all of it).
         let rows = try connection.execute(
             """
-            SELECT d.collection, d.id, d.data::text FROM jsonb_to_recordset($1::jsonb) AS p(c text, i text)
+            SELECT d.collection, d.id, d.data::text FROM unnest($1::text[], $2::text[]) AS p(c, i)
             JOIN tweetcli_documents d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
-            """, [String(decoding: keys.serialized(), as: UTF8.self)])
+            """, Self.pathArrays(paths))
         var found: [DocumentPath: DocumentSnapshot] = [:]
         for snapshot in try rows.map(snapshot) { found[snapshot.path] = snapshot }
         // In the order asked for, as every engine answers.
@@ -211,9 +223,6 @@ public actor PostgresDocumentStore: DocumentStore {
             let transaction = Transaction(reader: PostgresTransactionReader(store: self, number: number), time: time)
             let result = try await body(transaction)
             try Self.apply(transaction.writes, on: connection)
-            try connection.execute(
-                "UPDATE tweetcli_clock SET last_ms = $1::bigint WHERE id = 1",
-                [String(Int64((time.timeIntervalSince1970 * 1000).rounded()))])
             try connection.execute("COMMIT")
             return result
         } catch {
@@ -235,11 +244,15 @@ public actor PostgresDocumentStore: DocumentStore {
         return connection
     }
 
-    /// Takes the clock row's lock (every writer's first step) and returns a time after the last commit's.
+    /// Takes the clock row's lock (every writer's first step) and moves it to a time after the last
+    /// commit's, in one statement: the lock is held to the commit, and a rollback undoes the move.
     private static func commitTime(on connection: PostgresConnection, now: Date) throws -> Date {
-        let rows = try connection.execute("SELECT last_ms FROM tweetcli_clock WHERE id = 1 FOR UPDATE")
-        let last = Int64(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
-        let milliseconds = max(Int64((now.timeIntervalSince1970 * 1000).rounded()), last + 1)
+        let rows = try connection.execute(
+            "UPDATE tweetcli_clock SET last_ms = greatest($1::bigint, last_ms + 1) WHERE id = 1 RETURNING last_ms",
+            [String(Int64((now.timeIntervalSince1970 * 1000).rounded()))])
+        guard let text = rows.first?.first ?? nil, let milliseconds = Int64(text) else {
+            throw StoreError.io(path: "the PostgreSQL store", reason: "its clock row is missing")
+        }
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
@@ -257,7 +270,7 @@ public actor PostgresDocumentStore: DocumentStore {
         for snapshot in try documents(at: touched, on: connection) { committed[snapshot.path] = snapshot.data }
         let resolved = try Transaction.resolve(writes) { committed[$0] }
         var sets: [JSONValue] = []
-        var deletions: [JSONValue] = []
+        var deletions: [DocumentPath] = []
         for (path, fields) in resolved {
             let key: JSONObject = ["c": .string(path.collection), "i": .string(path.documentID)]
             if let fields {
@@ -266,17 +279,22 @@ public actor PostgresDocumentStore: DocumentStore {
                 row["d"] = .object(fields)
                 sets.append(.object(row))
             } else {
-                deletions.append(.object(key))
+                deletions.append(path)
             }
         }
         try upsert(sets, on: connection)
         if !deletions.isEmpty {
             try connection.execute(
                 """
-                DELETE FROM tweetcli_documents d USING jsonb_to_recordset($1::jsonb) AS p(c text, i text)
+                DELETE FROM tweetcli_documents d USING unnest($1::text[], $2::text[]) AS p(c, i)
                 WHERE d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
-                """, [String(decoding: JSONValue.array(deletions).serialized(), as: UTF8.self)])
+                """, pathArrays(deletions))
         }
+    }
+
+    /// `paths`' collections and IDs as two array parameters, for `unnest($1::text[], $2::text[])`.
+    private static func pathArrays(_ paths: [DocumentPath]) -> [String?] {
+        [PostgresQuery.arrayLiteral(paths.map(\.collection)), PostgresQuery.arrayLiteral(paths.map(\.documentID))]
     }
 
     /// Inserts or replaces rows given as `{"c", "i", "g", "d"}` objects, in one statement.

@@ -203,14 +203,21 @@ struct PostgresQuery {
         let order = keys.map { "\($0.0)\($0.1 ? " DESC" : "")" }.joined(separator: ", ")
         let filter = conditions.joined(separator: " AND ")
         if let perValue, let limit = query.limit {
-            // Each value's first page (LATERAL, so each is one index range), merged by the same keys.
+            // Each value's first page (LATERAL, so each is one index range) as keys only, merged by
+            // the same keys; only the merged page's documents are then read out as text (turning
+            // every value's page into text first cost most of the query).
             let count = statement.bind(String(limit))
             let named = keys.enumerated().map { "\($1.0) AS k\($0)" }.joined(separator: ", ")
-            let merged = keys.enumerated().map { "page.k\($0)\($1.1 ? " DESC" : "")" }.joined(separator: ", ")
+            func merged(_ table: String) -> String {
+                keys.indices.map { "\(table).k\($0)\(keys[$0].1 ? " DESC" : "")" }.joined(separator: ", ")
+            }
+            let pages =
+                "SELECT page.* FROM unnest(\(perValue)::text[]) AS value(value) "
+                + "CROSS JOIN LATERAL (SELECT collection, id, \(named) FROM tweetcli_documents "
+                + "WHERE \(filter) ORDER BY \(order) LIMIT \(count)) AS page ORDER BY \(merged("page")) LIMIT \(count)"
             sql =
-                "SELECT page.collection, page.id, page.data::text FROM unnest(\(perValue)::text[]) AS value(value) "
-                + "CROSS JOIN LATERAL (SELECT collection, id, data, \(named) FROM tweetcli_documents "
-                + "WHERE \(filter) ORDER BY \(order) LIMIT \(count)) AS page ORDER BY \(merged) LIMIT \(count)"
+                "SELECT d.collection, d.id, d.data::text FROM (\(pages)) AS top JOIN tweetcli_documents d "
+                + "ON d.collection = top.collection AND d.id = top.id ORDER BY \(merged("top"))"
             return
         }
         sql = "SELECT \(columns) FROM tweetcli_documents WHERE \(filter) ORDER BY \(order)"

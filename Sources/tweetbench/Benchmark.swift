@@ -1,10 +1,11 @@
 import Foundation
 
-/// Builds the data sets, signs in, and times every operation through tweetcli and sqlite3.
+/// Builds the data sets, signs in, and times every operation through tweetcli and the peer's shell
+/// (`sqlite3`, or `psql` for the PostgreSQL engine).
 struct Benchmark {
     /// The two sides of each figure.
     private enum Side: CaseIterable {
-        case tweetcli, sqlite
+        case tweetcli, peer
     }
 
     let options: BenchmarkOptions
@@ -26,11 +27,20 @@ struct Benchmark {
         let launcher = ProcessLauncher(
             scratchDirectory: workspace.path,
             overrides: ["XDG_STATE_HOME": workspace.path("state"), "NO_COLOR": "1"])
-        let sqliteVersion = String(decoding: try launcher.capture([executables.sqlite3, "--version"]), as: UTF8.self)
-            .split(separator: " ").prefix(2).joined(separator: " ")
+        let version = String(decoding: try launcher.capture([executables.peerShell, "--version"]), as: UTF8.self)
+            .split(separator: " ")
+        // sqlite3 prints "3.40.1 2022-12-28 …", psql "psql (PostgreSQL) 15.14 (Debian …)".
+        let peerVersion =
+            options.engine == .local
+            ? version.prefix(2).joined(separator: " ") : "PostgreSQL " + version.dropFirst(2).prefix(1).joined()
 
+        var server: PostgresServer?
+        if options.engine == .postgresql, let bin = executables.postgresBin {
+            server = try PostgresServer.start(bin: bin, workspace: workspace, launcher: launcher)
+        }
+        defer { server?.stop() }
         let builder = DatasetBuilder(
-            executables: executables, launcher: launcher, workspace: workspace, options: options)
+            executables: executables, launcher: launcher, workspace: workspace, options: options, server: server)
         let datasets = try [options.small, options.tweets].map { try builder.build(tweets: $0) }
         var subjects: [Subjects] = []
         for dataset in datasets {
@@ -41,25 +51,26 @@ struct Benchmark {
         }
 
         var operations: [BenchmarkResult.OperationResult] = []
-        for group in Operation.catalog(query: subjects.first?.query ?? "") {
+        let peer = PeerQueries(engine: options.engine)
+        for group in Operation.catalog(query: subjects.first?.query ?? "", peer: peer) {
             ProgressLog.note("timing \(group.map(\.name).joined(separator: " / ")) …")
             operations += try measure(group, datasets: datasets, subjects: subjects, launcher: launcher)
         }
         return BenchmarkResult(
-            options: options, machine: Machine.current(), sqliteVersion: sqliteVersion, datasets: datasets,
+            options: options, machine: Machine.current(), peerVersion: peerVersion, datasets: datasets,
             subjects: subjects, operations: operations)
     }
 
     /// One warm-up round, then ``BenchmarkOptions/runs`` timed rounds. Each round runs every
     /// operation of the group once, in order, each as a fresh process, on every data set and
-    /// through both tweetcli and sqlite3: interleaved, so that load from elsewhere on a shared
+    /// through both tweetcli and the peer's shell: interleaved, so that load from elsewhere on a shared
     /// machine touches every series alike instead of skewing one of them.
     private func measure(
         _ group: [Operation], datasets: [Dataset], subjects: [Subjects], launcher: ProcessLauncher
     ) throws -> [BenchmarkResult.OperationResult] {
         let empty = Array(repeating: Timings(), count: datasets.count)
         var results = group.map {
-            BenchmarkResult.OperationResult(name: $0.name, hasTargets: $0.hasTargets, tweetcli: empty, sqlite: empty)
+            BenchmarkResult.OperationResult(name: $0.name, hasTargets: $0.hasTargets, tweetcli: empty, peer: empty)
         }
         for round in 0...options.runs {
             for (index, dataset) in datasets.enumerated() {
@@ -71,7 +82,7 @@ struct Benchmark {
                         guard round > 0 else { continue }
                         switch side {
                         case .tweetcli: results[position].tweetcli[index].append(result)
-                        case .sqlite: results[position].sqlite[index].append(result)
+                        case .peer: results[position].peer[index].append(result)
                         }
                     }
                 }
@@ -88,9 +99,15 @@ struct Benchmark {
         case (.tweetcli, .floor):
             return [executables.floor]
         case (.tweetcli, .tweetcli):
-            return [executables.tweetcli, "--store", dataset.storeDirectory] + operation.arguments(subjects, run)
-        case (.sqlite, _):
-            return [executables.sqlite3, "-batch", "-bail", dataset.databasePath, operation.sql(subjects, run)]
+            return [executables.tweetcli, "--store", dataset.store] + operation.arguments(subjects, run)
+        case (.peer, _):
+            switch options.engine {
+            case .local:
+                return [executables.peerShell, "-batch", "-bail", dataset.peer, operation.sql(subjects, run)]
+            case .postgresql:
+                return [executables.peerShell] + PostgresServer.psqlOptions
+                    + ["-d", dataset.peer, "-c", operation.sql(subjects, run)]
+            }
         }
     }
 
@@ -100,7 +117,7 @@ struct Benchmark {
     private func signIn(on dataset: Dataset, query: String?, rareWord: String?, launcher: ProcessLauncher) throws
         -> Subjects
     {
-        let tweetcli = [executables.tweetcli, "--store", dataset.storeDirectory]
+        let tweetcli = [executables.tweetcli, "--store", dataset.store]
         let explore = tweetcli + ["explore", "--json"]
         let listed = try launcher.capture(explore)
         // Output that is not the expected JSON is reported as unexpectedOutput just below.
@@ -114,7 +131,7 @@ struct Benchmark {
         try launcher.run(
             tweetcli + ["login", "--username", username, "--password-stdin"],
             input: .bytes(Array("\(Self.demoPassword)\n".utf8)))
-        let feed = tweetcli + ["feed", "--json", "--limit", "\(SQLiteQueries.pageSize)"]
+        let feed = tweetcli + ["feed", "--json", "--limit", "\(PeerQueries.pageSize)"]
         let page = try launcher.capture(feed)
         // Output that is not the expected JSON is reported as unexpectedOutput just below.
         guard let tweets = try? JSONSerialization.jsonObject(with: page) as? [[String: Any]] else {

@@ -6,8 +6,8 @@ enum BenchmarkError: Error, Equatable, LocalizedError {
     case usage(String)
     /// A release binary the benchmark drives is not beside `tweetbench`.
     case missingExecutable(name: String, directory: String)
-    /// The `sqlite3` command-line shell is not on `PATH`.
-    case missingSQLite
+    /// The engine's peer database programs are not installed: `sqlite3`, or PostgreSQL's.
+    case missingPeer(Engine)
     /// A child process could not be started.
     case spawnFailed(command: String, reason: String)
     /// A child process exited with a failure; `stderr` is what it printed there.
@@ -26,8 +26,11 @@ enum BenchmarkError: Error, Equatable, LocalizedError {
         case .missingExecutable(let name, let directory):
             return "the release binary '\(name)' is not in \(directory); build it with 'swift build -c release' "
                 + "and run 'swift run -c release tweetbench' again"
-        case .missingSQLite:
+        case .missingPeer(.local):
             return "the sqlite3 command-line shell is not on PATH; install it (apt-get install sqlite3) and retry"
+        case .missingPeer(.postgresql):
+            return "PostgreSQL's initdb, pg_ctl and psql are not in /usr/lib/postgresql/VERSION/bin; install them "
+                + "(apt-get install postgresql) and retry"
         case .spawnFailed(let command, let reason):
             return "cannot start \(command): \(reason)"
         case .commandFailed(let command, let status, let stderr):

@@ -1,16 +1,20 @@
 /// The command line of `tweetbench`.
 struct BenchmarkOptions: Equatable {
     static let usage = """
-        usage: swift run -c release tweetbench [--tweets N] [--small N] [--runs R] [--users U] [--follows F]
-                                               [--seed S] [--query Q] [--keep DIR] [--markdown]
+        usage: swift run -c release tweetbench [--engine local|postgresql] [--tweets N] [--small N] [--runs R]
+                                               [--users U] [--follows F] [--seed S] [--query Q] [--keep DIR]
+                                               [--markdown]
         """
 
     static let help = """
-        Benchmarks the release tweetcli against the floor (a Swift tool that only starts) and sqlite3,
-        on two seeded data sets, every command a fresh process (issue 3).
+        Benchmarks the release tweetcli against the floor (a Swift tool that only starts) and the same
+        queries in SQL (sqlite3, or psql for PostgreSQL), on two seeded data sets, every command a fresh
+        process (issues 3 and 10).
 
         \(usage)
 
+          --engine E    local (a store directory, against sqlite3; the default) or postgresql (a
+                        throwaway PostgreSQL cluster in the workspace, against psql)
           --tweets N    tweets (and likes) in the large data set (default 1000000)
           --small N     tweets (and likes) in the small data set, for the growth ratio (default 10000)
           --runs R      timed runs per command after one warm-up, at least 5 (default 5)
@@ -25,6 +29,7 @@ struct BenchmarkOptions: Equatable {
 
         """
 
+    var engine = Engine.local
     var tweets = 1_000_000
     var small = 10_000
     var runs = 5
@@ -68,6 +73,12 @@ struct BenchmarkOptions: Equatable {
             }
             switch name {
             case "-h", "--help": wantsHelp = try flag()
+            case "--engine":
+                let text = try value()
+                guard let engine = Engine(rawValue: text) else {
+                    throw BenchmarkError.usage("--engine must be local or postgresql, not '\(text)'")
+                }
+                self.engine = engine
             case "--tweets": tweets = try number(atLeast: 1)
             case "--small": small = try number(atLeast: 1)
             case "--runs": runs = try number(atLeast: 5)

@@ -1,6 +1,6 @@
 /// Everything one benchmark measured, ready for ``BenchmarkReport``.
 struct BenchmarkResult {
-    /// One operation's timings on every data set, tweetcli and sqlite3 side by side.
+    /// One operation's timings on every data set, tweetcli and the peer's shell side by side.
     struct OperationResult {
         /// How the report names it.
         let name: String
@@ -8,14 +8,15 @@ struct BenchmarkResult {
         let hasTargets: Bool
         /// tweetcli's (or the floor's) timings, one per data set, small first.
         var tweetcli: [Timings]
-        /// sqlite3's timings of the same query, one per data set, small first.
-        var sqlite: [Timings]
+        /// The peer's timings of the same query (sqlite3 or psql), one per data set, small first.
+        var peer: [Timings]
     }
 
     let options: BenchmarkOptions
     let machine: Machine
-    /// What `sqlite3 --version` says, shortened to its version number and date.
-    let sqliteVersion: String
+    /// The peer's version: `sqlite3 --version` shortened to its version number and date, or
+    /// "PostgreSQL" and the version `psql --version` prints.
+    let peerVersion: String
     /// The data sets, small first.
     let datasets: [Dataset]
     /// Who and what the operations acted on, per data set.

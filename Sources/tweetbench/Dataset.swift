@@ -1,24 +1,24 @@
-/// One seeded data set: where its tweetcli store and its SQLite copy are, and what building them
-/// cost.
+/// One seeded data set: where its tweetcli store and its peer copy (SQLite or PostgreSQL tables)
+/// are, and what building them cost.
 struct Dataset {
     /// How many tweets were seeded (likes are as many).
     let tweets: Int
-    /// The tweetcli store directory.
-    let storeDirectory: String
-    /// The SQLite database holding the same data.
-    let databasePath: String
+    /// The tweetcli store: a directory, or a PostgreSQL connection URI.
+    let store: String
+    /// The peer database holding the same data: an SQLite file, or a PostgreSQL connection URI.
+    let peer: String
     /// The `tweetcli seed` process that made the store.
     let seed: ChildResult
-    /// The sum of the sizes of the files in the store directory, in bytes.
+    /// The store's size in bytes: the files in its directory, or the PostgreSQL database.
     let storeBytes: Int
     /// The same documents written as one plain JSON array, in bytes.
     let jsonArrayBytes: Int
     /// How many documents the export held.
     let documents: Int
-    /// Wall time of `tweetcli export` piped through the converter into `sqlite3`, in seconds.
-    let sqliteLoadSeconds: Double
-    /// The SQLite database's size after the load, in bytes.
-    let databaseBytes: Int
+    /// Wall time of `tweetcli export` piped through the converter into the peer's shell, in seconds.
+    let peerLoadSeconds: Double
+    /// The peer database's size after the load, in bytes.
+    let peerBytes: Int
     /// A word few tweets have (the least frequent lowercase word found at least 3 times), for search.
     let rareWord: String
 

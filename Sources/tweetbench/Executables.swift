@@ -1,19 +1,25 @@
 import Foundation
 
 /// The programs the benchmark drives: the release `tweetcli` and `floor` built beside
-/// `tweetbench`, and the `sqlite3` shell.
+/// `tweetbench`, and the peer database's programs: the `sqlite3` shell, or PostgreSQL's `initdb`,
+/// `pg_ctl` and `psql`.
 struct Executables: Equatable {
     /// The release `tweetcli`.
     let tweetcli: String
     /// The release `floor`: a Swift executable that imports Foundation and prints one line.
     let floor: String
-    /// The `sqlite3` command-line shell.
-    let sqlite3: String
+    /// The peer's shell: `sqlite3` for the local engine, `psql` for PostgreSQL.
+    let peerShell: String
+    /// The directory of PostgreSQL's server programs, for the PostgreSQL engine.
+    let postgresBin: String?
 
     /// Finds `tweetcli` and `floor` in the directory of this process's executable, and `sqlite3` on
-    /// `PATH`.
-    /// - Throws: ``BenchmarkError/missingExecutable(name:directory:)``, ``BenchmarkError/missingSQLite``.
-    static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Executables {
+    /// `PATH` (the local engine) or PostgreSQL's programs in `/usr/lib/postgresql/VERSION/bin`, the
+    /// newest version first (the PostgreSQL engine).
+    /// - Throws: ``BenchmarkError/missingExecutable(name:directory:)``, ``BenchmarkError/missingPeer(_:)``.
+    static func locate(
+        engine: Engine, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Executables {
         let directory = ownDirectory()
         func sibling(_ name: String) throws -> String {
             let path = (directory as NSString).appendingPathComponent(name)
@@ -22,12 +28,30 @@ struct Executables: Equatable {
             }
             return path
         }
-        let searchPath = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        let sqlite3 = searchPath.split(separator: ":").lazy
-            .map { (String($0) as NSString).appendingPathComponent("sqlite3") }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let sqlite3 else { throw BenchmarkError.missingSQLite }
-        return Executables(tweetcli: try sibling("tweetcli"), floor: try sibling("floor"), sqlite3: sqlite3)
+        let (tweetcli, floor) = (try sibling("tweetcli"), try sibling("floor"))
+        switch engine {
+        case .local:
+            let searchPath = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+            let sqlite3 = searchPath.split(separator: ":").lazy
+                .map { (String($0) as NSString).appendingPathComponent("sqlite3") }
+                .first { FileManager.default.isExecutableFile(atPath: $0) }
+            guard let sqlite3 else { throw BenchmarkError.missingPeer(.local) }
+            return Executables(tweetcli: tweetcli, floor: floor, peerShell: sqlite3, postgresBin: nil)
+        case .postgresql:
+            // A directory that cannot be listed holds no PostgreSQL: the error below says so.
+            let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+            let bin = versions.sorted { $0.compare($1, options: .numeric) == .orderedDescending }
+                .map { "/usr/lib/postgresql/\($0)/bin" }
+                .first { path in
+                    ["initdb", "pg_ctl", "psql"].allSatisfy {
+                        FileManager.default.isExecutableFile(atPath: (path as NSString).appendingPathComponent($0))
+                    }
+                }
+            guard let bin else { throw BenchmarkError.missingPeer(.postgresql) }
+            return Executables(
+                tweetcli: tweetcli, floor: floor, peerShell: (bin as NSString).appendingPathComponent("psql"),
+                postgresBin: bin)
+        }
     }
 
     /// The directory of the running executable: `/proc/self/exe` resolved, else `argv[0]`'s.

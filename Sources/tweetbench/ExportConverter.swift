@@ -1,10 +1,10 @@
 import Foundation
 
 /// Turns `tweetcli export` (JSON Lines of `{"data":{…},"path":"collection/id"}`) into SQL for the
-/// `sqlite3` shell and measures the same documents as one plain JSON array, streaming: it holds a
+/// `sqlite3` or `psql` shell and measures the same documents as one plain JSON array, streaming: it holds a
 /// few hundred rows at a time, never the data set.
 struct ExportConverter {
-    /// How many rows go into one `INSERT`: fewer statements for sqlite3 to parse.
+    /// How many rows go into one `INSERT`: fewer statements for the shell to parse.
     static let rowsPerInsert = 500
 
     /// Documents read so far, credentials included.
@@ -14,14 +14,16 @@ struct ExportConverter {
     /// Bytes of all documents as they would appear in the plain JSON array, without separators.
     private var documentBytes = 0
     private var sql: DescriptorWriter
+    private let engine: Engine
     private var pending: [String: [String]] = [:]
     /// How many captions hold each lowercase ASCII word (once per occurrence), to pick a rare one.
     private(set) var wordCounts: [String: Int] = [:]
     private let decoder = JSONDecoder()
 
-    /// A converter writing SQL to `sql`.
-    init(sql: DescriptorWriter) {
+    /// A converter writing SQL for `engine`'s peer database to `sql`.
+    init(sql: DescriptorWriter, engine: Engine) {
         self.sql = sql
+        self.engine = engine
     }
 
     /// The size in bytes of every document read, written as one plain JSON array: `[`, each
@@ -31,7 +33,7 @@ struct ExportConverter {
     /// Writes the tables' definitions and opens the load's transaction.
     /// - Throws: ``BenchmarkError/io(path:reason:)``.
     mutating func begin() throws {
-        try sql.append(SQLiteSchema.loadPrologue)
+        try sql.append(PeerSchema.loadPrologue(engine))
     }
 
     /// Takes one export line: measures it and queues its row, if its collection has a table.
@@ -62,24 +64,24 @@ struct ExportConverter {
         }
         switch (components.count, components[0], components.count == 4 ? components[2] : "") {
         case (2, "tweets", _):
-            try add([SQL.literal(id)] + SQLiteSchema.tweets.columns.dropFirst().map(value), to: SQLiteSchema.tweets)
+            try add([SQL.literal(id)] + PeerSchema.tweets.columns.dropFirst().map(value), to: PeerSchema.tweets)
         case (2, "users", _):
-            try add([SQL.literal(id)] + SQLiteSchema.users.columns.dropFirst().map(value), to: SQLiteSchema.users)
+            try add([SQL.literal(id)] + PeerSchema.users.columns.dropFirst().map(value), to: PeerSchema.users)
         case (4, "users", "user-likes"):
-            try add([SQL.literal(components[1]), SQL.literal(id), value("timestamp")], to: SQLiteSchema.likes)
+            try add([SQL.literal(components[1]), SQL.literal(id), value("timestamp")], to: PeerSchema.likes)
         case (4, "following", "user-following"):
-            try add([SQL.literal(components[1]), SQL.literal(id)], to: SQLiteSchema.follows)
+            try add([SQL.literal(components[1]), SQL.literal(id)], to: PeerSchema.follows)
         case (2, "retweets", _):
-            try add([value("uid"), value("tweetId"), value("timestamp")], to: SQLiteSchema.retweets)
+            try add([value("uid"), value("tweetId"), value("timestamp")], to: PeerSchema.retweets)
         case (4, "users", "bookmarks"):
-            try add([SQL.literal(components[1]), SQL.literal(id), value("timestamp")], to: SQLiteSchema.bookmarks)
+            try add([SQL.literal(components[1]), SQL.literal(id), value("timestamp")], to: PeerSchema.bookmarks)
         case (4, "users", "notifications"):
             try add(
                 [
                     SQL.literal(components[1]), SQL.literal(id), value("type"), value("from"), value("tweetId"),
                     value("timestamp"),
                 ],
-                to: SQLiteSchema.notifications)
+                to: PeerSchema.notifications)
         default:
             break
         }
@@ -88,18 +90,18 @@ struct ExportConverter {
     /// Writes the queued rows, builds the indexes, commits and flushes.
     /// - Throws: ``BenchmarkError/io(path:reason:)``.
     mutating func finish() throws {
-        for table in SQLiteSchema.tables { try flush(table) }
-        try sql.append(SQLiteSchema.loadEpilogue)
+        for table in PeerSchema.tables { try flush(table) }
+        try sql.append(PeerSchema.loadEpilogue(engine))
         try sql.flush()
     }
 
-    private mutating func add(_ values: [String], to table: SQLiteSchema.Table) throws {
+    private mutating func add(_ values: [String], to table: PeerSchema.Table) throws {
         pending[table.name, default: []].append("(" + values.joined(separator: ",") + ")")
         rowCounts[table.name, default: 0] += 1
         if pending[table.name, default: []].count >= Self.rowsPerInsert { try flush(table) }
     }
 
-    private mutating func flush(_ table: SQLiteSchema.Table) throws {
+    private mutating func flush(_ table: PeerSchema.Table) throws {
         guard let rows = pending[table.name], !rows.isEmpty else { return }
         let columns = table.columns.joined(separator: ", ")
         try sql.append("INSERT INTO \(table.name) (\(columns)) VALUES\n" + rows.joined(separator: ",\n") + ";\n")

@@ -1,5 +1,5 @@
 /// One thing the benchmark times: a `tweetcli` command (or the floor) and the same query through
-/// the `sqlite3` shell.
+/// the peer database's shell, `sqlite3` or `psql`.
 struct Operation {
     /// The program timed on the tweetcli side.
     enum Program: Equatable {
@@ -14,37 +14,37 @@ struct Operation {
     let program: Program
     /// tweetcli's arguments after `--store DIR`, for a run number (0 is the warm-up).
     let arguments: (Subjects, Int) -> [String]
-    /// What `sqlite3` runs for the same answer, for a run number.
+    /// What the peer's shell runs for the same answer, for a run number.
     let sql: (Subjects, Int) -> String
 
-    /// Whether issue 3's per-command targets apply (every operation but the floor).
+    /// Whether the per-command targets apply (every operation but the floor).
     var hasTargets: Bool { program == .tweetcli }
 
     /// Every operation in the order they run, in groups whose operations alternate run by run:
     /// like, unlike, like, … so that every run really changes the store.
-    static func catalog(query: String) -> [[Operation]] {
-        let limit = ["--limit", "\(SQLiteQueries.pageSize)"]
+    static func catalog(query: String, peer: PeerQueries) -> [[Operation]] {
+        let limit = ["--limit", "\(PeerQueries.pageSize)"]
         func profile(_ tab: String) -> Operation {
             Operation(
                 name: "profile UID --tab \(tab)", program: .tweetcli,
                 arguments: { subjects, _ in ["profile", subjects.uid, "--tab", tab] + limit },
-                sql: { subjects, _ in SQLiteQueries.profile(subjects, tab: tab) })
+                sql: { subjects, _ in peer.profile(subjects, tab: tab) })
         }
         return [
             [
                 Operation(
-                    name: "floor", program: .floor, arguments: { _, _ in [] }, sql: { _, _ in SQLiteQueries.floor })
+                    name: "floor", program: .floor, arguments: { _, _ in [] }, sql: { _, _ in peer.floor })
             ],
             [
                 Operation(
                     name: "feed", program: .tweetcli, arguments: { _, _ in ["feed"] + limit },
-                    sql: { subjects, _ in SQLiteQueries.feed(subjects) })
+                    sql: { subjects, _ in peer.feed(subjects) })
             ],
             [
                 Operation(
                     name: "feed --following", program: .tweetcli,
                     arguments: { _, _ in ["feed", "--following"] + limit },
-                    sql: { subjects, _ in SQLiteQueries.followingFeed(subjects) })
+                    sql: { subjects, _ in peer.followingFeed(subjects) })
             ],
             [profile("tweets")],
             [profile("replies")],
@@ -52,87 +52,87 @@ struct Operation {
             [
                 Operation(
                     name: "post", program: .tweetcli, arguments: { _, run in ["post", "benchmark tweet \(run)"] },
-                    sql: { subjects, run in SQLiteQueries.post(subjects, run: run) })
+                    sql: { subjects, run in peer.post(subjects, run: run) })
             ],
             [
                 Operation(
                     name: "like", program: .tweetcli, arguments: { subjects, _ in ["like", subjects.tweetID] },
-                    sql: { subjects, _ in SQLiteQueries.like(subjects) }),
+                    sql: { subjects, _ in peer.like(subjects) }),
                 Operation(
                     name: "unlike", program: .tweetcli, arguments: { subjects, _ in ["unlike", subjects.tweetID] },
-                    sql: { subjects, _ in SQLiteQueries.unlike(subjects) }),
+                    sql: { subjects, _ in peer.unlike(subjects) }),
             ],
             [
                 Operation(
                     name: "explore \(query)", program: .tweetcli,
                     arguments: { subjects, _ in ["explore", subjects.query] },
-                    sql: { subjects, _ in SQLiteQueries.explore(subjects) })
+                    sql: { subjects, _ in peer.explore(subjects) })
             ],
             [
                 Operation(
                     name: "notifications", program: .tweetcli, arguments: { _, _ in ["notifications"] + limit },
-                    sql: { subjects, _ in SQLiteQueries.notifications(subjects) })
+                    sql: { subjects, _ in peer.notifications(subjects) })
             ],
             [
                 Operation(
                     name: "thread TWEET_ID", program: .tweetcli,
                     arguments: { subjects, _ in ["thread", subjects.threadTweetID] + limit },
-                    sql: { subjects, _ in SQLiteQueries.thread(subjects) })
+                    sql: { subjects, _ in peer.thread(subjects) })
             ],
             [
                 Operation(
                     name: "retweet", program: .tweetcli, arguments: { subjects, _ in ["retweet", subjects.tweetID] },
-                    sql: { subjects, _ in SQLiteQueries.retweet(subjects) }),
+                    sql: { subjects, _ in peer.retweet(subjects) }),
                 Operation(
                     name: "unretweet", program: .tweetcli,
                     arguments: { subjects, _ in ["unretweet", subjects.tweetID] },
-                    sql: { subjects, _ in SQLiteQueries.unretweet(subjects) }),
+                    sql: { subjects, _ in peer.unretweet(subjects) }),
             ],
             [
                 Operation(
                     name: "bookmark", program: .tweetcli, arguments: { subjects, _ in ["bookmark", subjects.tweetID] },
-                    sql: { subjects, _ in SQLiteQueries.bookmark(subjects) }),
+                    sql: { subjects, _ in peer.bookmark(subjects) }),
                 Operation(
                     name: "unbookmark", program: .tweetcli,
                     arguments: { subjects, _ in ["unbookmark", subjects.tweetID] },
-                    sql: { subjects, _ in SQLiteQueries.unbookmark(subjects) }),
+                    sql: { subjects, _ in peer.unbookmark(subjects) }),
             ],
             [
                 Operation(
                     name: "bookmarks", program: .tweetcli, arguments: { _, _ in ["bookmarks"] + limit },
-                    sql: { subjects, _ in SQLiteQueries.bookmarks(subjects) })
+                    sql: { subjects, _ in peer.bookmarks(subjects) })
             ],
             [
                 Operation(
                     name: "search #swiftui", program: .tweetcli, arguments: { _, _ in ["search", "#swiftui"] + limit },
-                    sql: { subjects, _ in SQLiteQueries.searchHashtag(subjects, "swiftui") })
+                    sql: { subjects, _ in peer.searchHashtag(subjects, "swiftui") })
             ],
             [
                 Operation(
                     name: "search @USERNAME", program: .tweetcli,
                     arguments: { subjects, _ in ["search", "@" + subjects.username] + limit },
-                    sql: { subjects, _ in SQLiteQueries.searchMention(subjects) })
+                    sql: { subjects, _ in peer.searchMention(subjects) })
             ],
             [
                 Operation(
                     name: "search the (common)", program: .tweetcli, arguments: { _, _ in ["search", "the"] + limit },
-                    sql: { subjects, _ in SQLiteQueries.searchWord(subjects, "the") })
+                    sql: { subjects, _ in peer.searchWord(subjects, "the") })
             ],
             [
                 Operation(
                     name: "search RARE (rare word)", program: .tweetcli,
                     arguments: { subjects, _ in ["search", subjects.rareWord] + limit },
-                    sql: { subjects, _ in SQLiteQueries.searchWord(subjects, subjects.rareWord) })
+                    sql: { subjects, _ in peer.searchWord(subjects, subjects.rareWord) })
             ],
             [
                 Operation(
                     name: "search 東京", program: .tweetcli, arguments: { _, _ in ["search", "東京"] + limit },
-                    sql: { subjects, _ in SQLiteQueries.searchText(subjects, "東京") })
+                    sql: { subjects, _ in peer.searchText(subjects, "東京") })
             ],
             [
                 Operation(
                     name: "trends", program: .tweetcli, arguments: { _, _ in ["trends"] },
-                    sql: { _, _ in SQLiteQueries.trends })
+                    sql: { _, _ in peer.trends })
             ],
         ]
     }

@@ -1,4 +1,5 @@
-/// Writing values into SQL text for the `sqlite3` shell.
+/// Writing values into SQL text for the `sqlite3` and `psql` shells (standard SQL string literals,
+/// which PostgreSQL reads as such with its default `standard_conforming_strings`).
 enum SQL {
     /// `text` as a string literal: in single quotes, with each quote doubled.
     static func literal(_ text: String) -> String {
@@ -16,6 +17,4 @@ enum SQL {
         return literal("%" + escaped + "%")
     }
 
-    /// The current time as tweetcli writes timestamps: ISO 8601, UTC, milliseconds.
-    static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 }

@@ -1,5 +1,5 @@
-// tweetbench: issue 3's benchmark. It drives the release tweetcli, the floor and sqlite3 as
-// separate processes; see docs/BENCHMARK.md.
+// tweetbench: issues 3 and 10's benchmark. It drives the release tweetcli, the floor and sqlite3
+// (or PostgreSQL's psql) as separate processes; see docs/BENCHMARK.md.
 import Foundation
 
 #if canImport(Glibc)
@@ -17,7 +17,7 @@ do {
         print(BenchmarkOptions.help, terminator: "")
         exit(0)
     }
-    let result = try Benchmark(options: options, executables: try Executables.locate()).run()
+    let result = try Benchmark(options: options, executables: try Executables.locate(engine: options.engine)).run()
     print(BenchmarkReport(result: result).render(markdown: options.markdown), terminator: "")
 } catch BenchmarkError.usage(let message) {
     FileHandle.standardError.write(Data("error: \(message)\n\(BenchmarkOptions.usage)\n".utf8))

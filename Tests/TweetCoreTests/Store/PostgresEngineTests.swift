@@ -62,14 +62,30 @@ struct PostgresEngineTests {
             try await reader.getDocument(DocumentPath(collection: "a", documentID: "b"))?.data == ["n": .integer(1)])
     }
 
+    /// The connection speaks UTF-8 whatever the connection string asks for: text that LATIN1
+    /// cannot hold comes back as it went in.
     @Test(.enabled(if: PostgresCluster.isAvailable))
-    func aNewerSchemaThanThisBuildKnowsIsAClearError() async throws {
+    func theConnectionIsUTF8WhateverItsStringSays() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation() + "&client_encoding=LATIN1")
+        let store = PostgresDocumentStore(location: location)
+        let path = DocumentPath(collection: "a", documentID: "東京")
+        try await store.setData(["text": .string("こんにちは 👋")], at: path)
+        #expect(try await store.getDocument(path)?.data == ["text": .string("こんにちは 👋")])
+        let encoding = try PostgresConnection(location).execute("SHOW client_encoding")
+        #expect(encoding.first?.first == "UTF8")
+    }
+
+    /// A newer build writes its version to the table and to the table's comment; a database made
+    /// before the comment existed has only the table. Either way a newer version is refused.
+    @Test(.enabled(if: PostgresCluster.isAvailable), arguments: [true, false])
+    func aNewerSchemaThanThisBuildKnowsIsAClearError(withComment: Bool) async throws {
         let text = try PostgresCluster.freshLocation()
         let location = try PostgresLocation(text)
         try await PostgresDocumentStore(location: location).setData(
             [:], at: DocumentPath(collection: "a", documentID: "b"))
         let admin = try PostgresConnection(location)
         try admin.execute("UPDATE tweetcli_schema SET version = 99")
+        try admin.execute("COMMENT ON TABLE tweetcli_schema IS \(withComment ? "'99'" : "NULL")")
         await #expect(
             throws: StoreError.unsupportedFormat(file: "the database \(location.displayName)", version: "schema 99")
         ) {
