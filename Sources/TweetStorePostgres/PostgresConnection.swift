@@ -114,8 +114,10 @@ final class PostgresConnection {
 
     /// Streams `rows` into `table` with `COPY … FROM STDIN` (libpq's `PQputCopyData`): each row's
     /// columns as text, escaped for COPY's text format.
-    func copy(into table: String, columns: [String], rows: some Sequence<[String]>) throws {
-        let start = try run("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN", [], expectCopy: true)
+    func copy(into table: String, columns: [String], rows: some Sequence<[String]>, freeze: Bool = false) throws {
+        let start = try run(
+            "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN\(freeze ? " WITH (FREEZE)" : "")", [],
+            expectCopy: true)
         pq.clear(start)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)

@@ -54,15 +54,21 @@ public actor PostgresDocumentStore: DocumentStore {
     /// refuses one newer than this build.
     private func checkSchema(_ connection: PostgresConnection) throws {
         guard !hasSchema else { return }
-        // One statement: whether the version table is there, and the version its comment repeats.
-        let schema = try connection.execute(
-            "SELECT to_regclass('tweetcli_schema') IS NOT NULL, obj_description(to_regclass('tweetcli_schema'), 'pg_class')"
-        )
-        guard schema.first?.first == "t" else { return }
-        var version = schema.first?.last ?? nil
-        if version == nil {
-            // Made before the comment was: the table itself says.
-            version = try connection.execute("SELECT max(version) FROM tweetcli_schema").first?.first ?? nil
+        let read = "SELECT max(version) FROM tweetcli_schema"
+        let version: String?
+        if connection.isIdle {
+            // Outside a transaction a failed statement leaves nothing behind, so the usual case is
+            // one statement, and a database without the table (an empty store) is this error.
+            do {
+                version = try connection.execute(read).first?.first ?? nil
+            } catch PostgresError.statement(state: "42P01", _) {
+                return
+            }
+        } else {
+            // Inside one (making the schema), an error would abort it: ask first.
+            let schema = try connection.execute("SELECT to_regclass('tweetcli_schema') IS NOT NULL")
+            guard schema.first?.first == "t" else { return }
+            version = try connection.execute(read).first?.first ?? nil
         }
         if let version, let number = Int(version), number > PostgresSQL.schemaVersion {
             throw StoreError.unsupportedFormat(file: "the database \(name)", version: "schema \(number)")
@@ -89,9 +95,6 @@ public actor PostgresDocumentStore: DocumentStore {
                 try connection.execute(
                     "INSERT INTO tweetcli_schema VALUES ($1::integer)", [String(PostgresSQL.schemaVersion)])
             }
-            // The version again as the table's comment, which the schema check reads in the same
-            // statement that finds the table (a name made here: COMMENT takes no parameter).
-            try connection.execute("COMMENT ON TABLE tweetcli_schema IS '\(PostgresSQL.schemaVersion)'")
             try connection.execute("COMMIT")
         } catch {
             // The error that failed the schema is the one to report; a connection whose rollback
@@ -363,6 +366,14 @@ public actor PostgresDocumentStore: DocumentStore {
     private func bulkLoad(_ documents: [(DocumentPath, JSONObject)], on connection: PostgresConnection) throws {
         var last: [DocumentPath: Int] = [:]
         for (position, (path, _)) in documents.enumerated() { last[path] = position }
+        // Every index, the primary key too, is built once after the rows are in (a sort, instead of
+        // a random insert per row), with memory enough to sort in it. The table is empty, and
+        // truncating it in this transaction lets COPY write the rows frozen: no later pass over
+        // millions of rows to set their hint bits or freeze them.
+        try connection.execute("SET LOCAL maintenance_work_mem = '512MB'")
+        try connection.execute("TRUNCATE tweetcli_documents")
+        try connection.execute("ALTER TABLE tweetcli_documents DROP CONSTRAINT tweetcli_documents_pkey")
+        try connection.execute("DROP INDEX tweetcli_documents_group")
         for index in indexes { try connection.execute("DROP INDEX IF EXISTS \(PostgresSQL.indexName(index))") }
         let rows = documents.enumerated().lazy.filter { last[$0.element.0] == $0.offset }.map { _, document in
             [
@@ -370,7 +381,10 @@ public actor PostgresDocumentStore: DocumentStore {
                 String(decoding: JSONValue.object(document.1).serialized(), as: UTF8.self),
             ]
         }
-        try connection.copy(into: "tweetcli_documents", columns: ["collection", "id", "group_id", "data"], rows: rows)
+        try connection.copy(
+            into: "tweetcli_documents", columns: ["collection", "id", "group_id", "data"], rows: rows, freeze: true)
+        try connection.execute("ALTER TABLE tweetcli_documents ADD PRIMARY KEY (collection, id)")
+        try connection.execute(PostgresSQL.groupIndex)
         for index in indexes { try connection.execute(try PostgresSQL.createIndex(index)) }
         try connection.execute("ANALYZE tweetcli_documents")
     }

@@ -201,8 +201,9 @@ public final class NotificationService: Sendable {
                     id: snapshot.documentID, type: type, from: nil, fromUid: from, tweet: nil,
                     tweetId: data["tweetId"]?.stringValue, timestamp: time, read: read))
         }
-        let people = try await users.fetchUsers(withUids: found.map(\.fromUid))
-        let shown = try await tweets.fetchTweets(withIDs: found.compactMap(\.tweetId))
+        // Who did each and the tweets, with the tweets' authors, in as few reads as the store allows.
+        let (shown, people) = try await tweets.fetchTweets(
+            withIDs: found.compactMap(\.tweetId), alsoUsers: found.map(\.fromUid))
         for index in found.indices {
             found[index].from = people[found[index].fromUid]
             found[index].tweet = found[index].tweetId.flatMap { shown[$0] }

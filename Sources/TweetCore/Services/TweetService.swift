@@ -375,15 +375,17 @@ public final class TweetService: Sendable {
                 others[snapshot.documentID] = try snapshot.data(as: TweetRecord.self).tweet
             }
         }
-        let authors = try await users.fetchUsers(
-            withUids: page.map(\.uid) + others.values.map(\.uid) + replyOwners.values + alsoUsers)
-        var liked: Set<String>?
-        var retweeted: Set<String>?
-        if let me = try await auth.currentUid() {
-            let likes = store.collection(Collections.likes(of: me))
-            liked = Set(try await store.getDocuments(page.map { likes.document($0.id) }).map(\.documentID))
-            let mine = store.collection(Collections.retweeted(by: me))
-            retweeted = Set(try await store.getDocuments(page.map { mine.document($0.id) }).map(\.documentID))
+        // The authors and the viewer's likes and retweets of the page, in one batched read.
+        let me = try await auth.currentUid()
+        let likes = me.map { store.collection(Collections.likes(of: $0)) }
+        let mine = me.map { store.collection(Collections.retweeted(by: $0)) }
+        let marks = [likes, mine].compactMap { $0 }.flatMap { collection in page.map { collection.document($0.id) } }
+        let (authors, existing) = try await users.fetchUsers(
+            withUids: page.map(\.uid) + others.values.map(\.uid) + replyOwners.values + alsoUsers, alongside: marks)
+        let liked = likes.map { collection in Set(page.map(\.id).filter { existing.contains(collection.document($0)) })
+        }
+        let retweeted = mine.map { collection in
+            Set(page.map(\.id).filter { existing.contains(collection.document($0)) })
         }
         for index in page.indices {
             page[index].user = authors[page[index].uid]
@@ -415,8 +417,16 @@ public final class TweetService: Sendable {
 
     /// The tweets with these IDs that exist, joined, by ID.
     func fetchTweets(withIDs ids: [String]) async throws -> [String: Tweet] {
-        guard !ids.isEmpty else { return [:] }
-        let found = try await hydrate(try await store.getDocuments(Set(ids).map { tweets.document($0) }))
-        return Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        try await fetchTweets(withIDs: ids, alsoUsers: []).tweets
+    }
+
+    /// ``fetchTweets(withIDs:)``, with the users `alsoUsers` names read in the same batch as the
+    /// authors.
+    func fetchTweets(withIDs ids: [String], alsoUsers: [String]) async throws -> (
+        tweets: [String: Tweet], users: [String: User]
+    ) {
+        let snapshots = ids.isEmpty ? [] : try await store.getDocuments(Set(ids).map { tweets.document($0) })
+        let (found, users) = try await hydrate(snapshots, alsoUsers: alsoUsers)
+        return (Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }), users)
     }
 }

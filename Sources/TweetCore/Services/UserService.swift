@@ -58,14 +58,27 @@ public final class UserService: Sendable {
 
     /// Several users in one batched read, by uid; uids with no user are left out.
     public func fetchUsers(withUids uids: some Sequence<String>) async throws -> [String: User] {
-        let paths = Set(uids).map { users.document($0) }
-        guard !paths.isEmpty else { return [:] }
+        try await fetchUsers(withUids: uids, alongside: []).users
+    }
+
+    /// ``fetchUsers(withUids:)`` and the documents at `paths`, in the same batched read: one round
+    /// trip to a server instead of one per kind. Returns the users and which of `paths` exist.
+    func fetchUsers(withUids uids: some Sequence<String>, alongside paths: [DocumentPath]) async throws -> (
+        users: [String: User], existing: Set<DocumentPath>
+    ) {
+        let userPaths = Set(uids).map { users.document($0) }
+        guard !userPaths.isEmpty || !paths.isEmpty else { return ([:], []) }
         var result: [String: User] = [:]
+        var existing: Set<DocumentPath> = []
         let me = try await auth.currentUid()
-        for snapshot in try await store.getDocuments(paths) {
-            result[snapshot.documentID] = try user(from: snapshot, signedIn: me)
+        for snapshot in try await store.getDocuments(userPaths + paths) {
+            if snapshot.path.collection == Collections.users {
+                result[snapshot.documentID] = try user(from: snapshot, signedIn: me)
+            } else {
+                existing.insert(snapshot.path)
+            }
         }
-        return result
+        return (result, existing)
     }
 
     /// All users, by username (the course's `fetchUsers`).
@@ -189,6 +202,43 @@ public final class UserService: Sendable {
     public func isFollowing(uid: String) async throws -> Bool {
         guard let me = try await auth.currentUid() else { return false }
         return try await store.getDocument(store.collection(Collections.following(of: me)).document(uid)) != nil
+    }
+
+    /// A profile's header: the user `reference` names (as ``fetchUser(matching:)`` reads it; `nil`
+    /// for the signed-in user), their counters and whether the signed-in user follows them. A uid
+    /// is read in one batch with its counters and the follow: one round trip to a server.
+    public func fetchProfile(matching reference: String?) async throws -> (
+        user: User, stats: UserStats, isFollowed: Bool
+    ) {
+        let me = try await auth.currentUid()
+        let candidate: String
+        if let reference { candidate = reference } else { candidate = try await auth.requireUid() }
+        var found: User?
+        var counters: JSONObject?
+        var followed = false
+        if !candidate.hasPrefix("@") {
+            let userPath = users.document(candidate)
+            let statsPath = StatsCounter.path(of: candidate)
+            let followPath = me.map { store.collection(Collections.following(of: $0)).document(candidate) }
+            for snapshot in try await store.getDocuments([userPath, statsPath] + [followPath].compactMap { $0 }) {
+                if snapshot.path == userPath {
+                    found = try user(from: snapshot, signedIn: me)
+                } else if snapshot.path == statsPath {
+                    counters = snapshot.data
+                } else {
+                    followed = true
+                }
+            }
+        }
+        guard let found else {
+            // Not a uid: a username, then its counters and follow.
+            let user = try await fetchUser(matching: candidate)
+            let isFollowed = user.id == me ? false : try await isFollowing(uid: user.id)
+            return (user, try await fetchStats(forUid: user.id), isFollowed)
+        }
+        if let stats = counters.flatMap(StatsCounter.stats(from:)) { return (found, stats, found.id != me && followed) }
+        let stats = try await StatsCounter.count(found.id, store: store) { try await $0.count() }
+        return (found, stats, found.id != me && followed)
     }
 
     /// The uids `uid` follows.

@@ -37,7 +37,9 @@ public final class NotificationsViewModel: ErrorRecording {
             if unreadOnly {
                 guard !hasMore, !notifications.isEmpty else { return }
                 try await services.notifications.markSeen(upTo: isFirstPage ? notifications[0].id : nil)
-            } else if isFirstPage, let newest = notifications.first {
+            } else if isFirstPage, let newest = notifications.first, !newest.read {
+                // Shown as read means at or before the marker, which only moves forward: nothing to
+                // move, so no transaction (on a server, five statements saved).
                 try await services.notifications.markSeen(upTo: newest.id)
             }
         }

@@ -43,11 +43,19 @@ public final class ProfileViewModel: ErrorRecording {
     /// Loads the user (if needed), the stats, the follow state and a page of the selected tab.
     public func load(limit: Int = 20, before: String? = nil) async throws {
         try await perform {
-            let user = try await resolveUser()
             let me = try await services.auth.currentUid()
+            let user: User
+            if let known = self.user {
+                user = known
+                isFollowed = me == user.id ? false : try await services.users.isFollowing(uid: user.id)
+                stats = try await services.users.fetchStats(forUid: user.id)
+            } else {
+                // The first load reads the user, the counters and the follow together.
+                let profile = try await services.users.fetchProfile(matching: reference)
+                (user, stats, isFollowed) = (profile.user, profile.stats, profile.isFollowed)
+                self.user = user
+            }
             isCurrentUser = me == user.id
-            isFollowed = isCurrentUser ? false : try await services.users.isFollowing(uid: user.id)
-            stats = try await services.users.fetchStats(forUid: user.id)
             let page = Page(
                 try await fetchTweets(for: selectedFilter, uid: user.id, limit: limit + 1, before: before), limit: limit
             )
