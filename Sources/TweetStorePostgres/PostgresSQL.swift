@@ -152,6 +152,7 @@ struct PostgresQuery {
         // A page over "field in [strings]" (the following feed: tweets whose author is one of those
         // followed) is best read as each value's own first page, then merged: one index range each.
         var perValue: String?
+        var valueCount = 0
         for filter in query.filters {
             if perValue == nil, query.limit != nil, query.textSearch == nil, columns == Self.allColumns,
                 filter.op == .in, filter.field != Query.documentID, case .array(let options) = filter.value,
@@ -159,7 +160,9 @@ struct PostgresQuery {
             {
                 let keys = PostgresSQL.keys(try PostgresSQL.field(filter.field))
                 // Each value once: a repeated one would give its documents twice.
-                perValue = statement.bind(Self.arrayLiteral(Set(options.compactMap(\.stringValue)).sorted()))
+                let values = Set(options.compactMap(\.stringValue)).sorted()
+                valueCount = values.count
+                perValue = statement.bind(Self.arrayLiteral(values))
                 conditions.append("(\(keys[0]) = 3 AND \(keys[1]) = 0 AND \(keys[2]) = value.value)")
                 continue
             }
@@ -207,25 +210,49 @@ struct PostgresQuery {
         let order = keys.map { "\($0.0)\($0.1 ? " DESC" : "")" }.joined(separator: ", ")
         let filter = conditions.joined(separator: " AND ")
         if let perValue, let limit = query.limit {
-            // Each value's first page (LATERAL, so each is one index range) as keys only, merged by
-            // the same keys; only the merged page's documents are then read out as text (turning
-            // every value's page into text first cost most of the query).
-            let count = statement.bind(String(limit))
-            let named = keys.enumerated().map { "\($1.0) AS k\($0)" }.joined(separator: ", ")
-            func merged(_ table: String) -> String {
-                keys.indices.map { "\(table).k\($0)\(keys[$0].1 ? " DESC" : "")" }.joined(separator: ", ")
-            }
-            let pages =
-                "SELECT page.* FROM unnest(\(perValue)::text[]) AS value(value) "
-                + "CROSS JOIN LATERAL (SELECT collection, id, \(named) FROM tweetcli_documents "
-                + "WHERE \(filter) ORDER BY \(order) LIMIT \(count)) AS page ORDER BY \(merged("page")) LIMIT \(count)"
-            sql =
-                "SELECT d.collection, d.id, d.data::text FROM (\(pages)) AS top JOIN tweetcli_documents d "
-                + "ON d.collection = top.collection AND d.id = top.id ORDER BY \(merged("top"))"
+            sql = Self.mergedPages(
+                values: perValue, valueCount: valueCount, limit: limit, filter: filter, keys: keys,
+                statement: &statement)
             return
         }
         sql = "SELECT \(columns) FROM tweetcli_documents WHERE \(filter) ORDER BY \(order)"
         if let limit = query.limit, query.textSearch == nil { sql += " LIMIT \(statement.bind(String(limit)))" }
+    }
+
+    /// A page over "field in [values]": each value's own first page (LATERAL, so each is one index
+    /// range) as keys only, merged by the same keys; only the merged page's documents are then read
+    /// out as text (turning every value's page into text first cost most of the query).
+    ///
+    /// With more values than the page holds, each value's first row comes first, and only the
+    /// values whose first rows are among the `limit` first of those read a page: a row of any other
+    /// value comes after its own first row, which comes after `limit` others. The following feed of
+    /// 100 people reads about 100 + 20 × 20 rows instead of 100 × 20.
+    private static func mergedPages(
+        values: String, valueCount: Int, limit: Int, filter: String, keys: [(String, Bool)],
+        statement: inout BoundStatement
+    ) -> String {
+        let count = statement.bind(String(limit))
+        let named = keys.enumerated().map { "\($1.0) AS k\($0)" }.joined(separator: ", ")
+        let order = keys.map { "\($0.0)\($0.1 ? " DESC" : "")" }.joined(separator: ", ")
+        func merged(_ table: String) -> String {
+            keys.indices.map { "\(table).k\($0)\(keys[$0].1 ? " DESC" : "")" }.joined(separator: ", ")
+        }
+        func pages(of values: String, columns: String, limit: String) -> String {
+            "\(values) CROSS JOIN LATERAL (SELECT \(columns) FROM tweetcli_documents WHERE \(filter) "
+                + "ORDER BY \(order) LIMIT \(limit)) AS page"
+        }
+        var chosen = "unnest(\(values)::text[]) AS value(value)"
+        if valueCount > limit {
+            let heads =
+                "SELECT value.value, page.* FROM "
+                + pages(of: chosen, columns: named, limit: "1") + " ORDER BY \(merged("page")) LIMIT \(count)"
+            chosen = "(SELECT head.value FROM (\(heads)) AS head) AS value"
+        }
+        let page =
+            "SELECT page.* FROM " + pages(of: chosen, columns: "collection, id, \(named)", limit: count)
+            + " ORDER BY \(merged("page")) LIMIT \(count)"
+        return "SELECT d.collection, d.id, d.data::text FROM (\(page)) AS top JOIN tweetcli_documents d "
+            + "ON d.collection = top.collection AND d.id = top.id ORDER BY \(merged("top"))"
     }
 
     /// The columns a query's rows come back with.

@@ -11,6 +11,7 @@ struct QueryTests {
     static let indexes = [
         IndexDefinition("people", ["age"]), IndexDefinition("people", ["city"]),
         IndexDefinition("people", ["city", "age"]), IndexDefinition("likes", ["p"], scope: .collectionGroup),
+        IndexDefinition("posts", ["author", "t"]),
     ]
 
     let env: TestEnvironment
@@ -79,6 +80,28 @@ struct QueryTests {
         let second = try await query.start(after: try #require(first.last)).limit(to: 2).getDocuments()
         #expect(second.map(\.documentID) == ["a"])
         #expect(try await query.limit(to: 2).count() == 2)
+    }
+
+    /// More values than the page holds (the following feed of someone who follows many): PostgreSQL
+    /// reads only the values whose newest rows lead, and every engine answers as the whole set
+    /// sorted would, with values that have no rows, ties on the order field and a cursor.
+    @Test(arguments: StoreLayout.allCases, [1, 4, 9])
+    func inOverMoreValuesThanThePageIsTheirMergedOrder(_ layout: StoreLayout, limit: Int) async throws {
+        let store = try env.makeStore(layout, indexes: Self.indexes)
+        let posts = store.collection("posts")
+        // 40 posts by 11 authors, times 0…16 with ties; authors a11…a15 have none.
+        let rows = (0..<40).map { n in (id: "p\(n)", author: "a\((n * 7) % 11)", t: (n * 5) % 17) }
+        for row in rows {
+            try await store.setData(
+                ["author": .string(row.author), "t": .integer(Int64(row.t))], at: posts.document(row.id))
+        }
+        let query = posts.query.whereField("author", in: (0..<16).map { .string("a\($0)") })
+            .order(by: "t", descending: true)
+        let sorted = rows.sorted { ($0.t, $0.id) > ($1.t, $1.id) }.map(\.id)
+        let first = try await query.limit(to: limit).getDocuments()
+        #expect(first.map(\.documentID) == Array(sorted.prefix(limit)))
+        let next = try await query.start(after: try #require(first.last)).limit(to: limit).getDocuments()
+        #expect(next.map(\.documentID) == Array(sorted.dropFirst(limit).prefix(limit)))
     }
 
     @Test(arguments: StoreLayout.allCases)
