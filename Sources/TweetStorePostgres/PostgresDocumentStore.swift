@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TweetStore
 
 /// The PostgreSQL engine: every document a JSONB row of `tweetcli_documents`, keyed by its
@@ -223,9 +224,11 @@ public actor PostgresDocumentStore: DocumentStore {
         try connection.execute("BEGIN")
         do {
             let time = try Self.commitTime(on: connection, now: clock())
-            let transaction = Transaction(reader: PostgresTransactionReader(store: self, number: number), time: time)
+            let reads = TransactionReads()
+            let transaction = Transaction(
+                reader: PostgresTransactionReader(store: self, number: number, reads: reads), time: time)
             let result = try await body(transaction)
-            try Self.apply(transaction.writes, on: connection)
+            try Self.apply(transaction.writes, knowing: reads, on: connection)
             try connection.execute("COMMIT")
             return result
         } catch {
@@ -260,17 +263,27 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     /// Writes a transaction's resolved documents in two statements: the sets, then the deletions.
-    private static func apply(_ writes: [Transaction.Write], on connection: PostgresConnection) throws {
+    /// The documents its updates and deletions resolve against are those the body read, which no
+    /// other writer can have changed since (they wait for the clock row); only the others are read.
+    private static func apply(
+        _ writes: [Transaction.Write], knowing reads: TransactionReads, on connection: PostgresConnection
+    ) throws {
         guard !writes.isEmpty else { return }
-        var touched: [DocumentPath] = []
+        let known = reads.documents.withLock { $0 }
+        var committed: [DocumentPath: JSONObject] = [:]
+        var unread: [DocumentPath] = []
         for write in writes {
             switch write {
-            case .update(let path, _), .delete(let path): touched.append(path)
+            case .update(let path, _), .delete(let path):
+                if let read = known[path] {
+                    committed[path] = read
+                } else {
+                    unread.append(path)
+                }
             case .set: break
             }
         }
-        var committed: [DocumentPath: JSONObject] = [:]
-        for snapshot in try documents(at: touched, on: connection) { committed[snapshot.path] = snapshot.data }
+        for snapshot in try documents(at: unread, on: connection) { committed[snapshot.path] = snapshot.data }
         let resolved = try Transaction.resolve(writes) { committed[$0] }
         var sets: [JSONValue] = []
         var deletions: [DocumentPath] = []
@@ -439,12 +452,25 @@ public actor PostgresDocumentStore: DocumentStore {
 private struct PostgresTransactionReader: TransactionReader {
     let store: PostgresDocumentStore
     let number: Int
+    let reads: TransactionReads
 
     func document(at path: DocumentPath) async throws -> JSONObject? {
-        try await store.transactionRead(number) { try PostgresDocumentStore.transactionDocument(path, $0) }
+        let fields = try await store.transactionRead(number) { try PostgresDocumentStore.transactionDocument(path, $0) }
+        reads.documents.withLock { $0[path] = .some(fields) }
+        return fields
     }
 
     func query(_ query: Query) async throws -> [DocumentSnapshot] {
-        try await store.transactionRead(number) { try PostgresDocumentStore.transactionQuery(query, $0) }
+        let found = try await store.transactionRead(number) { try PostgresDocumentStore.transactionQuery(query, $0) }
+        reads.documents.withLock { known in
+            for snapshot in found { known[snapshot.path] = .some(snapshot.data) }
+        }
+        return found
     }
+}
+
+/// What a transaction's body read, by path (`nil` inside: read and not there), so that its commit
+/// resolves updates against them without reading them again.
+private final class TransactionReads: Sendable {
+    let documents = Mutex<[DocumentPath: JSONObject?]>([:])
 }
