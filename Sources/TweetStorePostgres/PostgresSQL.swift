@@ -42,12 +42,7 @@ enum PostgresSQL {
           data jsonb NOT NULL,
           PRIMARY KEY (collection, id))
         """,
-        groupIndex,
     ]
-
-    /// The index collection-group queries without an index of their own scan.
-    static let groupIndex =
-        "CREATE INDEX IF NOT EXISTS tweetcli_documents_group ON tweetcli_documents (group_id, collection, id)"
 
     /// A field as a JSONB expression: `data->'a'->'b'` for `a.b`. Field names come from the
     /// services' code, not from users; anything but letters, digits and `_` is refused rather

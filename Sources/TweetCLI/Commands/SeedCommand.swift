@@ -29,9 +29,10 @@ struct SeedCommand: Command {
         _ = try list.positionals(atMost: 0)
     }
 
-    /// Impossible counts are refused before the store is touched, so a failed seed leaves nothing.
+    /// Impossible counts, and more data than this machine's free memory can hold while it is made,
+    /// are refused before the store is touched, so a failed seed leaves nothing.
     func validate() throws {
-        try options.validate()
+        try options.validate(availableBytes: MachineMemory.availableBytes())
     }
 
     func run(_ context: Context) async throws {

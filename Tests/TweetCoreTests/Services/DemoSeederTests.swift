@@ -277,6 +277,25 @@ struct DemoSeederTests {
         #expect(try await store.collection(Collections.users).query.count() == 0)
     }
 
+    /// The estimate covers what tweetbench measured (296.1 MiB at 10k tweets, 4272.7 MiB at 1M), and a
+    /// seed larger than the memory there is is refused before anything is made.
+    @Test func aSeedLargerThanTheMemoryThereIsIsRefused() throws {
+        let small = DemoSeeder.Options(users: 1000, tweets: 10_000, likes: 10_000, follows: 100)
+        let large = DemoSeeder.Options(users: 1000, tweets: 1_000_000, likes: 1_000_000, follows: 100)
+        #expect(small.estimatedPeakBytes >= 296.1 * 1_048_576)
+        #expect(large.estimatedPeakBytes >= 4272.7 * 1_048_576)
+        #expect(large.estimatedPeakBytes < 5 * 1_073_741_824, "not so cautious that a machine like this refuses 1M")
+        let gibibyte = 1_073_741_824.0
+        #expect(throws: SeedError.tooLargeForMemory(needed: large.estimatedPeakBytes, available: gibibyte)) {
+            try large.validate(availableBytes: gibibyte)
+        }
+        try large.validate(availableBytes: 24 * gibibyte)
+        try large.validate(availableBytes: nil)
+        #expect(throws: SeedError.tooManyFollows(users: 3)) {
+            try DemoSeeder.Options(users: 3, follows: 3).validate(availableBytes: 24 * gibibyte)
+        }
+    }
+
     @Test func optionsDefaultInProportion() {
         let options = DemoSeeder.Options(users: 25)
         #expect(options.tweets == 250)
