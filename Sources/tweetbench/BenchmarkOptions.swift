@@ -4,6 +4,8 @@ struct BenchmarkOptions: Equatable {
         usage: swift run -c release tweetbench [--engine local|postgresql] [--tweets N] [--small N] [--runs R]
                                                [--users U] [--follows F] [--seed S] [--query Q] [--keep DIR]
                                                [--markdown]
+               swift run -c release tweetbench --write-stall [--stall-posts N] [--stall-tweets N] [--engine E]
+                                               [--users U] [--follows F] [--seed S] [--keep DIR] [--markdown]
         """
 
     static let help = """
@@ -25,6 +27,12 @@ struct BenchmarkOptions: Equatable {
           --keep DIR    build in DIR (new or empty) and keep it, instead of a temporary directory
           --markdown    print the report as Markdown, for the README
 
+          --write-stall     instead: time N consecutive posts, each a fresh process, on one store
+                            seeded with --stall-tweets tweets, and report their median, p99, p99.9
+                            and max latency, peak RSS and bytes written (issue 11)
+          --stall-posts N   posts in the write-stall test (default 75000)
+          --stall-tweets N  tweets (and likes) its store is seeded with (default 100000)
+
         Build the binaries first with: swift build -c release
 
         """
@@ -40,6 +48,10 @@ struct BenchmarkOptions: Equatable {
     var query: String?
     var keep: String?
     var markdown = false
+    /// Run the write-stall test instead of the command benchmark.
+    var writeStall = false
+    var stallPosts = 75_000
+    var stallTweets = 100_000
     /// `-h` or `--help` was given: print ``help`` and do nothing else.
     var wantsHelp = false
 
@@ -97,10 +109,13 @@ struct BenchmarkOptions: Equatable {
                 keep = try value()
                 if keep?.isEmpty ?? true { throw BenchmarkError.usage("--keep needs a directory") }
             case "--markdown": markdown = try flag()
+            case "--write-stall": writeStall = try flag()
+            case "--stall-posts": stallPosts = try number(atLeast: 1)
+            case "--stall-tweets": stallTweets = try number(atLeast: 1)
             default: throw BenchmarkError.usage("unknown option '\(argument)'; run 'tweetbench --help' to see them")
             }
         }
-        guard wantsHelp || small < tweets else {
+        guard wantsHelp || writeStall || small < tweets else {
             throw BenchmarkError.usage("--small (\(small)) must be less than --tweets (\(tweets))")
         }
     }

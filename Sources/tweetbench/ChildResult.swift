@@ -24,6 +24,8 @@ struct ChildResult {
     let wallNanoseconds: UInt64
     /// The child's peak resident set size (`ru_maxrss`, KiB on Linux).
     let peakRSSKiB: Int
+    /// Blocks the child wrote to file systems (`ru_oublock`, 512-byte units on Linux).
+    var blocksWritten = 0
     /// The file holding what the child wrote on standard error.
     let errorPath: String
 

@@ -17,8 +17,13 @@ do {
         print(BenchmarkOptions.help, terminator: "")
         exit(0)
     }
-    let result = try Benchmark(options: options, executables: try Executables.locate(engine: options.engine)).run()
-    print(BenchmarkReport(result: result).render(markdown: options.markdown), terminator: "")
+    let executables = try Executables.locate(engine: options.engine)
+    if options.writeStall {
+        print(try WriteStall(options: options, executables: executables).run().render(markdown: options.markdown))
+    } else {
+        let result = try Benchmark(options: options, executables: executables).run()
+        print(BenchmarkReport(result: result).render(markdown: options.markdown), terminator: "")
+    }
 } catch BenchmarkError.usage(let message) {
     FileHandle.standardError.write(Data("error: \(message)\n\(BenchmarkOptions.usage)\n".utf8))
     exit(64)

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Issue 11's write-stall test: `--stall-posts` consecutive posts, each a fresh `tweetcli post`
+/// process, on a store seeded with `--stall-tweets` tweets, timing every one. A post that folds
+/// the journal or merges segments pays for it in its own latency, so the tail (p99, p99.9, max)
+/// shows what compaction on the write path costs, and the largest peak RSS what it holds.
+struct WriteStall {
+    let options: BenchmarkOptions
+    let executables: Executables
+
+    /// What the test measured.
+    struct Result {
+        let options: BenchmarkOptions
+        let machine: Machine
+        /// The seed of the store the posts go to.
+        let seed: ChildResult
+        /// Each post's wall time in milliseconds, in order.
+        let milliseconds: [Double]
+        /// The largest peak RSS of any post, in KiB, and which post (0-based) had it.
+        let peakRSSKiB: Int
+        let peakRSSPost: Int
+        /// Bytes the posts wrote (the sum of their `ru_oublock`, 512-byte blocks).
+        let bytesWritten: Int
+        /// The store's size before the first post and after the last, in bytes.
+        let storeBytesBefore: Int
+        let storeBytesAfter: Int
+        /// The bytes of the posts' captions: the user data they added.
+        let captionBytes: Int
+    }
+
+    /// Seeds the store, signs in as the first user `explore` lists, and posts.
+    /// - Throws: ``BenchmarkError`` at the first step that fails.
+    func run() throws -> Result {
+        let workspace = try Workspace(kept: options.keep)
+        defer { workspace.removeUnlessKept() }
+        ProgressLog.note("write stall: working in \(workspace.path)\(workspace.isKept ? "" : " (removed at the end)")")
+        let launcher = ProcessLauncher(
+            scratchDirectory: workspace.path,
+            overrides: ["XDG_STATE_HOME": workspace.path("state"), "NO_COLOR": "1"])
+        var server: PostgresServer?
+        if options.engine == .postgresql, let bin = executables.postgresBin {
+            server = try PostgresServer.start(bin: bin, workspace: workspace, launcher: launcher)
+        }
+        defer { server?.stop() }
+        let store: String
+        if let server {
+            try server.createDatabase("stall")
+            store = server.uri("stall")
+        } else {
+            store = workspace.path("store")
+        }
+        let tweetcli = [executables.tweetcli, "--store", store]
+        ProgressLog.note("write stall: seeding \(options.stallTweets) tweets …")
+        let seed = try launcher.run(
+            tweetcli + [
+                "seed", "--users", "\(options.users)", "--tweets", "\(options.stallTweets)", "--likes",
+                "\(options.stallTweets)", "--follows", "\(options.follows)", "--seed", "\(options.seed)",
+            ])
+        let listed = try launcher.capture(tweetcli + ["explore", "--json"])
+        // Output that is not the expected JSON is reported as unexpectedOutput just below.
+        guard let users = try? JSONSerialization.jsonObject(with: listed) as? [[String: Any]],
+            let username = users.first?["username"] as? String
+        else {
+            throw BenchmarkError.unexpectedOutput(command: "tweetcli explore --json", reason: "no user listed first")
+        }
+        try launcher.run(
+            tweetcli + ["login", "--username", username, "--password-stdin"],
+            input: .bytes(Array("tweetcli-demo\n".utf8)))
+        let before = try size(of: store, server: server)
+        var milliseconds: [Double] = []
+        milliseconds.reserveCapacity(options.stallPosts)
+        var (peak, peakPost, blocks, captionBytes) = (0, 0, 0, 0)
+        for post in 0..<options.stallPosts {
+            let caption = "write stall \(post)"
+            let result = try launcher.run(tweetcli + ["post", caption])
+            milliseconds.append(Double(result.wallNanoseconds) / 1e6)
+            if result.peakRSSKiB > peak { (peak, peakPost) = (result.peakRSSKiB, post) }
+            blocks += result.blocksWritten
+            captionBytes += caption.utf8.count
+            if (post + 1) % 5000 == 0 { ProgressLog.note("write stall: \(post + 1) posts …") }
+        }
+        return Result(
+            options: options, machine: Machine.current(), seed: seed, milliseconds: milliseconds,
+            peakRSSKiB: peak, peakRSSPost: peakPost, bytesWritten: blocks * 512, storeBytesBefore: before,
+            storeBytesAfter: try size(of: store, server: server), captionBytes: captionBytes)
+    }
+
+    private func size(of store: String, server: PostgresServer?) throws -> Int {
+        guard let server else { return try DatasetBuilder.size(ofDirectory: store) }
+        return try server.size(of: "stall")
+    }
+}
+
+extension WriteStall.Result {
+    /// The nearest-rank percentile `p` (0…1) of the posts' times.
+    func percentile(_ p: Double) -> Double {
+        let sorted = milliseconds.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    /// The report: the latency percentiles with their ratios to the median, the slowest post,
+    /// memory and bytes written, as plain text or Markdown.
+    func render(markdown: Bool) -> String {
+        let median = percentile(0.5)
+        let slowest = milliseconds.indices.max { milliseconds[$0] < milliseconds[$1] } ?? 0
+        func ms(_ value: Double) -> String { String(format: "%.1f", value) }
+        func ratio(_ value: Double) -> String { String(format: "%.2f×", median > 0 ? value / median : 0) }
+        var table = TextTable([
+            ("posts", .right), ("median ms", .right), ("p99 ms", .right), ("p99.9 ms", .right),
+            ("max ms", .right), ("p99 ÷ median", .right), ("p99.9 ÷ median", .right), ("max ÷ median", .right),
+            ("peak RSS MiB", .right),
+        ])
+        table.append([
+            "\(milliseconds.count)", ms(median), ms(percentile(0.99)), ms(percentile(0.999)),
+            ms(milliseconds.max() ?? 0), ratio(percentile(0.99)), ratio(percentile(0.999)),
+            ratio(milliseconds.max() ?? 0), String(format: "%.1f", Double(peakRSSKiB) / 1024),
+        ])
+        let mib = { (bytes: Int) in
+            bytes < 1 << 20
+                ? String(format: "%.1f KiB", Double(bytes) / 1024)
+                : String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+        }
+        let lines = [
+            "machine: \(machine.summary)",
+            "store: \(options.engine.rawValue), seeded with \(options.stallTweets) tweets (as many likes), "
+                + "\(options.users) users following \(options.follows) each, in "
+                + String(format: "%.1f s", seed.seconds),
+            "slowest: post \(slowest + 1) of \(milliseconds.count), \(ms(milliseconds.max() ?? 0)) ms; the most memory: "
+                + "post \(peakRSSPost + 1), " + String(format: "%.1f MiB", Double(peakRSSKiB) / 1024),
+            "written: \(mib(bytesWritten)) by the posts (ru_oublock) for \(mib(captionBytes)) of captions; the store "
+                + "went from \(mib(storeBytesBefore)) to \(mib(storeBytesAfter))",
+            "targets (issue 11): p99 ≤ 2× the median, p99.9 ≤ 3×, max ≤ 10×",
+        ]
+        let title = markdown ? "" : "tweetbench --write-stall: consecutive posts, each a fresh process\n\n"
+        return title + table.render(markdown: markdown) + "\n"
+            + lines.map { markdown ? "- \($0)\n" : "\($0)\n" }.joined()
+    }
+}
