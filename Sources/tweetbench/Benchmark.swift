@@ -23,10 +23,7 @@ struct Benchmark {
             let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
             ProgressLog.note("using \(path), built \(modified.map { "\($0)" } ?? "at an unknown time")")
         }
-        // Sessions go to the workspace, never to the user's own ~/.local/state.
-        let launcher = ProcessLauncher(
-            scratchDirectory: workspace.path,
-            overrides: ["XDG_STATE_HOME": workspace.path("state"), "NO_COLOR": "1"])
+        let launcher = ProcessLauncher.inWorkspace(workspace)
         let version = String(decoding: try launcher.capture([executables.peerShell, "--version"]), as: UTF8.self)
             .split(separator: " ")
         // sqlite3 prints "3.40.1 2022-12-28 …", psql "psql (PostgreSQL) 15.14 (Debian …)".
@@ -34,10 +31,8 @@ struct Benchmark {
             options.engine == .local
             ? version.prefix(2).joined(separator: " ") : "PostgreSQL " + version.dropFirst(2).prefix(1).joined()
 
-        var server: PostgresServer?
-        if options.engine == .postgresql, let bin = executables.postgresBin {
-            server = try PostgresServer.start(bin: bin, workspace: workspace, launcher: launcher)
-        }
+        let server = try PostgresServer.startIfNeeded(
+            for: options.engine, executables: executables, workspace: workspace, launcher: launcher)
         defer { server?.stop() }
         let builder = DatasetBuilder(
             executables: executables, launcher: launcher, workspace: workspace, options: options, server: server)

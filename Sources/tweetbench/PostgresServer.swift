@@ -51,6 +51,14 @@ struct PostgresServer {
         return server
     }
 
+    /// The PostgreSQL engine's server, started in `workspace`; `nil` for the local engine.
+    static func startIfNeeded(
+        for engine: Engine, executables: Executables, workspace: Workspace, launcher: ProcessLauncher
+    ) throws -> PostgresServer? {
+        guard engine == .postgresql, let bin = executables.postgresBin else { return nil }
+        return try start(bin: bin, workspace: workspace, launcher: launcher)
+    }
+
     private var data: String { (directory as NSString).appendingPathComponent("data") }
 
     /// The connection URI of `database`, over the cluster's socket.

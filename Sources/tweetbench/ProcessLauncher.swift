@@ -16,6 +16,13 @@ struct ProcessLauncher {
         self.scratchDirectory = scratchDirectory
     }
 
+    /// The benchmark's launcher: children's stderr and sessions (`XDG_STATE_HOME`) in `workspace`,
+    /// never in the user's own ~/.local/state, and no colour.
+    static func inWorkspace(_ workspace: Workspace) -> ProcessLauncher {
+        ProcessLauncher(
+            scratchDirectory: workspace.path, overrides: ["XDG_STATE_HOME": workspace.path("state"), "NO_COLOR": "1"])
+    }
+
     /// Starts `commandLine`; its standard error goes to `<scratch>/<label>.stderr`.
     /// - Throws: ``BenchmarkError/spawnFailed(command:reason:)``.
     func start(

@@ -34,13 +34,9 @@ struct WriteStall {
         let workspace = try Workspace(kept: options.keep)
         defer { workspace.removeUnlessKept() }
         ProgressLog.note("write stall: working in \(workspace.path)\(workspace.isKept ? "" : " (removed at the end)")")
-        let launcher = ProcessLauncher(
-            scratchDirectory: workspace.path,
-            overrides: ["XDG_STATE_HOME": workspace.path("state"), "NO_COLOR": "1"])
-        var server: PostgresServer?
-        if options.engine == .postgresql, let bin = executables.postgresBin {
-            server = try PostgresServer.start(bin: bin, workspace: workspace, launcher: launcher)
-        }
+        let launcher = ProcessLauncher.inWorkspace(workspace)
+        let server = try PostgresServer.startIfNeeded(
+            for: options.engine, executables: executables, workspace: workspace, launcher: launcher)
         defer { server?.stop() }
         let store: String
         if let server {

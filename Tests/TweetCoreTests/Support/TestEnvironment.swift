@@ -41,10 +41,25 @@ final class TestEnvironment: Sendable {
         }
         root = String(cString: made)
         self.clock = clock
+        Self.roots.withLock { _ = $0.insert(root) }
     }
 
     deinit {
-        try? FileManager.default.removeItem(atPath: root)
+        try? FileManager.default.removeItem(atPath: root)  // Best effort: a temporary directory.
+        Self.roots.withLock { _ = $0.remove(root) }
+    }
+
+    /// The directories of environments not yet released. The test runner keeps some suites, and
+    /// so their environments, until the process exits, when no deinit runs: those are removed then.
+    private static let roots: Mutex<Set<String>> = {
+        atexit { TestEnvironment.removeRemaining() }
+        return Mutex([])
+    }()
+
+    private static func removeRemaining() {
+        for root in roots.withLock({ $0 }) {
+            try? FileManager.default.removeItem(atPath: root)  // Best effort at exit: temporary directories.
+        }
     }
 
     /// `relative` inside the test's directory.
