@@ -54,6 +54,7 @@ enum PostgresCluster {
         return candidates.first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
     }
 
+    nonisolated(unsafe) private static var root = ""
     nonisolated(unsafe) private static var dataDirectory = ""
     nonisolated(unsafe) private static var ctl = ""
     /// The directory of PostgreSQL's programs.
@@ -64,7 +65,7 @@ enum PostgresCluster {
         guard let found = binaries() else {
             return .failure(ClusterError(description: "no initdb in /usr/lib/postgresql"))
         }
-        let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("tweetcli-pg-\(getpid())")
+        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("tweetcli-pg-\(getpid())")
         try? FileManager.default.removeItem(atPath: root)
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -92,6 +93,8 @@ enum PostgresCluster {
             _ = PostgresCluster.run([
                 PostgresCluster.ctl, "-D", PostgresCluster.dataDirectory, "-m", "immediate", "stop",
             ])
+            // Best effort at exit: the throwaway cluster's files (about 76 MB a run).
+            try? FileManager.default.removeItem(atPath: PostgresCluster.root)
         }
         do {
             let admin = try PostgresConnection(
