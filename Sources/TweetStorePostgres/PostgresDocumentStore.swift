@@ -288,12 +288,12 @@ public actor PostgresDocumentStore: DocumentStore {
         var sets: [JSONValue] = []
         var deletions: [DocumentPath] = []
         for (path, fields) in resolved {
-            let key: JSONObject = ["c": .string(path.collection), "i": .string(path.documentID)]
             if let fields {
-                var row = key
-                row["g"] = .string(groupID(of: path.collection))
-                row["d"] = .object(fields)
-                sets.append(.object(row))
+                sets.append(
+                    .object([
+                        "c": .string(path.collection), "i": .string(path.documentID),
+                        "g": .string(groupID(of: path.collection)), "d": .object(fields),
+                    ]))
             } else {
                 deletions.append(path)
             }

@@ -382,11 +382,10 @@ public final class TweetService: Sendable {
         let marks = [likes, mine].compactMap { $0 }.flatMap { collection in page.map { collection.document($0.id) } }
         let (authors, existing) = try await users.fetchUsers(
             withUids: page.map(\.uid) + others.values.map(\.uid) + replyOwners.values + alsoUsers, alongside: marks)
-        let liked = likes.map { collection in Set(page.map(\.id).filter { existing.contains(collection.document($0)) })
+        func marked(in collection: CollectionReference?) -> Set<String>? {
+            collection.map { collection in Set(page.map(\.id).filter { existing.contains(collection.document($0)) }) }
         }
-        let retweeted = mine.map { collection in
-            Set(page.map(\.id).filter { existing.contains(collection.document($0)) })
-        }
+        let (liked, retweeted) = (marked(in: likes), marked(in: mine))
         for index in page.indices {
             page[index].user = authors[page[index].uid]
             page[index].didLike = liked.map { $0.contains(page[index].id) }

@@ -236,8 +236,13 @@ public final class UserService: Sendable {
             let isFollowed = user.id == me ? false : try await isFollowing(uid: user.id)
             return (user, try await fetchStats(forUid: user.id), isFollowed)
         }
-        if let stats = counters.flatMap(StatsCounter.stats(from:)) { return (found, stats, found.id != me && followed) }
-        let stats = try await StatsCounter.count(found.id, store: store) { try await $0.count() }
+        let stats: UserStats
+        if let kept = counters.flatMap(StatsCounter.stats(from:)) {
+            stats = kept
+        } else {
+            // A store written before counters existed: counted.
+            stats = try await StatsCounter.count(found.id, store: store) { try await $0.count() }
+        }
         return (found, stats, found.id != me && followed)
     }
 
