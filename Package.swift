@@ -20,6 +20,8 @@ let package = Package(
         // libpq's declarations (Debian's libpq-dev), for the server engine, which loads libpq with
         // dlopen when a PostgreSQL store is used: linked, it would slow every command's start-up.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // prctl, which Swift cannot call (it is variadic), for the benchmark's subreaper.
+        .systemLibrary(name: "CProcessControl", path: "Sources/CProcessControl"),
         // The engine-neutral store: the DocumentStore protocol and its value types (queries,
         // transactions, JSON values, index declarations, errors), as swift-nio's NIOCore.
         .target(name: "TweetStore", swiftSettings: sameExecutor),
@@ -40,7 +42,7 @@ let package = Package(
         // Micro-benchmark of the tweet-text rules: `swift run -c release textbench`.
         .executableTarget(name: "textbench", dependencies: ["TweetCore"]),
         // Issue 3's benchmark: drives the release tweetcli, floor and sqlite3 as separate processes.
-        .executableTarget(name: "tweetbench"),
+        .executableTarget(name: "tweetbench", dependencies: ["CProcessControl"]),
         // Depends on tweetcli too, so `swift test` builds the binary the end-to-end tests run.
         .testTarget(
             name: "TweetCoreTests",

@@ -21,7 +21,8 @@ public enum CommandLineTool {
         BookmarksCommand.self, LikeCommand.self, UnlikeCommand.self, RetweetCommand.self, UnretweetCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, DeleteCommand.self, FollowUserCommand.self,
         UnfollowUserCommand.self, EditProfileCommand.self,
-        SeedCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, ConfigCommand.self,
+        SeedCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, CompactCommand.self,
+        ConfigCommand.self,
         CompletionsCommand.self,
         ManpageCommand.self, VersionCommand.self, HelpCommand.self,
     ]

@@ -33,7 +33,7 @@ public struct IndexDefinition: Sendable, Hashable {
     }
 
     /// Whether documents of `collection` belong in this index.
-    func covers(collection: String) -> Bool {
+    package func covers(collection: String) -> Bool {
         collection == collectionID || collection.hasSuffix("/" + collectionID)
     }
 

@@ -43,4 +43,7 @@ public protocol StoreMaintenance: Sendable {
     func check() async throws -> [StoreProblem]
     /// Fixes what ``check()`` finds that can be fixed, keeping every intact record.
     func repair() async throws -> RepairReport
+    /// Merges the store's files as its layout wants, now, without keeping readers or writers waiting.
+    /// - Returns: `false` when another process is doing it already (or there is nothing to merge in).
+    func compact() async throws -> Bool
 }

@@ -10,6 +10,17 @@ public actor LocalDocumentStore: DocumentStore {
     private var engine: StorageEngine?
     private let makeEngine: @Sendable () throws -> StorageEngine
     private let createIfMissing: Bool
+    private let compaction: Compaction
+
+    /// Where the merges of segments that writes call for run: never inside a writer's lock.
+    public enum Compaction: Sendable {
+        /// In the process that wrote, after its commit: other processes do not wait for it, but
+        /// this one returns only when it is done.
+        case inProcess
+        /// Wherever `start` runs it, given the store's directory: the CLI starts a detached
+        /// `tweetcli compact`, so that no command waits for a merge.
+        case background(start: @Sendable (_ directory: String) -> Void)
+    }
 
     /// Opens the store in `directory`.
     /// - Parameters:
@@ -17,6 +28,7 @@ public actor LocalDocumentStore: DocumentStore {
     ///   - indexes: the secondary indexes to keep (queries without one scan their collection).
     ///   - clock: the store's clock, which stamps each transaction (injectable for tests).
     ///   - foldThreshold: how many journal records are folded into a segment at once.
+    ///   - compaction: where merges run (see ``Compaction``).
     ///   - createIfMissing: whether the first write creates the store (mode 0700) when there is
     ///     none; without it, writes fail with ``StoreError/noStore(path:)``. Either way a missing
     ///     store reads as empty and nothing is written to disk until a write, so a mistyped
@@ -24,9 +36,10 @@ public actor LocalDocumentStore: DocumentStore {
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` or an error naming a damaged file.
     public init(
         directory: String, indexes: [IndexDefinition] = [], clock: @escaping @Sendable () -> Date = Date.init,
-        foldThreshold: Int = 128, createIfMissing: Bool = true
+        foldThreshold: Int = 128, compaction: Compaction = .inProcess, createIfMissing: Bool = true
     ) throws {
         self.directory = directory
+        self.compaction = compaction
         makeEngine = {
             try StorageEngine(directory: directory, clock: clock, indexes: indexes, foldThreshold: foldThreshold)
         }
@@ -149,7 +162,8 @@ public actor LocalDocumentStore: DocumentStore {
             let transaction = Transaction(
                 reader: LocalTransactionReader(store: self, number: number), time: time)
             let result = try await body(transaction)
-            try engine!.commitTransaction(transaction.writes, time: time)
+            let wantsMerge = try engine!.commitTransaction(transaction.writes, time: time)
+            if wantsMerge { startCompaction() }
             return result
         } catch {
             // A failed commit has released the lock already; releasing it again changes nothing.
@@ -179,12 +193,33 @@ public actor LocalDocumentStore: DocumentStore {
         }
         let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
         try await waitForTransactions()
-        try writing { engine in
+        let wantsMerge = try writing { engine in
             try engine.importSegment(unique) { snapshot in
                 if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
                     throw StoreError.notEmpty(collection: collection)
                 }
             }
+        }
+        if wantsMerge { startCompaction() }
+    }
+
+    /// Runs the merges of segments the store wants now, here, without keeping other processes
+    /// waiting (see ``Compaction``).
+    /// - Returns: `false` when another process is compacting the store (which does the work), or
+    ///   there is no store, or it cannot be written.
+    @discardableResult
+    public func compact() async throws -> Bool {
+        try await waitForTransactions()
+        guard try openEngine() else { return false }
+        return try engine!.compact()
+    }
+
+    /// Starts the merges a commit called for. The commit is done: a compaction that fails leaves the
+    /// segments as they were, for the next one, and is not the write's failure.
+    private func startCompaction() {
+        switch compaction {
+        case .inProcess: _ = try? engine?.compact()
+        case .background(let start): start(directory)
         }
     }
 

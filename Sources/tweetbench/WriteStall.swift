@@ -1,9 +1,19 @@
+import CProcessControl
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Issue 11's write-stall test: `--stall-posts` consecutive posts, each a fresh `tweetcli post`
 /// process, on a store seeded with `--stall-tweets` tweets, timing every one. A post that folds
 /// the journal or merges segments pays for it in its own latency, so the tail (p99, p99.9, max)
 /// shows what compaction on the write path costs, and the largest peak RSS what it holds.
+///
+/// The posts' background compactions (detached `tweetcli compact` processes) are counted too: the
+/// benchmark makes itself their subreaper (`PR_SET_CHILD_SUBREAPER`), so that they are reparented
+/// to it rather than to init, and reaps them with `wait4`, which gives their peak RSS and the bytes
+/// they wrote.
 struct WriteStall {
     let options: BenchmarkOptions
     let executables: Executables
@@ -26,6 +36,35 @@ struct WriteStall {
         let storeBytesAfter: Int
         /// The bytes of the posts' captions: the user data they added.
         let captionBytes: Int
+        /// The background compactions the posts started, reaped.
+        let compactions: Compactions
+    }
+
+    /// The background compactions' processes, as `wait4` reports them.
+    struct Compactions {
+        var count = 0
+        /// The largest peak RSS of any, in KiB.
+        var peakRSSKiB = 0
+        /// Their CPU time (user and system), in seconds.
+        var cpuSeconds = 0.0
+        /// Bytes they wrote (`ru_oublock`, 512-byte blocks).
+        var bytesWritten = 0
+
+        /// Reaps the descendants that have exited (waiting for all of them when `waiting`).
+        mutating func reap(waiting: Bool) {
+            var status: Int32 = 0
+            var usage = rusage()
+            while true {
+                let pid = wait4(-1, &status, waiting ? 0 : WNOHANG, &usage)
+                if pid == -1 && errno == EINTR { continue }
+                guard pid > 0 else { return }
+                count += 1
+                peakRSSKiB = max(peakRSSKiB, Int(usage.ru_maxrss))
+                cpuSeconds += Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+                cpuSeconds += Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+                bytesWritten += Int(usage.ru_oublock) * 512
+            }
+        }
     }
 
     /// Seeds the store, signs in as the first user `explore` lists, and posts.
@@ -62,6 +101,13 @@ struct WriteStall {
         try launcher.run(
             tweetcli + ["login", "--username", username, "--password-stdin"],
             input: .bytes(Array("tweetcli-demo\n".utf8)))
+        // Compactions the seed started belong to the seed, not to the posts.
+        var compactions = Compactions()
+        guard tweetbench_become_subreaper() == 0 else {
+            throw BenchmarkError.io(path: "prctl", reason: "cannot reap the posts' background compactions")
+        }
+        compactions.reap(waiting: true)
+        compactions = Compactions()
         let before = try size(of: store, server: server)
         var milliseconds: [Double] = []
         milliseconds.reserveCapacity(options.stallPosts)
@@ -73,12 +119,14 @@ struct WriteStall {
             if result.peakRSSKiB > peak { (peak, peakPost) = (result.peakRSSKiB, post) }
             blocks += result.blocksWritten
             captionBytes += caption.utf8.count
+            compactions.reap(waiting: false)
             if (post + 1) % 5000 == 0 { ProgressLog.note("write stall: \(post + 1) posts …") }
         }
+        compactions.reap(waiting: true)
         return Result(
             options: options, machine: Machine.current(), seed: seed, milliseconds: milliseconds,
             peakRSSKiB: peak, peakRSSPost: peakPost, bytesWritten: blocks * 512, storeBytesBefore: before,
-            storeBytesAfter: try size(of: store, server: server), captionBytes: captionBytes)
+            storeBytesAfter: try size(of: store, server: server), captionBytes: captionBytes, compactions: compactions)
     }
 
     private func size(of store: String, server: PostgresServer?) throws -> Int {
@@ -125,8 +173,14 @@ extension WriteStall.Result {
                 + String(format: "%.1f s", seed.seconds),
             "slowest: post \(slowest + 1) of \(milliseconds.count), \(ms(milliseconds.max() ?? 0)) ms; the most memory: "
                 + "post \(peakRSSPost + 1), " + String(format: "%.1f MiB", Double(peakRSSKiB) / 1024),
-            "written: \(mib(bytesWritten)) by the posts (ru_oublock) for \(mib(captionBytes)) of captions; the store "
-                + "went from \(mib(storeBytesBefore)) to \(mib(storeBytesAfter))",
+            "background compactions: \(compactions.count), "
+                + String(
+                    format: "%.1f s of CPU, peak RSS %.1f MiB", compactions.cpuSeconds,
+                    Double(compactions.peakRSSKiB) / 1024),
+            "written: \(mib(bytesWritten)) by the posts and \(mib(compactions.bytesWritten)) by the compactions "
+                + "(ru_oublock) for \(mib(captionBytes)) of captions ("
+                + String(format: "%.0f", Double(bytesWritten + compactions.bytesWritten) / Double(max(1, captionBytes)))
+                + " bytes written per byte); the store went from \(mib(storeBytesBefore)) to \(mib(storeBytesAfter))",
             "targets (issue 11): p99 ≤ 2× the median, p99.9 ≤ 3×, max ≤ 10×",
         ]
         let title = markdown ? "" : "tweetbench --write-stall: consecutive posts, each a fresh process\n\n"

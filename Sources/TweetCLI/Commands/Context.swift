@@ -54,7 +54,7 @@ final class Context {
                 location: PostgresLocation(storeDirectory), stateDirectory: state, createIfMissing: createsStore)
             : try AppServices.local(
                 storeDirectory: storeDirectory, stateDirectory: state, foldThreshold: threshold,
-                createIfMissing: createsStore)
+                compaction: .background(start: BackgroundCompaction.start), createIfMissing: createsStore)
         opened = services
         return services
     }

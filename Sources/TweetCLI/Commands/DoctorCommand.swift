@@ -50,3 +50,29 @@ struct DoctorCommand: Command {
         }
     }
 }
+
+/// `compact`: the merges of a local store's segments, now. Writes start them by themselves, in a
+/// detached `tweetcli compact` (see ``BackgroundCompaction``), so this is rarely needed by hand.
+struct CompactCommand: Command {
+    static let name = "compact"
+    static let usage = "compact"
+    static let summary = "Merge the store's segments now (writes start this by themselves, in the background)"
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        _ = try list.positionals(atMost: 0)
+    }
+
+    func run(_ context: Context) async throws {
+        let directory = context.storeDirectory
+        guard !PostgresLocation.isLocation(directory) else {
+            throw CommandFailure("compact merges a local store's files; a PostgreSQL server compacts its own (VACUUM)")
+        }
+        let viewModel = DoctorViewModel(maintenance: StoreDoctor(directory: directory, indexes: AppServices.indexes))
+        try await viewModel.compact()
+        try context.screen.write(
+            viewModel.compacted == true
+                ? "The store at \(directory) is compacted.\n"
+                : "Another process is compacting the store at \(directory); it does the work.\n")
+    }
+}

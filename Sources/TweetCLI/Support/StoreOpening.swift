@@ -10,12 +10,15 @@ extension AppServices {
     /// - Throws: ``StoreError`` when the store cannot be opened.
     /// - Parameter foldThreshold: journal records folded into a segment at once (see ``LocalDocumentStore``).
     /// - Parameter createIfMissing: whether a missing store is created (see ``LocalDocumentStore``).
+    /// - Parameter compaction: where merges run (see ``LocalDocumentStore/Compaction``).
     public static func local(
-        storeDirectory: String, stateDirectory: String, foldThreshold: Int = 128, createIfMissing: Bool = true
+        storeDirectory: String, stateDirectory: String, foldThreshold: Int = 128,
+        compaction: LocalDocumentStore.Compaction = .inProcess, createIfMissing: Bool = true
     ) throws -> AppServices {
         let directory = PathName.absolute(storeDirectory, workingDirectory: FileManager.default.currentDirectoryPath)
         let store = try LocalDocumentStore(
-            directory: directory, indexes: Self.indexes, foldThreshold: foldThreshold, createIfMissing: createIfMissing)
+            directory: directory, indexes: Self.indexes, foldThreshold: foldThreshold, compaction: compaction,
+            createIfMissing: createIfMissing)
         let session = SessionStore(path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory))
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
     }

@@ -9,6 +9,8 @@ public final class DoctorViewModel: ErrorRecording {
     public private(set) var problems: [StoreProblem] = []
     /// What the last repair did.
     public private(set) var report: RepairReport?
+    /// Whether ``compact()`` merged (`false`: another process was merging already).
+    public private(set) var compacted: Bool?
     public internal(set) var error: (any Error)?
 
     private let maintenance: any StoreMaintenance
@@ -25,5 +27,9 @@ public final class DoctorViewModel: ErrorRecording {
 
     public func repair() async throws {
         try await perform { report = try await maintenance.repair() }
+    }
+
+    public func compact() async throws {
+        try await perform { compacted = try await maintenance.compact() }
     }
 }

@@ -182,6 +182,30 @@ final class Segment {
         }
     }
 
+    /// Document `ordinal` as a merge copies it: its line as it is (checksum verified), with its
+    /// fields parsed only when `parsing` (for index keys); and whether it is a deletion.
+    func copiedEntry(at ordinal: Int, path: DocumentPath, parsing: Bool) throws -> (
+        entry: SegmentWriter.Entry, isDeletion: Bool
+    ) {
+        if parsing {
+            let (_, data) = try entry(at: ordinal)
+            let line = try withLine(ordinal) { Array($0) + [0x0A] }
+            return (SegmentWriter.Entry(path: path, data: data, line: line), data == nil)
+        }
+        let copied = try withLine(ordinal) { bytes in
+            Result { () throws(SegmentFormat.LineError) in
+                try SegmentFormat.checkChecksum(bytes)
+                return (Array(bytes) + [0x0A], SegmentFormat.isDeletion(bytes))
+            }
+        }
+        do {
+            let (line, isDeletion) = try copied.get()
+            return (SegmentWriter.Entry(path: path, data: nil, line: line), isDeletion)
+        } catch {
+            throw damaged(ordinal, error.reason)
+        }
+    }
+
     /// Whether document `ordinal`'s line could hold `needle` (lowercase ASCII): false only when the
     /// line is all ASCII and, ignoring case, does not contain it. Skips decoding most lines of a search.
     func lineMayContain(_ ordinal: Int, _ needle: [UInt8]) throws -> Bool {

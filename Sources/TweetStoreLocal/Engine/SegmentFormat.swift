@@ -47,10 +47,7 @@ enum SegmentFormat {
     static func parseLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(LineError) -> (
         path: DocumentPath, data: JSONObject?
     ) {
-        guard bytes.count > checksumSuffixLength + 4 else { throw LineError(reason: "the line is truncated") }
-        let body = UnsafeBufferPointer(rebasing: bytes[0..<(bytes.count - checksumSuffixLength)])
-        let stored = UInt32(String(decoding: bytes[(bytes.count - 10)..<(bytes.count - 2)], as: UTF8.self), radix: 16)
-        guard let stored, stored == CRC32.checksum(body) else { throw LineError(reason: "checksum mismatch") }
+        try checkChecksum(bytes)
         let value: JSONValue
         do {
             value = try JSONValue.parse(bytes)
@@ -65,6 +62,21 @@ enum SegmentFormat {
         case .null: return (path, nil)
         default: throw LineError(reason: "the document is not an object")
         }
+    }
+
+    /// Checks a document line's checksum (the line without its newline), without parsing it.
+    static func checkChecksum(_ bytes: UnsafeBufferPointer<UInt8>) throws(LineError) {
+        guard bytes.count > checksumSuffixLength + 4 else { throw LineError(reason: "the line is truncated") }
+        let body = UnsafeBufferPointer(rebasing: bytes[0..<(bytes.count - checksumSuffixLength)])
+        let stored = UInt32(String(decoding: bytes[(bytes.count - 10)..<(bytes.count - 2)], as: UTF8.self), radix: 16)
+        guard let stored, stored == CRC32.checksum(body) else { throw LineError(reason: "checksum mismatch") }
+    }
+
+    /// Whether a checked document line (without its newline) is a deletion: its document is
+    /// `null` (a document is an object, so its JSON never ends in `null`).
+    static func isDeletion(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let end = bytes.count - checksumSuffixLength
+        return end >= 5 && bytes[(end - 5)..<end].elementsEqual(",null".utf8)
     }
 
     /// Orders documents by collection path, then by ID, comparing bytes: a collection's documents

@@ -143,17 +143,23 @@ struct StorageEngine {
     }
 
     /// Commits a transaction's writes (fsynced before it returns) and releases the lock.
-    mutating func commitTransaction(_ writes: [Transaction.Write], time: Date) throws {
+    /// - Returns: whether the segments now want a merge (``compact()``), after a fold.
+    mutating func commitTransaction(_ writes: [Transaction.Write], time: Date) throws -> Bool {
         defer { StoreLock.release(lock.fd) }
         let operations = try Self.resolve(writes, reader: snapshot)
-        guard !operations.isEmpty else { return }
+        guard !operations.isEmpty else { return false }
         try append(operations, time: time)
-        if snapshot.memtable.recordCount >= foldThreshold {
-            // The transaction is committed (fsynced) already: a fold that fails (a damaged
-            // older segment, a full disk) must not report it as failed. The journal keeps
-            // it, the next writer tries the fold again, and reads report any damage.
-            do { try fold(adding: nil) } catch { manifestStamp = nil }
+        guard snapshot.memtable.recordCount >= foldThreshold else { return false }
+        // The transaction is committed (fsynced) already: a fold that fails (a damaged
+        // older segment, a full disk) must not report it as failed. The journal keeps
+        // it, the next writer tries the fold again, and reads report any damage.
+        do {
+            try fold(adding: nil)
+        } catch {
+            manifestStamp = nil
+            return false
         }
+        return Self.plannedMerge(manifest.segments) != nil
     }
 
     /// Ends a transaction without writing anything, releasing the lock.
@@ -164,10 +170,14 @@ struct StorageEngine {
     /// Writes `entries` (sorted by path, one per path) as a new segment, newer than everything
     /// committed before: one atomic step, like a transaction, without passing through the journal.
     /// - Parameter check: runs first, under the same lock; throwing cancels the import.
-    mutating func importSegment(_ entries: [SegmentWriter.Entry], check: (StoreSnapshot) throws -> Void) throws {
+    /// - Returns: whether the segments now want a merge (``compact()``).
+    mutating func importSegment(_ entries: [SegmentWriter.Entry], check: (StoreSnapshot) throws -> Void) throws
+        -> Bool
+    {
         try withLock(exclusive: true) { engine in
             try check(engine.snapshot)
             try engine.fold(adding: entries)
+            return Self.plannedMerge(engine.manifest.segments) != nil
         }
     }
 
@@ -330,8 +340,13 @@ struct StorageEngine {
 
     // MARK: Folding and merging
 
-    /// Writes the memtable (and `imported` entries, newer still) as segments, merges segments of
-    /// similar size, commits the new manifest, then starts an empty journal.
+    /// Segments beyond which a fold merges the newest ones itself, in the writer: only when
+    /// compactions do not keep up (or never run), so that reads never face an unbounded number.
+    static let segmentLimit = 24
+
+    /// Writes the memtable (and `imported` entries, newer still) as segments, commits the new
+    /// manifest, then starts an empty journal. Merges are left to ``compact()``, outside the lock,
+    /// unless there are more than ``segmentLimit`` segments.
     private mutating func fold(adding imported: [SegmentWriter.Entry]?) throws {
         // A manifest exists before any segment file does, so segment files without one always mean
         // a lost manifest (an error), never a first fold that crashed before its commit.
@@ -353,23 +368,19 @@ struct StorageEngine {
         }
         try add(snapshot.memtable.sortedEntries())
         if let imported { try add(imported) }
-        // Size-tiered merging: each segment stays at least 4× the size of the next newer one.
-        while infos.count >= 2,
-            infos[infos.count - 2].documents <= 4 * infos[infos.count - 1].documents || infos.count > 8
-        {
+        // The newest are the smallest: merging them here costs little.
+        while infos.count > Self.segmentLimit {
             let pair = infos.suffix(2)
             let sources = try pair.reversed().map { info in
                 try created[info.name] ?? openSegments[info.name] ?? Segment(directory: directory, name: info.name)
             }
             let name = String(format: "seg-%06d", next)
             next += 1
-            let merged = try Self.merge(sources, dropDeletions: infos.count == 2)
-            let count = try writer.write(name: name, entries: merged)
+            var merge = try SegmentMerge(sources, dropDeletions: false, indexes: indexes)
+            let count = try writer.write(name: name, atMost: merge.capacity) { try merge.next() }
             infos.removeLast(2)
-            if count > 0 || !infos.isEmpty {
-                created[name] = try Segment(directory: directory, name: name)
-                infos.append(.init(name: name, documents: count))
-            }
+            created[name] = try Segment(directory: directory, name: name)
+            infos.append(.init(name: name, documents: count))
         }
         var updated = manifest
         updated.segments = infos
@@ -384,6 +395,90 @@ struct StorageEngine {
         removeUnreferencedFiles()
     }
 
+    /// The merge the size-tiered rule wants next, as the position of the older of two neighbouring
+    /// segments (oldest first): the newest pair whose older segment holds at most 4× the newer's
+    /// documents, so each segment stays more than 4× the size of the next newer one and a store of
+    /// N documents has about log₄ N of them; with more than 8, the newest pair anyway.
+    static func plannedMerge(_ segments: [Manifest.SegmentInfo]) -> Int? {
+        guard segments.count >= 2 else { return nil }
+        for older in stride(from: segments.count - 2, through: 0, by: -1)
+        where segments[older].documents <= 4 * segments[older + 1].documents {
+            return older
+        }
+        return segments.count > 8 ? segments.count - 2 : nil
+    }
+
+    /// Runs the merges ``plannedMerge(_:)`` wants, one after another, without keeping writers or
+    /// readers waiting: each merge reads its two segments (immutable files) with no lock held and
+    /// streams them into new files, and only its commit takes the exclusive lock, to rename the new
+    /// files into a segment and replace the two in the manifest. One compaction runs at a time
+    /// (``CompactionLock``); a process killed during one leaves the old segments live, and its
+    /// files are removed by the next.
+    /// - Returns: whether this call compacted (`false`: another process is compacting, or the
+    ///   store cannot be written).
+    mutating func compact() throws -> Bool {
+        guard writable, let compaction = try CompactionLock.acquire(directory) else { return false }
+        defer { CompactionLock.release(compaction) }
+        let output = CompactionLock.outputName(pid: getpid())
+        CompactionLock.removeAbandonedOutputs(directory)
+        while true {
+            let planned: (older: Int, names: [String], sources: [Segment])? = try withLock(exclusive: false) { engine in
+                guard let older = Self.plannedMerge(engine.manifest.segments) else { return nil }
+                let names = [engine.manifest.segments[older].name, engine.manifest.segments[older + 1].name]
+                let sources = try names.reversed().map { name in
+                    try engine.openSegments[name] ?? Segment(directory: engine.directory, name: name)
+                }
+                return (older, names, sources)
+            }
+            guard let planned else { return true }
+            // The oldest segment hides nothing older: deletions go with the merge into it.
+            var merge = try SegmentMerge(planned.sources, dropDeletions: planned.older == 0, indexes: indexes)
+            let count = try SegmentWriter(directory: directory, indexes: indexes).write(
+                name: output, atMost: merge.capacity
+            ) { try merge.next() }
+            try withLock(exclusive: true) { engine in
+                try engine.commitMerge(
+                    of: planned.names, at: planned.older, into: output, documents: count)
+            }
+            removeUnreferencedFiles()
+        }
+    }
+
+    /// Replaces segments `names` (at `older` and the next) with the merge written as `output`:
+    /// its files renamed to the next segment's name, then the manifest, the commit point. If the
+    /// manifest no longer has the two side by side there (a fold's own merge took them), the merge
+    /// is dropped and the next one planned afresh.
+    private mutating func commitMerge(of names: [String], at older: Int, into output: String, documents: Int) throws {
+        var updated = manifest
+        guard older + 1 < updated.segments.count, updated.segments[older].name == names[0],
+            updated.segments[older + 1].name == names[1]
+        else {
+            for file in [SegmentFormat.dataFileName(output), SegmentFormat.indexFileName(output)] {
+                unlink(PathName.join(directory, file))
+            }
+            return
+        }
+        if documents == 0 && older == 0 {
+            // Nothing but deletions of nothing: both segments simply go.
+            updated.segments.removeSubrange(older...(older + 1))
+            for file in [SegmentFormat.dataFileName(output), SegmentFormat.indexFileName(output)] {
+                unlink(PathName.join(directory, file))
+            }
+        } else {
+            let name = String(format: "seg-%06d", updated.nextSegment)
+            updated.nextSegment += 1
+            for file in [SegmentFormat.dataFileName, SegmentFormat.indexFileName] {
+                guard rename(PathName.join(directory, file(output)), PathName.join(directory, file(name))) == 0 else {
+                    throw StoreError.io(path: PathName.join(directory, file(output)), reason: FileIO.errnoText())
+                }
+            }
+            updated.segments.replaceSubrange(older...(older + 1), with: [.init(name: name, documents: documents)])
+        }
+        try updated.save(directory: directory)  // The commit point; it syncs the directory too.
+        manifestStamp = nil
+        try refresh(exclusive: true)
+    }
+
     /// Whether `name` is exactly a segment's data or index file (`seg-000012.jsonl`, `seg-000012.idx`):
     /// only those are ever deleted, never side files or anything else in the directory.
     static func isSegmentFileName(_ name: String) -> Bool {
@@ -393,31 +488,6 @@ struct StorageEngine {
         }
         let digits = parts[0].dropFirst(4)
         return digits.count >= 6 && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
-    }
-
-    /// The entries of `sources` (newest first) merged by path, the newest version of each path kept.
-    static func merge(_ sources: [Segment], dropDeletions: Bool) throws -> [SegmentWriter.Entry] {
-        var positions = [Int](repeating: 0, count: sources.count)
-        var heads: [DocumentPath?] = try sources.map { $0.count > 0 ? try $0.path(at: 0) : nil }
-        var entries: [SegmentWriter.Entry] = []
-        while true {
-            var best: Int?
-            for index in heads.indices {
-                guard let head = heads[index] else { continue }
-                if let current = best, SegmentFormat.comparePaths(head, heads[current]!) != .orderedAscending {
-                    continue
-                }
-                best = index
-            }
-            guard let chosen = best, let path = heads[chosen] else { return entries }
-            let entry = try sources[chosen].entry(at: positions[chosen])
-            if entry.data != nil || !dropDeletions { entries.append(.init(path: path, data: entry.data)) }
-            for index in sources.indices where heads[index] == path {
-                positions[index] += 1
-                heads[index] =
-                    positions[index] < sources[index].count ? try sources[index].path(at: positions[index]) : nil
-            }
-        }
     }
 
     /// Removes the store again when nothing was ever committed to it (the journal holds only its

@@ -41,6 +41,14 @@ public struct StoreDoctor: StoreMaintenance {
     /// and the journal is rewritten with the intact ones; a segment with damaged lines or a bad
     /// index is rewritten from its intact lines (damaged ones to a side file), under a new name
     /// committed by the manifest. A damaged manifest or a file from a newer version is left alone.
+    /// Runs the merges the segments want (see ``StorageEngine/compact()``); a directory without a
+    /// store is left as it is.
+    public func compact() throws -> Bool {
+        guard StorageEngine.exists(in: directory) else { throw StoreError.noStore(path: directory) }
+        var engine = try StorageEngine(directory: directory, clock: Date.init, indexes: indexes, foldThreshold: 128)
+        return try engine.compact()
+    }
+
     public func repair() throws -> RepairReport {
         try withLock {
             var report = RepairReport()
