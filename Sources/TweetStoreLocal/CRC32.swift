@@ -10,8 +10,19 @@ enum CRC32 {
     }
 
     static func checksum<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+        var running = Running()
+        running.add(bytes)
+        return running.value
+    }
+
+    /// A checksum computed piece by piece, for bytes written as they come.
+    struct Running {
+        private var crc: UInt32 = 0xFFFF_FFFF
+
+        mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes { crc = CRC32.table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        }
+
+        var value: UInt32 { crc ^ 0xFFFF_FFFF }
     }
 }

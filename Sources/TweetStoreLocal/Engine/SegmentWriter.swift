@@ -19,6 +19,15 @@ struct SegmentWriter {
 
     let directory: String
     let indexes: [IndexDefinition]
+    /// Bytes of index keys sorted in memory before they go to a temporary file.
+    var sortBudget = 32 << 20
+    /// Offsets kept in memory before they go to a temporary file.
+    var offsetsInMemory = 1 << 20
+
+    init(directory: String, indexes: [IndexDefinition]) {
+        self.directory = directory
+        self.indexes = indexes
+    }
 
     /// Writes `entries` (sorted by ``SegmentFormat/comparePaths(_:_:)``, one per path) as segment
     /// `name`, fsyncing both files. The files are not part of the store until a manifest names them.
@@ -44,62 +53,120 @@ struct SegmentWriter {
         try output.write(
             Array(",\"format\":\"\(SegmentFormat.formatName)\",\"version\":\(SegmentFormat.dataVersion)}\n".utf8))
 
-        var offsets: [UInt64] = []
-        offsets.reserveCapacity(capacity)
+        // Offsets, the Bloom filter and each index's keys grow with the segment: the offsets and
+        // the keys go to temporary files beyond a few megabytes (the keys are sorted externally),
+        // so that a merge or an import of any size holds about the Bloom filter's 10 bits per
+        // document and the sorter's budget.
+        var offsets = WordList(directory: directory, chunkWords: offsetsInMemory)
         var bloom = [UInt64](repeating: 0, count: BloomFilter.wordCount(forCount: capacity))
-        // Each index's keys, flat and order-preserving, with the ordinal of their document.
-        var keys = [SortKeyBuffer](repeating: SortKeyBuffer(), count: indexes.count)
-        var ordinals = [[UInt32]](repeating: [], count: indexes.count)
+        // Every index's keys in one sort, each prefixed with its index's position, so that they
+        // come out index by index, as the file lays them out; the value is the document's ordinal.
+        var keys = ExternalSorter(directory: directory, budget: sortBudget)
+        var counts = [Int](repeating: 0, count: indexes.count)
         var ordinal = 0
         while let entry = try next() {
             defer { ordinal += 1 }
-            offsets.append(UInt64(output.offset))
+            try offsets.append(UInt64(output.offset))
             try output.write(entry.line ?? SegmentFormat.line(path: entry.path, data: entry.data))
             BloomFilter.insert(BloomFilter.hashes(entry.path.description.utf8), into: &bloom)
             guard let data = entry.data else { continue }
             for (position, index) in indexes.enumerated() {
-                if let key = index.key(collection: entry.path.collection, documentID: entry.path.documentID, data: data)
-                {
-                    keys[position].add { bytes in for value in key { SortKey.append(value, to: &bytes) } }
-                    ordinals[position].append(UInt32(ordinal))
+                guard
+                    let key = index.key(collection: entry.path.collection, documentID: entry.path.documentID, data: data)
+                else { continue }
+                try withUnsafeBytes(of: UInt32(ordinal).littleEndian) { value in
+                    try keys.add(value: value) { bytes in
+                        bytes += [UInt8(position >> 8), UInt8(position & 0xFF)]
+                        for value in key { SortKey.append(value, to: &bytes) }
+                    }
                 }
+                counts[position] += 1
             }
         }
         let dataSize = output.offset
         try output.overwrite(Array(String(ordinal).utf8), at: "{\"documents\":".utf8.count)
         try output.finish()
 
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(SegmentFormat.headerSize + offsets.count * 8 + bloom.count * 8)
-        bytes += SegmentFormat.indexMagic
-        for value in [UInt64(ordinal), UInt64(dataSize), UInt64(bloom.count), UInt64(indexes.count), 0] {
-            append(value, to: &bytes)
+        // The index file, written as it is computed; its header last, with the checksum of
+        // everything after it (bytes 40–47, which the doctor checks).
+        let indexOutput = try FileOutput(path: indexPath)
+        var checksum = CRC32.Running()
+        var pending: [UInt8] = []
+        pending.reserveCapacity(1 << 20)
+        func emit(_ bytes: some Collection<UInt8>) throws {
+            pending.append(contentsOf: bytes)
+            if pending.count >= 1 << 20 { try flush() }
         }
+        func flush() throws {
+            checksum.add(pending)
+            try indexOutput.write(pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+        try indexOutput.write([UInt8](repeating: 0, count: SegmentFormat.headerSize))
         for (position, index) in indexes.enumerated() {
             var name = Array(index.name.utf8.prefix(SegmentFormat.indexNameSize))
             name += [UInt8](repeating: 0, count: SegmentFormat.indexNameSize - name.count)
-            bytes += name
-            append(UInt64(ordinals[position].count), to: &bytes)
+            try emit(name)
+            try emit(Self.bytes(UInt64(counts[position])))
         }
-        for offset in offsets { append(offset, to: &bytes) }
-        for word in bloom { append(word, to: &bytes) }
+        try offsets.forEachChunk { try emit($0) }
+        for word in bloom { try emit(Self.bytes(word)) }
+        var sorted = try keys.sorted()
         for position in indexes.indices {
-            for sorted in keys[position].sortedPositions() {
-                withUnsafeBytes(of: ordinals[position][sorted].littleEndian) { bytes.append(contentsOf: $0) }
+            for _ in 0..<counts[position] {
+                guard let ordinal = try sorted.nextValue() else {
+                    throw StoreError.io(path: indexPath, reason: "an index's keys ran out while it was written")
+                }
+                try emit(ordinal)
             }
-            if ordinals[position].count % 2 == 1 { bytes += [0, 0, 0, 0] }
+            if counts[position] % 2 == 1 { try emit([0, 0, 0, 0]) }
         }
-        // Bytes 40–47 hold the CRC-32 of everything after the header, which the doctor checks.
-        let checksum = UInt64(CRC32.checksum(bytes[SegmentFormat.headerSize...]))
-        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(40..<48, with: $0) }
-        let indexOutput = try FileOutput(path: indexPath)
-        try indexOutput.write(bytes)
+        try flush()
+        var header = SegmentFormat.indexMagic
+        for value in [UInt64(ordinal), UInt64(dataSize), UInt64(bloom.count), UInt64(indexes.count)] {
+            header += Self.bytes(value)
+        }
+        header += Self.bytes(UInt64(checksum.value))
+        try indexOutput.overwrite(header, at: 0)
         try indexOutput.finish()
         return ordinal
     }
 
-    private func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    private static func bytes(_ value: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+}
+
+/// 64-bit words appended one at a time and read back in order: in memory up to `chunkWords`, then
+/// in a temporary file, that many at a time.
+struct WordList {
+    private let directory: String
+    private let chunkWords: Int
+    private var memory: [UInt64] = []
+    private var file: SpillFile?
+    private var spilledChunks = 0
+
+    init(directory: String, chunkWords: Int) {
+        self.directory = directory
+        self.chunkWords = max(1, chunkWords)
+    }
+
+    mutating func append(_ word: UInt64) throws {
+        memory.append(word.littleEndian)
+        guard memory.count == chunkWords else { return }
+        if file == nil { file = try SpillFile(directory: directory) }
+        try memory.withUnsafeBytes { try file!.write($0) }
+        memory.removeAll(keepingCapacity: true)
+        spilledChunks += 1
+    }
+
+    /// Calls `body` with the words' little-endian bytes, in order, a chunk at a time.
+    func forEachChunk(_ body: (ArraySlice<UInt8>) throws -> Void) throws {
+        if let file {
+            try file.finishWriting()
+            for _ in 0..<spilledChunks { try body(try file.exactly(chunkWords * 8)) }
+        }
+        try memory.withUnsafeBytes { try body(ArraySlice($0)) }
     }
 }
 

@@ -1,0 +1,258 @@
+import Foundation
+import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Sorts more records than memory should hold (an external sort): records are gathered up to a
+/// budget of bytes, sorted, and written to a run file; at the end the runs are merged. Keys compare
+/// as bytes (shorter first on a tie); records with equal keys come out in the order they were added.
+///
+/// Run files are unnamed (`O_TMPFILE`, or created and unlinked at once) in the store's directory,
+/// on the store's disk rather than a RAM-backed `/tmp`: a process killed while sorting leaves
+/// nothing behind, since the system frees an unnamed file with its last descriptor.
+struct ExternalSorter {
+    /// One record: its key and its value.
+    typealias Record = (key: [UInt8], value: [UInt8])
+
+    private let directory: String
+    private let budget: Int
+    private var keys = SortKeyBuffer()
+    private var values: [UInt8] = []
+    private var valueStarts: [Int] = [0]
+    private var runs: [RunFile] = []
+    /// Records added.
+    private(set) var count = 0
+
+    /// - Parameters:
+    ///   - directory: where run files go.
+    ///   - budget: the bytes of records (and their bookkeeping) held before a run is written.
+    init(directory: String, budget: Int = 32 << 20) {
+        self.directory = directory
+        self.budget = max(1, budget)
+    }
+
+    /// Adds a record whose key `build` appends to the bytes it is given.
+    mutating func add(value: some Collection<UInt8>, key build: (inout [UInt8]) -> Void) throws {
+        keys.add(build)
+        values.append(contentsOf: value)
+        valueStarts.append(values.count)
+        count += 1
+        // Each record also costs its two starts and its sorted position.
+        if keys.bytes.count + values.count + keys.count * 24 >= budget { try spill() }
+    }
+
+    /// Sorts the records held and writes them as a run.
+    private mutating func spill() throws {
+        let file = try RunFile(directory: directory)
+        for position in keys.sortedPositions() {
+            try file.append(
+                key: keys.bytes[keys.starts[position]..<keys.starts[position + 1]],
+                value: values[valueStarts[position]..<valueStarts[position + 1]])
+        }
+        try file.finishWriting()
+        runs.append(file)
+        keys = SortKeyBuffer()
+        values.removeAll(keepingCapacity: true)
+        valueStarts = [0]
+        // Each run keeps a descriptor open: past a few dozen, they are merged into one.
+        if runs.count >= Self.maximumRuns {
+            var merged = try SortedRecords(runs: runs)
+            let file = try RunFile(directory: directory)
+            while let record = try merged.nextRecord() { try file.append(key: record.key[...], value: record.value[...]) }
+            try file.finishWriting()
+            runs = [file]
+        }
+    }
+
+    /// Runs held before they are merged into one.
+    static let maximumRuns = 48
+
+    /// The records in key order, read one at a time. Without a run written, straight from memory.
+    consuming func sorted() throws -> SortedRecords {
+        if runs.isEmpty {
+            return SortedRecords(memory: (keys, values, valueStarts, keys.sortedPositions()))
+        }
+        if keys.count > 0 { try spill() }
+        return try SortedRecords(runs: runs)
+    }
+}
+
+/// The sorted records of an ``ExternalSorter``: one source in memory, or runs merged through a heap.
+struct SortedRecords {
+    private var memory: (keys: SortKeyBuffer, values: [UInt8], valueStarts: [Int], order: [Int])?
+    private var next = 0
+    private var runs: [RunFile] = []
+    /// Each run's current record, `nil` once it is done.
+    private var heads: [ExternalSorter.Record?] = []
+    /// Run numbers ordered by their heads (a binary min-heap; the lower run wins a tie, since it
+    /// holds the earlier records).
+    private var heap: [Int] = []
+
+    fileprivate init(memory: (SortKeyBuffer, [UInt8], [Int], [Int])) {
+        self.memory = memory
+    }
+
+    fileprivate init(runs: [RunFile]) throws {
+        self.runs = runs
+        heads = try runs.map { try $0.read() }
+        for run in runs.indices where heads[run] != nil {
+            heap.append(run)
+            siftUp(heap.count - 1)
+        }
+    }
+
+    /// The next record's value in key order, or `nil` at the end.
+    mutating func nextValue() throws -> ArraySlice<UInt8>? {
+        if let memory {
+            guard next < memory.order.count else { return nil }
+            let position = memory.order[next]
+            next += 1
+            return memory.values[memory.valueStarts[position]..<memory.valueStarts[position + 1]]
+        }
+        return try nextRecord()?.value[...]
+    }
+
+    /// The runs' next record in key order, or `nil` at the end.
+    fileprivate mutating func nextRecord() throws -> ExternalSorter.Record? {
+        guard let run = heap.first, let record = heads[run] else { return nil }
+        heads[run] = try runs[run].read()
+        if heads[run] == nil {
+            heap[0] = heap[heap.count - 1]
+            heap.removeLast()
+        }
+        if !heap.isEmpty { siftDown(0) }
+        return record
+    }
+
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        guard let left = heads[a]?.key, let right = heads[b]?.key else { return heads[a] != nil }
+        let order = left.withUnsafeBufferPointer { l in
+            right.withUnsafeBufferPointer { r in
+                min(l.count, r.count) == 0 ? 0 : memcmp(l.baseAddress!, r.baseAddress!, min(l.count, r.count))
+            }
+        }
+        if order != 0 { return order < 0 }
+        return left.count < right.count || (left.count == right.count && a < b)
+    }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard precedes(heap[child], heap[parent]) else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            var smallest = parent
+            for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count {
+                if precedes(heap[child], heap[smallest]) { smallest = child }
+            }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
+
+/// An unnamed temporary file written once, then read back from the start, through a buffer.
+final class SpillFile {
+    private let fd: Int32
+    private let directory: String
+    private var buffer: [UInt8] = []
+    private var written = 0
+    private var readOffset = 0
+    private var readBuffer: [UInt8] = []
+    private var readPosition = 0
+    private static let chunk = 1 << 18
+
+    init(directory: String) throws {
+        self.directory = directory
+        // O_TMPFILE, which Glibc shows only to _GNU_SOURCE: __O_TMPFILE (asm-generic's value, the
+        // one x86-64 and arm64 use) with O_DIRECTORY.
+        let unnamed: Int32 = 0o20_000_000 | O_DIRECTORY
+        var fd = FileIO.retrying { open(directory, unnamed | O_RDWR | O_CLOEXEC, 0o600) }
+        if fd < 0 {
+            // A file system without O_TMPFILE: a named file, unlinked at once.
+            let path = PathName.join(directory, "spill-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+            fd = FileIO.createExclusive(path)
+            if fd >= 0 { unlink(path) }
+        }
+        guard fd >= 0 else { throw StoreError.io(path: directory, reason: "cannot make a temporary file: \(FileIO.errnoText())") }
+        self.fd = fd
+        buffer.reserveCapacity(Self.chunk)
+    }
+
+    deinit { close(fd) }
+
+    func write(_ bytes: some Collection<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.chunk { try flush() }
+    }
+
+    private func flush() throws {
+        try FileIO.writeAll(fd, buffer, path: directory)
+        written += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends writing: what was written is read from the start.
+    func finishWriting() throws {
+        try flush()
+    }
+
+    /// The next `count` bytes, or `nil` at the end; a file that ends inside them is an error.
+    func read(_ count: Int) throws -> ArraySlice<UInt8>? {
+        while readBuffer.count - readPosition < count {
+            guard readOffset < written else {
+                if readPosition == readBuffer.count { return nil }
+                throw StoreError.io(path: directory, reason: "a temporary file ended early")
+            }
+            readBuffer.removeSubrange(0..<readPosition)
+            readPosition = 0
+            let size = min(max(Self.chunk, count), written - readOffset)
+            readBuffer += try FileIO.readBytes(from: fd, offset: readOffset, count: size, path: directory)
+            readOffset += size
+        }
+        defer { readPosition += count }
+        return readBuffer[readPosition..<(readPosition + count)]
+    }
+}
+
+/// One sorted run: records as a 4-byte little-endian key length, the key, a 4-byte value length,
+/// the value.
+typealias RunFile = SpillFile
+
+extension SpillFile {
+    func append(key: ArraySlice<UInt8>, value: ArraySlice<UInt8>) throws {
+        for part in [key, value] {
+            try withUnsafeBytes(of: UInt32(part.count).littleEndian) { try write($0) }
+            try write(part)
+        }
+    }
+
+    /// The next record, or `nil` at the end.
+    func read() throws -> ExternalSorter.Record? {
+        guard let keyLength = try read(4) else { return nil }
+        let key = Array(try exactly(Int(Self.uint32(keyLength))))
+        return (key, Array(try exactly(Int(Self.uint32(try exactly(4))))))
+    }
+
+    /// The next `count` bytes, which must be there.
+    func exactly(_ count: Int) throws -> ArraySlice<UInt8> {
+        guard let bytes = try read(count) else {
+            throw StoreError.io(path: "a temporary file", reason: "it ended inside a record")
+        }
+        return bytes
+    }
+
+    private static func uint32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
