@@ -29,6 +29,11 @@ public protocol DocumentStore: Sendable {
     ///   that moment (checked under the same lock), else it fails with ``StoreError/notEmpty(collection:)``.
     func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
 
+    /// Adds the documents the store does not have, atomically, and leaves every one it has as it
+    /// is: one with the same fields counts as unchanged, one with other fields as a conflict. Of two
+    /// documents given for one path, the later counts.
+    func mergeDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws -> MergeReport
+
     /// Every document of the store in ``DocumentPath`` order (by collection path, then ID, both in
     /// byte order), handed to `body` a batch at a time, all from one consistent state: a backup, or
     /// a move to another engine.
@@ -63,6 +68,23 @@ extension DocumentStore {
                 throw StoreError.notEmpty(collection: collection)
             }
             for (path, fields) in documents { transaction.setData(fields, at: path) }
+        }
+    }
+
+    /// Merges in one transaction, reading each path; engines with a faster path implement it themselves.
+    public func mergeDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws -> MergeReport {
+        let latest = MergeReport.latest(documents)
+        return try await runTransaction { transaction in
+            var report = MergeReport()
+            for (path, fields) in latest {
+                if let existing = try await transaction.getDocument(path) {
+                    report.count(existing.data, against: fields, at: path)
+                } else {
+                    transaction.setData(fields, at: path)
+                    report.added += 1
+                }
+            }
+            return report
         }
     }
 
@@ -181,4 +203,36 @@ public enum FieldValue: Sendable, Equatable {
     case increment(Int64)
     /// Removes the field.
     case delete
+}
+
+/// What ``DocumentStore/mergeDocuments(_:)`` did.
+public struct MergeReport: Equatable, Sendable {
+    /// Documents written: the store did not have them.
+    public var added = 0
+    /// Documents the store had with the same fields.
+    public var unchanged = 0
+    /// Documents the store had with other fields, left as they are, in path order.
+    public var conflicts: [DocumentPath] = []
+
+    public init(added: Int = 0, unchanged: Int = 0, conflicts: [DocumentPath] = []) {
+        self.added = added
+        self.unchanged = unchanged
+        self.conflicts = conflicts
+    }
+
+    /// Counts a document the store has: unchanged when its fields are `given`, else a conflict.
+    package mutating func count(_ stored: JSONObject, against given: JSONObject, at path: DocumentPath) {
+        if stored == given { unchanged += 1 } else { conflicts.append(path) }
+    }
+
+    /// `documents` with the later of two for one path only, in path order.
+    package static func latest(_ documents: [(DocumentPath, JSONObject)]) -> [(DocumentPath, JSONObject)] {
+        var last: [DocumentPath: Int] = [:]
+        for (position, (path, _)) in documents.enumerated() { last[path] = position }
+        return documents.enumerated().filter { last[$0.element.0] == $0.offset }.map(\.element).sorted {
+            ByteOrder.compare($0.0.collection, $1.0.collection) == .orderedAscending
+                || ($0.0.collection == $1.0.collection
+                    && ByteOrder.compare($0.0.documentID, $1.0.documentID) == .orderedAscending)
+        }
+    }
 }

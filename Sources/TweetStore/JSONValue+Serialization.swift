@@ -118,8 +118,20 @@ extension JSONValue {
         return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
     }
 
+    /// Parses the bytes of an array: the generic version, called from another module, is not
+    /// specialized, and instantiating its generic types at run time (a conformance lookup each)
+    /// cost a command 2.6 million instructions in a statically linked build.
+    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
+    }
+
+    /// Parses the bytes of an array slice (see ``parse(_:)-([UInt8])``).
+    package static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
+    }
+
     /// Parses one JSON text in place, without copying the bytes.
-    static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: buffer)
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()

@@ -178,29 +178,61 @@ public actor LocalDocumentStore: DocumentStore {
     public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)
         async throws
     {
+        let unique = Self.sortedEntries(documents)
+        let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
+        try await waitForTransactions()
+        let wantsMerge = try writing { engine in
+            try engine.importSegment { snapshot in
+                if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
+                    throw StoreError.notEmpty(collection: collection)
+                }
+                return unique
+            }
+        }
+        if wantsMerge { startCompaction() }
+    }
+
+    /// Writes, as one new segment, the documents the store does not have (see
+    /// ``DocumentStore/mergeDocuments(_:)``), deciding under the exclusive lock which those are.
+    public func mergeDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws -> MergeReport {
+        let unique = Self.sortedEntries(documents)
+        try await waitForTransactions()
+        var report = MergeReport()
+        let wantsMerge = try writing { engine in
+            try engine.importSegment { snapshot in
+                report = MergeReport()
+                var added: [SegmentWriter.Entry] = []
+                for entry in unique {
+                    guard let fields = entry.data else { continue }
+                    if let stored = try snapshot.document(at: entry.path) {
+                        report.count(stored, against: fields, at: entry.path)
+                    } else {
+                        added.append(entry)
+                    }
+                }
+                report.added = added.count
+                return added
+            }
+        }
+        if wantsMerge { startCompaction() }
+        return report
+    }
+
+    /// `documents` sorted by path, the later of two for one path kept (the sort is stable).
+    private static func sortedEntries(_ documents: [(DocumentPath, JSONObject)]) -> [SegmentWriter.Entry] {
         var keys = SortKeyBuffer()
         for (path, _) in documents { keys.add { SortKey.path(path, into: &$0) } }
         var unique: [SegmentWriter.Entry] = []
         unique.reserveCapacity(documents.count)
         for position in keys.sortedPositions() {
             let (path, fields) = documents[position]
-            // The sort is stable: of two writes to one path, the later one wins.
             if let last = unique.last, last.path == path {
                 unique[unique.count - 1].data = fields
             } else {
                 unique.append(SegmentWriter.Entry(path: path, data: fields))
             }
         }
-        let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
-        try await waitForTransactions()
-        let wantsMerge = try writing { engine in
-            try engine.importSegment(unique) { snapshot in
-                if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
-                    throw StoreError.notEmpty(collection: collection)
-                }
-            }
-        }
-        if wantsMerge { startCompaction() }
+        return unique
     }
 
     /// Runs the merges of segments the store wants now, here, without keeping other processes

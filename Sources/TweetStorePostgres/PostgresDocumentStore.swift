@@ -373,6 +373,49 @@ public actor PostgresDocumentStore: DocumentStore {
         }
     }
 
+    /// Adds the documents the table does not have, in one transaction that holds the clock row (so
+    /// no writer comes in between): the paths are read a few thousand at a time, then the new
+    /// documents inserted in batches.
+    public func mergeDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws -> MergeReport {
+        let latest = MergeReport.latest(documents)
+        try await waitForTransactions()
+        let connection = try writableConnection()
+        try connection.execute("BEGIN")
+        do {
+            _ = try Self.commitTime(on: connection, now: clock())
+            var report = MergeReport()
+            var batch: [JSONValue] = []
+            for start in stride(from: 0, to: latest.count, by: 4096) {
+                let chunk = latest[start..<min(start + 4096, latest.count)]
+                var stored: [DocumentPath: JSONObject] = [:]
+                for snapshot in try Self.documents(at: chunk.map(\.0), on: connection) {
+                    stored[snapshot.path] = snapshot.data
+                }
+                for (path, fields) in chunk {
+                    if let existing = stored[path] {
+                        report.count(existing, against: fields, at: path)
+                        continue
+                    }
+                    batch.append(
+                        .object([
+                            "c": .string(path.collection), "i": .string(path.documentID),
+                            "g": .string(Self.groupID(of: path.collection)), "d": .object(fields),
+                        ]))
+                    report.added += 1
+                }
+                try Self.upsert(batch, on: connection)
+                batch.removeAll(keepingCapacity: true)
+            }
+            try connection.execute("COMMIT")
+            return report
+        } catch {
+            // As above: the first error is the one to report, and a connection left in a
+            // transaction is not reused.
+            if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
     /// Loads an empty table the fast way, inside the caller's transaction: the indexes dropped,
     /// the rows streamed with COPY (the later of two writes to one path wins, as everywhere), the
     /// indexes built again over the whole table at once.

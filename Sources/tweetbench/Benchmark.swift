@@ -52,7 +52,8 @@ struct Benchmark {
             operations += try measure(group, datasets: datasets, subjects: subjects, launcher: launcher)
         }
         return BenchmarkResult(
-            options: options, machine: Machine.current(), peerVersion: peerVersion, datasets: datasets,
+            options: options, machine: Machine.current(), swiftRuntime: executables.swiftRuntime,
+            peerVersion: peerVersion, datasets: datasets,
             subjects: subjects, operations: operations)
     }
 

@@ -6,6 +6,8 @@ enum BenchmarkError: Error, Equatable, LocalizedError {
     case usage(String)
     /// A release binary the benchmark drives is not beside `tweetbench`.
     case missingExecutable(name: String, directory: String)
+    /// tweetcli and the floor carry the Swift runtime differently.
+    case mixedLinking(directory: String)
     /// The engine's peer database programs are not installed: `sqlite3`, or PostgreSQL's.
     case missingPeer(Engine)
     /// A child process could not be started.
@@ -24,8 +26,11 @@ enum BenchmarkError: Error, Equatable, LocalizedError {
         case .usage(let message):
             return message
         case .missingExecutable(let name, let directory):
-            return "the release binary '\(name)' is not in \(directory); build it with 'swift build -c release' "
-                + "and run 'swift run -c release tweetbench' again"
+            return "the release binary '\(name)' is not in \(directory); build it with "
+                + "'swift build -c release --static-swift-stdlib' and run '.build/release/tweetbench' again"
+        case .mixedLinking(let directory):
+            return "tweetcli and the floor in \(directory) carry the Swift runtime differently; build both with one "
+                + "'swift build -c release --static-swift-stdlib' and run '.build/release/tweetbench' again"
         case .missingPeer(.local):
             return "the sqlite3 command-line shell is not on PATH; install it (apt-get install sqlite3) and retry"
         case .missingPeer(.postgresql):

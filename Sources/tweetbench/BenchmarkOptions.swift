@@ -1,11 +1,11 @@
 /// The command line of `tweetbench`.
 struct BenchmarkOptions: Equatable {
     static let usage = """
-        usage: swift run -c release tweetbench [--engine local|postgresql] [--tweets N] [--small N] [--runs R]
-                                               [--users U] [--follows F] [--seed S] [--query Q] [--keep DIR]
-                                               [--markdown]
-               swift run -c release tweetbench --write-stall [--stall-posts N] [--stall-tweets N] [--engine E]
-                                               [--users U] [--follows F] [--seed S] [--keep DIR] [--markdown]
+        usage: .build/release/tweetbench [--engine local|postgresql] [--tweets N] [--small N] [--runs R]
+                                         [--users U] [--follows F] [--seed S] [--query Q] [--keep DIR]
+                                         [--markdown]
+               .build/release/tweetbench --write-stall [--stall-posts N] [--stall-tweets N] [--engine E]
+                                         [--users U] [--follows F] [--seed S] [--keep DIR] [--markdown]
         """
 
     static let help = """
@@ -33,7 +33,7 @@ struct BenchmarkOptions: Equatable {
           --stall-posts N   posts in the write-stall test (default 75000)
           --stall-tweets N  tweets (and likes) its store is seeded with (default 100000)
 
-        Build the binaries first with: swift build -c release
+        Build the binaries first with: swift build -c release --static-swift-stdlib
 
         """
 

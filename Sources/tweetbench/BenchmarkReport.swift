@@ -25,6 +25,7 @@ struct BenchmarkReport {
         let tables: String = engine == .postgresql ? " in relational tables" : ""
         let notes: [(String, String)] = [
             ("machine", result.machine.summary),
+            ("binaries", "tweetcli and the floor with \(result.swiftRuntime.rawValue)"),
             ("engine", engineNote),
             (
                 "data",

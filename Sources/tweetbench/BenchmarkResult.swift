@@ -14,6 +14,8 @@ struct BenchmarkResult {
 
     let options: BenchmarkOptions
     let machine: Machine
+    /// How tweetcli and the floor were linked.
+    let swiftRuntime: Executables.SwiftRuntime
     /// The peer's version: `sqlite3 --version` shortened to its version number and date, or
     /// "PostgreSQL" and the version `psql --version` prints.
     let peerVersion: String

@@ -12,6 +12,36 @@ struct Executables: Equatable {
     let peerShell: String
     /// The directory of PostgreSQL's server programs, for the PostgreSQL engine.
     let postgresBin: String?
+    /// How tweetcli and the floor carry the Swift runtime: the same way, or their ratio would
+    /// compare two different start-ups.
+    var swiftRuntime = SwiftRuntime.shared
+
+    /// How a binary gets the Swift runtime and Foundation.
+    enum SwiftRuntime: String, Equatable {
+        /// Linked in (`--static-swift-stdlib`).
+        case linkedIn = "the Swift runtime and Foundation linked in (--static-swift-stdlib)"
+        /// The toolchain's shared libraries, loaded at start-up.
+        case shared = "the Swift runtime and Foundation as the toolchain's shared libraries"
+
+        /// The dynamic loader's list of what `binary` needs (`LD_TRACE_LOADED_OBJECTS`, what `ldd`
+        /// asks for: the binary is loaded, not run): with `libswiftCore.so` in it, the runtime is shared.
+        static func of(_ binary: String) throws -> SwiftRuntime {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.environment = ["LD_TRACE_LOADED_OBJECTS": "1"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch {
+                throw BenchmarkError.spawnFailed(command: binary, reason: "\(error)")
+            }
+            let listed = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: listed, as: UTF8.self).contains("libswiftCore.so") ? .shared : .linkedIn
+        }
+    }
 
     /// Finds `tweetcli` and `floor` in the directory of this process's executable, and `sqlite3` on
     /// `PATH` (the local engine) or PostgreSQL's programs in `/usr/lib/postgresql/VERSION/bin`, the
@@ -29,6 +59,16 @@ struct Executables: Equatable {
             return path
         }
         let (tweetcli, floor) = (try sibling("tweetcli"), try sibling("floor"))
+        let runtime = try SwiftRuntime.of(tweetcli)
+        guard try SwiftRuntime.of(floor) == runtime else { throw BenchmarkError.mixedLinking(directory: directory) }
+        var found = try peers(engine, environment: environment, tweetcli: tweetcli, floor: floor)
+        found.swiftRuntime = runtime
+        return found
+    }
+
+    private static func peers(_ engine: Engine, environment: [String: String], tweetcli: String, floor: String) throws
+        -> Executables
+    {
         switch engine {
         case .local:
             let searchPath = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"

@@ -22,6 +22,7 @@ struct WriteStall {
     struct Result {
         let options: BenchmarkOptions
         let machine: Machine
+        let swiftRuntime: Executables.SwiftRuntime
         /// The seed of the store the posts go to.
         let seed: ChildResult
         /// Each post's wall time in milliseconds, in order.
@@ -124,7 +125,8 @@ struct WriteStall {
         }
         compactions.reap(waiting: true)
         return Result(
-            options: options, machine: Machine.current(), seed: seed, milliseconds: milliseconds,
+            options: options, machine: Machine.current(), swiftRuntime: executables.swiftRuntime, seed: seed,
+            milliseconds: milliseconds,
             peakRSSKiB: peak, peakRSSPost: peakPost, bytesWritten: blocks * 512, storeBytesBefore: before,
             storeBytesAfter: try size(of: store, server: server), captionBytes: captionBytes, compactions: compactions)
     }
@@ -168,6 +170,7 @@ extension WriteStall.Result {
         }
         let lines = [
             "machine: \(machine.summary)",
+            "binary: tweetcli with \(swiftRuntime.rawValue)",
             "store: \(options.engine.rawValue), seeded with \(options.stallTweets) tweets (as many likes), "
                 + "\(options.users) users following \(options.follows) each, in "
                 + String(format: "%.1f s", seed.seconds),

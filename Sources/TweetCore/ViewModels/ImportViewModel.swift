@@ -8,6 +8,9 @@ import TweetStore
 public final class ImportViewModel: ErrorRecording {
     /// How many documents the last import wrote.
     public private(set) var imported = 0
+    /// What a merge (``importLines(_:source:merging:)`` with `merging`) found: documents the store
+    /// had already, and those it had with other fields, left as they are.
+    public private(set) var merge: MergeReport?
     public internal(set) var error: (any Error)?
 
     private let services: AppServices
@@ -17,11 +20,19 @@ public final class ImportViewModel: ErrorRecording {
     }
 
     /// Reads every line of `bytes` (from `source`, as errors name it) and writes the documents.
-    /// Nothing is written unless every line is a document and the store is empty.
+    /// Nothing is written unless every line is a document and the store is empty; `merging`, into
+    /// a store with documents too: only those it does not have are added, and ``merge`` says what
+    /// it had already.
     /// - Throws: ``ImportError``.
-    public func importLines(_ bytes: [UInt8], source: String) async throws {
+    public func importLines(_ bytes: [UInt8], source: String, merging: Bool = false) async throws {
         try await perform {
             let documents = try Self.documents(in: bytes, source: source)
+            if merging {
+                let report = try await services.store.mergeDocuments(documents)
+                merge = report
+                imported = report.added
+                return
+            }
             try await requireEmptyStore()
             do {
                 // The users collection is checked again in the import's own step, against a writer
@@ -84,7 +95,8 @@ public enum ImportError: Error, Equatable, LocalizedError {
         case .malformed(let source, let line, let reason):
             return "line \(line) of \(source) is not an exported document: \(reason); nothing was imported"
         case .storeNotEmpty:
-            return "the store is not empty: import restores into an empty store only; nothing was imported"
+            return
+                "the store is not empty: import restores into an empty store only (--merge adds to one); nothing was imported"
         }
     }
 }

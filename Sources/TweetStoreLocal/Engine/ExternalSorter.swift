@@ -60,7 +60,9 @@ struct ExternalSorter {
         if runs.count >= Self.maximumRuns {
             var merged = try SortedRecords(runs: runs)
             let file = try RunFile(directory: directory)
-            while let record = try merged.nextRecord() { try file.append(key: record.key[...], value: record.value[...]) }
+            while let record = try merged.nextRecord() {
+                try file.append(key: record.key[...], value: record.value[...])
+            }
             try file.finishWriting()
             runs = [file]
         }
@@ -184,7 +186,9 @@ final class SpillFile {
             fd = FileIO.createExclusive(path)
             if fd >= 0 { unlink(path) }
         }
-        guard fd >= 0 else { throw StoreError.io(path: directory, reason: "cannot make a temporary file: \(FileIO.errnoText())") }
+        guard fd >= 0 else {
+            throw StoreError.io(path: directory, reason: "cannot make a temporary file: \(FileIO.errnoText())")
+        }
         self.fd = fd
         buffer.reserveCapacity(Self.chunk)
     }

@@ -72,7 +72,8 @@ struct SegmentWriter {
             guard let data = entry.data else { continue }
             for (position, index) in indexes.enumerated() {
                 guard
-                    let key = index.key(collection: entry.path.collection, documentID: entry.path.documentID, data: data)
+                    let key = index.key(
+                        collection: entry.path.collection, documentID: entry.path.documentID, data: data)
                 else { continue }
                 try withUnsafeBytes(of: UInt32(ordinal).littleEndian) { value in
                     try keys.add(value: value) { bytes in

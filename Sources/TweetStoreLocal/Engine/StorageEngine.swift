@@ -169,13 +169,13 @@ struct StorageEngine {
 
     /// Writes `entries` (sorted by path, one per path) as a new segment, newer than everything
     /// committed before: one atomic step, like a transaction, without passing through the journal.
-    /// - Parameter check: runs first, under the same lock; throwing cancels the import.
+    /// - Parameter choose: runs first, under the same lock, and gives the entries to write (sorted
+    ///   by path, one per path): those given, or some of them; throwing cancels the import.
     /// - Returns: whether the segments now want a merge (``compact()``).
-    mutating func importSegment(_ entries: [SegmentWriter.Entry], check: (StoreSnapshot) throws -> Void) throws
-        -> Bool
-    {
+    mutating func importSegment(choose: (StoreSnapshot) throws -> [SegmentWriter.Entry]) throws -> Bool {
         try withLock(exclusive: true) { engine in
-            try check(engine.snapshot)
+            let entries = try choose(engine.snapshot)
+            guard !entries.isEmpty else { return false }
             try engine.fold(adding: entries)
             return Self.plannedMerge(engine.manifest.segments) != nil
         }

@@ -92,6 +92,43 @@ struct ScenarioTests {
         #expect(!human.stdout.contains("\u{1B}["))
     }
 
+    /// A backup restored into a store that has been used since: `import --merge` adds what the
+    /// store lacks, keeps what it has, and says which documents differ.
+    @Test func importMergeAddsABackupToAStoreInUse() throws {
+        let old = try CLIRunner()
+        let alice = try old.register("alice", fullname: "Alice Liddell")
+        let first = try old.post("from before the move")
+        let backup = try old.run(["export"])
+        #expect(backup.status == 0)
+        let current = try CLIRunner()
+        #expect(try current.run(["import", "-"], stdin: backup.stdout).status == 0)
+        try current.login("alice")
+        _ = try current.post("after the move")
+        #expect(try current.run(["edit-profile", "--bio", "written here"]).status == 0)
+        // Without --merge a store in use is refused, and keeps what it has.
+        let refused = try current.run(["import", "-"], stdin: backup.stdout)
+        #expect(refused.status != 0 && refused.stderr.contains("--merge adds to one"), "\(refused.stderr)")
+        _ = try old.post("written to the old store later")
+        #expect(try old.run(["edit-profile", "--bio", "written there"]).status == 0)
+        let later = try old.run(["export"])
+        let merged = try current.run(["import", "--merge", "-"], stdin: later.stdout)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout.hasPrefix("Imported "), "\(merged.stdout)")
+        #expect(merged.stdout.contains("differ from the store's and were left as they are:"), "\(merged.stdout)")
+        #expect(merged.stdout.contains("\n  users/\(alice)\n"), "alice's profile differs: \(merged.stdout)")
+        let json = try json(try current.run(["--json", "import", "--merge", "-"], stdin: later.stdout).stdout)
+        #expect(json["documents"] as? Int == 0, "a second merge adds nothing: \(json)")
+        #expect((json["unchanged"] as? Int ?? 0) > 0)
+        #expect((json["conflicts"] as? [String])?.contains("users/\(alice)") == true, "\(json)")
+        let feed = try current.run(["feed"]).stdout
+        for caption in ["from before the move", "after the move", "written to the old store later"] {
+            #expect(feed.contains(caption), "\(caption) in \(feed)")
+        }
+        #expect(
+            try current.run(["profile", "@alice"]).stdout.contains("written here"), "the conflict kept this store's")
+        #expect(try current.run(["thread", first]).status == 0)
+    }
+
     @Test func postReadsTheCaptionFromStdinWithDash() throws {
         let cli = try CLIRunner()
         try cli.register("carol", fullname: "Carol")

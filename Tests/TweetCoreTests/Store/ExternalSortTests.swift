@@ -63,8 +63,10 @@ struct ExternalSortTests {
         #expect(try inMemory.write(name: "seg-000001", entries: entries) == 4000)
         #expect(try spilling.write(name: "seg-000002", entries: entries) == 4000)
         for file in [SegmentFormat.dataFileName, SegmentFormat.indexFileName] {
-            let first = try Data(contentsOf: URL(fileURLWithPath: directory.path).appendingPathComponent(file("seg-000001")))
-            let second = try Data(contentsOf: URL(fileURLWithPath: directory.path).appendingPathComponent(file("seg-000002")))
+            let first = try Data(
+                contentsOf: URL(fileURLWithPath: directory.path).appendingPathComponent(file("seg-000001")))
+            let second = try Data(
+                contentsOf: URL(fileURLWithPath: directory.path).appendingPathComponent(file("seg-000002")))
             #expect(first == second, "\(file("seg"))")
         }
         // And it reads: every document found, every index in order.

@@ -59,6 +59,29 @@ struct StoreExportTests {
         #expect(lines[3].objectValue?["data"] == .object(["name": .string("é")]))
     }
 
+    @Test(arguments: StoreLayout.allCases)
+    func aMergeAddsWhatIsMissingAndLeavesWhatIsThereAsItIs(_ layout: StoreLayout) async throws {
+        let store = try env.makeStore(layout)
+        let same = DocumentPath(collection: "tweets", documentID: "a")
+        let differs = DocumentPath(collection: "tweets", documentID: "b")
+        let new = DocumentPath(collection: "tweets", documentID: "c")
+        let nested = DocumentPath(collection: "users/u/user-likes", documentID: "a")
+        try await store.setData(["n": .integer(1)], at: same)
+        try await store.setData(["n": .integer(2)], at: differs)
+        let merged: [(DocumentPath, JSONObject)] = [
+            (new, ["n": .integer(4)]), (differs, ["n": .integer(3)]), (same, ["n": .integer(1)]),
+            (nested, ["tweetId": .string("a")]), (new, ["n": .integer(5)]),
+        ]
+        #expect(try await store.mergeDocuments(merged) == MergeReport(added: 2, unchanged: 1, conflicts: [differs]))
+        #expect(try await store.getDocument(differs)?.data == ["n": .integer(2)], "a conflict is left as it was")
+        #expect(try await store.getDocument(new)?.data == ["n": .integer(5)], "the later of two for one path")
+        #expect(try await store.getDocument(nested)?.data == ["tweetId": .string("a")])
+        // The same merge again adds nothing: everything is there, the conflict still is one.
+        #expect(try await store.mergeDocuments(merged) == MergeReport(added: 0, unchanged: 3, conflicts: [differs]))
+        let paths = try await export(store).map { $0.objectValue?["path"]?.stringValue }
+        #expect(paths == ["tweets/a", "tweets/b", "tweets/c", "users/u/user-likes/a"])
+    }
+
     @Test func anEmptyStoreExportsNothing() async throws {
         #expect(try await export(env.makeStore()).isEmpty)
     }
