@@ -429,3 +429,17 @@ public final class TweetService: Sendable {
         return (Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }), users)
     }
 }
+
+extension TweetService {
+    /// Every tweet of `uid`, replies too, oldest first, handed to `body` a page at a time (without
+    /// their authors or the viewer's marks: an archive of one account's own words).
+    public func forEachTweet(ofUid uid: String, pageSize: Int = 1000, _ body: ([Tweet]) throws -> Void) async throws {
+        let query = tweets.whereField("uid", isEqualTo: .string(uid)).order(by: "timestamp").limit(to: pageSize)
+        var page = try await query.getDocuments()
+        while !page.isEmpty {
+            try body(try page.map { try $0.data(as: TweetRecord.self).tweet })
+            guard page.count == pageSize, let last = page.last else { return }
+            page = try await query.start(after: last).getDocuments()
+        }
+    }
+}

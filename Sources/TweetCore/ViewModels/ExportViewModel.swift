@@ -34,6 +34,31 @@ public final class ExportViewModel: ErrorRecording {
     }
 
     /// One document's line: escaped for a terminal too, since an export printed to one must not drive it.
+    /// Writes one account's tweets as a twtxt feed (``Twtxt``): the signed-in user's, or `user`'s
+    /// (`@username` or a uid), with `url` as where it will be published.
+    /// - Throws: ``AuthError/notSignedIn`` without `user` and a session; ``UserError`` for no such user.
+    public func exportTwtxt(
+        user reference: String?, url: String?, to output: @escaping @Sendable ([UInt8]) throws -> Void
+    ) async throws {
+        try await perform {
+            let user: User
+            if let reference {
+                user = try await services.users.fetchUser(matching: reference)
+            } else {
+                guard let me = try await services.auth.currentUser() else { throw AuthError.notSignedIn }
+                user = me
+            }
+            try output(Array(Twtxt.header(nick: user.username, url: url).utf8))
+            var count = 0
+            try await services.tweets.forEachTweet(ofUid: user.id) { page in
+                try output(Array(page.map(Twtxt.line).joined().utf8))
+                count += page.count
+            }
+            documents = count
+            didExport = true
+        }
+    }
+
     public nonisolated static func line(_ document: DocumentSnapshot) -> [UInt8] {
         var line = JSONValue.escapingTerminalControls(
             JSONValue.object(["path": .string(document.path.description), "data": .object(document.data)])
