@@ -39,6 +39,8 @@ struct WriteStall {
         let captionBytes: Int
         /// The background compactions the posts started, reaped.
         let compactions: Compactions
+        /// The store's size in bytes after every 5,000 posts (the first before any).
+        let sizes: [(posts: Int, bytes: Int)]
     }
 
     /// The background compactions' processes, as `wait4` reports them.
@@ -110,6 +112,7 @@ struct WriteStall {
         compactions.reap(waiting: true)
         compactions = Compactions()
         let before = try size(of: store, server: server)
+        var sizes = [(posts: 0, bytes: before)]
         var milliseconds: [Double] = []
         milliseconds.reserveCapacity(options.stallPosts)
         var (peak, peakPost, blocks, captionBytes) = (0, 0, 0, 0)
@@ -121,14 +124,18 @@ struct WriteStall {
             blocks += result.blocksWritten
             captionBytes += caption.utf8.count
             compactions.reap(waiting: false)
-            if (post + 1) % 5000 == 0 { ProgressLog.note("write stall: \(post + 1) posts …") }
+            if (post + 1) % 5000 == 0 {
+                ProgressLog.note("write stall: \(post + 1) posts …")
+                sizes.append((post + 1, try size(of: store, server: server)))
+            }
         }
         compactions.reap(waiting: true)
         return Result(
             options: options, machine: Machine.current(), swiftRuntime: executables.swiftRuntime, seed: seed,
             milliseconds: milliseconds,
             peakRSSKiB: peak, peakRSSPost: peakPost, bytesWritten: blocks * 512, storeBytesBefore: before,
-            storeBytesAfter: try size(of: store, server: server), captionBytes: captionBytes, compactions: compactions)
+            storeBytesAfter: try size(of: store, server: server), captionBytes: captionBytes, compactions: compactions,
+            sizes: sizes)
     }
 
     private func size(of store: String, server: PostgresServer?) throws -> Int {
@@ -184,6 +191,8 @@ extension WriteStall.Result {
                 + "(ru_oublock) for \(mib(captionBytes)) of captions ("
                 + String(format: "%.0f", Double(bytesWritten + compactions.bytesWritten) / Double(max(1, captionBytes)))
                 + " bytes written per byte); the store went from \(mib(storeBytesBefore)) to \(mib(storeBytesAfter))",
+            "the store's size every 5,000 posts (MiB): "
+                + sizes.map { String(format: "%.1f", Double($0.bytes) / 1_048_576) }.joined(separator: ", "),
             "targets (issue 11): p99 ≤ 2× the median, p99.9 ≤ 3×, max ≤ 10×",
         ]
         let title = markdown ? "" : "tweetbench --write-stall: consecutive posts, each a fresh process\n\n"

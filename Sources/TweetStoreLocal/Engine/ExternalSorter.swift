@@ -22,6 +22,8 @@ struct ExternalSorter {
     private var values: [UInt8] = []
     private var valueStarts: [Int] = [0]
     private var runs: [RunFile] = []
+    /// Each run's level: 0 as written from memory, one more for each merge it went through.
+    private var levels: [Int] = []
     /// Records added.
     private(set) var count = 0
 
@@ -183,7 +185,7 @@ final class SpillFile {
         if fd < 0 {
             // A file system without O_TMPFILE: a named file, unlinked at once.
             let path = PathName.join(directory, "spill-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
-            fd = FileIO.createExclusive(path)
+            fd = FileIO.retrying { open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
             if fd >= 0 { unlink(path) }
         }
         guard fd >= 0 else {

@@ -431,16 +431,30 @@ struct StorageEngine {
                 return (older, names, sources)
             }
             guard let planned else { return true }
-            // The oldest segment hides nothing older: deletions go with the merge into it.
-            var merge = try SegmentMerge(planned.sources, dropDeletions: planned.older == 0, indexes: indexes)
-            let count = try SegmentWriter(directory: directory, indexes: indexes).write(
-                name: output, atMost: merge.capacity
-            ) { try merge.next() }
-            try withLock(exclusive: true) { engine in
-                try engine.commitMerge(
-                    of: planned.names, at: planned.older, into: output, documents: count)
+            do {
+                // The oldest segment hides nothing older: deletions go with the merge into it.
+                var merge = try SegmentMerge(planned.sources, dropDeletions: planned.older == 0, indexes: indexes)
+                let count = try SegmentWriter(directory: directory, indexes: indexes).write(
+                    name: output, atMost: merge.capacity
+                ) { try merge.next() }
+                try withLock(exclusive: true) { engine in
+                    try engine.commitMerge(of: planned.names, at: planned.older, into: output, documents: count)
+                    // Under the lock: outside it, another process's fold could have written files
+                    // this manifest does not name yet, and they would go.
+                    engine.removeUnreferencedFiles()
+                }
+            } catch {
+                // A merge that failed (a full disk, a damaged line) leaves nothing of itself behind.
+                Self.removeOutput(output, in: directory)
+                throw error
             }
-            removeUnreferencedFiles()
+        }
+    }
+
+    /// Deletes the files of the compaction output `name`, if they are there.
+    private static func removeOutput(_ name: String, in directory: String) {
+        for file in [SegmentFormat.dataFileName(name), SegmentFormat.indexFileName(name)] {
+            unlink(PathName.join(directory, file))
         }
     }
 
@@ -453,17 +467,13 @@ struct StorageEngine {
         guard older + 1 < updated.segments.count, updated.segments[older].name == names[0],
             updated.segments[older + 1].name == names[1]
         else {
-            for file in [SegmentFormat.dataFileName(output), SegmentFormat.indexFileName(output)] {
-                unlink(PathName.join(directory, file))
-            }
+            Self.removeOutput(output, in: directory)
             return
         }
         if documents == 0 && older == 0 {
             // Nothing but deletions of nothing: both segments simply go.
             updated.segments.removeSubrange(older...(older + 1))
-            for file in [SegmentFormat.dataFileName(output), SegmentFormat.indexFileName(output)] {
-                unlink(PathName.join(directory, file))
-            }
+            Self.removeOutput(output, in: directory)
         } else {
             let name = String(format: "seg-%06d", updated.nextSegment)
             updated.nextSegment += 1
