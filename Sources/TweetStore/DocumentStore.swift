@@ -29,6 +29,15 @@ public protocol DocumentStore: Sendable {
     ///   that moment (checked under the same lock), else it fails with ``StoreError/notEmpty(collection:)``.
     func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
 
+    /// ``importDocuments(_:requiringEmpty:)`` for more documents than memory should hold: `produce`
+    /// hands them to its argument one at a time, and the engine keeps no more of them than it must
+    /// (the local engine sorts them on disk). A path given twice is
+    /// ``StoreError/duplicateDocument(path:)``, and then nothing is written.
+    func importDocuments(
+        requiringEmpty collection: String?,
+        from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
+    ) async throws
+
     /// Adds the documents the store does not have, atomically, and leaves every one it has as it
     /// is: one with the same fields counts as unchanged, one with other fields as a conflict. Of two
     /// documents given for one path, the later counts.
@@ -69,6 +78,20 @@ extension DocumentStore {
             }
             for (path, fields) in documents { transaction.setData(fields, at: path) }
         }
+    }
+
+    /// Gathers the documents, then imports them as one array; engines that can hold less implement it themselves.
+    public func importDocuments(
+        requiringEmpty collection: String?,
+        from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
+    ) async throws {
+        var documents: [(DocumentPath, JSONObject)] = []
+        var seen = Set<DocumentPath>()
+        try await produce { path, fields in
+            guard seen.insert(path).inserted else { throw StoreError.duplicateDocument(path: path.description) }
+            documents.append((path, fields))
+        }
+        try await importDocuments(documents, requiringEmpty: collection)
     }
 
     /// Merges in one transaction, reading each path; engines with a faster path implement it themselves.

@@ -21,6 +21,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
     case busy(path: String, holder: String?)
     /// An import required an empty collection and found a document in it.
     case notEmpty(collection: String)
+    /// An import was given the same document's path twice.
+    case duplicateDocument(path: String)
 
     /// How long an engine waits for a store another process holds before it reports ``busy(path:holder:)``.
     package static let busyAfter: TimeInterval = 5
@@ -47,6 +49,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
                 + "\(Int(StoreError.busyAfter)) seconds; if it is stopped, resume or end it"
         case .notEmpty(let collection):
             return "the collection \(collection) is not empty"
+        case .duplicateDocument(let path):
+            return "the document \(path) is given twice"
         }
     }
 }

@@ -11,6 +11,7 @@ public actor LocalDocumentStore: DocumentStore {
     private let makeEngine: @Sendable () throws -> StorageEngine
     private let createIfMissing: Bool
     private let compaction: Compaction
+    private let indexes: [IndexDefinition]
 
     /// Where the merges of segments that writes call for run: never inside a writer's lock.
     public enum Compaction: Sendable {
@@ -40,6 +41,7 @@ public actor LocalDocumentStore: DocumentStore {
     ) throws {
         self.directory = directory
         self.compaction = compaction
+        self.indexes = indexes
         makeEngine = {
             try StorageEngine(directory: directory, clock: clock, indexes: indexes, foldThreshold: foldThreshold)
         }
@@ -190,6 +192,72 @@ public actor LocalDocumentStore: DocumentStore {
             }
         }
         if wantsMerge { startCompaction() }
+    }
+
+    /// Writes the documents `produce` gives as one new segment, like
+    /// ``importDocuments(_:requiringEmpty:)``, holding few of them: each becomes its segment line
+    /// at once, and the lines are sorted by path on disk (``ExternalSorter``) before the segment is
+    /// written from them, parsing again only those an index needs.
+    public func importDocuments(
+        requiringEmpty collection: String?,
+        from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
+    ) async throws {
+        try await waitForTransactions()
+        // The directory holds the sort's temporary files: the store is made first, and removed
+        // again if nothing comes of it.
+        let created = try engineForWriting()
+        do {
+            var sorter = ExternalSorter(directory: directory)
+            try await produce { path, fields in
+                try sorter.add(value: SegmentFormat.line(path: path, data: fields)) { SortKey.path(path, into: &$0) }
+            }
+            let capacity = sorter.count
+            var sorted = try sorter.sorted()
+            let indexes = self.indexes
+            var previous: DocumentPath?
+            var covered: (collection: String, parsing: Bool)?
+            let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
+            let wantsMerge = try engine!.importSegment(capacity: capacity) { snapshot in
+                if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
+                    throw StoreError.notEmpty(collection: collection)
+                }
+            } next: {
+                guard let line = try sorted.nextValue() else { return nil }
+                let entry = try Self.entry(line, covered: &covered, indexes: indexes)
+                if entry.path == previous { throw StoreError.duplicateDocument(path: entry.path.description) }
+                previous = entry.path
+                return entry
+            }
+            if wantsMerge { startCompaction() }
+        } catch {
+            if created { discardCreatedStore() }
+            throw error
+        }
+    }
+
+    /// A sorted segment line (newline included) as an entry to write: its fields parsed only when
+    /// an index covers its collection (`covered` remembers the last collection's answer).
+    private static func entry(
+        _ line: ArraySlice<UInt8>, covered: inout (collection: String, parsing: Bool)?, indexes: [IndexDefinition]
+    ) throws -> SegmentWriter.Entry {
+        let bytes = Array(line)
+        let parsed = try bytes.withUnsafeBufferPointer { buffer in
+            let body = UnsafeBufferPointer(rebasing: buffer[0..<(buffer.count - 1)])
+            let (text, _) = try JSONValue.parseString(in: body, at: 1)
+            guard let path = DocumentPath(text) else {
+                throw StoreError.io(path: "an import", reason: "a sorted line lost its path")
+            }
+            if covered?.collection != path.collection {
+                covered = (path.collection, indexes.contains { $0.covers(collection: path.collection) })
+            }
+            guard covered?.parsing == true else { return (path, JSONObject?.none) }
+            do {
+                return (path, try SegmentFormat.parseLine(body).data)
+            } catch let error as SegmentFormat.LineError {
+                throw StoreError.io(path: "an import", reason: "a sorted line is damaged: \(error.reason)")
+            }
+        }
+        return SegmentWriter.Entry(path: parsed.0, data: parsed.1, line: bytes)
     }
 
     /// Writes, as one new segment, the documents the store does not have (see

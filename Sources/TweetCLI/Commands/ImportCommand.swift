@@ -28,31 +28,38 @@ struct ImportCommand: Command {
     }
 
     func run(_ context: Context) async throws {
-        let bytes: [UInt8]
-        let name: String
-        if source == "-" {
-            name = "standard input"
-            bytes = try Self.readAll(STDIN_FILENO, name: name)
-        } else {
-            name = source
-            let fd = open(source, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw CommandFailure("cannot read \(source): \(String(cString: strerror(errno)))")
-            }
-            defer { close(fd) }
-            bytes = try Self.readAll(fd, name: name)
-        }
+        let name = source == "-" ? "standard input" : source
+        let fd = source == "-" ? STDIN_FILENO : open(source, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CommandFailure("cannot read \(source): \(String(cString: strerror(errno)))") }
+        defer { if fd != STDIN_FILENO { close(fd) } }
         let viewModel = ImportViewModel(services: try context.services())
-        try await viewModel.importLines(bytes, source: name, merging: merging)
-        guard let merge = viewModel.merge else {
+        guard merging else {
+            // A chunk at a time: a backup of any size, never all in memory.
+            try await viewModel.importLines(source: name) { try Self.readChunk(fd, name: name) }
             try context.emit(
                 ImportJSON(documents: viewModel.imported), human: "Imported \(viewModel.imported) documents.\n")
             return
         }
+        var bytes: [UInt8] = []
+        while let chunk = try Self.readChunk(fd, name: name) { bytes += chunk }
+        try await viewModel.importLines(bytes, source: name, merging: true)
+        let merge = viewModel.merge ?? MergeReport()
         let conflicts = merge.conflicts.map(\.description)
         try context.emit(
             ImportJSON(documents: merge.added, unchanged: merge.unchanged, conflicts: conflicts),
             human: Self.summary(of: merge))
+    }
+
+    /// The next bytes of `fd`, `nil` at its end.
+    private nonisolated static func readChunk(_ fd: Int32, name: String) throws -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw CommandFailure("cannot read \(name): \(String(cString: strerror(errno)))") }
+            if count == 0 { return nil }
+            return Array(chunk[0..<count])
+        }
     }
 
     /// A merge's summary, then each conflicting path on a line of its own: the paths come from the
@@ -62,18 +69,6 @@ struct ImportCommand: Command {
         if merge.conflicts.isEmpty { return TerminalText(text + ".\n", multiline: true) }
         text += "; \(merge.conflicts.count) differ from the store's and were left as they are:\n"
         return TerminalText(text + merge.conflicts.map { "  \($0)\n" }.joined(), multiline: true)
-    }
-
-    private static func readAll(_ fd: Int32, name: String) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw CommandFailure("cannot read \(name): \(String(cString: strerror(errno)))") }
-            if count == 0 { return bytes }
-            bytes += chunk[0..<count]
-        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import Synchronization
 import TweetStore
 
 /// Restoring a backup, or moving a store to another engine: the JSON Lines that `export` prints,
@@ -45,6 +46,61 @@ public final class ImportViewModel: ErrorRecording {
         }
     }
 
+    /// Reads an export a chunk at a time (`read` gives the next bytes, `nil` at the end) and
+    /// writes its documents into an empty store, holding few of them at once (see
+    /// ``DocumentStore/importDocuments(requiringEmpty:from:)``): for a backup of any size.
+    /// Nothing is written unless every line is a document, each path once, and the store is empty.
+    /// - Throws: ``ImportError``.
+    public func importLines(
+        source: String, reading read: @escaping @Sendable () throws -> [UInt8]?
+    ) async throws {
+        try await perform {
+            try await requireEmptyStore()
+            let count = Tally()
+            do {
+                try await services.store.importDocuments(
+                    requiringEmpty: Collections.users, from: Self.lines(of: read, source: source, counting: count))
+            } catch StoreError.notEmpty {
+                throw ImportError.storeNotEmpty
+            } catch StoreError.duplicateDocument(let path) {
+                throw ImportError.repeated(source: source, path: path)
+            }
+            imported = count.value.withLock { $0 }
+        }
+    }
+
+    /// The documents an import has been handed so far.
+    private final class Tally: Sendable {
+        let value = Mutex(0)
+    }
+
+    /// What hands an import the documents of the lines `read` gives, checking each, and counts them.
+    private nonisolated static func lines(
+        of read: @escaping @Sendable () throws -> [UInt8]?, source: String, counting count: Tally
+    ) -> @Sendable (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void {
+        { add in
+            var pending: [UInt8] = []
+            var number = 0
+            func emit(_ line: ArraySlice<UInt8>) throws {
+                number += 1
+                guard !line.isEmpty else { return }
+                let (path, data) = try document(line, source: source, number: number)
+                try add(path, data)
+                count.value.withLock { $0 += 1 }
+            }
+            while let chunk = try read() {
+                pending += chunk
+                var start = pending.startIndex
+                while let newline = pending[start...].firstIndex(of: 0x0A) {
+                    try emit(pending[start..<newline])
+                    start = newline + 1
+                }
+                pending.removeSubrange(..<start)
+            }
+            try emit(pending[...])
+        }
+    }
+
     private struct FoundOne: Error {}
 
     private func requireEmptyStore() async throws {
@@ -64,29 +120,41 @@ public final class ImportViewModel: ErrorRecording {
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             if line.isEmpty { continue }
-            func bad(_ reason: String) -> ImportError { .malformed(source: source, line: number, reason: reason) }
-            let value: JSONValue
-            do {
-                value = try JSONValue.parse(line)
-            } catch {
-                throw bad("it is not JSON (\(error))")
+            let (path, data) = try document(line, source: source, number: number)
+            if let first = lines[path] {
+                throw ImportError.malformed(
+                    source: source, line: number, reason: "it repeats the document of line \(first)")
             }
-            guard case .object(let fields) = value, fields.count == 2, case .string(let text)? = fields["path"],
-                case .object(let data)? = fields["data"]
-            else { throw bad("it is not {\"data\": {…}, \"path\": \"collection/id\"}") }
-            guard let path = DocumentPath(text) else { throw bad("\(text) is not a document's path") }
-            if let first = lines[path] { throw bad("it repeats the document of line \(first)") }
             lines[path] = number
             documents.append((path, data))
         }
         return documents
     }
+
+    /// One line of an export, checked: `{"data": {…}, "path": "collection/id"}` and nothing else.
+    nonisolated static func document(_ line: ArraySlice<UInt8>, source: String, number: Int) throws -> (
+        DocumentPath, JSONObject
+    ) {
+        func bad(_ reason: String) -> ImportError { .malformed(source: source, line: number, reason: reason) }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line)
+        } catch {
+            throw bad("it is not JSON (\(error))")
+        }
+        guard case .object(let fields) = value, fields.count == 2, case .string(let text)? = fields["path"],
+            case .object(let data)? = fields["data"]
+        else { throw bad("it is not {\"data\": {…}, \"path\": \"collection/id\"}") }
+        guard let path = DocumentPath(text) else { throw bad("\(text) is not a document's path") }
+        return (path, data)
+    }
 }
 
-/// Why an import wrote nothing.
 public enum ImportError: Error, Equatable, LocalizedError {
     /// A line of the input is not a document.
     case malformed(source: String, line: Int, reason: String)
+    /// A document's path on two lines (found once the file is read; no line number is kept).
+    case repeated(source: String, path: String)
     /// The store already has documents.
     case storeNotEmpty
 
@@ -94,6 +162,8 @@ public enum ImportError: Error, Equatable, LocalizedError {
         switch self {
         case .malformed(let source, let line, let reason):
             return "line \(line) of \(source) is not an exported document: \(reason); nothing was imported"
+        case .repeated(let source, let path):
+            return "\(source) holds the document \(path) twice; nothing was imported"
         case .storeNotEmpty:
             return
                 "the store is not empty: import restores into an empty store only (--merge adds to one); nothing was imported"

@@ -176,7 +176,23 @@ struct StorageEngine {
         try withLock(exclusive: true) { engine in
             let entries = try choose(engine.snapshot)
             guard !entries.isEmpty else { return false }
-            try engine.fold(adding: entries)
+            // Nothing older to hide: the deletions among them need not be kept.
+            let kept = engine.manifest.segments.isEmpty ? entries.filter { $0.data != nil } : entries
+            var iterator = kept.makeIterator()
+            try engine.fold(adding: (kept.count, { iterator.next() }))
+            return Self.plannedMerge(engine.manifest.segments) != nil
+        }
+    }
+
+    /// Writes the entries `next` gives (sorted by path, one per path, none a deletion; at most
+    /// `capacity`) as a new segment, as ``importSegment(choose:)`` does, after `check`.
+    mutating func importSegment(
+        capacity: Int, check: (StoreSnapshot) throws -> Void, next: () throws -> SegmentWriter.Entry?
+    ) throws -> Bool {
+        try withLock(exclusive: true) { engine in
+            try check(engine.snapshot)
+            // The fold only calls it, before it returns.
+            try withoutActuallyEscaping(next) { try engine.fold(adding: (capacity, $0)) }
             return Self.plannedMerge(engine.manifest.segments) != nil
         }
     }
@@ -347,7 +363,7 @@ struct StorageEngine {
     /// Writes the memtable (and `imported` entries, newer still) as segments, commits the new
     /// manifest, then starts an empty journal. Merges are left to ``compact()``, outside the lock,
     /// unless there are more than ``segmentLimit`` segments.
-    private mutating func fold(adding imported: [SegmentWriter.Entry]?) throws {
+    private mutating func fold(adding imported: (capacity: Int, next: () throws -> SegmentWriter.Entry?)?) throws {
         // A manifest exists before any segment file does, so segment files without one always mean
         // a lost manifest (an error), never a first fold that crashed before its commit.
         if FileIO.stamp(of: PathName.join(directory, Manifest.fileName)) == .missing {
@@ -357,17 +373,27 @@ struct StorageEngine {
         var next = manifest.nextSegment
         var created: [String: Segment] = [:]
         let writer = SegmentWriter(directory: directory, indexes: indexes)
-        func add(_ entries: [SegmentWriter.Entry]) throws {
-            let kept = infos.isEmpty ? entries.filter { $0.data != nil } : entries  // nothing older to hide
-            guard !kept.isEmpty else { return }
+        func add(capacity: Int, _ entries: () throws -> SegmentWriter.Entry?) throws {
             let name = String(format: "seg-%06d", next)
+            let count = try writer.write(name: name, atMost: capacity, next: entries)
+            guard count > 0 else {
+                // Nothing to keep: the files go, and the name is not used.
+                for file in [SegmentFormat.dataFileName(name), SegmentFormat.indexFileName(name)] {
+                    unlink(PathName.join(directory, file))
+                }
+                return
+            }
             next += 1
-            let count = try writer.write(name: name, entries: kept)
             created[name] = try Segment(directory: directory, name: name)
             infos.append(.init(name: name, documents: count))
         }
-        try add(snapshot.memtable.sortedEntries())
-        if let imported { try add(imported) }
+        // Nothing older to hide: the journal's deletions need not be kept.
+        let journal = snapshot.memtable.sortedEntries().filter { !infos.isEmpty || $0.data != nil }
+        if !journal.isEmpty {
+            var iterator = journal.makeIterator()
+            try add(capacity: journal.count) { iterator.next() }
+        }
+        if let imported { try add(capacity: imported.capacity, imported.next) }
         // The newest are the smallest: merging them here costs little.
         while infos.count > Self.segmentLimit {
             let pair = infos.suffix(2)

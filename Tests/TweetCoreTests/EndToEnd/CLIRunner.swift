@@ -26,6 +26,10 @@ final class CLIRunner {
         try? FileManager.default.removeItem(at: home)  // Best-effort cleanup of a temporary directory.
     }
 
+    /// SIGPIPE ignored in the test process, once: a write to a command that has exited is then an
+    /// error (EPIPE) rather than the end of every test.
+    private static let ignoringBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// The `tweetcli` built beside the test bundle.
     static let executable: URL = {
         var directory = Bundle.main.bundleURL
@@ -62,9 +66,12 @@ final class CLIRunner {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input
+        _ = Self.ignoringBrokenPipes
         try process.run()
-        if let stdinBytes { input.fileHandleForWriting.write(stdinBytes) }
-        try input.fileHandleForWriting.close()
+        // A command that fails before reading all its input (a store that is not empty) closes the
+        // pipe: the rest of the input is not needed, and writing it gives EPIPE, not a dead runner.
+        if let stdinBytes { try? input.fileHandleForWriting.write(contentsOf: stdinBytes) }
+        try? input.fileHandleForWriting.close()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
