@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TweetStore
 
 /// Fills an empty store with demo users, tweets, replies, likes and follows, reproducibly:
@@ -22,12 +23,14 @@ public struct DemoSeeder: Sendable {
             self.seed = seed
         }
 
-        /// About the most memory seeding these counts takes, in bytes: the seeder makes every
-        /// document before it writes them (until issue 11's streaming seed). Measured with
-        /// `tweetbench`: 296.1 MiB at 10k tweets and 4272.7 MiB at 1M (as many likes, 1000 users
-        /// following 100 each), which these per-item sizes cover.
+        /// About the most memory seeding these counts takes, in bytes. The documents go to the store
+        /// as they are made; what the seeder holds is its bookkeeping: each tweet's record and
+        /// search terms, the pairs that are liked, followed, retweeted. Measured (peak RSS, the
+        /// release build, 1000 users following 100 each unless said): 151 MiB at 10k tweets, 344
+        /// MiB at 200k, 1119 MiB at 1M, and 969 MiB at 100k tweets with 10,000 users following 100
+        /// each; these per-item sizes cover all four.
         public var estimatedPeakBytes: Double {
-            64 * 1_048_576 + 3_300 * Double(tweets) + 1_000 * Double(likes) + 2_000 * Double(users) * Double(follows)
+            64 * 1_048_576 + 900 * Double(tweets) + 200 * Double(likes) + 1_000 * Double(users) * Double(follows)
                 + 4_000 * Double(users)
         }
 
@@ -89,15 +92,45 @@ public struct DemoSeeder: Sendable {
             return (0..<16).map { _ in UInt8(truncatingIfNeeded: salt.next()) }
         }).hash(Self.demoPassword)
 
-        var writes: [(DocumentPath, JSONObject)] = []
+        // Every document goes to the store as it is made: the local engine sorts them on disk, so
+        // the seed holds its bookkeeping (tweets' counters, search terms), not its documents.
+        let result = SummaryBox()
+        let seeder = self
+        do {
+            try await store.importDocuments(requiringEmpty: Collections.users) { add in
+                let summary = try seeder.generate(options, hash: hash, random: random, ids: ids) { document in
+                    try add(document.0, document.1)
+                }
+                result.summary.withLock { $0 = summary }
+            }
+        } catch StoreError.notEmpty {
+            throw SeedError.storeNotEmpty
+        }
+        guard let summary = result.summary.withLock({ $0 }) else {
+            throw StoreError.io(path: "the demo seed", reason: "the import ended without its documents")
+        }
+        return summary
+    }
+
+    /// The summary of a seed, handed out of the import that made it.
+    private final class SummaryBox: Sendable {
+        let summary = Mutex<Summary?>(nil)
+    }
+
+    /// Makes the demo data, handing each document to `write`.
+    private func generate(
+        _ options: Options, hash: String, random: SplitMix64, ids: IDGenerator,
+        write: ((DocumentPath, JSONObject)) throws -> Void
+    ) throws -> Summary {
+        var random = random
         let users = makeUsers(options.users, ids: ids, random: &random)
         for user in users {
-            writes.append(
+            try write(
                 (
                     DocumentPath(collection: Collections.users, documentID: user.id),
                     try DocumentCoding.encode(user).removingID()
                 ))
-            writes.append(
+            try write(
                 (
                     DocumentPath(collection: Collections.credentials, documentID: user.id),
                     ["passwordHash": .string(hash)]
@@ -158,7 +191,7 @@ public struct DemoSeeder: Sendable {
             let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
             tweets[tweet].likes += 1
             let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
-            writes.append(
+            try write(
                 (
                     DocumentPath(collection: Collections.likes(of: user.id), documentID: tweets[tweet].id),
                     ["timestamp": .string(Timestamp.string(from: time)), "tweetId": .string(tweets[tweet].id)]
@@ -179,12 +212,12 @@ public struct DemoSeeder: Sendable {
             let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
             let retweetID = RetweetKey.documentID(ids, at: time)
             let stamp = JSONValue.string(Timestamp.string(from: time))
-            writes.append(
+            try write(
                 (
                     DocumentPath(collection: Collections.retweets, documentID: retweetID),
                     ["uid": .string(user.id), "tweetId": .string(tweets[tweet].id), "timestamp": stamp]
                 ))
-            writes.append(
+            try write(
                 (
                     DocumentPath(collection: Collections.retweeted(by: user.id), documentID: tweets[tweet].id),
                     ["retweetId": .string(retweetID), "timestamp": stamp]
@@ -197,7 +230,7 @@ public struct DemoSeeder: Sendable {
             guard bookmarked.insert(pair).inserted else { continue }
             let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
             let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
-            writes.append(
+            try write(
                 (
                     DocumentPath(collection: Collections.bookmarks(of: user.id), documentID: tweets[tweet].id),
                     ["tweetId": .string(tweets[tweet].id), "timestamp": .string(Timestamp.string(from: time))]
@@ -209,7 +242,7 @@ public struct DemoSeeder: Sendable {
         for tweet in tweets {
             var fields = tweet.fields
             if let owner = owners[tweet.id] { fields.merge(owner) { $1 } }
-            writes.append((DocumentPath(collection: Collections.tweets, documentID: tweet.id), fields))
+            try write((DocumentPath(collection: Collections.tweets, documentID: tweet.id), fields))
             let entities = tweet.entities ?? TweetEntities()
             for term in SearchTerms.terms(caption: tweet.caption, entities: entities) {
                 termTweets[term, default: []].append(tweet.id)  // tweets are made in ID order
@@ -226,13 +259,13 @@ public struct DemoSeeder: Sendable {
             var last: [String] = []
             for start in stride(from: 0, to: ids.count, by: SearchIndex.seedBucketSize) {
                 last = Array(ids[start..<min(ids.count, start + SearchIndex.seedBucketSize)])
-                writes.append(
+                try write(
                     (
                         DocumentPath(collection: SearchIndex.bucketsCollection(term), documentID: last[0]),
                         SearchIndex.bucket(last)
                     ))
             }
-            writes.append(
+            try write(
                 (
                     SearchIndex.termPath(term),
                     [
@@ -242,7 +275,7 @@ public struct DemoSeeder: Sendable {
                 ))
         }
         for (hour, counts) in trendCounts {
-            writes.append((SearchIndex.trendPath(hour), SearchIndex.trendFields(counts)))
+            try write((SearchIndex.trendPath(hour), SearchIndex.trendFields(counts)))
         }
 
         var stats = [String: UserStats](
@@ -255,12 +288,12 @@ public struct DemoSeeder: Sendable {
                 let other = Int(random.next() % UInt64(users.count))
                 guard other != index, chosen.insert(other).inserted else { continue }
                 let stamp = JSONValue.string(Timestamp.string(from: Self.anchor))
-                writes.append(
+                try write(
                     (
                         DocumentPath(collection: Collections.following(of: user.id), documentID: users[other].id),
                         ["timestamp": stamp]
                     ))
-                writes.append(
+                try write(
                     (
                         DocumentPath(collection: Collections.followers(of: users[other].id), documentID: user.id),
                         ["timestamp": stamp]
@@ -271,20 +304,16 @@ public struct DemoSeeder: Sendable {
                 notifications.add(users[other].id, .follow, from: user.id, tweetID: nil, at: Self.anchor)
             }
         }
-        for (uid, counts) in stats { writes.append((StatsCounter.path(of: uid), StatsCounter.fields(counts))) }
-        writes += notifications.all
+        for (uid, counts) in stats { try write((StatsCounter.path(of: uid), StatsCounter.fields(counts))) }
+        for document in notifications.all { try write(document) }
 
-        do {
-            try await store.importDocuments(writes, requiringEmpty: Collections.users)
-        } catch StoreError.notEmpty {
-            throw SeedError.storeNotEmpty
-        }
         return Summary(users: users.count, tweets: tweets.count, replies: replies, likes: liked.count, follows: follows)
     }
 
     /// The notifications demo activity would have sent, all unread, and each recipient's count.
     private struct Notifications {
-        var writes: [(DocumentPath, JSONObject)] = []
+        /// By path: of two notifications with one key, the later is kept.
+        var writes: [DocumentPath: JSONObject] = [:]
         var unread: [String: Int] = [:]
 
         mutating func add(
@@ -292,21 +321,18 @@ public struct DemoSeeder: Sendable {
         ) {
             guard recipient != from else { return }
             let key = ActivityNotification.key(kind, from: from, tweetID: tweetID)
-            writes.append(
-                (
-                    DocumentPath(collection: Collections.notifications(of: recipient), documentID: key),
-                    [
-                        "type": .string(kind.rawValue), "from": .string(from),
-                        "tweetId": tweetID.map { .string($0) } ?? .null,
-                        "timestamp": .string(Timestamp.string(from: time)),
-                    ]
-                ))
-            unread[recipient, default: 0] += 1
+            let path = DocumentPath(collection: Collections.notifications(of: recipient), documentID: key)
+            if writes[path] == nil { unread[recipient, default: 0] += 1 }
+            writes[path] = [
+                "type": .string(kind.rawValue), "from": .string(from),
+                "tweetId": tweetID.map { .string($0) } ?? .null,
+                "timestamp": .string(Timestamp.string(from: time)),
+            ]
         }
 
-        /// The notifications and the recipients' states (the writes of one path: the later wins).
+        /// The notifications and the recipients' states.
         var all: [(DocumentPath, JSONObject)] {
-            writes
+            writes.map { ($0.key, $0.value) }
                 + unread.map { uid, count in
                     (NotificationBatch.statePath(of: uid), ["unread": .integer(Int64(count)), "seen": .null])
                 }
