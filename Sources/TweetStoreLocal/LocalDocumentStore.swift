@@ -208,22 +208,23 @@ public actor LocalDocumentStore: DocumentStore {
         let created = try engineForWriting()
         do {
             var sorter = ExternalSorter(directory: directory)
+            let indexes = self.indexes
             try await produce { path, fields in
-                try sorter.add(value: SegmentFormat.line(path: path, data: fields)) { SortKey.path(path, into: &$0) }
+                // The line, then its index keys, made now from the fields at hand rather than
+                // parsed again from the line when the segment is written.
+                try sorter.add(value: Self.record(path, fields, indexes: indexes)) { SortKey.path(path, into: &$0) }
             }
             let capacity = sorter.count
             var sorted = try sorter.sorted()
-            let indexes = self.indexes
             var previous: DocumentPath?
-            var covered: (collection: String, parsing: Bool)?
             let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
             let wantsMerge = try engine!.importSegment(capacity: capacity) { snapshot in
                 if let guardQuery, let collection, try !snapshot.query(guardQuery).isEmpty {
                     throw StoreError.notEmpty(collection: collection)
                 }
             } next: {
-                guard let line = try sorted.nextValue() else { return nil }
-                let entry = try Self.entry(line, covered: &covered, indexes: indexes)
+                guard let record = try sorted.nextValue() else { return nil }
+                let entry = try Self.entry(record)
                 if entry.path == previous { throw StoreError.duplicateDocument(path: entry.path.description) }
                 previous = entry.path
                 return entry
@@ -235,29 +236,43 @@ public actor LocalDocumentStore: DocumentStore {
         }
     }
 
-    /// A sorted segment line (newline included) as an entry to write: its fields parsed only when
-    /// an index covers its collection (`covered` remembers the last collection's answer).
-    private static func entry(
-        _ line: ArraySlice<UInt8>, covered: inout (collection: String, parsing: Bool)?, indexes: [IndexDefinition]
-    ) throws -> SegmentWriter.Entry {
-        let bytes = Array(line)
-        let parsed = try bytes.withUnsafeBufferPointer { buffer in
-            let body = UnsafeBufferPointer(rebasing: buffer[0..<(buffer.count - 1)])
-            let (text, _) = try JSONValue.parseString(in: body, at: 1)
-            guard let path = DocumentPath(text) else {
-                throw StoreError.io(path: "an import", reason: "a sorted line lost its path")
-            }
-            if covered?.collection != path.collection {
-                covered = (path.collection, indexes.contains { $0.covers(collection: path.collection) })
-            }
-            guard covered?.parsing == true else { return (path, JSONObject?.none) }
-            do {
-                return (path, try SegmentFormat.parseLine(body).data)
-            } catch let error as SegmentFormat.LineError {
-                throw StoreError.io(path: "an import", reason: "a sorted line is damaged: \(error.reason)")
-            }
+    /// What an import sorts for each document: its segment line's length (4 bytes, little-endian),
+    /// the line, then each index key as its index's position (2 bytes), its length (4) and its bytes.
+    private static func record(_ path: DocumentPath, _ fields: JSONObject, indexes: [IndexDefinition]) -> [UInt8] {
+        let line = SegmentFormat.line(path: path, data: fields)
+        var record = littleEndian(UInt32(line.count)) + line
+        for (position, key) in SegmentWriter.keys(of: fields, at: path, indexes: indexes) {
+            record += [UInt8(position & 0xFF), UInt8(position >> 8)] + littleEndian(UInt32(key.count)) + key
         }
-        return SegmentWriter.Entry(path: parsed.0, data: parsed.1, line: bytes)
+        return record
+    }
+
+    /// A sorted ``record(_:_:indexes:)`` as the entry to write: the line as it is, with its keys.
+    private static func entry(_ record: ArraySlice<UInt8>) throws -> SegmentWriter.Entry {
+        func number(_ at: Int, _ width: Int) -> Int {
+            record[at..<(at + width)].reversed().reduce(0) { $0 << 8 | Int($1) }
+        }
+        let start = record.startIndex
+        let lineEnd = start + 4 + number(start, 4)
+        let line = Array(record[(start + 4)..<lineEnd])
+        var keys: [(index: Int, key: [UInt8])] = []
+        var position = lineEnd
+        while position < record.endIndex {
+            let length = number(position + 2, 4)
+            keys.append((number(position, 2), Array(record[(position + 6)..<(position + 6 + length)])))
+            position += 6 + length
+        }
+        let text = try line.withUnsafeBufferPointer { buffer in
+            try JSONValue.parseString(in: UnsafeBufferPointer(rebasing: buffer[0..<(buffer.count - 1)]), at: 1).0
+        }
+        guard let path = DocumentPath(text) else {
+            throw StoreError.io(path: "an import", reason: "a sorted line lost its path")
+        }
+        return SegmentWriter.Entry(path: path, data: nil, line: line, keys: keys)
+    }
+
+    private static func littleEndian(_ value: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
     }
 
     /// Writes, as one new segment, the documents the store does not have (see

@@ -15,6 +15,24 @@ struct SegmentWriter {
         var data: JSONObject?
         /// The document's line as another segment holds it, copied as is when present.
         var line: [UInt8]?
+        /// Its index keys, made already (``SegmentWriter/keys(of:at:indexes:)``): then `data` is not needed.
+        var keys: [(index: Int, key: [UInt8])]?
+    }
+
+    /// The keys `indexes` give a document, each as the bytes its index sorts by, with its index's position.
+    static func keys(of data: JSONObject, at path: DocumentPath, indexes: [IndexDefinition]) -> [(
+        index: Int, key: [UInt8]
+    )] {
+        var keys: [(index: Int, key: [UInt8])] = []
+        for (position, index) in indexes.enumerated() {
+            guard let key = index.key(collection: path.collection, documentID: path.documentID, data: data) else {
+                continue
+            }
+            var bytes: [UInt8] = []
+            for value in key { SortKey.append(value, to: &bytes) }
+            keys.append((position, bytes))
+        }
+        return keys
     }
 
     let directory: String
@@ -69,16 +87,13 @@ struct SegmentWriter {
             try offsets.append(UInt64(output.offset))
             try output.write(entry.line ?? SegmentFormat.line(path: entry.path, data: entry.data))
             BloomFilter.insert(BloomFilter.hashes(entry.path.description.utf8), into: &bloom)
-            guard let data = entry.data else { continue }
-            for (position, index) in indexes.enumerated() {
-                guard
-                    let key = index.key(
-                        collection: entry.path.collection, documentID: entry.path.documentID, data: data)
-                else { continue }
+            guard let made = entry.keys ?? entry.data.map({ Self.keys(of: $0, at: entry.path, indexes: indexes) })
+            else { continue }
+            for (position, key) in made {
                 try withUnsafeBytes(of: UInt32(ordinal).littleEndian) { value in
                     try keys.add(value: value) { bytes in
                         bytes += [UInt8(position >> 8), UInt8(position & 0xFF)]
-                        for value in key { SortKey.append(value, to: &bytes) }
+                        bytes += key
                     }
                 }
                 counts[position] += 1
