@@ -333,6 +333,7 @@ public actor LocalDocumentStore: DocumentStore {
     /// segments as they were, for the next one, and is not the write's failure.
     private func startCompaction() {
         switch compaction {
+        // Dropped on purpose: the write is committed, and a failed merge leaves the segments as they were.
         case .inProcess: _ = try? engine?.compact()
         case .background(let start): start(directory)
         }

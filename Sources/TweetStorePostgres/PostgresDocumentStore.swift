@@ -289,11 +289,7 @@ public actor PostgresDocumentStore: DocumentStore {
         var deletions: [DocumentPath] = []
         for (path, fields) in resolved {
             if let fields {
-                sets.append(
-                    .object([
-                        "c": .string(path.collection), "i": .string(path.documentID),
-                        "g": .string(groupID(of: path.collection)), "d": .object(fields),
-                    ]))
+                sets.append(row(path, fields))
             } else {
                 deletions.append(path)
             }
@@ -333,10 +329,7 @@ public actor PostgresDocumentStore: DocumentStore {
         async throws
     {
         try await waitForTransactions()
-        let connection = try writableConnection()
-        try connection.execute("BEGIN")
-        do {
-            _ = try Self.commitTime(on: connection, now: clock())
+        try writingInOneTransaction { connection in
             if let collection {
                 let query = try PostgresQuery(self.collection(collection).query.limit(to: 1), columns: "1")
                 if try !connection.execute(query.sql, query.statement.parameters).isEmpty {
@@ -353,10 +346,7 @@ public actor PostgresDocumentStore: DocumentStore {
                 var batch: [JSONValue] = []
                 for (position, (path, fields)) in documents.enumerated() where last[path] == position {
                     batch.append(
-                        .object([
-                            "c": .string(path.collection), "i": .string(path.documentID),
-                            "g": .string(Self.groupID(of: path.collection)), "d": .object(fields),
-                        ]))
+                        Self.row(path, fields))
                     if batch.count == 4096 {
                         try Self.upsert(batch, on: connection)
                         batch.removeAll(keepingCapacity: true)
@@ -364,12 +354,6 @@ public actor PostgresDocumentStore: DocumentStore {
                 }
                 try Self.upsert(batch, on: connection)
             }
-            try connection.execute("COMMIT")
-        } catch {
-            // As above: the first error is the one to report, and a connection left in a
-            // transaction is not reused.
-            if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
-            throw error
         }
     }
 
@@ -379,10 +363,7 @@ public actor PostgresDocumentStore: DocumentStore {
     public func mergeDocuments(_ documents: [(DocumentPath, JSONObject)]) async throws -> MergeReport {
         let latest = MergeReport.latest(documents)
         try await waitForTransactions()
-        let connection = try writableConnection()
-        try connection.execute("BEGIN")
-        do {
-            _ = try Self.commitTime(on: connection, now: clock())
+        return try writingInOneTransaction { connection in
             var report = MergeReport()
             var batch: [JSONValue] = []
             for start in stride(from: 0, to: latest.count, by: 4096) {
@@ -397,23 +378,40 @@ public actor PostgresDocumentStore: DocumentStore {
                         continue
                     }
                     batch.append(
-                        .object([
-                            "c": .string(path.collection), "i": .string(path.documentID),
-                            "g": .string(Self.groupID(of: path.collection)), "d": .object(fields),
-                        ]))
+                        Self.row(path, fields))
                     report.added += 1
                 }
                 try Self.upsert(batch, on: connection)
                 batch.removeAll(keepingCapacity: true)
             }
-            try connection.execute("COMMIT")
             return report
+        }
+    }
+
+    /// Runs `body` in one transaction that holds the clock row (so no writer comes in between),
+    /// committed when it returns and rolled back when it throws.
+    private func writingInOneTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try writableConnection()
+        try connection.execute("BEGIN")
+        do {
+            _ = try Self.commitTime(on: connection, now: clock())
+            let result = try body(connection)
+            try connection.execute("COMMIT")
+            return result
         } catch {
             // As above: the first error is the one to report, and a connection left in a
             // transaction is not reused.
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// A document as the `{"c", "i", "g", "d"}` object ``upsert(_:on:)`` inserts.
+    private static func row(_ path: DocumentPath, _ fields: JSONObject) -> JSONValue {
+        .object([
+            "c": .string(path.collection), "i": .string(path.documentID),
+            "g": .string(groupID(of: path.collection)), "d": .object(fields),
+        ])
     }
 
     /// Loads an empty table the fast way, inside the caller's transaction: the indexes dropped,

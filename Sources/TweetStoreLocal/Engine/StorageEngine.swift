@@ -176,10 +176,8 @@ struct StorageEngine {
         try withLock(exclusive: true) { engine in
             let entries = try choose(engine.snapshot)
             guard !entries.isEmpty else { return false }
-            // Nothing older to hide: the deletions among them need not be kept.
-            let kept = engine.manifest.segments.isEmpty ? entries.filter { $0.data != nil } : entries
-            var iterator = kept.makeIterator()
-            try engine.fold(adding: (kept.count, { iterator.next() }))
+            var iterator = entries.makeIterator()
+            try engine.fold(adding: (entries.count, { iterator.next() }))
             return Self.plannedMerge(engine.manifest.segments) != nil
         }
     }
