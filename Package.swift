@@ -20,6 +20,9 @@ let package = Package(
         // libpq's declarations (Debian's libpq-dev), for the server engine, which loads libpq with
         // dlopen when a PostgreSQL store is used: linked, it would slow every command's start-up.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // zlib's declarations (Debian's zlib1g-dev), for reading a zipped Twitter archive; loaded
+        // with dlopen by the one command that needs it, like libpq.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         // prctl, which Swift cannot call (it is variadic), for the benchmark's subreaper.
         .systemLibrary(name: "CProcessControl", path: "Sources/CProcessControl"),
         // The engine-neutral store: the DocumentStore protocol and its value types (queries,
@@ -30,7 +33,7 @@ let package = Package(
         // The PostgreSQL engine: documents as JSONB rows, the same queries and transactions.
         .target(name: "TweetStorePostgres", dependencies: ["TweetStore", "CLibPQ"], swiftSettings: sameExecutor),
         // Models, auth, services and view models, over the protocol only.
-        .target(name: "TweetCore", dependencies: ["CCrypt", "TweetStore"], swiftSettings: sameExecutor),
+        .target(name: "TweetCore", dependencies: ["CCrypt", "CZlib", "TweetStore"], swiftSettings: sameExecutor),
         // The CLI's logic (arguments, commands, rendering, terminal), unit-tested without processes;
         // the executable only calls it (swift-format's SwiftFormat library and thin executable).
         .target(

@@ -4,23 +4,44 @@ import TweetStore
 
 struct ImportCommand: Command {
     static let name = "import"
-    static let usage = "import FILE|- [--merge]"
+    static let usage = "import FILE|- [--merge] | import --twitter-archive PATH [--password-stdin]"
     static let summary =
-        "Read what export printed (a file, or - for stdin) into an empty store, of either engine; --merge adds to one"
+        "Read what export printed (a file, or - for stdin) into an empty store, of either engine; --merge adds to one; or bring in a Twitter archive"
     static let options = [
-        Option("--merge", "add the documents the store does not have; report those it has with other contents")
+        Option("--merge", "add the documents the store does not have; report those it has with other contents"),
+        Option(
+            "--twitter-archive", value: "PATH",
+            "import the tweets, likes and profile of the archive Twitter lets you download (the .zip, or its folder), as the signed-in user, or as a new account made from it"
+        ),
+        .passwordStdin,
     ]
     static let createsStore = true
 
     var source: String
     var merging: Bool
+    /// `--twitter-archive`: the archive's path instead of an export.
+    var archive: String?
+    var passwordFromStdin: Bool
 
     var commits: Bool { true }
 
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)
         merging = try list.flag("--merge")
+        archive = try list.option("--twitter-archive")
+        passwordFromStdin = try list.flag("--password-stdin")
         let positionals = try list.positionals(atMost: 1)
+        if archive != nil {
+            guard positionals.isEmpty, !merging else {
+                throw UsageError(
+                    "--twitter-archive takes the archive's path and no other file or --merge", usage: Self.usage)
+            }
+            source = ""
+            return
+        }
+        guard !passwordFromStdin else {
+            throw UsageError("--password-stdin goes with --twitter-archive, to create its account", usage: Self.usage)
+        }
         guard let source = positionals.first else {
             throw UsageError("import needs the file export wrote, or - to read standard input", usage: Self.usage)
         }
@@ -28,6 +49,7 @@ struct ImportCommand: Command {
     }
 
     func run(_ context: Context) async throws {
+        if let archive { return try await importArchive(archive, context) }
         let name = source == "-" ? "standard input" : source
         let fd = source == "-" ? STDIN_FILENO : open(source, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CommandFailure("cannot read \(source): \(String(cString: strerror(errno)))") }
@@ -50,6 +72,91 @@ struct ImportCommand: Command {
             human: Self.summary(of: merge))
     }
 
+    /// `--twitter-archive`: read and check the whole archive, make its account when nobody is
+    /// signed in (asking for a password as register does), then import, with a progress line on
+    /// a terminal.
+    private func importArchive(_ path: String, _ context: Context) async throws {
+        let viewModel = ArchiveImportViewModel(services: try context.services())
+        let progress = Progress(shown: isatty(STDERR_FILENO) == 1)
+        try await viewModel.read(path: path) { progress.show("Reading the archive: \($0) tweets") }
+        progress.clear()
+        guard let archive = viewModel.archive else { return }
+        if try await viewModel.needsAccount() {
+            guard let account = archive.account else { throw ArchiveError.noAccount }
+            let password: String
+            if passwordFromStdin {
+                password = try Prompt.passwordFromStdin()
+            } else {
+                Output.writeError(
+                    TerminalText("Nobody is signed in: creating @\(account.username.lowercased()) from the archive.\n")
+                        .rendered(color: false))
+                password = try Prompt.password("Password (at least \(AuthService.minimumPasswordLength) characters): ")
+                guard password.count >= AuthService.minimumPasswordLength else { throw AuthError.passwordTooShort }
+                guard try Prompt.password("Repeat the password: ") == password else {
+                    throw CommandFailure("the two passwords differ; nothing was imported")
+                }
+            }
+            try await viewModel.register(password: password)
+        }
+        try await viewModel.importArchive { done, total in progress.show("Importing: \(done) of \(total)") }
+        progress.clear()
+        guard let report = viewModel.report, let user = viewModel.user else { return }
+        try context.emit(
+            ArchiveImportJSON(user: user.username, report: report), human: Self.summary(of: report, as: user))
+    }
+
+    /// The import's one summary line, then what was refused of the profile, if anything.
+    static func summary(of report: ArchiveImportReport, as user: User) -> TerminalText {
+        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
+        var text = "Imported \(count(report.tweets, "tweet", "tweets")) (\(count(report.replies, "reply", "replies")))"
+        text += " and \(count(report.likes, "like", "likes")) as @\(user.username)"
+        let skipped = report.skipped
+        var reasons: [String] = []
+        if skipped.alreadyImported > 0 { reasons.append("\(skipped.alreadyImported) already imported") }
+        if skipped.importedByAnother > 0 { reasons.append("\(skipped.importedByAnother) imported by another account") }
+        if skipped.unstorable > 0 { reasons.append("\(skipped.unstorable) with no text or over 128 KiB") }
+        if skipped.likesAlreadyThere > 0 {
+            reasons.append("\(count(skipped.likesAlreadyThere, "like", "likes")) already there")
+        }
+        if skipped.likedTweetsNotHere > 0 {
+            reasons.append("\(count(skipped.likedTweetsNotHere, "like", "likes")) of tweets not in this store")
+        }
+        text += reasons.isEmpty ? "; skipped none" : "; skipped \(skipped.total): " + reasons.joined(separator: ", ")
+        if report.overLimit > 0 { text += "; \(report.overLimit) longer than 280 characters, kept whole" }
+        if report.cleaned > 0 { text += "; control characters replaced in \(report.cleaned)" }
+        if report.following + report.followers > 0 {
+            text +=
+                "; \(report.following) following and \(report.followers) followers not imported (the archive names them by ID only)"
+        }
+        text += ".\n"
+        for (field, reason) in report.profileRefused.sorted(by: { $0.key < $1.key }) {
+            text += "The profile's \(field) was left out: \(reason).\n"
+        }
+        return TerminalText(text, multiline: true)
+    }
+
+    /// A line on standard error that rewrites itself, on a terminal only; at most ten times a second.
+    private final class Progress {
+        let shown: Bool
+        private var last = Date.distantPast
+        private var written = false
+
+        init(shown: Bool) { self.shown = shown }
+
+        func show(_ text: String) {
+            guard shown, Date().timeIntervalSince(last) > 0.1 else { return }
+            last = Date()
+            written = true
+            Output.writeError("\r\u{1B}[K" + text)
+        }
+
+        func clear() {
+            guard written else { return }
+            written = false
+            Output.writeError("\r\u{1B}[K")
+        }
+    }
+
     /// The next bytes of `fd`, `nil` at its end.
     private nonisolated static func readChunk(_ fd: Int32, name: String) throws -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -70,6 +177,11 @@ struct ImportCommand: Command {
         text += "; \(merge.conflicts.count) differ from the store's and were left as they are:\n"
         return TerminalText(text + merge.conflicts.map { "  \($0)\n" }.joined(), multiline: true)
     }
+}
+
+struct ArchiveImportJSON: Encodable {
+    var user: String
+    var report: ArchiveImportReport
 }
 
 struct ImportJSON: Encodable {

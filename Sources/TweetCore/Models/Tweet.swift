@@ -38,6 +38,8 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     public var retweetID: String?
     /// In a thread, how deep a reply is below the tweet shown (1 for a direct reply).
     public var depth: Int?
+    /// Where an imported tweet came from (a Twitter archive); `nil` for one posted here.
+    public var source: TweetSource?
 
     /// The tweet a reply answers: its ID, and its author's username unless it was deleted.
     public struct ReplyTarget: Codable, Equatable, Sendable {
@@ -105,7 +107,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     public init(
         id: String, uid: String, caption: String, likes: Int = 0, timestamp: Date, replyToId: String? = nil,
         entities: TweetEntities? = nil, user: User? = nil, didLike: Bool? = nil, replyCount: Int = 0,
-        retweets: Int = 0, quotes: Int = 0, quoteId: String? = nil
+        retweets: Int = 0, quotes: Int = 0, quoteId: String? = nil, source: TweetSource? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -120,6 +122,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         self.retweets = retweets
         self.quotes = quotes
         self.quoteId = quoteId
+        self.source = source
     }
 
     /// Whether the tweet is a reply.
@@ -132,6 +135,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     private enum CodingKeys: String, CodingKey {
         case id, uid, caption, likes, timestamp, replyToId, entities, user, didLike, replyCount, retweets, quotes
         case quoteId, didRetweet, replyTo, quoted, retweetedBy, retweetedAt, retweetID = "retweetId", depth
+        case source
     }
 
     public init(from decoder: any Decoder) throws {
@@ -156,6 +160,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         retweetedAt = try container.decodeIfPresent(Date.self, forKey: .retweetedAt)
         retweetID = try container.decodeIfPresent(String.self, forKey: .retweetID)
         depth = try container.decodeIfPresent(Int.self, forKey: .depth)
+        source = try container.decodeIfPresent(TweetSource.self, forKey: .source)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -179,6 +184,42 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         try container.encodeIfPresent(retweetedAt, forKey: .retweetedAt)
         try container.encodeIfPresent(retweetID, forKey: .retweetID)
         try container.encodeIfPresent(depth, forKey: .depth)
+        try container.encodeIfPresent(source, forKey: .source)
+    }
+}
+
+/// Where an imported tweet came from: its ID in a Twitter archive, which makes importing the
+/// archive again add nothing twice, and what the archive said about it.
+public struct TweetSource: Codable, Equatable, Sendable {
+    /// The tweet's ID on Twitter (`id_str`).
+    public var twitter: String
+    /// Its likes and retweets on Twitter when the archive was made: other people's, not in this store.
+    public var favorites: Int?
+    public var retweets: Int?
+    /// Whether it is longer than 280 weighted characters (from before a limit changed, or a note):
+    /// kept whole, never cut.
+    public var overLimit: Bool?
+    /// The Twitter ID of the tweet it answered, when that tweet is not in this store.
+    public var inReplyTo: String?
+
+    public init(
+        twitter: String, favorites: Int? = nil, retweets: Int? = nil, overLimit: Bool? = nil, inReplyTo: String? = nil
+    ) {
+        self.twitter = twitter
+        self.favorites = favorites
+        self.retweets = retweets
+        self.overLimit = overLimit
+        self.inReplyTo = inReplyTo
+    }
+
+    /// The stored fields.
+    var fields: JSONObject {
+        var fields: JSONObject = ["twitter": .string(twitter)]
+        if let favorites { fields["favorites"] = .integer(Int64(favorites)) }
+        if let retweets { fields["retweets"] = .integer(Int64(retweets)) }
+        if overLimit == true { fields["overLimit"] = .bool(true) }
+        if let inReplyTo { fields["inReplyTo"] = .string(inReplyTo) }
+        return fields
     }
 }
 
@@ -211,11 +252,13 @@ struct TweetRecord: Codable, Equatable {
     var retweets: Int?
     var quotes: Int?
     var quoteId: String?
+    /// An imported tweet's origin; a malformed one reads as none (the store is not trusted).
+    var source: TweetSource?
 
     init(
         id: String, uid: String, caption: String, likes: Int, timestamp: Date, replyToId: String?,
         entities: TweetEntities? = nil, replyCount: Int? = 0, retweets: Int? = 0, quotes: Int? = 0,
-        quoteId: String? = nil
+        quoteId: String? = nil, source: TweetSource? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -228,13 +271,34 @@ struct TweetRecord: Codable, Equatable {
         self.retweets = retweets
         self.quotes = quotes
         self.quoteId = quoteId
+        self.source = source
     }
 
     init(_ tweet: Tweet) {
         self.init(
             id: tweet.id, uid: tweet.uid, caption: tweet.caption, likes: tweet.likes, timestamp: tweet.timestamp,
             replyToId: tweet.replyToId, entities: tweet.entities, replyCount: tweet.replyCount,
-            retweets: tweet.retweets, quotes: tweet.quotes, quoteId: tweet.quoteId)
+            retweets: tweet.retweets, quotes: tweet.quotes, quoteId: tweet.quoteId, source: tweet.source)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, uid, caption, likes, timestamp, replyToId, entities, replyCount, retweets, quotes, quoteId, source
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        uid = try container.decode(String.self, forKey: .uid)
+        caption = try container.decode(String.self, forKey: .caption)
+        likes = try container.decode(Int.self, forKey: .likes)
+        timestamp = try container.decode(Date.self, forKey: .timestamp)
+        replyToId = try container.decodeIfPresent(String.self, forKey: .replyToId)
+        entities = try container.decodeIfPresent(TweetEntities.self, forKey: .entities)
+        replyCount = try container.decodeIfPresent(Int.self, forKey: .replyCount)
+        retweets = try container.decodeIfPresent(Int.self, forKey: .retweets)
+        quotes = try container.decodeIfPresent(Int.self, forKey: .quotes)
+        quoteId = try container.decodeIfPresent(String.self, forKey: .quoteId)
+        source = try? container.decodeIfPresent(TweetSource.self, forKey: .source)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -250,6 +314,7 @@ struct TweetRecord: Codable, Equatable {
         try container.encodeIfPresent(retweets, forKey: .retweets)
         try container.encodeIfPresent(quotes, forKey: .quotes)
         try container.encodeIfPresent(quoteId, forKey: .quoteId)
+        try container.encodeIfPresent(source, forKey: .source)
     }
 
     /// The stored fields, built directly (the bulk seed writes a million of them).
@@ -263,6 +328,7 @@ struct TweetRecord: Codable, Equatable {
             if let value { fields[key] = .integer(Int64(value)) }
         }
         if let quoteId { fields["quoteId"] = .string(quoteId) }
+        if let source { fields["source"] = .object(source.fields) }
         if let entities {
             fields["entities"] = .object([
                 "mentions": .array(entities.mentions.map { .string($0) }),
@@ -277,6 +343,6 @@ struct TweetRecord: Codable, Equatable {
         Tweet(
             id: id, uid: uid, caption: caption, likes: likes, timestamp: timestamp, replyToId: replyToId,
             entities: entities, replyCount: replyCount ?? 0, retweets: retweets ?? 0, quotes: quotes ?? 0,
-            quoteId: quoteId)
+            quoteId: quoteId, source: source)
     }
 }

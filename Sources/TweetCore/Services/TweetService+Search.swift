@@ -123,6 +123,74 @@ enum SearchIndex {
         try await countHashtags(entities, at: time, by: 1, in: transaction)
     }
 
+    /// Indexes imported tweets under one term: `ids` (new tweets, in ID order) may fall anywhere in
+    /// time, so the term's buckets that their range overlaps are read, and those IDs and the new
+    /// ones are written again as buckets of ``seedBucketSize``, keeping the buckets apart and in
+    /// order. A post after them opens a bucket of its own when one of them is newer than the open one.
+    static func addImported(_ ids: [String], term: String, in transaction: Transaction, store: any DocumentStore)
+        async throws
+    {
+        guard let first = ids.first, let last = ids.last else { return }
+        let path = termPath(term)
+        let existing = try await transaction.getDocument(path)?.data
+        var fields = existing ?? [:]
+        var merged = ids
+        var replaced: [DocumentPath] = []
+        if existing != nil {
+            // Buckets at or below the newest new ID, newest first, until one ends below the oldest.
+            let holding = bucketHolding(last, term: term, store: store)
+            var query = holding.limit(to: 8)
+            scan: while true {
+                let page = try await transaction.getDocuments(query)
+                for bucket in page {
+                    let held = Self.ids(bucket.data)
+                    guard let top = held.last else { continue }
+                    if ByteOrder.precedes(top, first) { break scan }
+                    merged += held
+                    replaced.append(bucket.path)
+                }
+                guard page.count == 8, let end = page.last else { break }
+                query = holding.start(after: end).limit(to: 8)
+            }
+        }
+        merged.sort(by: ByteOrder.precedes)
+        var unique: [String] = []
+        unique.reserveCapacity(merged.count)
+        for id in merged where unique.last != id { unique.append(id) }
+        for bucket in replaced { transaction.deleteDocument(bucket) }
+        let buckets = bucketsCollection(term)
+        var newest: String?
+        for chunk in stride(from: 0, to: unique.count, by: seedBucketSize) {
+            let ids = Array(unique[chunk..<min(chunk + seedBucketSize, unique.count)])
+            transaction.setData(bucket(ids), at: DocumentPath(collection: buckets, documentID: ids[0]))
+            newest = ids[0]
+        }
+        if let open = fields["open"]?.stringValue,
+            replaced.contains(where: { $0.documentID == open })
+                || newest.map({ ByteOrder.precedes(open, $0) }) == true
+        {
+            fields["open"] = nil
+            fields["openSize"] = nil
+        }
+        fields["tweets"] = .integer((fields["tweets"]?.integerValue ?? 0) + Int64(ids.count))
+        transaction.setData(fields, at: path)
+    }
+
+    /// Counts imported tweets' hashtags in one hour: `tags`, one entry per tweet and hashtag.
+    static func countImportedHashtags(
+        _ tags: [(tag: String, tweets: Int64)], hour: String, in transaction: Transaction
+    ) async throws {
+        let path = trendPath(hour)
+        var counts = trendCounts(try await transaction.getDocument(path)?.data)
+        for (tag, tweets) in tags {
+            let key = SearchTerms.fold(tag)
+            let existing = counts[key]
+            let (sum, overflow) = (existing?.tweets ?? 0).addingReportingOverflow(tweets)
+            counts[key] = (existing?.hashtag ?? tag, overflow ? Int64.max : sum)
+        }
+        transaction.setData(trendFields(counts), at: path)
+    }
+
     /// Takes a deleted tweet out of its terms' buckets and its hashtags' hour counts. A tweet from
     /// before the index, in no bucket, changes nothing.
     static func remove(

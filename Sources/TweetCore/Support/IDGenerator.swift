@@ -34,13 +34,25 @@ public struct IDGenerator: Sendable {
     /// which is sorted by ID, keeps them in time order and a page of the feed sits in a few
     /// neighbouring blocks instead of twenty scattered ones.
     public func next(at date: Date) -> String {
-        var milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded()))
-        var prefix = [UInt8](repeating: 0, count: 8)
-        for position in (0..<8).reversed() {
-            prefix[position] = Self.orderedAlphabet[Int(milliseconds % 62)]
-            milliseconds /= 62
+        Self.ordered(UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded())), digits: 8) + next().suffix(12)
+    }
+
+    /// The ID of a tweet imported from Twitter: its time as ``next(at:)`` writes it, then its
+    /// Twitter ID in 12 base-62 digits instead of random ones, so the same tweet always gets the
+    /// same ID.
+    static func imported(twitterID: UInt64, at milliseconds: UInt64) -> String {
+        ordered(milliseconds, digits: 8) + ordered(twitterID, digits: 12)
+    }
+
+    /// `value` in `digits` base-62 digits in ASCII order (the high ones dropped).
+    private static func ordered(_ value: UInt64, digits: Int) -> String {
+        var value = value
+        var bytes = [UInt8](repeating: 0, count: digits)
+        for position in (0..<digits).reversed() {
+            bytes[position] = orderedAlphabet[Int(value % 62)]
+            value /= 62
         }
-        return String(decoding: prefix, as: UTF8.self) + next().suffix(12)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Base 62 digits in ASCII order, so equal-length strings compare as their numbers.

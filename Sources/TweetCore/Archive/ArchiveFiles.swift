@@ -1,0 +1,99 @@
+import Foundation
+
+/// The files of a Twitter archive, from the downloaded `.zip` or the folder it unpacks to, named
+/// as the archive names them (`data/tweets.js`), each read a piece at a time.
+struct ArchiveFiles {
+    private enum Source {
+        case zip(ZipFile, prefix: String)
+        /// The folder that holds `data/`'s files.
+        case folder(URL)
+    }
+
+    private let source: Source
+    /// Where the archive is, as the user gave it.
+    let path: String
+    /// The names of the files under `data/`, as `data/NAME`.
+    let names: [String]
+
+    /// The most bytes one of the archive's files may have: far more than any real one (Twitter
+    /// splits its files into parts), far less than would exhaust memory.
+    static let maximumFileBytes: UInt64 = 4 << 30
+
+    /// Opens the archive at `path`: a zip file, a folder holding `data/`, or the `data` folder itself.
+    /// - Throws: ``ArchiveError/unreadable(_:reason:)``.
+    init(path: String) throws(ArchiveError) {
+        self.path = path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw .unreadable(path, reason: "there is no such file or folder")
+        }
+        if isFolder.boolValue {
+            let root = URL(fileURLWithPath: path, isDirectory: true)
+            let data = root.appendingPathComponent("data", isDirectory: true)
+            var hasData: ObjCBool = false
+            let folder =
+                FileManager.default.fileExists(atPath: data.path, isDirectory: &hasData) && hasData.boolValue
+                ? data : root
+            guard let listed = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
+                throw .unreadable(path, reason: "the folder cannot be listed")
+            }
+            source = .folder(folder)
+            names = listed.filter { $0.hasSuffix(".js") }.sorted().map { "data/" + $0 }
+        } else {
+            guard ZipFile.looksLikeZip(path) else {
+                throw .unreadable(path, reason: "it is neither a zip file nor a folder")
+            }
+            let zip = try ZipFile(path: path)
+            // The archive's files are under data/, at the top or inside one folder.
+            let marker = zip.names.first { name in
+                ["data/manifest.js", "data/tweets.js", "data/tweet.js", "data/account.js"].contains {
+                    name.hasSuffix($0)
+                }
+            }
+            var prefix = ""
+            if let marker, let data = marker.range(of: "data/", options: .backwards) {
+                prefix = String(marker[..<data.lowerBound])
+            }
+            source = .zip(zip, prefix: prefix)
+            names = zip.names.compactMap { name in
+                guard name.hasPrefix(prefix + "data/"), name.hasSuffix(".js") else { return nil }
+                let inner = name.dropFirst(prefix.count + 5)
+                return inner.contains("/") ? nil : "data/" + inner
+            }.sorted()
+        }
+        guard !names.isEmpty else {
+            throw .unreadable(path, reason: "it is not a Twitter archive: it has no data/*.js files")
+        }
+    }
+
+    /// Hands the contents of `name` (one of ``names``) to `body` a piece at a time.
+    /// - Throws: ``ArchiveError/unreadable(_:reason:)``, or what `body` throws.
+    func read(_ name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        switch source {
+        case .zip(let zip, let prefix):
+            do {
+                try zip.read(prefix + name, maximumBytes: Self.maximumFileBytes, body)
+            } catch let error as ZipError {
+                throw ArchiveError.unreadable(path, reason: error.reason)
+            }
+        case .folder(let folder):
+            let file = folder.appendingPathComponent(String(name.dropFirst(5))).path
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw ArchiveError.unreadable(file, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            var total: UInt64 = 0
+            while true {
+                let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count >= 0 else { throw ArchiveError.unreadable(file, reason: String(cString: strerror(errno))) }
+                if count == 0 { return }
+                total += UInt64(count)
+                guard total <= Self.maximumFileBytes else {
+                    throw ArchiveError.unreadable(file, reason: "it is larger than \(Self.maximumFileBytes >> 30) GiB")
+                }
+                try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
+        }
+    }
+}

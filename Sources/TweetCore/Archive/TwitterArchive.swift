@@ -1,0 +1,291 @@
+import Foundation
+import TweetStore
+
+/// What tweetcli takes from the archive Twitter lets a user download: the account, the profile,
+/// the tweets, the likes, and how many accounts they follow and are followed by (the archive
+/// names those by ID only). Read whole and checked before anything is written.
+public struct TwitterArchive: Sendable {
+    public struct Account: Equatable, Sendable {
+        public var username: String
+        public var displayName: String
+        public var email: String?
+    }
+
+    public struct Profile: Equatable, Sendable {
+        public var bio: String?
+        public var website: String?
+        public var location: String?
+    }
+
+    /// One tweet as tweetcli will store it: HTML entities undone, t.co links expanded.
+    public struct ArchivedTweet: Equatable, Sendable {
+        /// Twitter's ID (`id_str`).
+        public var twitterID: UInt64
+        public var created: Date
+        public var text: String
+        /// The Twitter ID of the tweet it replies to, if any.
+        public var replyTo: UInt64?
+        public var favorites: Int
+        public var retweets: Int
+    }
+
+    public var account: Account?
+    public var profile: Profile?
+    /// Oldest first (by time, then by ID).
+    public var tweets: [ArchivedTweet] = []
+    /// The Twitter IDs of the liked tweets, each once, in the archive's order.
+    public var likes: [UInt64] = []
+    public var following = 0
+    public var followers = 0
+
+    // MARK: Reading
+
+    /// The data types tweetcli reads, by the manifest's name and the file names older archives use
+    /// without one (`tweet.js`, then `tweets.js` with `tweets-part1.js` and so on).
+    private static let kinds: [(manifest: [String], file: [String])] = [
+        (["account"], ["account"]), (["profile"], ["profile"]), (["tweets", "tweet"], ["tweets", "tweet"]),
+        (["like"], ["like"]), (["following"], ["following"]), (["follower"], ["follower"]),
+    ]
+
+    /// Reads the archive at `path` (the downloaded `.zip`, or the folder it unpacks to).
+    /// `progress` hears how many tweets have been read so far, now and then.
+    /// - Throws: ``ArchiveError``: a file that cannot be read, or one that is malformed, named
+    ///   with the place.
+    public static func read(path: String, progress: (Int) -> Void = { _ in }) throws -> TwitterArchive {
+        let files = try ArchiveFiles(path: path)
+        let parts = try partsByKind(files)
+        var archive = TwitterArchive()
+        var likes: Set<UInt64> = []
+        for name in parts["account"] ?? [] {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "account", file: name, index: index)
+                guard let username = fields["username"]?.stringValue else {
+                    throw ArchiveError.malformed(file: name, place: "item \(index + 1)", reason: "it has no username")
+                }
+                archive.account = Account(
+                    username: username, displayName: fields["accountDisplayName"]?.stringValue ?? username,
+                    email: fields["email"]?.stringValue)
+            }
+        }
+        for name in parts["profile"] ?? [] {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "profile", file: name, index: index)
+                let description = fields["description"]?.objectValue ?? [:]
+                archive.profile = Profile(
+                    bio: description["bio"]?.stringValue, website: description["website"]?.stringValue,
+                    location: description["location"]?.stringValue)
+            }
+        }
+        for name in parts["tweets"] ?? [] {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "tweet", file: name, index: index, bare: true)
+                archive.tweets.append(try ArchivedTweet(fields, file: name, index: index))
+                if archive.tweets.count % 5000 == 0 { progress(archive.tweets.count) }
+            }
+        }
+        for name in parts["like"] ?? [] {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "like", file: name, index: index)
+                guard let id = fields["tweetId"]?.stringValue.flatMap(UInt64.init) else {
+                    throw ArchiveError.malformed(
+                        file: name, place: "item \(index + 1)", reason: "its tweetId is not a tweet's ID")
+                }
+                if likes.insert(id).inserted { archive.likes.append(id) }
+            }
+        }
+        for (kind, count) in [("following", \TwitterArchive.following), ("follower", \.followers)] {
+            for name in parts[kind] ?? [] {
+                try ArchiveScript.read(name, in: files) { index, value in
+                    _ = try wrapped(value, kind, file: name, index: index)
+                    archive[keyPath: count] += 1
+                }
+            }
+        }
+        var seen: Set<UInt64> = []
+        archive.tweets = archive.tweets.filter { seen.insert($0.twitterID).inserted }
+        archive.tweets.sort { ($0.created, $0.twitterID) < ($1.created, $1.twitterID) }
+        return archive
+    }
+
+    /// The files of each kind, in part order: from `data/manifest.js` when there is one, else by
+    /// their names.
+    private static func partsByKind(_ files: ArchiveFiles) throws -> [String: [String]] {
+        var parts: [String: [String]] = [:]
+        if files.names.contains("data/manifest.js") {
+            var types: JSONObject = [:]
+            try ArchiveScript.read("data/manifest.js", in: files) { _, value in
+                types = value.objectValue?["dataTypes"]?.objectValue ?? [:]
+            }
+            for kind in kinds {
+                guard let type = kind.manifest.lazy.compactMap({ types[$0]?.objectValue }).first else { continue }
+                let names = (type["files"]?.arrayValue ?? []).compactMap { $0.objectValue?["fileName"]?.stringValue }
+                for name in names where !files.names.contains(name) {
+                    throw ArchiveError.malformed(
+                        file: "data/manifest.js", place: "dataTypes.\(kind.manifest[0])",
+                        reason: "it lists \(name), which the archive does not have")
+                }
+                parts[kind.manifest[0]] = names
+            }
+            return parts
+        }
+        for kind in kinds {
+            // tweets.js or tweet.js, then their numbered parts in number order.
+            var found: [(Int, String)] = []
+            for name in files.names {
+                let file = name.dropFirst(5).dropLast(3)
+                for base in kind.file {
+                    if file == base {
+                        found.append((0, name))
+                    } else if file.hasPrefix(base + "-part"), let number = Int(file.dropFirst(base.count + 5)) {
+                        found.append((number, name))
+                    }
+                }
+            }
+            if !found.isEmpty { parts[kind.manifest[0]] = found.sorted { $0 < $1 }.map(\.1) }
+        }
+        return parts
+    }
+
+    /// The object inside an item `{"kind": {…}}`; `bare`, an item that is the object itself too
+    /// (the oldest archives' tweets).
+    private static func wrapped(_ value: JSONValue, _ kind: String, file: String, index: Int, bare: Bool = false)
+        throws -> JSONObject
+    {
+        guard let item = value.objectValue else {
+            throw ArchiveError.malformed(file: file, place: "item \(index + 1)", reason: "it is not an object")
+        }
+        if let inner = item[kind]?.objectValue { return inner }
+        if bare, item["id_str"] != nil { return item }
+        throw ArchiveError.malformed(file: file, place: "item \(index + 1)", reason: "it has no \"\(kind)\" object")
+    }
+}
+
+extension TwitterArchive.ArchivedTweet {
+    /// A tweet from its archived fields, checked.
+    init(_ fields: JSONObject, file: String, index: Int) throws {
+        func bad(_ reason: String) -> ArchiveError {
+            .malformed(file: file, place: "item \(index + 1)", reason: reason)
+        }
+        guard let id = fields["id_str"]?.stringValue.flatMap(UInt64.init) else {
+            throw bad("its id_str is not a tweet's ID")
+        }
+        guard let text = fields["full_text"]?.stringValue ?? fields["text"]?.stringValue else {
+            throw bad("it has no full_text")
+        }
+        guard let stamp = fields["created_at"]?.stringValue, let created = TwitterTime.date(stamp) else {
+            throw bad("its created_at is not a time such as \"Sat Aug 12 16:10:37 +0000 2023\"")
+        }
+        var replyTo: UInt64?
+        if let parent = fields["in_reply_to_status_id_str"], parent != .null {
+            guard let number = parent.stringValue.flatMap(UInt64.init) else {
+                throw bad("its in_reply_to_status_id_str is not a tweet's ID")
+            }
+            replyTo = number
+        }
+        // t.co links back to what they stand for: links, and the media links of photos and videos.
+        var links: [(String, String)] = []
+        for group in [fields["entities"]?.objectValue, fields["extended_entities"]?.objectValue] {
+            for key in ["urls", "media"] {
+                for entity in group?[key]?.arrayValue ?? [] {
+                    guard let short = entity.objectValue?["url"]?.stringValue, !short.isEmpty,
+                        let long = entity.objectValue?["expanded_url"]?.stringValue, !long.isEmpty
+                    else { continue }
+                    links.append((short, long))
+                }
+            }
+        }
+        func count(_ key: String) -> Int {
+            let value = fields[key]
+            return Int(value?.integerValue ?? value?.stringValue.flatMap(Int64.init) ?? 0)
+        }
+        self.init(
+            twitterID: id, created: created, text: TwitterText.expand(TwitterText.unescaped(text), links: links),
+            replyTo: replyTo, favorites: max(0, count("favorite_count")), retweets: max(0, count("retweet_count")))
+    }
+}
+
+/// Twitter's own text conventions.
+enum TwitterText {
+    /// `full_text` as written: the archive escapes `&`, `<` and `>` as HTML does (`&amp;`,
+    /// `&lt;`, `&gt;`), and only those; anything else, `&quot;` included, is the user's own text.
+    static func unescaped(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            let tail = rest[amp...]
+            if let (entity, character) = [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")].first(where: {
+                tail.hasPrefix($0.0)
+            }) {
+                result += character
+                rest = tail.dropFirst(entity.count)
+            } else {
+                result += "&"
+                rest = tail.dropFirst()
+            }
+        }
+        return result + rest
+    }
+
+    /// `text` with each t.co link replaced by what it expands to; the longest first, so that one
+    /// link that begins another is not replaced inside it.
+    static func expand(_ text: String, links: [(String, String)]) -> String {
+        var text = text
+        for (short, long) in links.sorted(by: { $0.0.count > $1.0.count }) where text.contains(short) {
+            text = text.replacingOccurrences(of: short, with: long)
+        }
+        return text
+    }
+}
+
+/// Twitter's `created_at`: `Sat Aug 12 16:10:37 +0000 2023`.
+enum TwitterTime {
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    static func date(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, let month = months.firstIndex(of: String(parts[1])), let day = Int(parts[2]),
+            (1...31).contains(day), let year = Int(parts[5]), (1970...9999).contains(year)
+        else { return nil }
+        let clock = parts[3].split(separator: ":")
+        guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        let zone = parts[4]
+        guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
+            let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2))
+        else { return nil }
+        var fields = tm()
+        fields.tm_year = Int32(year - 1900)
+        fields.tm_mon = Int32(month)
+        fields.tm_mday = Int32(day)
+        fields.tm_hour = Int32(hour)
+        fields.tm_min = Int32(minute)
+        fields.tm_sec = Int32(second)
+        let utc = timegm(&fields)
+        let offset = (hours * 3600 + minutes * 60) * (sign == "+" ? 1 : -1)
+        return Date(timeIntervalSince1970: TimeInterval(Int(utc) - offset))
+    }
+}
+
+/// Why a Twitter archive cannot be imported. Nothing is written when reading finds one.
+public enum ArchiveError: Error, Equatable, LocalizedError {
+    /// The archive, or one of its files, cannot be read.
+    case unreadable(String, reason: String)
+    /// A file of the archive is not what Twitter writes: the file, the place in it, and why.
+    case malformed(file: String, place: String, reason: String)
+    /// Nobody is signed in and the archive has no account to create.
+    case noAccount
+
+    public var errorDescription: String? {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "cannot read the Twitter archive \(path): \(reason); nothing was imported"
+        case .malformed(let file, let place, let reason):
+            return "\(file) of the Twitter archive is malformed at \(place): \(reason); nothing was imported"
+        case .noAccount:
+            return "nobody is signed in and the archive has no account.js to create the account from"
+        }
+    }
+}

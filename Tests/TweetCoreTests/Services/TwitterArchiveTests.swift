@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+@testable import TweetStore
+
+/// Reading a Twitter archive as Twitter writes it, and importing it through the services.
+struct TwitterArchiveReadingTests {
+    let env: TestEnvironment
+
+    init() throws {
+        env = try TestEnvironment()
+    }
+
+    private func folder(_ fixture: ArchiveFixture, _ name: String = "archive") throws -> URL {
+        let url = URL(fileURLWithPath: env.path(name))
+        try fixture.write(to: url)
+        return url
+    }
+
+    @Test func textIsUnescapedLinksExpandedAndTimesKept() throws {
+        var fixture = ArchiveFixture()
+        let created = Date(timeIntervalSince1970: 1_691_856_637)  // Sat Aug 12 16:10:37 +0000 2023
+        fixture.tweets = [
+            .init(
+                id: ArchiveFixture.snowflake(created), created: created,
+                text: "Fish & chips <3 &amp; more: https://t.co/abc and https://t.co/abcd",
+                links: [("https://t.co/abc", "https://example.org/a"), ("https://t.co/abcd", "https://example.org/b")],
+                favorites: 7)
+        ]
+        let archive = try TwitterArchive.read(path: try folder(fixture).path)
+        let tweet = try #require(archive.tweets.first)
+        #expect(tweet.text == "Fish & chips <3 &amp; more: https://example.org/a and https://example.org/b")
+        #expect(tweet.created == created && tweet.favorites == 7 && tweet.replyTo == nil)
+        #expect(archive.account == .init(username: "Ada_L", displayName: "Ada Lovelace", email: "ada@example.com"))
+        #expect(archive.profile == .init(bio: "Analyst & poet", website: "https://example.org/ada", location: "London"))
+        #expect(archive.following == 3 && archive.followers == 5)
+        #expect(TwitterTime.date("Sat Aug 12 18:10:37 +0200 2023") == created)
+        #expect(TwitterTime.date("Sat Aug 12 16:10:37 2023") == nil)
+    }
+
+    @Test(arguments: [(true, 1), (true, 3), (false, 1), (false, 2)])
+    func oldAndNewFileNamesAndPartsGiveEveryTweetOldestFirst(newNames: Bool, parts: Int) throws {
+        var fixture = ArchiveFixture()
+        fixture.newNames = newNames
+        fixture.parts = parts
+        fixture.tweets = ArchiveFixture.tweets(10).reversed()  // Twitter lists the newest first.
+        let archive = try TwitterArchive.read(path: try folder(fixture).path)
+        #expect(archive.tweets.map(\.text) == (0..<10).map { "archived tweet number \($0)" })
+        let files = try FileManager.default.contentsOfDirectory(atPath: env.path("archive/data"))
+        #expect(files.contains(newNames ? "tweets.js" : "tweet.js"))
+        #expect(files.contains("manifest.js") == newNames)
+        #expect(files.contains(newNames ? "tweets-part1.js" : "tweet-part1.js") == (parts > 1))
+    }
+
+    @Test(arguments: [false, true]) func aZipReadsAsItsFolderDoes(stored: Bool) throws {
+        var fixture = ArchiveFixture()
+        fixture.parts = 2
+        fixture.tweets = ArchiveFixture.tweets(300) { "tweet \($0) " + String(repeating: "pad ", count: $0 % 50) }
+        let source = try folder(fixture)
+        let zip = URL(fileURLWithPath: env.path("archive.zip"))
+        try ArchiveFixture.zip(source, to: zip, stored: stored)
+        let fromZip = try TwitterArchive.read(path: zip.path)
+        let fromFolder = try TwitterArchive.read(path: source.path)
+        #expect(fromZip.tweets == fromFolder.tweets && fromZip.tweets.count == 300)
+        // Inside one more folder, as some tools repack it.
+        let wrapped = URL(fileURLWithPath: env.path("wrapped.zip"))
+        try ArchiveFixture.zip(source, to: wrapped, inside: "twitter-2023-08-12")
+        #expect(try TwitterArchive.read(path: wrapped.path).tweets == fromFolder.tweets)
+    }
+
+    @Test func aDamagedZipIsRefusedWithItsReason() throws {
+        var fixture = ArchiveFixture()
+        fixture.tweets = ArchiveFixture.tweets(200)
+        let zip = URL(fileURLWithPath: env.path("archive.zip"))
+        try ArchiveFixture.zip(try folder(fixture), to: zip, stored: true)
+        var bytes = try Data(contentsOf: zip)
+        // A byte inside a stored tweets.js changes: its CRC-32 no longer matches.
+        let marker = try #require(bytes.range(of: Data("archived tweet number 150".utf8)))
+        bytes[marker.lowerBound] ^= 0x20
+        try bytes.write(to: zip)
+        #expect {
+            try TwitterArchive.read(path: zip.path)
+        } throws: { error in
+            (error as? ArchiveError)?.localizedDescription.contains("fails its CRC-32 check") == true
+        }
+        try Data(bytes.prefix(bytes.count / 2)).write(to: zip)  // cut short: no central directory
+        #expect(throws: ArchiveError.self) { try TwitterArchive.read(path: zip.path) }
+        try Data("not a zip".utf8).write(to: zip)
+        #expect(throws: ArchiveError.unreadable(zip.path, reason: "it is neither a zip file nor a folder")) {
+            try TwitterArchive.read(path: zip.path)
+        }
+    }
+
+    @Test func aMalformedPartIsNamedWithItsPlace() throws {
+        var fixture = ArchiveFixture()
+        fixture.parts = 2
+        fixture.tweets = ArchiveFixture.tweets(6)
+        let url = try folder(fixture)
+        let part = url.appendingPathComponent("data/tweets-part1.js")
+        var text = try String(contentsOf: part, encoding: .utf8)
+        // The second item of the second part (tweet 4) loses its created_at's year.
+        let stamp = ArchiveFixture.createdAt(fixture.tweets[4].created)
+        #expect(text.contains(stamp))
+        text = text.replacingOccurrences(of: stamp, with: String(stamp.dropLast(5)))
+        try text.write(to: part, atomically: true, encoding: .utf8)
+        #expect {
+            try TwitterArchive.read(path: url.path)
+        } throws: { error in
+            guard case .malformed(let file, let place, let reason) = error as? ArchiveError else { return false }
+            return file == "data/tweets-part1.js" && place == "item 2" && reason.contains("created_at")
+        }
+        try "window.YTD.tweets.part1 = [ { \"tweet\" : { \"id_str\" : \"1\" ".write(
+            to: part, atomically: true, encoding: .utf8)
+        #expect(
+            throws: ArchiveError.malformed(
+                file: "data/tweets-part1.js", place: "its end",
+                reason: "it ends before its value does (the file is cut short)")
+        ) {
+            try TwitterArchive.read(path: url.path)
+        }
+        try "var x = 1".write(to: part, atomically: true, encoding: .utf8)
+        #expect(throws: ArchiveError.self) { try TwitterArchive.read(path: url.path) }
+    }
+}
+
+/// The import through the services, on every engine.
+struct TwitterArchiveImportTests {
+    /// Mid-archive: a tweet posted here sits among the archived ones in time.
+    static let midArchive = Date(timeIntervalSince1970: 1_691_856_637 + 30 * 60 + 5)
+
+    /// ada's archive: 60 tweets a minute apart, every tenth a reply to the one before, every
+    /// seventh with #history, one of 300 characters, and likes of her own tweet 3 and of a
+    /// tweet that is not here.
+    static func fixture() -> ArchiveFixture {
+        var fixture = ArchiveFixture()
+        var tweets = ArchiveFixture.tweets(60) { index in
+            index == 59
+                ? String(repeating: "long ", count: 60) + "end"
+                : "archive word \(index)" + (index % 7 == 0 ? " #history" : "")
+        }
+        for index in stride(from: 10, to: 60, by: 10) { tweets[index].replyTo = tweets[index - 1].id }
+        fixture.tweets = tweets
+        fixture.likes = [tweets[3].id, 1_700_000_000_000_000_000]
+        return fixture
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func tweetsRepliesLikesSearchAndCountsAreAsIfPostedThen(layout: StoreLayout) async throws {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let services = try env.makeServices(layout)
+        let ada = try await env.registerUser("ada", in: services)
+        let native = try await services.tweets.uploadTweet(caption: "native archive word here")
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try Self.fixture().write(to: url)
+        let archive = try TwitterArchive.read(path: url.path)
+        let report = try await services.tweets.importArchive(archive)
+        #expect(report.tweets == 60 && report.replies == 5 && report.likes == 1 && report.overLimit == 1)
+        #expect(report.skipped.likedTweetsNotHere == 1 && report.skipped.alreadyImported == 0)
+
+        let mine = try await services.tweets.fetchTweets(forUid: ada.id, limit: 100)
+        #expect(mine.count == 61 - 5, "the profile's Tweets tab leaves replies out")
+        let replies = try await services.tweets.fetchReplies(forUid: ada.id, limit: 100)
+        #expect(replies.count == 5)
+        let first = try #require(replies.last)
+        #expect(first.caption == "archive word 10" && first.replyToId != nil)
+        let parent = try await services.tweets.fetchTweet(withID: try #require(first.replyToId))
+        #expect(parent.caption == "archive word 9" && parent.replyCount == 1)
+        #expect(parent.timestamp == archive.tweets[9].created)
+        #expect(parent.source?.twitter == String(archive.tweets[9].twitterID))
+        let long = try #require(mine.first { $0.caption.hasPrefix("long") })
+        #expect(long.source?.overLimit == true && long.caption.count == 303)
+        #expect(try await services.users.fetchStats(forUid: ada.id).tweets == 61)
+        let liked = try await services.tweets.fetchLikedTweets(forUid: ada.id)
+        #expect(liked.map(\.caption) == ["archive word 3"] && liked.first?.likes == 1)
+
+        // Search: every archived tweet with the word (all but the long one), and the native one, newest first.
+        let found = try await services.tweets.search("archive", limit: 100)
+        #expect(found.count == 59 + 1)
+        #expect(found.map(\.id) == found.map(\.id).sorted(by: >), "newest first")
+        #expect(found.contains { $0.id == native.id })
+        let history = try await services.tweets.search("#history", limit: 100).map(\.caption)
+        #expect(history == stride(from: 56, through: 0, by: -7).map { "archive word \($0) #history" })
+        // A post after the import still comes first.
+        let later = try await services.tweets.uploadTweet(caption: "archive word afterwards")
+        #expect(try await services.tweets.search("archive", limit: 1).map(\.id) == [later.id])
+        // The hashtags count in the hours they were posted in: 16:10 to 16:59 holds tweets 0 to 49.
+        let trends = try await services.tweets.fetchTrends(hours: 1, now: archive.tweets[20].created)
+        #expect(trends.trends == [Trend(hashtag: "#history", tweets: 8)], "\(trends)")
+
+        // Again: nothing twice.
+        let again = try await services.tweets.importArchive(archive)
+        #expect(again.tweets == 0 && again.likes == 0 && again.skipped.alreadyImported == 60)
+        #expect(again.skipped.likesAlreadyThere == 1)
+        #expect(try await services.users.fetchStats(forUid: ada.id).tweets == 62)
+        #expect(try await services.tweets.search("archive", limit: 100).count == 59 + 2)
+    }
+
+    @Test func anotherAccountsImportOfTheSameTweetsIsNotTakenOver() async throws {
+        let env = try TestEnvironment()
+        let services = try env.makeServices()
+        try await env.registerUser("ada", in: services)
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try Self.fixture().write(to: url)
+        let archive = try TwitterArchive.read(path: url.path)
+        _ = try await services.tweets.importArchive(archive)
+        let bob = try await env.addUser("bob", to: services)
+        try await env.signIn(bob, in: services)
+        let report = try await services.tweets.importArchive(archive)
+        #expect(report.tweets == 0 && report.skipped.importedByAnother == 60)
+        // bob's like of ada's imported tweet 3 is his own.
+        #expect(report.likes == 1)
+        #expect(try await services.users.fetchStats(forUid: bob.id).tweets == 0)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// A synthetic Twitter archive, written for the tests as Twitter writes one (never a real
+/// person's): `data/*.js` files that assign `window.YTD.<name>.partN`, with a manifest or with
+/// the older file names, the tweets in one file or several parts, folder or zip.
+struct ArchiveFixture {
+    struct Tweet {
+        var id: UInt64
+        var created: Date
+        var text: String
+        var replyTo: UInt64? = nil
+        /// t.co links in `text` and what they expand to.
+        var links: [(short: String, long: String)] = []
+        var favorites = 0
+    }
+
+    var username = "Ada_L"
+    var displayName = "Ada Lovelace"
+    var email: String? = "ada@example.com"
+    var bio = "Analyst & poet"
+    var website = "https://example.org/ada"
+    var location = "London"
+    var tweets: [Tweet] = []
+    var likes: [UInt64] = []
+    var following = 3
+    var followers = 5
+    /// Newer archives: `tweets.js` (+ `tweets-part1.js` …) and a manifest; older: `tweet.js`, none.
+    var newNames = true
+    /// How many files the tweets are split over.
+    var parts = 1
+
+    /// Twitter's snowflake ID for a tweet at `date`: milliseconds since its epoch, shifted, then a sequence.
+    static func snowflake(_ date: Date, sequence: UInt64 = 0) -> UInt64 {
+        (UInt64(date.timeIntervalSince1970 * 1000) - 1_288_834_974_657) << 22 | sequence
+    }
+
+    /// `count` tweets a minute apart from 2023-08-12 16:10:37 UTC, captions made by `caption`.
+    static func tweets(_ count: Int, caption: (Int) -> String = { "archived tweet number \($0)" }) -> [Tweet] {
+        let start = Date(timeIntervalSince1970: 1_691_856_637)
+        return (0..<count).map { index in
+            let created = start.addingTimeInterval(Double(index) * 60)
+            return Tweet(id: snowflake(created, sequence: UInt64(index % 4096)), created: created, text: caption(index))
+        }
+    }
+
+    static func createdAt(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE MMM dd HH:mm:ss '+0000' yyyy"
+        return formatter.string(from: date)
+    }
+
+    /// The archive's `full_text`: Twitter escapes `&`, `<` and `>`.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    private func json(_ value: Any) throws -> String {
+        String(
+            decoding: try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys]),
+            as: UTF8.self)
+    }
+
+    private func script(_ global: String, _ value: Any) throws -> String {
+        "window.\(global) = " + (try json(value))
+    }
+
+    /// Writes the archive's files into `folder/data`.
+    func write(to folder: URL) throws {
+        let data = folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        func save(_ name: String, _ text: String) throws {
+            try Data(text.utf8).write(to: data.appendingPathComponent(name))
+        }
+        var manifest: [String: Any] = [:]
+        func add(_ type: String, _ file: String, global: String, _ items: [Any]) throws {
+            try save(file, try script(global, items))
+            var files = (manifest[type] as? [String: Any])?["files"] as? [[String: Any]] ?? []
+            files.append(["fileName": "data/" + file, "globalName": global, "count": String(items.count)])
+            manifest[type] = ["files": files]
+        }
+        var account: [String: Any] = [
+            "username": username, "accountId": "42", "createdAt": "2009-03-01T12:00:00.000Z",
+            "accountDisplayName": displayName, "createdVia": "web",
+        ]
+        if let email { account["email"] = email }
+        try add("account", "account.js", global: "YTD.account.part0", [["account": account]])
+        try add(
+            "profile", "profile.js", global: "YTD.profile.part0",
+            [["profile": ["description": ["bio": bio, "website": website, "location": location]]]])
+        let items: [Any] = tweets.map { tweet in
+            var fields: [String: Any] = [
+                "id_str": String(tweet.id), "id": String(tweet.id), "full_text": Self.escaped(tweet.text),
+                "created_at": Self.createdAt(tweet.created), "favorite_count": String(tweet.favorites),
+                "retweet_count": "0", "lang": "en", "source": "<a href=\"https://example.org\">web</a>",
+                "entities": [
+                    "hashtags": [], "symbols": [], "user_mentions": [],
+                    "urls": tweet.links.map { ["url": $0.short, "expanded_url": $0.long, "display_url": $0.long] },
+                ],
+            ]
+            if let replyTo = tweet.replyTo {
+                fields["in_reply_to_status_id_str"] = String(replyTo)
+                fields["in_reply_to_status_id"] = String(replyTo)
+            }
+            return ["tweet": fields]
+        }
+        let base = newNames ? "tweets" : "tweet"
+        let size = max(1, (items.count + parts - 1) / parts)
+        for part in 0..<parts {
+            let slice = Array(items.dropFirst(part * size).prefix(size))
+            let file = part == 0 ? "\(base).js" : "\(base)-part\(part).js"
+            try add("tweets", file, global: "YTD.\(base).part\(part)", slice)
+        }
+        try add(
+            "like", "like.js", global: "YTD.like.part0",
+            likes.map { ["like": ["tweetId": String($0), "fullText": "liked", "expandedUrl": "https://x.invalid"]] })
+        try add(
+            "following", "following.js", global: "YTD.following.part0",
+            (0..<following).map { ["following": ["accountId": String(1000 + $0), "userLink": "https://x.invalid"]] })
+        try add(
+            "follower", "follower.js", global: "YTD.follower.part0",
+            (0..<followers).map { ["follower": ["accountId": String(2000 + $0), "userLink": "https://x.invalid"]] })
+        if newNames {
+            try save(
+                "manifest.js",
+                "window.__THAR_CONFIG = "
+                    + (try json([
+                        "userInfo": ["accountId": "42", "userName": username, "displayName": displayName],
+                        "dataTypes": manifest,
+                    ])))
+        }
+        // Files tweetcli does not read, as real archives have them.
+        try save("ad-impressions.js", "window.YTD.ad_impressions.part0 = [ ]")
+        try FileManager.default.createDirectory(
+            at: data.appendingPathComponent("tweets_media"), withIntermediateDirectories: true)
+    }
+
+    /// Zips `folder`'s contents into `zip` with Info-ZIP's `zip` (deflated, or `stored`), as the
+    /// downloaded archive is; `inside` puts them under one more folder.
+    static func zip(_ folder: URL, to zip: URL, stored: Bool = false, inside: String? = nil) throws {
+        var root = folder
+        if let inside {
+            root = folder.deletingLastPathComponent().appendingPathComponent("wrap-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: folder, to: root.appendingPathComponent(inside))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/zip")
+        process.currentDirectoryURL = root
+        process.arguments = ["-q", "-r", stored ? "-0" : "-9", zip.path, "."]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+}
