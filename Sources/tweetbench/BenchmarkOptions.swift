@@ -6,6 +6,8 @@ struct BenchmarkOptions: Equatable {
                                          [--markdown]
                .build/release/tweetbench --write-stall [--stall-posts N] [--stall-tweets N] [--engine E]
                                          [--users U] [--follows F] [--seed S] [--keep DIR] [--markdown]
+               .build/release/tweetbench --archive-import [--archive-tweets N] [--runs R] [--seed S]
+                                         [--keep DIR] [--markdown]
         """
 
     static let help = """
@@ -33,6 +35,11 @@ struct BenchmarkOptions: Equatable {
           --stall-posts N   posts in the write-stall test (default 75000)
           --stall-tweets N  tweets (and likes) its store is seeded with (default 100000)
 
+          --archive-import    instead: import a synthetic Twitter archive (zipped with zip) into an
+                              empty store, each run a fresh process, and report the time and peak
+                              RSS (issue 12)
+          --archive-tweets N  tweets in the archive (default 100000)
+
         Build the binaries first with: swift build -c release --static-swift-stdlib
 
         """
@@ -52,6 +59,11 @@ struct BenchmarkOptions: Equatable {
     var writeStall = false
     var stallPosts = 75_000
     var stallTweets = 100_000
+    /// Run the archive-import benchmark instead.
+    var archiveImport = false
+    var archiveTweets = 100_000
+    /// Only write the synthetic archive into this folder (the benchmark runs itself so, in a child).
+    var writeArchiveTo: String?
     /// `-h` or `--help` was given: print ``help`` and do nothing else.
     var wantsHelp = false
 
@@ -112,10 +124,13 @@ struct BenchmarkOptions: Equatable {
             case "--write-stall": writeStall = try flag()
             case "--stall-posts": stallPosts = try number(atLeast: 1)
             case "--stall-tweets": stallTweets = try number(atLeast: 1)
+            case "--archive-import": archiveImport = try flag()
+            case "--archive-tweets": archiveTweets = try number(atLeast: 1)
+            case "--write-archive-to": writeArchiveTo = try value()
             default: throw BenchmarkError.usage("unknown option '\(argument)'; run 'tweetbench --help' to see them")
             }
         }
-        guard wantsHelp || writeStall || small < tweets else {
+        guard wantsHelp || writeStall || archiveImport || small < tweets else {
             throw BenchmarkError.usage("--small (\(small)) must be less than --tweets (\(tweets))")
         }
     }

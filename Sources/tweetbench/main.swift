@@ -17,8 +17,14 @@ do {
         print(BenchmarkOptions.help, terminator: "")
         exit(0)
     }
+    if let folder = options.writeArchiveTo {
+        _ = try ArchiveImport.writeArchive(tweets: options.archiveTweets, seed: options.seed, to: folder)
+        exit(0)
+    }
     let executables = try Executables.locate(engine: options.engine)
-    if options.writeStall {
+    if options.archiveImport {
+        print(try ArchiveImport(options: options, executables: executables).run().render(markdown: options.markdown))
+    } else if options.writeStall {
         print(try WriteStall(options: options, executables: executables).run().render(markdown: options.markdown))
     } else {
         let result = try Benchmark(options: options, executables: executables).run()

@@ -39,8 +39,8 @@ public struct ArchiveImportReport: Codable, Equatable, Sendable {
 }
 
 extension TweetService {
-    /// Tweets per transaction of an archive import.
-    static let archiveBatch = 2000
+    /// Tweets (or likes) per transaction of an archive import.
+    public static let archiveBatch = 2000
 
     /// The most bytes an imported caption may have: a Twitter note of 25,000 characters, with room.
     public static let maximumImportedCaptionBytes = 128 << 10
@@ -64,8 +64,10 @@ extension TweetService {
     /// archive's; nobody is notified of history. `progress` hears tweets and likes done, of all.
     /// - Throws: ``AuthError/notSignedIn``, or the store's errors (each transaction is whole).
     public func importArchive(
-        _ archive: TwitterArchive, progress: (_ done: Int, _ of: Int) -> Void = { _, _ in }
+        _ archive: TwitterArchive, batchSize: Int = TweetService.archiveBatch,
+        progress: (_ done: Int, _ of: Int) -> Void = { _, _ in }
     ) async throws -> ArchiveImportReport {
+        let batchSize = max(1, batchSize)
         let me = try await auth.requireUid()
         var report = ArchiveImportReport()
         report.following = archive.following
@@ -82,7 +84,7 @@ extension TweetService {
         var done = 0
         var start = 0
         while start < archive.tweets.count {
-            let batch = archive.tweets[start..<min(start + Self.archiveBatch, archive.tweets.count)]
+            let batch = archive.tweets[start..<min(start + batchSize, archive.tweets.count)]
             let prepared = batch.compactMap { tweet -> PreparedTweet? in
                 guard let prepared = PreparedTweet(tweet, id: idOf[tweet.twitterID]) else {
                     report.skipped.unstorable += 1
@@ -98,7 +100,7 @@ extension TweetService {
         }
         start = 0
         while start < archive.likes.count {
-            let batch = Array(archive.likes[start..<min(start + Self.archiveBatch, archive.likes.count)])
+            let batch = Array(archive.likes[start..<min(start + batchSize, archive.likes.count)])
             let counts = try await importLikes(batch, as: me, idOf: idOf)
             report.likes += counts.likes
             report.skipped.likesAlreadyThere += counts.skipped.likesAlreadyThere

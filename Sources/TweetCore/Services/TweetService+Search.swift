@@ -126,7 +126,11 @@ enum SearchIndex {
     /// Indexes imported tweets under one term: `ids` (new tweets, in ID order) may fall anywhere in
     /// time, so the term's buckets that their range overlaps are read, and those IDs and the new
     /// ones are written again as buckets of ``seedBucketSize``, keeping the buckets apart and in
-    /// order. A post after them opens a bucket of its own when one of them is newer than the open one.
+    /// order.
+    ///
+    /// The term's `open` bucket is its newest (posts, the seed and this keep it so): when the new
+    /// IDs all follow it, as an archive's oldest-first batches do, nothing can overlap and two
+    /// reads by key stand in for the query.
     static func addImported(_ ids: [String], term: String, in transaction: Transaction, store: any DocumentStore)
         async throws
     {
@@ -134,9 +138,19 @@ enum SearchIndex {
         let path = termPath(term)
         let existing = try await transaction.getDocument(path)?.data
         var fields = existing ?? [:]
+        let buckets = bucketsCollection(term)
+        let open = fields["open"]?.stringValue
         var merged = ids
         var replaced: [DocumentPath] = []
-        if existing != nil {
+        var follows = existing == nil
+        if existing != nil, let open,
+            let top = Self.ids(
+                try await transaction.getDocument(DocumentPath(collection: buckets, documentID: open))?.data
+            ).last, ByteOrder.precedes(top, first)
+        {
+            follows = true
+        }
+        if !follows {
             // Buckets at or below the newest new ID, newest first, until one ends below the oldest.
             let holding = bucketHolding(last, term: term, store: store)
             var query = holding.limit(to: 8)
@@ -152,25 +166,25 @@ enum SearchIndex {
                 guard page.count == 8, let end = page.last else { break }
                 query = holding.start(after: end).limit(to: 8)
             }
+            merged.sort(by: ByteOrder.precedes)
         }
-        merged.sort(by: ByteOrder.precedes)
         var unique: [String] = []
         unique.reserveCapacity(merged.count)
         for id in merged where unique.last != id { unique.append(id) }
         for bucket in replaced { transaction.deleteDocument(bucket) }
-        let buckets = bucketsCollection(term)
-        var newest: String?
+        var newest: [String] = []
         for chunk in stride(from: 0, to: unique.count, by: seedBucketSize) {
-            let ids = Array(unique[chunk..<min(chunk + seedBucketSize, unique.count)])
-            transaction.setData(bucket(ids), at: DocumentPath(collection: buckets, documentID: ids[0]))
-            newest = ids[0]
+            newest = Array(unique[chunk..<min(chunk + seedBucketSize, unique.count)])
+            transaction.setData(bucket(newest), at: DocumentPath(collection: buckets, documentID: newest[0]))
         }
-        if let open = fields["open"]?.stringValue,
-            replaced.contains(where: { $0.documentID == open })
-                || newest.map({ ByteOrder.precedes(open, $0) }) == true
+        // The newest chunk is the newest bucket when the open one was before it or is merged into it.
+        if follows
+            || open.map({ open in
+                replaced.contains { $0.documentID == open } || ByteOrder.precedes(open, newest[0])
+            }) == true
         {
-            fields["open"] = nil
-            fields["openSize"] = nil
+            fields["open"] = .string(newest[0])
+            fields["openSize"] = .integer(Int64(newest.count))
         }
         fields["tweets"] = .integer((fields["tweets"]?.integerValue ?? 0) + Int64(ids.count))
         transaction.setData(fields, at: path)

@@ -40,17 +40,21 @@ final class Memtable {
     /// The live documents of the collections a query looks at.
     func documents(in scope: Query.Scope) -> [DocumentSnapshot] {
         var result: [DocumentSnapshot] = []
-        for (collection, documents) in collections {
-            switch scope {
-            case .collection(let path) where collection != path: continue
-            case .collectionGroup(let id) where collection != id && !collection.hasSuffix("/" + id): continue
-            default: break
-            }
+        func add(_ collection: String, _ documents: [String: JSONObject?]) {
             for (id, fields) in documents {
                 if let fields {
                     result.append(
                         DocumentSnapshot(path: DocumentPath(collection: collection, documentID: id), data: fields))
                 }
+            }
+        }
+        switch scope {
+        case .collection(let path):
+            // One collection by key: an import's memtable holds tens of thousands of them.
+            if let documents = collections[path] { add(path, documents) }
+        case .collectionGroup(let id):
+            for (collection, documents) in collections where collection == id || collection.hasSuffix("/" + id) {
+                add(collection, documents)
             }
         }
         return result

@@ -9,7 +9,8 @@ import TweetStore
 ///
 /// - `journal.jsonl` holds the transactions since the last fold, one checksummed line each; a
 ///   process replays only these (at most ``foldThreshold`` records) when it opens the store.
-/// - Every ``foldThreshold`` transactions the journal is folded into a new immutable segment;
+/// - Every ``foldThreshold`` transactions (or ``foldBytes`` of them) the journal is folded into a
+///   new immutable segment;
 ///   segments of similar size are merged, so there are few of them and each lookup or page costs a
 ///   few binary searches over the segment files (read through ``BlockFile``), whatever the store's size.
 /// - `MANIFEST.json` names the live segments; replacing it atomically commits a fold or a merge.
@@ -28,6 +29,10 @@ struct StorageEngine {
     private let indexes: [IndexDefinition]
     /// Journal records that trigger a fold into a segment.
     let foldThreshold: Int
+    /// Journal bytes that trigger a fold whatever the records' count: large transactions (an
+    /// archive import writes thousands of documents in each) keep the memtable, and every
+    /// process's replay of the journal, to a few tens of megabytes.
+    static let foldBytes = 8 << 20
 
     private let lock: FileDescriptor
     /// Whether opening created the store's directory.
@@ -149,7 +154,7 @@ struct StorageEngine {
         let operations = try Self.resolve(writes, reader: snapshot)
         guard !operations.isEmpty else { return false }
         try append(operations, time: time)
-        guard snapshot.memtable.recordCount >= foldThreshold else { return false }
+        guard snapshot.memtable.recordCount >= foldThreshold || offset >= Self.foldBytes else { return false }
         // The transaction is committed (fsynced) already: a fold that fails (a damaged
         // older segment, a full disk) must not report it as failed. The journal keeps
         // it, the next writer tries the fold again, and reads report any damage.

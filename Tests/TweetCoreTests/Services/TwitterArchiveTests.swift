@@ -145,8 +145,10 @@ struct TwitterArchiveImportTests {
         return fixture
     }
 
-    @Test(arguments: StoreLayout.allCases)
-    func tweetsRepliesLikesSearchAndCountsAreAsIfPostedThen(layout: StoreLayout) async throws {
+    /// Every layout in one transaction, and the local journal in transactions of 7 tweets, so
+    /// that replies, search buckets and hours span transactions.
+    @Test(arguments: StoreLayout.allCases.map { ($0, TweetService.archiveBatch) } + [(.journal, 7), (.mixed, 7)])
+    func tweetsRepliesLikesSearchAndCountsAreAsIfPostedThen(layout: StoreLayout, batchSize: Int) async throws {
         let env = try TestEnvironment(clock: TestClock(Self.midArchive))
         let services = try env.makeServices(layout)
         let ada = try await env.registerUser("ada", in: services)
@@ -154,7 +156,7 @@ struct TwitterArchiveImportTests {
         let url = URL(fileURLWithPath: env.path("archive"))
         try Self.fixture().write(to: url)
         let archive = try TwitterArchive.read(path: url.path)
-        let report = try await services.tweets.importArchive(archive)
+        let report = try await services.tweets.importArchive(archive, batchSize: batchSize)
         #expect(report.tweets == 60 && report.replies == 5 && report.likes == 1 && report.overLimit == 1)
         #expect(report.skipped.likedTweetsNotHere == 1 && report.skipped.alreadyImported == 0)
 
@@ -181,19 +183,44 @@ struct TwitterArchiveImportTests {
         #expect(found.contains { $0.id == native.id })
         let history = try await services.tweets.search("#history", limit: 100).map(\.caption)
         #expect(history == stride(from: 56, through: 0, by: -7).map { "archive word \($0) #history" })
-        // A post after the import still comes first.
+        try await Self.expectBucketsApartAndOpenNewest("archive", services.store)
+        try await Self.expectBucketsApartAndOpenNewest("word", services.store)
+        // A post after the import (and after the archive's last tweet) still comes first.
+        env.clock.set(Self.midArchive.addingTimeInterval(3600))
         let later = try await services.tweets.uploadTweet(caption: "archive word afterwards")
         #expect(try await services.tweets.search("archive", limit: 1).map(\.id) == [later.id])
+        try await Self.expectBucketsApartAndOpenNewest("archive", services.store)
         // The hashtags count in the hours they were posted in: 16:10 to 16:59 holds tweets 0 to 49.
         let trends = try await services.tweets.fetchTrends(hours: 1, now: archive.tweets[20].created)
         #expect(trends.trends == [Trend(hashtag: "#history", tweets: 8)], "\(trends)")
 
         // Again: nothing twice.
-        let again = try await services.tweets.importArchive(archive)
+        let again = try await services.tweets.importArchive(archive, batchSize: batchSize)
         #expect(again.tweets == 0 && again.likes == 0 && again.skipped.alreadyImported == 60)
         #expect(again.skipped.likesAlreadyThere == 1)
         #expect(try await services.users.fetchStats(forUid: ada.id).tweets == 62)
         #expect(try await services.tweets.search("archive", limit: 100).count == 59 + 2)
+    }
+
+    /// A term's buckets hold sorted IDs, each bucket's all before the next one's start, and its
+    /// `open` bucket, when it names one, is the newest: what search's order and posts rely on.
+    static func expectBucketsApartAndOpenNewest(_ term: String, _ store: any DocumentStore) async throws {
+        let buckets = try await store.collection(SearchIndex.bucketsCollection(term)).order(by: "start")
+            .getDocuments()
+        var previous: String?
+        var total = 0
+        for bucket in buckets {
+            let ids = SearchIndex.ids(bucket.data)
+            total += ids.count
+            #expect(ids == ids.sorted(by: ByteOrder.precedes) && bucket.data["start"]?.stringValue == ids.first)
+            if let previous, let first = ids.first { #expect(ByteOrder.precedes(previous, first), "\(term) overlaps") }
+            previous = ids.last
+        }
+        let fields = try await store.getDocument(SearchIndex.termPath(term))?.data
+        #expect(fields?["tweets"]?.integerValue == Int64(total))
+        if let open = fields?["open"]?.stringValue {
+            #expect(open == buckets.last?.documentID, "\(term)'s open bucket")
+        }
     }
 
     @Test func anotherAccountsImportOfTheSameTweetsIsNotTakenOver() async throws {
