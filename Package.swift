@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "TweetCore", targets: ["TweetCore"]),
         .executable(name: "tweetcli", targets: ["tweetcli"]),
+        .executable(name: "tweetcli-fetch", targets: ["tweetcli-fetch"]),
         .executable(name: "floor", targets: ["floor"]),
         .executable(name: "tweetbench", targets: ["tweetbench"]),
         .executable(name: "textbench", targets: ["textbench"]),
@@ -40,6 +41,10 @@ let package = Package(
             name: "TweetCLI", dependencies: ["TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres"],
             swiftSettings: sameExecutor),
         .executableTarget(name: "tweetcli", dependencies: ["TweetCLI"], swiftSettings: sameExecutor),
+        // Fetches a twtxt feed over http(s) with URLSession, for tweetcli, which runs it: its own
+        // program, since FoundationNetworking's libcurl would load into every command's start-up.
+        // Linked with the static runtime, FoundationNetworking needs libcurl named (Debian's libcurl4-openssl-dev).
+        .executableTarget(name: "tweetcli-fetch", linkerSettings: [.linkedLibrary("curl")]),
         // The benchmark's baseline: the cost of starting any Swift CLI that imports Foundation.
         .executableTarget(name: "floor"),
         // Micro-benchmark of the tweet-text rules: `swift run -c release textbench`.
@@ -51,6 +56,7 @@ let package = Package(
             name: "TweetCoreTests",
             dependencies: [
                 "TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres", "TweetCLI", "tweetcli",
+                "tweetcli-fetch",
             ],
             // Twitter's twitter-text conformance data (Apache 2.0, LICENSE beside it).
             resources: [.copy("Fixtures")], swiftSettings: sameExecutor),

@@ -34,6 +34,7 @@ public enum CommandLineTool {
     static let variables = [
         "HOME", "TWEETCLI_STORE", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR", "TERM",
         "COLUMNS", "PAGER", "VISUAL", "EDITOR", "LANG", "LC_ALL", "LC_TIME", "TWEETCLI_FOLD_THRESHOLD",
+        "XDG_CACHE_HOME", "TWEETCLI_TWTXT_TIMEOUT", "TWEETCLI_TWTXT_MAX_AGE", "TWEETCLI_FETCH",
     ]
 
     /// Runs the process's command line and returns its exit code.

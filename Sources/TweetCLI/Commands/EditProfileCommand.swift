@@ -3,7 +3,8 @@ import TweetStore
 
 struct EditProfileCommand: Command {
     static let name = "edit-profile"
-    static let usage = "edit-profile [--fullname F] [--bio B] [--location L] [--website URL] [--avatar URL]"
+    static let usage =
+        "edit-profile [--fullname F] [--bio B] [--location L] [--website URL] [--avatar URL] [--twtxt-url URL]"
     static let summary = "Change your profile (an empty value clears a field)"
     static let options = [
         Option("--fullname", value: "F", "your name, 1–50 characters"),
@@ -11,6 +12,9 @@ struct EditProfileCommand: Command {
         Option("--location", value: "L", "where you are, up to 30 characters"),
         Option("--website", value: "URL", "an http:// or https:// address, up to 100 characters"),
         Option("--avatar", value: "URL", "your picture's http:// or https:// address"),
+        Option(
+            "--twtxt-url", value: "URL",
+            "where you publish export --twtxt: its # url, and where twtxt mentions of you point"),
     ]
 
     var changes: ProfileChanges
@@ -22,7 +26,7 @@ struct EditProfileCommand: Command {
         changes = ProfileChanges(
             fullname: try list.option("--fullname"), bio: try list.option("--bio"),
             location: try list.option("--location"), website: try list.option("--website"),
-            profileImageUrl: try list.option("--avatar"))
+            profileImageUrl: try list.option("--avatar"), twtxtUrl: try list.option("--twtxt-url"))
         _ = try list.positionals(atMost: 0)
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TweetCore
 import TweetStore
 
@@ -6,7 +7,10 @@ struct FeedCommand: Command {
     static let usage = "feed [--following] [--limit N] [--before TWEET_ID]"
     static let summary = "Show the newest tweets, everyone's or only those you follow"
     static let options = [
-        Option("--following", "only your tweets and those of the people you follow"), .limit("tweets"), .before,
+        Option(
+            "--following",
+            "only your tweets and those of the people you follow, with the twtxt feeds you follow (follow --twtxt)"),
+        .limit("tweets"), .before,
     ]
 
     var following: Bool
@@ -22,15 +26,35 @@ struct FeedCommand: Command {
     }
 
     func run(_ context: Context) async throws {
-        let viewModel = FeedViewModel(services: try context.services(), source: following ? .following : .everyone)
+        let viewModel = FeedViewModel(
+            services: try context.services(), source: following ? .following : .everyone,
+            twtxt: following ? TwtxtFetcher(environment: context.environment) : nil)
         let limit = context.pageLimit(self.limit)
         try await viewModel.fetchTweets(limit: limit, before: before)
-        try context.emit(viewModel.tweets, human: human(viewModel, context: context))
+        // Feeds that could not be read, and lines that are not entries: notes, not failures.
+        for problem in viewModel.twtxtProblems {
+            Output.writeError(TerminalText("note: \(problem)\n").rendered(color: false))
+        }
+        for (url, count) in viewModel.twtxtSkipped.sorted(by: { $0.key < $1.key }) {
+            Output.writeError(
+                TerminalText(
+                    "note: skipped \(count) line\(count == 1 ? "" : "s") of \(url) that are not twtxt entries\n"
+                )
+                .rendered(color: false))
+        }
+        if viewModel.twtxtLeftOut > 0 {
+            Output.writeError(
+                "note: \(viewModel.twtxtLeftOut) more twtxt entries of this page's span are not shown; a larger --limit shows them\n"
+            )
+        }
+        let rows = FeedRow.merged(viewModel.tweets, viewModel.twtxtEntries)
+        try context.emit(rows, human: human(viewModel, rows: rows, context: context))
     }
 
-    private func human(_ viewModel: FeedViewModel, context: Context) -> TerminalText {
+    private func human(_ viewModel: FeedViewModel, rows: [FeedRow], context: Context) -> TerminalText {
         let tweets = viewModel.tweets
         guard let last = tweets.last else {
+            if !rows.isEmpty { return FeedRow.render(rows, context.tweetRenderer) + "\n" }
             if before != nil { return "No older tweets.\n" }
             if following {
                 return "No tweets from you or anyone you follow yet. Find people with: \(context.suggest("explore"))\n"
@@ -46,7 +70,7 @@ struct FeedCommand: Command {
 
                 """
         }
-        var text = context.tweetRenderer.render(tweets)
+        var text = FeedRow.render(rows, context.tweetRenderer)
         let unread = viewModel.unreadNotifications
         if unread > 0 && before == nil {
             let line = "\(unread) new notification\(unread == 1 ? "" : "s"): \(context.suggest("notifications"))"
@@ -57,4 +81,58 @@ struct FeedCommand: Command {
         }
         return text
     }
+}
+
+/// A row of the feed: a tweet, or an entry of a followed twtxt feed.
+enum FeedRow: Encodable {
+    case tweet(Tweet)
+    case twtxt(TwtxtEntry)
+
+    var time: Date {
+        switch self {
+        case .tweet(let tweet): tweet.retweetedAt ?? tweet.timestamp
+        case .twtxt(let entry): entry.timestamp
+        }
+    }
+
+    /// The tweets in their order, each entry placed before the first tweet older than it.
+    static func merged(_ tweets: [Tweet], _ entries: [TwtxtEntry]) -> [FeedRow] {
+        var rows: [FeedRow] = []
+        var pending = entries[...]
+        for tweet in tweets {
+            let row = FeedRow.tweet(tweet)
+            while let entry = pending.first, entry.timestamp > row.time {
+                rows.append(.twtxt(entry))
+                pending = pending.dropFirst()
+            }
+            rows.append(row)
+        }
+        return rows + pending.map(FeedRow.twtxt)
+    }
+
+    static func render(_ rows: [FeedRow], _ renderer: TweetRenderer) -> TerminalText {
+        rows.map { row in
+            switch row {
+            case .tweet(let tweet): return renderer.render(tweet)
+            case .twtxt(let entry):
+                return .bold(entry.nick) + " "
+                    + .dim("(twtxt) · " + renderer.time.string(for: entry.timestamp, now: renderer.now))
+                    + "\n" + TerminalText(entry.text, multiline: true) + "\n" + .dim(entry.url) + "\n"
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// A tweet as `feed --json` has always printed it; an entry as its time, text and feed.
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .tweet(let tweet): try tweet.encode(to: encoder)
+        case .twtxt(let entry):
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(entry.timestamp, forKey: .timestamp)
+            try container.encode(entry.text, forKey: .caption)
+            try container.encode(["nick": entry.nick, "url": entry.url], forKey: .twtxt)
+        }
+    }
+
+    private enum Keys: String, CodingKey { case timestamp, caption, twtxt }
 }

@@ -7,20 +7,24 @@ public struct ProfileChanges: Equatable, Sendable {
     public var location: String?
     public var website: String?
     public var profileImageUrl: String?
+    /// Where the user's twtxt feed is published.
+    public var twtxtUrl: String?
 
     public init(
         fullname: String? = nil, bio: String? = nil, location: String? = nil, website: String? = nil,
-        profileImageUrl: String? = nil
+        profileImageUrl: String? = nil, twtxtUrl: String? = nil
     ) {
         self.fullname = fullname
         self.bio = bio
         self.location = location
         self.website = website
         self.profileImageUrl = profileImageUrl
+        self.twtxtUrl = twtxtUrl
     }
 
     /// Whether nothing would change.
     public var isEmpty: Bool {
         fullname == nil && bio == nil && location == nil && website == nil && profileImageUrl == nil
+            && twtxtUrl == nil
     }
 }

@@ -15,10 +15,13 @@ public struct User: Codable, Equatable, Sendable, Identifiable {
     public var bio: String?
     public var location: String?
     public var website: String?
+    /// Where the user publishes their twtxt feed (`export --twtxt`), if they do: other feeds'
+    /// mentions of them link there.
+    public var twtxtUrl: String?
 
     public init(
         id: String, email: String?, username: String, fullname: String, profileImageUrl: String? = nil,
-        bio: String? = nil, location: String? = nil, website: String? = nil
+        bio: String? = nil, location: String? = nil, website: String? = nil, twtxtUrl: String? = nil
     ) {
         self.id = id
         self.email = email
@@ -28,10 +31,11 @@ public struct User: Codable, Equatable, Sendable, Identifiable {
         self.bio = bio
         self.location = location
         self.website = website
+        self.twtxtUrl = twtxtUrl
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, email, username, fullname, profileImageUrl, bio, location, website
+        case id, email, username, fullname, profileImageUrl, bio, location, website, twtxtUrl
     }
 
     // Explicit nulls, so every user in `--json` output has the same keys; the email, which only its
@@ -46,5 +50,6 @@ public struct User: Codable, Equatable, Sendable, Identifiable {
         try container.encode(bio, forKey: .bio)
         try container.encode(location, forKey: .location)
         try container.encode(website, forKey: .website)
+        try container.encode(twtxtUrl, forKey: .twtxtUrl)
     }
 }

@@ -8,6 +8,8 @@ public struct AppServices: Sendable {
     public let users: UserService
     public let tweets: TweetService
     public let notifications: NotificationService
+    /// The twtxt feeds the signed-in user follows.
+    public let twtxt: TwtxtService
     /// Demo data for an empty store.
     public let seeder: DemoSeeder
 
@@ -18,6 +20,7 @@ public struct AppServices: Sendable {
         users = UserService(store: store, auth: auth)
         tweets = TweetService(store: store, auth: auth, users: users, ids: ids)
         notifications = NotificationService(store: store, auth: auth, users: users, tweets: tweets)
+        twtxt = TwtxtService(store: store, auth: auth)
         seeder = DemoSeeder(store: store)
     }
 
@@ -63,6 +66,11 @@ public enum AppPaths {
     /// `$XDG_STATE_HOME/tweetcli`, else `~/.local/state/tweetcli`.
     public static func stateDirectory(environment: [String: String]) -> String {
         PathName.join(base("XDG_STATE_HOME", fallback: ".local/state", environment), "tweetcli")
+    }
+
+    /// `$XDG_CACHE_HOME/tweetcli`, else `~/.cache/tweetcli`: fetched twtxt feeds.
+    public static func cacheDirectory(environment: [String: String]) -> String {
+        PathName.join(base("XDG_CACHE_HOME", fallback: ".cache", environment), "tweetcli")
     }
 
     private static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> String {

@@ -118,7 +118,7 @@ public final class UserService: Sendable {
         }
         for (field, value, limit) in [
             ("bio", changes.bio, 160), ("location", changes.location, 30), ("website", changes.website, 100),
-            ("profileImageUrl", changes.profileImageUrl, 500),
+            ("profileImageUrl", changes.profileImageUrl, 500), ("twtxtUrl", changes.twtxtUrl, 500),
         ] {
             guard
                 let value = value?.replacingOccurrences(of: "\r\n", with: "\n")
@@ -129,9 +129,11 @@ public final class UserService: Sendable {
             }
             // Bytes at most eight per character of the limit: room for any script, none for a flood.
             try TextRules.check(
-                value, field: field == "profileImageUrl" ? "avatar" : field, multiline: field == "bio",
+                value,
+                field: field == "profileImageUrl" ? "avatar" : field == "twtxtUrl" ? "twtxt address" : field,
+                multiline: field == "bio",
                 maximumBytes: limit * 8)
-            if (field == "website" || field == "profileImageUrl") && !value.isEmpty {
+            if ["website", "profileImageUrl", "twtxtUrl"].contains(field) && !value.isEmpty {
                 guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()),
                     url.host != nil
                 else {

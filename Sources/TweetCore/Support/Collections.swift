@@ -26,6 +26,9 @@ enum Collections {
     /// `users/{uid}/notifications/{key}`: what others did to `uid`'s tweets or to `uid`.
     static func notifications(of uid: String) -> String { "users/\(uid)/notifications" }
 
+    /// `users/{uid}/twtxt-following/{key}`: the twtxt feeds `uid` follows, private to them.
+    static func twtxtFollowing(of uid: String) -> String { "users/\(uid)/twtxt-following" }
+
     /// `users/{uid}/user-likes`: the tweets `uid` likes, with the time of each like.
     static func likes(of uid: String) -> String { "users/\(uid)/user-likes" }
     /// `following/{uid}/user-following`: whom `uid` follows.

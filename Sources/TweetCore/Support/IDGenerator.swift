@@ -44,6 +44,19 @@ public struct IDGenerator: Sendable {
         ordered(milliseconds, digits: 8) + ordered(twitterID, digits: 12)
     }
 
+    /// The time a row's cursor holds in its first 8 characters (a tweet's ID, or a retweet's after
+    /// `rt_`), as ``next(at:)`` writes it; `nil` for an ID that is not of that form.
+    public static func time(ofCursor cursor: String) -> Date? {
+        let id = cursor.hasPrefix("rt_") ? cursor.dropFirst(3) : Substring(cursor)
+        guard id.utf8.count == 20 else { return nil }
+        var milliseconds: UInt64 = 0
+        for byte in id.utf8.prefix(8) {
+            guard let digit = orderedAlphabet.firstIndex(of: byte) else { return nil }
+            milliseconds = milliseconds * 62 + UInt64(digit)
+        }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
     /// `value` in `digits` base-62 digits in ASCII order (the high ones dropped).
     private static func ordered(_ value: UInt64, digits: Int) -> String {
         var value = value

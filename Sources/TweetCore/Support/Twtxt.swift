@@ -15,7 +15,35 @@ public enum Twtxt {
     /// A tweet's line: its time in UTC to the second, a tab, its caption on one line (line breaks
     /// become U+2028, which twtxt uses for them).
     public static func line(_ tweet: Tweet) -> String {
-        time.string(from: tweet.timestamp) + "\t" + clean(tweet.caption) + "\n"
+        line(tweet, linking: [:])
+    }
+
+    /// A tweet's line with its mentions of users who publish a twtxt feed written as twtxt
+    /// writes them, `@<nick url>`; `feeds` maps a lowercased username to its feed's address (the
+    /// nick is the username, as that feed's own header gives it).
+    public static func line(_ tweet: Tweet, linking feeds: [String: String]) -> String {
+        var caption = tweet.caption
+        if !feeds.isEmpty {
+            // From the end, so that earlier ranges stay valid.
+            for entity in TweetText.extractEntitiesWithIndices(caption).reversed() where entity.kind == .mention {
+                guard let range = entity.stringRange(in: caption),
+                    let url = feeds[entity.value.lowercased()]
+                else { continue }
+                caption.replaceSubrange(range, with: "@<\(entity.value.lowercased()) \(url)>")
+            }
+        }
+        return time.string(from: tweet.timestamp) + "\t" + clean(caption) + "\n"
+    }
+
+    /// The usernames `tweets` mention, lowercased.
+    public static func mentionedUsernames(_ tweets: [Tweet]) -> Set<String> {
+        var names: Set<String> = []
+        for tweet in tweets {
+            for name in tweet.entities?.mentions ?? TweetText.entities(in: tweet.caption).mentions {
+                names.insert(name.lowercased())
+            }
+        }
+        return names
     }
 
     /// Text that cannot break the format or reach a terminal as a control: line breaks become
@@ -44,4 +72,130 @@ public enum Twtxt {
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
         return formatter
     }()
+}
+
+/// One post of a followed twtxt feed.
+public struct TwtxtEntry: Codable, Equatable, Sendable {
+    public var timestamp: Date
+    /// The text, its U+2028 line breaks as newlines.
+    public var text: String
+    /// The feed's nick (its `# nick =`, else the one given when following), and its address.
+    public var nick: String
+    public var url: String
+}
+
+/// A twtxt feed as read: its entries, oldest or newest first as the file has them, and how many of
+/// its lines could not be read (the twtxt client skips those too).
+public struct TwtxtFeed: Equatable, Sendable {
+    public var url: String
+    /// The `# nick = …` metadata, if any.
+    public var nick: String?
+    public var entries: [TwtxtEntry]
+    public var skipped: Int
+}
+
+extension Twtxt {
+    /// The most bytes of a feed tweetcli reads, and of one entry's text.
+    public static let maximumFeedBytes = 4 << 20
+    public static let maximumEntryBytes = 16 << 10
+
+    /// Reads a twtxt file. Lines that are not `RFC 3339 time<TAB>text` (after comments and
+    /// blank lines), are not UTF-8, or carry more than ``maximumEntryBytes`` are skipped and
+    /// counted; a feed is never trusted to be well formed.
+    public static func parse(_ bytes: [UInt8], url: String, nick fallback: String) -> TwtxtFeed {
+        var entries: [TwtxtEntry] = []
+        var skipped = 0
+        var nick: String?
+        for raw in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            var line = raw
+            if line.last == 0x0D { line = line.dropLast() }
+            guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { continue }
+            guard let text = String(validating: line, as: UTF8.self) else {
+                skipped += 1
+                continue
+            }
+            if text.hasPrefix("#") {
+                // `# nick = value` metadata; any other comment is ignored.
+                let body = text.dropFirst().trimmingCharacters(in: .whitespaces)
+                if let equals = body.firstIndex(of: "="),
+                    body[..<equals].trimmingCharacters(in: .whitespaces).lowercased() == "nick"
+                {
+                    let value = body[body.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                    if !value.isEmpty { nick = clean(value) }
+                }
+                continue
+            }
+            guard let tab = text.firstIndex(of: "\t"), let time = rfc3339(String(text[..<tab])),
+                line.count <= maximumEntryBytes
+            else {
+                skipped += 1
+                continue
+            }
+            let body = text[text.index(after: tab)...].trimmingCharacters(in: .whitespaces)
+            guard !body.isEmpty else {
+                skipped += 1
+                continue
+            }
+            entries.append(
+                TwtxtEntry(
+                    timestamp: time, text: body.replacingOccurrences(of: "\u{2028}", with: "\n"), nick: "", url: url))
+        }
+        let name = nick ?? fallback
+        for index in entries.indices { entries[index].nick = name }
+        return TwtxtFeed(url: url, nick: nick, entries: entries, skipped: skipped)
+    }
+
+    /// An RFC 3339 time (`2026-12-01T18:00:00Z`, `…18:00:00.123+01:00`; `t`, `z` or a space
+    /// for the separators too), or `nil`.
+    public static func rfc3339(_ text: String) -> Date? {
+        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 20, let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45,
+            let day = number(8..<10), [84, 116, 32].contains(bytes[10]), let hour = number(11..<13), bytes[13] == 58,
+            let minute = number(14..<16), bytes[16] == 58, let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == 46 {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        guard index < bytes.count else { return nil }
+        var offset = 0
+        switch bytes[index] {
+        case 90, 122:  // Z, z
+            guard index + 1 == bytes.count else { return nil }
+        case 43, 45:  // + or -
+            guard index + 6 == bytes.count, let hours = number((index + 1)..<(index + 3)), bytes[index + 3] == 58,
+                let minutes = number((index + 4)..<(index + 6)), hours < 24, minutes < 60
+            else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == 43 ? 1 : -1)
+        default:
+            return nil
+        }
+        var fields = tm()
+        fields.tm_year = Int32(year - 1900)
+        fields.tm_mon = Int32(month - 1)
+        fields.tm_mday = Int32(day)
+        fields.tm_hour = Int32(hour)
+        fields.tm_min = Int32(minute)
+        fields.tm_sec = Int32(second)
+        return Date(timeIntervalSince1970: TimeInterval(Int(timegm(&fields)) - offset) + fraction)
+    }
 }

@@ -48,10 +48,22 @@ public final class ExportViewModel: ErrorRecording {
                 guard let me = try await services.auth.currentUser() else { throw AuthError.notSignedIn }
                 user = me
             }
-            try output(Array(Twtxt.header(nick: user.username, url: url).utf8))
+            try output(Array(Twtxt.header(nick: user.username, url: url ?? user.twtxtUrl).utf8))
+            // A first pass finds whom the tweets mention; those who publish a feed are linked.
+            var mentioned: Set<String> = []
+            try await services.tweets.forEachTweet(ofUid: user.id) { page in
+                mentioned.formUnion(Twtxt.mentionedUsernames(page))
+            }
+            var feeds: [String: String] = [:]
+            for name in mentioned.sorted() {
+                guard let other = try? await services.users.fetchUser(withUsername: name), let feed = other.twtxtUrl
+                else { continue }
+                feeds[name] = feed
+            }
+            let links = feeds
             var count = 0
             try await services.tweets.forEachTweet(ofUid: user.id) { page in
-                try output(Array(page.map(Twtxt.line).joined().utf8))
+                try output(Array(page.map { Twtxt.line($0, linking: links) }.joined().utf8))
                 count += page.count
             }
             documents = count

@@ -20,14 +20,26 @@ public final class FeedViewModel: ErrorRecording {
     public private(set) var isSignedIn = false
     /// The signed-in user's unread notifications (0 when signed out): the feed mentions them first.
     public private(set) var unreadNotifications = 0
+    /// With `.following` and a loader: the entries of the twtxt feeds the user follows that fall
+    /// among the page's tweets (from the page's cursor, or now, down to its last tweet, or all the
+    /// way back on the last page), newest first, at most the page's size.
+    public private(set) var twtxtEntries: [TwtxtEntry] = []
+    /// Followed feeds that could not be read this time, each in a sentence, and each feed's lines
+    /// that are not entries (skipped, as the twtxt client skips them).
+    public private(set) var twtxtProblems: [String] = []
+    public private(set) var twtxtSkipped: [String: Int] = [:]
+    /// Entries of the page's span beyond its size, not shown (a larger page shows them).
+    public private(set) var twtxtLeftOut = 0
     public internal(set) var error: (any Error)?
     public var source: Source
 
     private let services: AppServices
+    private let twtxt: (any TwtxtFeedLoader)?
 
-    public init(services: AppServices, source: Source = .everyone) {
+    public init(services: AppServices, source: Source = .everyone, twtxt: (any TwtxtFeedLoader)? = nil) {
         self.services = services
         self.source = source
+        self.twtxt = twtxt
     }
 
     /// Loads a page, newest first, optionally after tweet `before`.
@@ -41,8 +53,43 @@ public final class FeedViewModel: ErrorRecording {
             }
             let page = Page(fetched, limit: limit)
             (tweets, hasMore) = (page.items, page.hasMore)
+            if case .following = source, let twtxt { try await loadTwtxt(twtxt, limit: limit, before: before) }
             isSignedIn = try await services.auth.currentUid() != nil
             unreadNotifications = isSignedIn ? try await services.notifications.unreadCount() : 0
         }
+    }
+
+    /// The followed feeds' entries between this page's bounds.
+    private func loadTwtxt(_ loader: any TwtxtFeedLoader, limit: Int, before: String?) async throws {
+        (twtxtEntries, twtxtProblems, twtxtSkipped, twtxtLeftOut) = ([], [], [:], 0)
+        let follows = try await services.twtxt.follows()
+        guard !follows.isEmpty else { return }
+        var entries: [TwtxtEntry] = []
+        for follow in follows {
+            do {
+                let feed = try await loader.load(follow.url, nick: follow.nick)
+                // Under the nick it was followed as (the user's --nick, else the feed's own then).
+                entries += feed.entries.map { entry in
+                    var entry = entry
+                    entry.nick = follow.nick
+                    return entry
+                }
+                if feed.skipped > 0 { twtxtSkipped[follow.url] = feed.skipped }
+            } catch {
+                twtxtProblems.append((error as? LocalizedError)?.errorDescription ?? "\(error)")
+            }
+        }
+        func time(_ tweet: Tweet) -> Date { tweet.retweetedAt ?? tweet.timestamp }
+        // Newer than the previous page's last row (its cursor's time), down to this page's last.
+        let upper = before.flatMap(IDGenerator.time(ofCursor:)) ?? (before == nil ? nil : tweets.first.map(time))
+        // Down to this page's last tweet; entries older than every tweet come on a page of their
+        // own after the last tweet (so that none is shown twice), the newest `limit` of them.
+        let lower = tweets.last.map(time)
+        let window = entries.filter { entry in
+            (upper.map { entry.timestamp < $0 } ?? true) && (lower.map { entry.timestamp >= $0 } ?? true)
+        }
+        twtxtEntries = Array(window.sorted { $0.timestamp > $1.timestamp }.prefix(limit))
+        twtxtLeftOut = window.count - twtxtEntries.count
+        if !hasMore, let lower, entries.contains(where: { $0.timestamp < lower }) { hasMore = true }
     }
 }

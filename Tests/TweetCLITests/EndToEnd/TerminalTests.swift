@@ -36,6 +36,31 @@ struct TerminalTests {
         #expect(try session.run("tweetcli whoami").screen.contains { $0.contains("@grace") })
     }
 
+    /// A Twitter archive with nobody signed in: the account it names is made, with the password
+    /// asked twice as register asks it, and the summary is the last line.
+    @Test func anArchiveWithNobodySignedInAsksForTheNewAccountsPassword() throws {
+        let session = try TmuxSession(width: 120)
+        let data = session.home.appendingPathComponent("archive/data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try """
+        window.YTD.account.part0 = [ { "account" : { "email" : "grace@example.com", "username" : "Grace_H",
+          "accountId" : "7", "accountDisplayName" : "Grace Hopper" } } ]
+        """.write(to: data.appendingPathComponent("account.js"), atomically: true, encoding: .utf8)
+        try """
+        window.YTD.tweet.part0 = [ { "tweet" : { "id_str" : "1600000000000000000", "full_text" : "bugs &amp; moths",
+          "created_at" : "Mon Dec 12 10:00:00 +0000 2022", "entities" : { "urls" : [ ] } } } ]
+        """.write(to: data.appendingPathComponent("tweet.js"), atomically: true, encoding: .utf8)
+        try session.type("tweetcli import --twitter-archive \(session.home.path)/archive")
+        try session.waitFor("Password (at least 8 characters):")
+        #expect(try session.screen().contains { $0.contains("creating @grace_h from the archive") })
+        try session.type("cobol-forever")
+        try session.waitFor("Repeat the password:")
+        try session.type("cobol-forever")
+        let screen = try session.waitFor("Imported 1 tweet (0 replies) and 0 likes as @grace_h")
+        #expect(!screen.joined().contains("cobol-forever"))
+        #expect(try session.run("tweetcli feed").screen.contains { $0.contains("bugs & moths") })
+    }
+
     @Test func aTooShortPasswordIsRefusedBeforeItIsRepeated() throws {
         let session = try TmuxSession(width: 100)
         try session.type("tweetcli register --email g@example.com --username grace --fullname Grace; echo rc=$?")

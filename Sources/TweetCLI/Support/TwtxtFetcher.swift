@@ -1,0 +1,105 @@
+import Foundation
+import TweetCore
+import TweetStore
+
+/// Reads followed twtxt feeds for the command line: a `file://` feed from its file each time; an
+/// http(s) one from `$XDG_CACHE_HOME/tweetcli/twtxt`, fetched again by `tweetcli-fetch` (installed
+/// beside tweetcli: URLSession's libraries stay out of every other command) once the copy is
+/// older than `maximumAge`. A feed that cannot be fetched is read from the cache when there is one.
+struct TwtxtFetcher: TwtxtFeedLoader {
+    let cacheDirectory: String
+    /// How long a fetched copy is used before it is fetched again.
+    var maximumAge: TimeInterval = 300
+    /// How long a fetch may take.
+    var timeout: TimeInterval = 10
+    /// The fetcher program; `nil` finds it beside the running tweetcli.
+    var helper: String?
+
+    init(environment: [String: String]) {
+        cacheDirectory = PathName.join(AppPaths.cacheDirectory(environment: environment), "twtxt")
+        if let age = environment["TWEETCLI_TWTXT_MAX_AGE"].flatMap(TimeInterval.init), age >= 0 { maximumAge = age }
+        if let limit = environment["TWEETCLI_TWTXT_TIMEOUT"].flatMap(TimeInterval.init), limit > 0 { timeout = limit }
+        helper = environment["TWEETCLI_FETCH"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func load(_ url: String, nick: String) async throws -> TwtxtFeed {
+        if let path = Self.filePath(url) {
+            return Twtxt.parse(try Self.read(path, url: url), url: url, nick: nick)
+        }
+        let cached = PathName.join(cacheDirectory, TwtxtService.cacheName(url))
+        var info = stat()
+        let hasCopy = stat(cached, &info) == 0
+        let age = Date().timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec)
+        if !hasCopy || age > maximumAge || age < 0 {
+            do {
+                try fetch(url, to: cached)
+            } catch let error as TwtxtError {
+                // A stale copy is better than nothing; without one the feed cannot be read.
+                guard hasCopy else { throw error }
+                FileHandle.standardError.write(
+                    Data(
+                        TerminalText(
+                            "note: \(error.localizedDescription); showing the copy fetched \(Int(age / 60)) minutes ago\n"
+                        ).rendered(color: false).utf8))
+            }
+        }
+        return Twtxt.parse(try Self.read(cached, url: url), url: url, nick: nick)
+    }
+
+    /// The local path of a `file://` address.
+    static func filePath(_ url: String) -> String? {
+        guard url.hasPrefix("file://"), let parsed = URL(string: url), parsed.isFileURL else { return nil }
+        return parsed.path
+    }
+
+    private static func read(_ path: String, url: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw TwtxtError.unreachable(url, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw TwtxtError.unreachable(url, reason: String(cString: strerror(errno))) }
+            if count == 0 { return bytes }
+            bytes += buffer[0..<count]
+            guard bytes.count <= Twtxt.maximumFeedBytes else {
+                throw TwtxtError.unreachable(url, reason: "it is larger than \(Twtxt.maximumFeedBytes >> 20) MiB")
+            }
+        }
+    }
+
+    /// Runs `tweetcli-fetch URL DESTINATION TIMEOUT MAXIMUM` and waits for it.
+    private func fetch(_ url: String, to destination: String) throws {
+        try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        let program =
+            helper
+            ?? PathName.join(
+                URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path,
+                "tweetcli-fetch")
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw TwtxtError.unreachable(
+                url, reason: "fetching over http needs tweetcli-fetch, which is not installed beside tweetcli")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = [url, destination, String(timeout), String(Twtxt.maximumFeedBytes)]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start")
+        }
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = String(decoding: message.prefix(500), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            throw TwtxtError.unreachable(url, reason: text.isEmpty ? "the fetch failed" : text)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import TweetStore
+
+/// A twtxt feed someone follows: where it is, and the nick its entries show under.
+public struct TwtxtFollow: Codable, Equatable, Sendable {
+    /// An `http(s)://` address, or a `file://` URL of a local file.
+    public var url: String
+    public var nick: String
+    public var followed: Date
+}
+
+/// Reads a followed twtxt feed: a local file, or a fetch over http(s) through a cache. The
+/// command line provides it (network and cache are the program's, not the library's).
+public protocol TwtxtFeedLoader: Sendable {
+    /// The feed at `url`, its entries under `nick` when it names none.
+    /// - Throws: an error whose description is one sentence a user can act on.
+    func load(_ url: String, nick: String) async throws -> TwtxtFeed
+}
+
+/// The twtxt feeds the signed-in user follows, kept at `users/{uid}/twtxt-following/{key}`,
+/// private to them like their bookmarks.
+public final class TwtxtService: Sendable {
+    let store: any DocumentStore
+    let auth: AuthService
+
+    /// The most feeds one account follows: each is read on every `feed --following`.
+    public static let maximumFollows = 100
+
+    init(store: any DocumentStore, auth: AuthService) {
+        self.store = store
+        self.auth = auth
+    }
+
+    /// A feed's document ID: FNV-1a of its address (stable, not secret; the address is stored too).
+    static func key(_ url: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The file a fetched copy of the feed at `url` is cached in.
+    public static func cacheName(_ url: String) -> String { key(url) + ".txt" }
+
+    /// The signed-in user's feeds, by nick. Documents that are not a feed are left out.
+    public func follows() async throws -> [TwtxtFollow] {
+        let me = try await auth.requireUid()
+        let documents = try await store.collection(Collections.twtxtFollowing(of: me)).query.limit(
+            to: Self.maximumFollows
+        ).getDocuments()
+        return documents.compactMap { try? $0.data(as: TwtxtFollow.self) }.sorted {
+            ($0.nick.lowercased(), $0.url) < ($1.nick.lowercased(), $1.url)
+        }
+    }
+
+    /// Follows the feed at `url` as `nick`.
+    /// - Returns: whether it was not followed before.
+    /// - Throws: ``TwtxtError/tooManyFeeds``, ``AuthError/notSignedIn``.
+    @discardableResult
+    public func follow(url: String, nick: String) async throws -> Bool {
+        let me = try await auth.requireUid()
+        let collection = store.collection(Collections.twtxtFollowing(of: me))
+        let path = collection.document(Self.key(url))
+        return try await store.runTransaction { transaction in
+            if try await transaction.getDocument(path) != nil { return false }
+            guard
+                try await transaction.getDocuments(collection.query.limit(to: Self.maximumFollows)).count
+                    < Self.maximumFollows
+            else { throw TwtxtError.tooManyFeeds(Self.maximumFollows) }
+            transaction.setData(
+                [
+                    "url": .string(url), "nick": .string(nick),
+                    "followed": .string(Timestamp.string(from: transaction.time)),
+                ], at: path)
+            return true
+        }
+    }
+
+    /// Stops following the feed at `url`.
+    /// - Returns: whether it was followed.
+    @discardableResult
+    public func unfollow(url: String) async throws -> Bool {
+        let me = try await auth.requireUid()
+        let path = store.collection(Collections.twtxtFollowing(of: me)).document(Self.key(url))
+        return try await store.runTransaction { transaction in
+            guard try await transaction.getDocument(path) != nil else { return false }
+            transaction.deleteDocument(path)
+            return true
+        }
+    }
+}
+
+/// What can go wrong with twtxt feeds.
+public enum TwtxtError: Error, Equatable, LocalizedError {
+    /// The address is neither http(s) nor a readable local file.
+    case badSource(String, reason: String)
+    /// The feed could not be fetched or read.
+    case unreachable(String, reason: String)
+    /// The feed has not one entry tweetcli can read.
+    case notAFeed(String, skipped: Int)
+    case tooManyFeeds(Int)
+
+    public var errorDescription: String? {
+        switch self {
+        case .badSource(let source, let reason): return "\(source) is not a twtxt feed to follow: \(reason)"
+        case .unreachable(let url, let reason): return "cannot fetch the twtxt feed \(url): \(reason)"
+        case .notAFeed(let url, let skipped):
+            return "\(url) is not a twtxt feed: none of its \(skipped) lines is a time, a tab and a text"
+        case .tooManyFeeds(let maximum): return "you follow \(maximum) twtxt feeds already, the most tweetcli reads"
+        }
+    }
+}
