@@ -72,6 +72,17 @@ package enum Timestamp {
         } else if bytes[19] != 90 {
             return nil
         }
+        return Date(
+            timeIntervalSince1970: Double(
+                secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+                + fraction)
+    }
+
+    /// The seconds since 1970 of a UTC date and time (month 1–12), as `timegm` counts them: for
+    /// every parser of a textual time (this one, twtxt's RFC 3339, Twitter's `created_at`).
+    package static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
+        -> Int
+    {
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)
@@ -79,7 +90,6 @@ package enum Timestamp {
         parts.tm_hour = Int32(hour)
         parts.tm_min = Int32(minute)
         parts.tm_sec = Int32(second)
-        let seconds = timegm(&parts)
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return Int(timegm(&parts))
     }
 }

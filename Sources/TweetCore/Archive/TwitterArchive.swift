@@ -256,16 +256,10 @@ enum TwitterTime {
         guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
             let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2))
         else { return nil }
-        var fields = tm()
-        fields.tm_year = Int32(year - 1900)
-        fields.tm_mon = Int32(month)
-        fields.tm_mday = Int32(day)
-        fields.tm_hour = Int32(hour)
-        fields.tm_min = Int32(minute)
-        fields.tm_sec = Int32(second)
-        let utc = timegm(&fields)
+        let utc = Timestamp.secondsSince1970(
+            year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
         let offset = (hours * 3600 + minutes * 60) * (sign == "+" ? 1 : -1)
-        return Date(timeIntervalSince1970: TimeInterval(Int(utc) - offset))
+        return Date(timeIntervalSince1970: TimeInterval(utc - offset))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TweetStore
 
 /// The twtxt format (twtxt.readthedocs.io, version 1): a plain-text feed of one account, a line
 /// per post, `RFC 3339 timestamp<TAB>text`, oldest first, with `# key = value` comment lines for
@@ -189,13 +190,8 @@ extension Twtxt {
         default:
             return nil
         }
-        var fields = tm()
-        fields.tm_year = Int32(year - 1900)
-        fields.tm_mon = Int32(month - 1)
-        fields.tm_mday = Int32(day)
-        fields.tm_hour = Int32(hour)
-        fields.tm_min = Int32(minute)
-        fields.tm_sec = Int32(second)
-        return Date(timeIntervalSince1970: TimeInterval(Int(timegm(&fields)) - offset) + fraction)
+        let seconds = Timestamp.secondsSince1970(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return Date(timeIntervalSince1970: TimeInterval(seconds - offset) + fraction)
     }
 }
