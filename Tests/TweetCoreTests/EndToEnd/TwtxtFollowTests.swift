@@ -127,6 +127,29 @@ struct TwtxtFollowTests {
         #expect(seen.filter { $0.hasPrefix("tweet") } == (0..<5).reversed().map { "tweet \($0)" })
     }
 
+    /// What `export --twtxt` writes, followed by another account: every tweet comes back as an
+    /// entry, line breaks and all, and no line is skipped.
+    @Test func anExportedFeedReadsBackWhole() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let captions = ["first from ada #swift", "second\non two lines", "third, with a tab\tinside"]
+        for caption in captions {
+            #expect(try cli.run(["post", "-"], stdin: caption).status == 0)
+            usleep(1_100_000)  // twtxt times are to the second: one post per second keeps their order
+        }
+        let feed = cli.home.appendingPathComponent("ada.txt")
+        try Data(try cli.run(["export", "--twtxt"]).stdout.utf8).write(to: feed)
+        try cli.register("bob", fullname: "Bob")
+        let follow = try cli.run(["follow", "--twtxt", feed.path])
+        #expect(follow.stdout.contains("You follow ada's twtxt feed now (3 entries)"), "\(follow.stderr)")
+        let shown = try cli.run(["feed", "--following", "--json"])
+        #expect(shown.stderr.isEmpty, "no line skipped: \(shown.stderr)")
+        let entries = try jsonArray(shown.stdout).filter { $0["twtxt"] != nil }
+        #expect(
+            entries.compactMap { $0["caption"] as? String }
+                == captions.reversed().map { $0.replacingOccurrences(of: "\t", with: " ") })
+    }
+
     @Test func mentionsOfUsersWithAFeedAreWrittenAsTwtxtMentions() throws {
         let cli = try CLIRunner()
         try cli.register("bob", fullname: "Bob")
