@@ -60,7 +60,7 @@ struct ArchiveImport {
                         format: "archive import: run %d, %.1f s, peak RSS %.1f MiB", run, result.seconds,
                         Double(result.peakRSSKiB) / 1024))
             }
-            try? FileManager.default.removeItem(atPath: store)
+            try? FileManager.default.removeItem(atPath: store)  // Space only: the workspace goes at the end.
         }
         return Result(
             options: options, machine: Machine.current(), swiftRuntime: executables.swiftRuntime,

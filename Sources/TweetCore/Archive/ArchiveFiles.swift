@@ -34,6 +34,7 @@ struct ArchiveFiles {
             let folder =
                 FileManager.default.fileExists(atPath: data.path, isDirectory: &hasData) && hasData.boolValue
                 ? data : root
+            // Why it cannot be listed matters less than saying so in one sentence.
             guard let listed = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
                 throw .unreadable(path, reason: "the folder cannot be listed")
             }

@@ -54,6 +54,8 @@ final class ZipFile {
     /// Whether the file starts as a zip file does.
     static func looksLikeZip(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        // Only a guess at the kind of file: one that cannot be read here is refused as no zip,
+        // and a zip that cannot be read is reported by ZipFile itself.
         defer { try? handle.close() }
         let start = (try? handle.read(upToCount: 4)) ?? Data()
         return start == Data([0x50, 0x4B, 0x03, 0x04]) || start == Data([0x50, 0x4B, 0x05, 0x06])

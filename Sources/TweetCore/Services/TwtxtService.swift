@@ -48,6 +48,7 @@ public final class TwtxtService: Sendable {
         let documents = try await store.collection(Collections.twtxtFollowing(of: me)).query.limit(
             to: Self.maximumFollows
         ).getDocuments()
+        // A damaged document is left out rather than failing every feed --following.
         return documents.compactMap { try? $0.data(as: TwtxtFollow.self) }.sorted {
             ($0.nick.lowercased(), $0.url) < ($1.nick.lowercased(), $1.url)
         }

@@ -56,6 +56,7 @@ public final class ExportViewModel: ErrorRecording {
             }
             var feeds: [String: String] = [:]
             for name in mentioned.sorted() {
+                // A mention of nobody here (or of an unreadable user) stays as written.
                 guard let other = try? await services.users.fetchUser(withUsername: name), let feed = other.twtxtUrl
                 else { continue }
                 feeds[name] = feed
