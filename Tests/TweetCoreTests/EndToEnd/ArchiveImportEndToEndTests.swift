@@ -46,6 +46,24 @@ struct ArchiveImportEndToEndTests {
         #expect((longest["source"] as? [String: Any])?["overLimit"] as? Bool == true)
     }
 
+    /// On a terminal (a pseudo-terminal from `script`), standard error shows a progress line that
+    /// rewrites itself and is erased before the summary; off one, nothing (checked above).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func aTerminalShowsAProgressLineThatIsErased() throws {
+        let cli = try CLIRunner()
+        let zip = try zippedArchive(cli)
+        let log = cli.home.appendingPathComponent("typescript")
+        let command =
+            "echo 'correct horse' | \(CLIRunner.executable.path) --store \(cli.store.path) import --twitter-archive \(zip) --password-stdin"
+        let result = try cli.run(["-q", "-e", "-c", command, log.path], executable: "/usr/bin/script", store: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        let screen = try String(contentsOf: log, encoding: .utf8)
+        let progress = try #require(screen.range(of: "\r\u{1B}[KImporting: "), "\(screen.debugDescription)")
+        let erased = try #require(screen.range(of: "\r\u{1B}[K", range: progress.upperBound..<screen.endIndex))
+        let summary = try #require(screen.range(of: "Imported 60 tweets"))
+        #expect(erased.upperBound <= summary.lowerBound)
+    }
+
     @Test func anImportedStoreRestoresByteForByte() throws {
         let cli = try CLIRunner()
         try cli.register("ada", fullname: "Ada")

@@ -43,19 +43,24 @@ final class CLIRunner {
 
     /// Runs `tweetcli --store <home>/store ARGS` with `stdin`, waiting for it to exit.
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], store: Bool = true)
-        throws -> Result
-    {
-        try run(arguments, stdinBytes: stdin.map { Data($0.utf8) }, environment: extra, store: store)
+    func run(
+        _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+        executable: String? = nil, store: Bool = true
+    ) throws -> Result {
+        try run(
+            arguments, stdinBytes: stdin.map { Data($0.utf8) }, environment: extra, executable: executable, store: store
+        )
     }
 
     /// Runs with `stdinBytes`, which need not be UTF-8.
     @discardableResult
-    func run(_ arguments: [String], stdinBytes: Data?, environment extra: [String: String] = [:], store: Bool = true)
-        throws -> Result
-    {
+    /// `executable`, another program to run in the same home (`script`, to give tweetcli a terminal).
+    func run(
+        _ arguments: [String], stdinBytes: Data?, environment extra: [String: String] = [:],
+        executable: String? = nil, store: Bool = true
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? Self.executable
         process.arguments = (store ? ["--store", location] : []) + arguments
         var environment = [
             "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin",
