@@ -50,15 +50,7 @@ package enum Timestamp {
     /// Parses "YYYY-MM-DDTHH:MM:SS[.fff]Z"; `nil` for anything else.
     package static func date(from string: String) -> Date? {
         let bytes = Array(string.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[range] {
-                guard (48...57).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { decimal(bytes, range) }
         guard bytes.count >= 20, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58,
             bytes[16] == 58, bytes.last == 90,
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
@@ -72,17 +64,34 @@ package enum Timestamp {
         } else if bytes[19] != 90 {
             return nil
         }
-        return Date(
-            timeIntervalSince1970: Double(
-                secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
-                + fraction)
+        guard
+            let seconds = secondsSince1970(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The decimal number that the ASCII digits `bytes[range]` spell; `nil` if one is not a digit
+    /// or the range runs past the end. For the textual times' fixed-width fields.
+    package static func decimal(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count, range.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes[range] {
+            guard (48...57).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        return value
     }
 
     /// The seconds since 1970 of a UTC date and time (month 1–12), as `timegm` counts them: for
     /// every parser of a textual time (this one, twtxt's RFC 3339, Twitter's `created_at`).
+    /// `nil` for a day the month does not have (February 30th, or the 29th out of a leap year).
     package static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
-        -> Int
+        -> Int?
     {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), (1...days[month - 1]).contains(day) else { return nil }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)

@@ -3,9 +3,11 @@
 //   tweetcli-fetch URL DESTINATION [TIMEOUT_SECONDS] [MAXIMUM_BYTES]
 //
 // It writes the body to DESTINATION (through a temporary file beside it, renamed when whole) and
-// exits 0, or prints one sentence on stderr and exits 1. A program of its own because
-// FoundationNetworking links libcurl and the libraries it needs (TLS, Kerberos, LDAP): in tweetcli
-// they would load into every command's start-up for the one that follows a feed.
+// exits 0, or prints one sentence on stderr and exits 1. The body goes to the file as it arrives
+// and the fetch stops at MAXIMUM_BYTES, so a feed of any size (or one that inflates) takes no more
+// memory than a piece of it. A program of its own because FoundationNetworking links libcurl and
+// the libraries it needs (TLS, Kerberos, LDAP): in tweetcli they would load into every command's
+// start-up for the one that follows a feed.
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -25,55 +27,107 @@ guard let url = URL(string: arguments[1]), let scheme = url.scheme?.lowercased()
     url.host != nil
 else { fail("\(arguments[1]) is not an http or https address") }
 let destination = arguments[2]
-let timeout = arguments.count > 3 ? Double(arguments[3]) ?? 10 : 10
-let maximum = arguments.count > 4 ? Int(arguments[4]) ?? (4 << 20) : 4 << 20
+// Between a second and ten minutes, whatever was asked: the wait below must be a real time.
+let timeout = min(600, max(1, arguments.count > 3 ? Double(arguments[3]).flatMap { $0.isFinite ? $0 : nil } ?? 10 : 10))
+let maximum = min(1 << 30, max(1, arguments.count > 4 ? Int(arguments[4]) ?? (4 << 20) : 4 << 20))
+let temporary = destination + ".part-\(getpid())"
+
+/// Takes the body a piece at a time into the temporary file, and stops the fetch past `maximum`.
+/// URLSession calls it on its delegate queue, one call at a time; the main thread reads `failure`
+/// only after `done` is signalled.
+final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    private(set) var failure: String?
+    private var finished = false
+    private var file: FileHandle?
+    private var received = 0
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let http = response as? HTTPURLResponse else {
+            completionHandler(.cancel)
+            return finish("the server's answer is not http")
+        }
+        guard http.statusCode == 200 else {
+            completionHandler(.cancel)
+            return finish("the server answered \(http.statusCode)")
+        }
+        guard response.expectedContentLength <= Int64(maximum) else {
+            completionHandler(.cancel)
+            return finish(tooLarge)
+        }
+        guard FileManager.default.createFile(atPath: temporary, contents: nil),
+            let handle = FileHandle(forWritingAtPath: temporary)
+        else {
+            completionHandler(.cancel)
+            return finish("cannot write \(temporary)")
+        }
+        file = handle
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard !finished, let file else { return }
+        received += data.count
+        guard received <= maximum else {
+            dataTask.cancel()
+            return finish(tooLarge)
+        }
+        do {
+            try file.write(contentsOf: data)
+        } catch {
+            dataTask.cancel()
+            finish("cannot write \(temporary): \(error.localizedDescription)")
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error = error as? URLError, error.code == .timedOut {
+            finish("no answer within \(Int(timeout)) seconds")
+        } else if let error {
+            finish((error as NSError).localizedDescription)
+        } else {
+            finish(file == nil ? "the server sent no answer" : nil)
+        }
+    }
+
+    /// Ends the fetch, once: with `failure`, or whole when it is `nil`. The program ends then, so a
+    /// refused body is not read on to its end (URLSession may keep reading after a cancel).
+    private func finish(_ failure: String?) {
+        guard !finished else { return }
+        finished = true
+        self.failure = failure
+        try? file?.close()
+        done.signal()
+    }
+
+    private var tooLarge: String { "the feed is larger than \(maximum >> 20) MiB" }
+}
 
 let configuration = URLSessionConfiguration.ephemeral
 configuration.timeoutIntervalForRequest = timeout
 configuration.timeoutIntervalForResource = timeout
-configuration.httpAdditionalHeaders = ["User-Agent": "tweetcli (twtxt)"]
-let session = URLSession(configuration: configuration)
-let done = DispatchSemaphore(value: 0)
-nonisolated(unsafe) var outcome: Result<Data, any Error> = .failure(URLError(.unknown))
+// A feed is text: asked for as it is, so what arrives is what is counted.
+configuration.httpAdditionalHeaders = ["User-Agent": "tweetcli (twtxt)", "Accept-Encoding": "identity"]
+let receiver = Receiver()
+let queue = OperationQueue()
+queue.maxConcurrentOperationCount = 1
+let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: queue)
 var request = URLRequest(url: url)
 request.timeoutInterval = timeout
-let task = session.dataTask(with: request) { data, response, error in
-    defer { done.signal() }
-    if let error {
-        outcome = .failure(error)
-        return
-    }
-    guard let http = response as? HTTPURLResponse else {
-        outcome = .failure(URLError(.badServerResponse))
-        return
-    }
-    guard http.statusCode == 200 else {
-        outcome = .failure(
-            NSError(
-                domain: "tweetcli", code: http.statusCode,
-                userInfo: [NSLocalizedDescriptionKey: "the server answered \(http.statusCode)"]))
-        return
-    }
-    outcome = .success(data ?? Data())
-}
-task.resume()
+session.dataTask(with: request).resume()
 // The session's own timeout, and this one in case it does not fire.
-if done.wait(timeout: .now() + timeout + 2) == .timedOut {
+if receiver.done.wait(timeout: .now() + timeout + 2) == .timedOut {
+    unlink(temporary)
     fail("no answer within \(Int(timeout)) seconds")
 }
-switch outcome {
-case .failure(let error as URLError) where error.code == .timedOut:
-    fail("no answer within \(Int(timeout)) seconds")
-case .failure(let error):
-    fail((error as NSError).localizedDescription)
-case .success(let data):
-    guard data.count <= maximum else { fail("the feed is larger than \(maximum >> 20) MiB") }
-    let temporary = destination + ".part-\(getpid())"
-    guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-        fail("cannot write \(temporary)")
-    }
-    guard rename(temporary, destination) == 0 else {
-        unlink(temporary)
-        fail("cannot write \(destination): \(String(cString: strerror(errno)))")
-    }
+if let failure = receiver.failure {
+    unlink(temporary)
+    fail(failure)
+}
+guard rename(temporary, destination) == 0 else {
+    unlink(temporary)
+    fail("cannot write \(destination): \(String(cString: strerror(errno)))")
 }

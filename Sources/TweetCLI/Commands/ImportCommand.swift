@@ -81,6 +81,7 @@ struct ImportCommand: Command {
         try await viewModel.read(path: path) { progress.show("Reading the archive: \($0) tweets") }
         progress.clear()
         guard let archive = viewModel.archive else { return }
+        var created = false
         if try await viewModel.needsAccount() {
             guard let account = archive.account else { throw ArchiveError.noAccount }
             let password: String
@@ -97,8 +98,18 @@ struct ImportCommand: Command {
                 }
             }
             try await viewModel.register(password: password)
+            created = true
         }
-        try await viewModel.importArchive { done, total in progress.show("Importing: \(done) of \(total)") }
+        do {
+            try await viewModel.importArchive { done, total in progress.show("Importing: \(done) of \(total)") }
+        } catch  where created {
+            // The account stays: what was imported stays too, and a rerun finishes the rest.
+            progress.clear()
+            let name = viewModel.user?.username ?? archive.account?.username.lowercased() ?? ""
+            throw CommandFailure(
+                "\(ErrorPresenter.present(error, options: context.options).message); @\(name) was created and is signed in: run the same import again to finish it"
+            )
+        }
         progress.clear()
         guard let report = viewModel.report, let user = viewModel.user else { return }
         try context.emit(
@@ -128,7 +139,12 @@ struct ImportCommand: Command {
             text +=
                 "; \(report.following) following and \(report.followers) followers not imported (the archive names them by ID only)"
         }
+        if !report.profile.isEmpty { text += "; the profile's " + report.profile.joined(separator: ", ") + " filled" }
         text += ".\n"
+        if !report.profileKept.isEmpty {
+            text +=
+                "Your profile's \(report.profileKept.joined(separator: ", ")) stayed as set here, not as the archive has it.\n"
+        }
         for (field, reason) in report.profileRefused.sorted(by: { $0.key < $1.key }) {
             text += "The profile's \(field) was left out: \(reason).\n"
         }

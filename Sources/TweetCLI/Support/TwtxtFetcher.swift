@@ -14,11 +14,16 @@ struct TwtxtFetcher: TwtxtFeedLoader {
     var timeout: TimeInterval = 10
     /// The fetcher program; `nil` finds it beside the running tweetcli.
     var helper: String?
+    /// When the command stops fetching: three timeouts after it began, however many feeds wait.
+    var deadline: Date { started.addingTimeInterval(timeout * 3) }
+    private let started = Date()
 
     init(environment: [String: String]) {
         cacheDirectory = PathName.join(AppPaths.cacheDirectory(environment: environment), "twtxt")
         if let age = environment["TWEETCLI_TWTXT_MAX_AGE"].flatMap(TimeInterval.init), age >= 0 { maximumAge = age }
-        if let limit = environment["TWEETCLI_TWTXT_TIMEOUT"].flatMap(TimeInterval.init), limit > 0 { timeout = limit }
+        if let limit = environment["TWEETCLI_TWTXT_TIMEOUT"].flatMap(TimeInterval.init), limit.isFinite, limit > 0 {
+            timeout = min(600, max(1, limit))
+        }
         helper = environment["TWEETCLI_FETCH"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -32,7 +37,7 @@ struct TwtxtFetcher: TwtxtFeedLoader {
         let age = Date().timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec)
         if !hasCopy || age > maximumAge || age < 0 {
             do {
-                try fetch(url, to: cached)
+                try await fetch(url, to: cached)
             } catch let error as TwtxtError {
                 // A stale copy is better than nothing; without one the feed cannot be read.
                 guard hasCopy else { throw error }
@@ -53,9 +58,14 @@ struct TwtxtFetcher: TwtxtFeedLoader {
     }
 
     private static func read(_ path: String, url: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking, and only a regular file: a FIFO or a device named as a feed would hang.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw TwtxtError.unreachable(url, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw TwtxtError.unreachable(url, reason: "it is not a regular file")
+        }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -70,8 +80,13 @@ struct TwtxtFetcher: TwtxtFeedLoader {
         }
     }
 
-    /// Runs `tweetcli-fetch URL DESTINATION TIMEOUT MAXIMUM` and waits for it.
-    private func fetch(_ url: String, to destination: String) throws {
+    /// Runs `tweetcli-fetch URL DESTINATION TIMEOUT MAXIMUM` and waits for it without holding a
+    /// thread, so that several feeds are fetched at once. Past the deadline nothing more is fetched.
+    private func fetch(_ url: String, to destination: String) async throws {
+        guard Date() < deadline else {
+            throw TwtxtError.unreachable(
+                url, reason: "not fetched: the followed feeds took longer than \(Int(timeout * 3)) seconds")
+        }
         try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
         let program =
             helper
@@ -82,21 +97,32 @@ struct TwtxtFetcher: TwtxtFeedLoader {
             throw TwtxtError.unreachable(
                 url, reason: "fetching over http needs tweetcli-fetch, which is not installed beside tweetcli")
         }
+        // Its one sentence on failure, in a file: a pipe would have to be read while it runs.
+        let messages = destination + ".error-\(UInt64.random(in: 0...UInt64.max))"
+        guard FileManager.default.createFile(atPath: messages, contents: nil),
+            let errors = FileHandle(forWritingAtPath: messages)
+        else { throw TwtxtError.unreachable(url, reason: "cannot write in \(cacheDirectory)") }
+        defer {
+            try? errors.close()
+            unlink(messages)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = [url, destination, String(timeout), String(Twtxt.maximumFeedBytes)]
-        let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start")
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start"))
+            }
         }
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard status == 0 else {
+            let message = FileManager.default.contents(atPath: messages) ?? Data()
             let text = String(decoding: message.prefix(500), as: UTF8.self).trimmingCharacters(
                 in: .whitespacesAndNewlines)
             throw TwtxtError.unreachable(url, reason: text.isEmpty ? "the fetch failed" : text)

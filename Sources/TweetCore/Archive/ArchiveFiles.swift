@@ -18,6 +18,14 @@ struct ArchiveFiles {
     /// The most bytes one of the archive's files may have: far more than any real one (Twitter
     /// splits its files into parts), far less than would exhaust memory.
     static let maximumFileBytes: UInt64 = 4 << 30
+    /// The most bytes all of its files may have together, however often they are read.
+    static let maximumTotalBytes: UInt64 = 16 << 30
+
+    /// The bytes read so far, of every file.
+    private final class Tally {
+        var bytes: UInt64 = 0
+    }
+    private let tally = Tally()
 
     /// Opens the archive at `path`: a zip file, a folder holding `data/`, or the `data` folder itself.
     /// - Throws: ``ArchiveError/unreadable(_:reason:)``.
@@ -41,7 +49,8 @@ struct ArchiveFiles {
             source = .folder(folder)
             names = listed.filter { $0.hasSuffix(".js") }.sorted().map { "data/" + $0 }
         } else {
-            guard ZipFile.looksLikeZip(path) else {
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, ZipFile.looksLikeZip(path) else {
                 throw .unreadable(path, reason: "it is neither a zip file nor a folder")
             }
             let zip = try ZipFile(path: path)
@@ -70,18 +79,33 @@ struct ArchiveFiles {
     /// Hands the contents of `name` (one of ``names``) to `body` a piece at a time.
     /// - Throws: ``ArchiveError/unreadable(_:reason:)``, or what `body` throws.
     func read(_ name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let tally = tally
+        let path = path
+        func counted(_ piece: UnsafeRawBufferPointer) throws {
+            tally.bytes += UInt64(piece.count)
+            guard tally.bytes <= Self.maximumTotalBytes else {
+                throw ArchiveError.unreadable(
+                    path, reason: "its files come to more than \(Self.maximumTotalBytes >> 30) GiB")
+            }
+            try body(piece)
+        }
         switch source {
         case .zip(let zip, let prefix):
             do {
-                try zip.read(prefix + name, maximumBytes: Self.maximumFileBytes, body)
+                try zip.read(prefix + name, maximumBytes: Self.maximumFileBytes, counted)
             } catch let error as ZipError {
                 throw ArchiveError.unreadable(path, reason: error.reason)
             }
         case .folder(let folder):
             let file = folder.appendingPathComponent(String(name.dropFirst(5))).path
-            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            // Without blocking, and only a regular file: a FIFO or a device in the folder would hang.
+            let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else { throw ArchiveError.unreadable(file, reason: String(cString: strerror(errno))) }
             defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                throw ArchiveError.unreadable(file, reason: "it is not a regular file")
+            }
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             var total: UInt64 = 0
             while true {
@@ -93,7 +117,7 @@ struct ArchiveFiles {
                 guard total <= Self.maximumFileBytes else {
                     throw ArchiveError.unreadable(file, reason: "it is larger than \(Self.maximumFileBytes >> 30) GiB")
                 }
-                try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                try buffer.withUnsafeBytes { try counted(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             }
         }
     }

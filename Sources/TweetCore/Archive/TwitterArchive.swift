@@ -38,6 +38,12 @@ public struct TwitterArchive: Sendable {
     public var following = 0
     public var followers = 0
 
+    /// The time a Twitter ID holds, in milliseconds since 1970: IDs since November 2010
+    /// ("snowflakes") begin with it; `nil` for an older ID, which is a plain count.
+    static func snowflakeTime(_ id: UInt64) -> UInt64? {
+        id >= 1 << 42 ? (id >> 22) + 1_288_834_974_657 : nil
+    }
+
     // MARK: Reading
 
     /// The data types tweetcli reads, by the manifest's name and the file names older archives use
@@ -46,6 +52,11 @@ public struct TwitterArchive: Sendable {
         (["account"], ["account"]), (["profile"], ["profile"]), (["tweets", "tweet"], ["tweets", "tweet"]),
         (["like"], ["like"]), (["following"], ["following"]), (["follower"], ["follower"]),
     ]
+
+    /// The most tweets (and likes) an archive may have, and the most bytes of tweet text: bounds
+    /// on what an import holds in memory at once.
+    static let maximumTweets = 4_000_000
+    static let maximumTextBytes = 1 << 30
 
     /// Reads the archive at `path` (the downloaded `.zip`, or the folder it unpacks to).
     /// `progress` hears how many tweets have been read so far, now and then.
@@ -76,10 +87,19 @@ public struct TwitterArchive: Sendable {
                     location: description["location"]?.stringValue)
             }
         }
+        var textBytes = 0
         for name in parts["tweets"] ?? [] {
             try ArchiveScript.read(name, in: files) { index, value in
                 let fields = try wrapped(value, "tweet", file: name, index: index, bare: true)
-                archive.tweets.append(try ArchivedTweet(fields, file: name, index: index))
+                let tweet = try ArchivedTweet(fields, file: name, index: index)
+                textBytes += tweet.text.utf8.count
+                guard archive.tweets.count < maximumTweets, textBytes <= maximumTextBytes else {
+                    throw ArchiveError.unreadable(
+                        path,
+                        reason: "it has more tweets than tweetcli imports at once (\(maximumTweets), "
+                            + "or \(maximumTextBytes >> 20) MiB of text)")
+                }
+                archive.tweets.append(tweet)
                 if archive.tweets.count % 5000 == 0 { progress(archive.tweets.count) }
             }
         }
@@ -90,7 +110,12 @@ public struct TwitterArchive: Sendable {
                     throw ArchiveError.malformed(
                         file: name, place: "item \(index + 1)", reason: "its tweetId is not a tweet's ID")
                 }
-                if likes.insert(id).inserted { archive.likes.append(id) }
+                guard likes.insert(id).inserted else { return }
+                guard archive.likes.count < maximumTweets else {
+                    throw ArchiveError.unreadable(
+                        path, reason: "it has more likes than tweetcli imports at once (\(maximumTweets))")
+                }
+                archive.likes.append(id)
             }
         }
         for (kind, count) in [("following", \TwitterArchive.following), ("follower", \.followers)] {
@@ -116,13 +141,24 @@ public struct TwitterArchive: Sendable {
             try ArchiveScript.read("data/manifest.js", in: files) { _, value in
                 types = value.objectValue?["dataTypes"]?.objectValue ?? [:]
             }
+            // Each file is read once, as one kind: listed twice, it is still one file.
+            var listed: [String: String] = [:]
             for kind in kinds {
                 guard let type = kind.manifest.lazy.compactMap({ types[$0]?.objectValue }).first else { continue }
-                let names = (type["files"]?.arrayValue ?? []).compactMap { $0.objectValue?["fileName"]?.stringValue }
-                for name in names where !files.names.contains(name) {
-                    throw ArchiveError.malformed(
-                        file: "data/manifest.js", place: "dataTypes.\(kind.manifest[0])",
-                        reason: "it lists \(name), which the archive does not have")
+                var names: [String] = []
+                for name in (type["files"]?.arrayValue ?? []).compactMap({ $0.objectValue?["fileName"]?.stringValue }) {
+                    let place = "dataTypes.\(kind.manifest[0])"
+                    guard files.names.contains(name) else {
+                        throw ArchiveError.malformed(
+                            file: "data/manifest.js", place: place,
+                            reason: "it lists \(name), which the archive does not have")
+                    }
+                    if let other = listed[name], other != kind.manifest[0] {
+                        throw ArchiveError.malformed(
+                            file: "data/manifest.js", place: place,
+                            reason: "it lists \(name) as \(other) too")
+                    }
+                    if listed.updateValue(kind.manifest[0], forKey: name) == nil { names.append(name) }
                 }
                 parts[kind.manifest[0]] = names
             }
@@ -174,6 +210,12 @@ extension TwitterArchive.ArchivedTweet {
         }
         guard let stamp = fields["created_at"]?.stringValue, let created = TwitterTime.date(stamp) else {
             throw bad("its created_at is not a time such as \"Sat Aug 12 16:10:37 +0000 2023\"")
+        }
+        // Nothing Twitter wrote is from the future: such a tweet would stay on top of every feed.
+        let latest = Date().addingTimeInterval(86_400)
+        guard created <= latest else { throw bad("its created_at is later than today") }
+        if let time = TwitterArchive.snowflakeTime(id), time > UInt64(latest.timeIntervalSince1970 * 1000) {
+            throw bad("its id_str is a tweet's ID from later than today")
         }
         var replyTo: UInt64?
         if let parent = fields["in_reply_to_status_id_str"], parent != .null {
@@ -228,14 +270,62 @@ enum TwitterText {
         return result + rest
     }
 
-    /// `text` with each t.co link replaced by what it expands to; the longest first, so that one
-    /// link that begins another is not replaced inside it.
+    /// The most bytes a caption grows to by expanding its links: past it, the rest stay t.co links.
+    static let maximumExpandedBytes = 128 << 10
+
+    /// `text` with each t.co link (`https://t.co/…`, or `http://`) that `links` names replaced by
+    /// what it expands to. One pass over the text, each link in place, so that no expansion is
+    /// read again and the work is the text's length; growth stops at ``maximumExpandedBytes``.
+    /// Links to anything but t.co are left as they are: an archive cannot rewrite its own text.
     static func expand(_ text: String, links: [(String, String)]) -> String {
-        var text = text
-        for (short, long) in links.sorted(by: { $0.0.count > $1.0.count }) where text.contains(short) {
-            text = text.replacingOccurrences(of: short, with: long)
+        // By the code after t.co/, which is what tells links apart (the scheme and host are any case).
+        var expansions: [Substring: String] = [:]
+        for (short, long) in links {
+            guard let link = tcoLink(Substring(short)), link.whole.endIndex == short.endIndex else { continue }
+            expansions[link.code] = expansions[link.code] ?? long
         }
-        return text
+        guard !expansions.isEmpty else { return text }
+        var result = ""
+        var rest = Substring(text)
+        var budget = maximumExpandedBytes - min(maximumExpandedBytes, text.utf8.count)
+        while let start = rest.range(of: "http", options: .caseInsensitive)?.lowerBound {
+            result += rest[..<start]
+            let tail = rest[start...]
+            if let link = tcoLink(tail), let long = expansions[link.code],
+                long.utf8.count - link.whole.utf8.count <= budget
+            {
+                budget -= max(0, long.utf8.count - link.whole.utf8.count)
+                result += long
+                rest = tail[link.whole.endIndex...]
+            } else {
+                result += tail.prefix(4)
+                rest = tail.dropFirst(4)
+            }
+        }
+        return result + rest
+    }
+
+    /// The t.co link at the start of `text` (`http://t.co/` or `https://t.co/`, in any case, and
+    /// the letters and digits after it) and its code; `nil` when it does not start with one.
+    private static func tcoLink(_ text: Substring) -> (whole: Substring, code: Substring)? {
+        let bytes = text.utf8
+        for prefix in ["https://t.co/", "http://t.co/"] {
+            guard bytes.count > prefix.utf8.count,
+                zip(bytes, prefix.utf8).allSatisfy({ lowercased($0) == $1 })
+            else { continue }
+            let codeStart = bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)
+            let end =
+                bytes[codeStart...].firstIndex { byte in
+                    !((0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte))
+                } ?? bytes.endIndex
+            guard end > codeStart else { return nil }
+            return (text[..<end], text[codeStart..<end])
+        }
+        return nil
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 }
 
@@ -256,8 +346,10 @@ enum TwitterTime {
         guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
             let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2))
         else { return nil }
-        let utc = Timestamp.secondsSince1970(
-            year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
+        guard
+            let utc = Timestamp.secondsSince1970(
+                year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
         let offset = (hours * 3600 + minutes * 60) * (sign == "+" ? 1 : -1)
         return Date(timeIntervalSince1970: TimeInterval(utc - offset))
     }

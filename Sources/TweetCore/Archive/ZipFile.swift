@@ -30,12 +30,16 @@ final class ZipFile {
 
     init(path: String) throws(ArchiveError) {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .unreadable(path, reason: String(cString: strerror(errno))) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             close(fd)
             throw .unreadable(path, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .unreadable(path, reason: "it is not a regular file")
         }
         fileSize = UInt64(info.st_size)
         do {

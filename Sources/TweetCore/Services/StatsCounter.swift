@@ -37,7 +37,9 @@ enum StatsCounter {
         } else {
             counts = try await count(uid, store: store) { try await transaction.getDocuments($0).count }
         }
-        counts[keyPath: keyPath] = max(0, counts[keyPath: keyPath] + delta)
+        // A count the store holds is not trusted to leave room: it stays at the largest there is.
+        let (sum, overflow) = counts[keyPath: keyPath].addingReportingOverflow(delta)
+        counts[keyPath: keyPath] = overflow ? (delta > 0 ? .max : 0) : max(0, sum)
         transaction.setData(fields(counts), at: path)
     }
 

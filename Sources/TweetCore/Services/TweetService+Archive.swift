@@ -17,8 +17,10 @@ public struct ArchiveImportReport: Codable, Equatable, Sendable {
     /// Accounts followed and followers, which the archive names by ID only: counted, not imported.
     public var following = 0
     public var followers = 0
-    /// The profile fields filled from the archive, and those it had that tweetcli refused, with why.
+    /// The profile fields filled from the archive; those already set here, which differ from the
+    /// archive's and were kept; and those it had that tweetcli refused, with why.
     public var profile: [String] = []
+    public var profileKept: [String] = []
     public var profileRefused: [String: String] = [:]
 
     public struct Skipped: Codable, Equatable, Sendable {
@@ -45,12 +47,15 @@ extension TweetService {
     /// The most bytes an imported caption may have: a Twitter note of 25,000 characters, with room.
     public static let maximumImportedCaptionBytes = 128 << 10
 
-    /// The ID an archived tweet gets: its time (from its Twitter ID, which holds it to the
-    /// millisecond, or else from `created`), then its Twitter ID.
+    /// The ID an archived tweet gets: its time, then its Twitter ID. The time is the one its
+    /// Twitter ID holds, to the millisecond, when that agrees with `created` (Twitter writes
+    /// created_at from it, to the second); else `created`, so that the tweet's place among the
+    /// IDs is its place in time, as every list and the search index need.
     static func importedID(twitterID: UInt64, created: Date?) -> String? {
-        // Twitter's IDs since November 2010 ("snowflakes"): milliseconds since its epoch, shifted.
-        if twitterID >= 1 << 42 {
-            return IDGenerator.imported(twitterID: twitterID, at: (twitterID >> 22) + 1_288_834_974_657)
+        if let time = TwitterArchive.snowflakeTime(twitterID),
+            created.map({ abs($0.timeIntervalSince1970 - Double(time) / 1000) <= 2 }) ?? true
+        {
+            return IDGenerator.imported(twitterID: twitterID, at: time)
         }
         guard let created else { return nil }
         let milliseconds = UInt64(max(0, created.timeIntervalSince1970 * 1000))
@@ -80,11 +85,20 @@ extension TweetService {
                 idOf[tweet.twitterID] = id
             }
         }
-        let total = archive.tweets.count + archive.likes.count
+        // In the order of their IDs, which is the search index's and the feeds': an archive's
+        // created_at need not agree with the time in its Twitter IDs.
+        let tweets = archive.tweets.sorted { first, second in
+            switch (idOf[first.twitterID], idOf[second.twitterID]) {
+            case (let one?, let other?): return ByteOrder.precedes(one, other)
+            case (nil, let other): return other != nil
+            case (_?, nil): return false
+            }
+        }
+        let total = tweets.count + archive.likes.count
         var done = 0
         var start = 0
-        while start < archive.tweets.count {
-            let batch = archive.tweets[start..<min(start + batchSize, archive.tweets.count)]
+        while start < tweets.count {
+            let batch = tweets[start..<min(start + batchSize, tweets.count)]
             let prepared = batch.compactMap { tweet -> PreparedTweet? in
                 guard let prepared = PreparedTweet(tweet, id: idOf[tweet.twitterID]) else {
                     report.skipped.unstorable += 1
@@ -164,6 +178,10 @@ extension TweetService {
             var parentCounts: [String: Int64] = [:]
             for prepared in batch {
                 let path = tweets.document(prepared.id)
+                if added[prepared.id] != nil {
+                    report.skipped.alreadyImported += 1
+                    continue
+                }
                 if let existing = try await transaction.getDocument(path) {
                     if existing.data["uid"]?.stringValue == me {
                         report.skipped.alreadyImported += 1

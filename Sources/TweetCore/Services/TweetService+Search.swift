@@ -134,6 +134,7 @@ enum SearchIndex {
     static func addImported(_ ids: [String], term: String, in transaction: Transaction, store: any DocumentStore)
         async throws
     {
+        let ids = ids.sorted(by: ByteOrder.precedes)
         guard let first = ids.first, let last = ids.last else { return }
         let path = termPath(term)
         let existing = try await transaction.getDocument(path)?.data
@@ -186,7 +187,8 @@ enum SearchIndex {
             fields["open"] = .string(newest[0])
             fields["openSize"] = .integer(Int64(newest.count))
         }
-        fields["tweets"] = .integer((fields["tweets"]?.integerValue ?? 0) + Int64(ids.count))
+        let (tweets, overflow) = (fields["tweets"]?.integerValue ?? 0).addingReportingOverflow(Int64(ids.count))
+        fields["tweets"] = .integer(overflow ? .max : tweets)
         transaction.setData(fields, at: path)
     }
 

@@ -63,7 +63,15 @@ public final class TwtxtService: Sendable {
         let collection = store.collection(Collections.twtxtFollowing(of: me))
         let path = collection.document(Self.key(url))
         return try await store.runTransaction { transaction in
-            if try await transaction.getDocument(path) != nil { return false }
+            if let existing = try await transaction.getDocument(path) {
+                // Two addresses with one key (FNV-1a is no secret, nor collision-free): the one
+                // followed first keeps it, and this one is refused rather than taken for it.
+                guard existing.data["url"]?.stringValue == url else {
+                    throw TwtxtError.badSource(
+                        url, reason: "its key is another followed feed's; unfollow that one first")
+                }
+                return false
+            }
             guard
                 try await transaction.getDocuments(collection.query.limit(to: Self.maximumFollows)).count
                     < Self.maximumFollows
@@ -84,7 +92,8 @@ public final class TwtxtService: Sendable {
         let me = try await auth.requireUid()
         let path = store.collection(Collections.twtxtFollowing(of: me)).document(Self.key(url))
         return try await store.runTransaction { transaction in
-            guard try await transaction.getDocument(path) != nil else { return false }
+            guard let existing = try await transaction.getDocument(path), existing.data["url"]?.stringValue == url
+            else { return false }
             transaction.deleteDocument(path)
             return true
         }

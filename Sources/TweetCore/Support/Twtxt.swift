@@ -96,14 +96,24 @@ public struct TwtxtFeed: Equatable, Sendable {
 }
 
 extension Twtxt {
+    /// The most characters of a feed's own nick that are kept.
+    public static let maximumNickLength = 30
+
+    /// A feed's `# nick =` as shown: on one line, without controls, at most ``maximumNickLength``.
+    static func nick(_ value: String) -> String {
+        String(clean(value).replacingOccurrences(of: "\u{2028}", with: " ").prefix(maximumNickLength))
+    }
+
     /// The most bytes of a feed tweetcli reads, and of one entry's text.
     public static let maximumFeedBytes = 4 << 20
     public static let maximumEntryBytes = 16 << 10
 
     /// Reads a twtxt file. Lines that are not `RFC 3339 time<TAB>text` (after comments and
-    /// blank lines), are not UTF-8, or carry more than ``maximumEntryBytes`` are skipped and
-    /// counted; a feed is never trusted to be well formed.
-    public static func parse(_ bytes: [UInt8], url: String, nick fallback: String) -> TwtxtFeed {
+    /// blank lines), are not UTF-8, carry more than ``maximumEntryBytes`` or a time after the day
+    /// after `now` are skipped and counted; a feed is never trusted to be well formed.
+    public static func parse(_ bytes: [UInt8], url: String, nick fallback: String, now: Date = Date()) -> TwtxtFeed {
+        // An entry from after tomorrow would stay on top of every feed: it is skipped as malformed.
+        let latest = now.addingTimeInterval(86_400)
         var entries: [TwtxtEntry] = []
         var skipped = 0
         var nick: String?
@@ -122,12 +132,12 @@ extension Twtxt {
                     body[..<equals].trimmingCharacters(in: .whitespaces).lowercased() == "nick"
                 {
                     let value = body[body.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-                    if !value.isEmpty { nick = clean(value) }
+                    if !value.isEmpty { nick = Self.nick(value) }
                 }
                 continue
             }
             guard let tab = text.firstIndex(of: "\t"), let time = rfc3339(String(text[..<tab])),
-                line.count <= maximumEntryBytes
+                line.count <= maximumEntryBytes, time <= latest
             else {
                 skipped += 1
                 continue
@@ -150,15 +160,7 @@ extension Twtxt {
     /// for the separators too), or `nil`.
     public static func rfc3339(_ text: String) -> Date? {
         let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= bytes.count else { return nil }
-            var value = 0
-            for byte in bytes[range] {
-                guard (48...57).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
+        func number(_ range: Range<Int>) -> Int? { Timestamp.decimal(bytes, range) }
         guard bytes.count >= 20, let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45,
             let day = number(8..<10), [84, 116, 32].contains(bytes[10]), let hour = number(11..<13), bytes[13] == 58,
             let minute = number(14..<16), bytes[16] == 58, let second = number(17..<19),
@@ -190,8 +192,10 @@ extension Twtxt {
         default:
             return nil
         }
-        let seconds = Timestamp.secondsSince1970(
-            year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard
+            let seconds = Timestamp.secondsSince1970(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds - offset) + fraction)
     }
 }

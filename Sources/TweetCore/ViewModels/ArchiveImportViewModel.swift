@@ -54,22 +54,31 @@ public final class ArchiveImportViewModel: ErrorRecording {
         }
     }
 
-    /// Fills the signed-in user's profile from the archive's and adds its tweets and likes (see
-    /// ``TweetService/importArchive(_:progress:)``). A profile field tweetcli refuses is left out
-    /// and reported.
+    /// Fills the empty fields of the signed-in user's profile from the archive's (a field already
+    /// set is kept, and reported) and adds its tweets and likes (see
+    /// ``TweetService/importArchive(_:batchSize:progress:)``). A profile field tweetcli refuses is
+    /// left out and reported.
     public func importArchive(progress: (_ done: Int, _ of: Int) -> Void = { _, _ in }) async throws {
         try await perform {
             guard let archive else { return }
             var filled: [String] = []
+            var kept: [String] = []
             var refused: [String: String] = [:]
             let profile = archive.profile
-            let fields: [(String, String?, (String) -> ProfileChanges)] = [
-                ("bio", profile?.bio, { ProfileChanges(bio: $0) }),
-                ("website", profile?.website, { ProfileChanges(website: $0) }),
-                ("location", profile?.location, { ProfileChanges(location: $0) }),
+            let current = try await services.auth.currentUser()
+            let fields: [(String, String?, String?, (String) -> ProfileChanges)] = [
+                ("bio", profile?.bio, current?.bio, { ProfileChanges(bio: $0) }),
+                ("website", profile?.website, current?.website, { ProfileChanges(website: $0) }),
+                ("location", profile?.location, current?.location, { ProfileChanges(location: $0) }),
             ]
-            for (name, value, change) in fields {
-                guard let value, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            for (name, value, now, change) in fields {
+                guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+                    continue
+                }
+                if let now, !now.isEmpty {
+                    if now != value { kept.append(name) }
+                    continue
+                }
                 do {
                     _ = try await services.users.updateProfile(change(value))
                     filled.append(name)
@@ -81,6 +90,7 @@ public final class ArchiveImportViewModel: ErrorRecording {
             }
             var report = try await services.tweets.importArchive(archive, progress: progress)
             report.profile = filled
+            report.profileKept = kept
             report.profileRefused = refused
             self.report = report
             user = try await services.auth.currentUser()

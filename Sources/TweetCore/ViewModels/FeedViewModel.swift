@@ -59,15 +59,41 @@ public final class FeedViewModel: ErrorRecording {
         }
     }
 
+    /// How many followed feeds are read at once.
+    static let twtxtReadsAtOnce = 8
+
     /// The followed feeds' entries between this page's bounds.
     private func loadTwtxt(_ loader: any TwtxtFeedLoader, limit: Int, before: String?) async throws {
         (twtxtEntries, twtxtProblems, twtxtSkipped, twtxtLeftOut) = ([], [], [:], 0)
         let follows = try await services.twtxt.follows()
         guard !follows.isEmpty else { return }
+        // Several at once (each may wait on a server), at most `twtxtReadsAtOnce`; the results
+        // are taken in the follows' order, so the problems come in it too.
+        var results: [Int: Result<TwtxtFeed, any Error>] = [:]
+        await withTaskGroup(of: (Int, Result<TwtxtFeed, any Error>).self) { group in
+            var next = 0
+            func start() {
+                guard next < follows.count else { return }
+                let (index, follow) = (next, follows[next])
+                next += 1
+                group.addTask {
+                    do {
+                        return (index, .success(try await loader.load(follow.url, nick: follow.nick)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<Self.twtxtReadsAtOnce { start() }
+            for await (index, result) in group {
+                results[index] = result
+                start()
+            }
+        }
         var entries: [TwtxtEntry] = []
-        for follow in follows {
-            do {
-                let feed = try await loader.load(follow.url, nick: follow.nick)
+        for (index, follow) in follows.enumerated() {
+            switch results[index] {
+            case .success(let feed):
                 // Under the nick it was followed as (the user's --nick, else the feed's own then).
                 entries += feed.entries.map { entry in
                     var entry = entry
@@ -75,8 +101,10 @@ public final class FeedViewModel: ErrorRecording {
                     return entry
                 }
                 if feed.skipped > 0 { twtxtSkipped[follow.url] = feed.skipped }
-            } catch {
+            case .failure(let error):
                 twtxtProblems.append((error as? LocalizedError)?.errorDescription ?? "\(error)")
+            case nil:
+                break
             }
         }
         func time(_ tweet: Tweet) -> Date { tweet.retweetedAt ?? tweet.timestamp }

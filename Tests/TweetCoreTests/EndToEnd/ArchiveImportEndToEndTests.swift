@@ -25,7 +25,7 @@ struct ArchiveImportEndToEndTests {
             first.stdout
                 == "Imported 60 tweets (5 replies) and 1 like as @ada_l; skipped 1: 1 like of tweets not in this store;"
                 + " 1 longer than 280 characters, kept whole; 3 following and 5 followers not imported"
-                + " (the archive names them by ID only).\n")
+                + " (the archive names them by ID only); the profile's bio, website, location filled.\n")
         #expect(first.stderr.isEmpty, "no progress line off a terminal: \(first.stderr)")
         // Signed in as the archive's account, with its profile.
         let profile = try json(try cli.run(["profile", "--json"]).stdout)
@@ -113,5 +113,42 @@ struct ArchiveImportEndToEndTests {
             ["import", "--twitter-archive", try zippedArchive(cli), "--password-stdin"], stdin: "correct horse\n")
         #expect(result.status != 0 && result.stderr.contains("the username @ada_l is taken"), "\(result.stderr)")
         #expect(try cli.run(["export"]).stdout.components(separatedBy: "\"tweets/").count == 1, "no tweet written")
+    }
+
+    /// The account is made, then the import fails (the disk fails an fsync under `strace -e
+    /// inject`): the error says the account is there and signed in, and the same import, run
+    /// again, finishes it.
+    @Test(.enabled(if: Strace.works)) func aFailureAfterTheAccountIsMadeSaysSoAndARerunFinishes() throws {
+        let cli = try CLIRunner()
+        try cli.register("someone", fullname: "Someone")
+        #expect(try cli.run(["logout"]).status == 0)
+        let zip = try zippedArchive(cli)
+        let state = cli.home.appendingPathComponent("state")
+        let pristine = cli.home.appendingPathComponent("pristine")
+        try FileManager.default.createDirectory(at: pristine, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: cli.location), to: pristine.appendingPathComponent("store"))
+        try FileManager.default.copyItem(at: state, to: pristine.appendingPathComponent("state"))
+        var told: CLIRunner.Result?
+        for nth in 1...20 where told == nil {
+            for (live, saved) in [(URL(fileURLWithPath: cli.location), "store"), (state, "state")] {
+                try? FileManager.default.removeItem(at: live)
+                try FileManager.default.copyItem(at: pristine.appendingPathComponent(saved), to: live)
+            }
+            let result = try cli.run(
+                [
+                    "-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync", "-e", "inject=fsync:error=EIO:when=\(nth)",
+                    CLIRunner.executable.path, "--store", cli.location, "import", "--twitter-archive", zip,
+                    "--password-stdin",
+                ], stdin: "correct horse\n", executable: "/usr/bin/strace", store: false)
+            #expect(result.status == 0 || result.status == 1, "fsync #\(nth): status \(result.status)")
+            if result.stderr.contains("was created and is signed in") { told = result }
+        }
+        let failed = try #require(told, "no run failed after the account was made")
+        #expect(failed.stdout.isEmpty && failed.stderr.contains("@ada_l was created"), "\(failed.stderr)")
+        let rerun = try cli.run(["import", "--twitter-archive", zip])
+        #expect(rerun.status == 0 && rerun.stdout.contains("as @ada_l"), "\(rerun.stderr)")
+        let profile = try json(try cli.run(["profile", "--json"]).stdout)
+        #expect((profile["stats"] as? [String: Any])?["tweets"] as? Int == 60)
     }
 }

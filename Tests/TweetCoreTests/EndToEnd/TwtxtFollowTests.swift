@@ -26,6 +26,28 @@ struct TwtxtFollowTests {
         #expect(feed.nick == "carol" && feed.skipped == 3)
         #expect(feed.entries.map(\.text) == ["one\ntwo"] && feed.entries.first?.nick == "carol")
         #expect(Twtxt.parse(Array("2026-12-01T18:00:00Z\thi\n".utf8), url: "u", nick: "n").entries.first?.nick == "n")
+        // Days the month does not have, and entries from after tomorrow, are not entries.
+        #expect(Twtxt.rfc3339("2026-02-31T18:00:00Z") == nil && Twtxt.rfc3339("2027-02-29T18:00:00Z") == nil)
+        #expect(Twtxt.rfc3339("2028-02-29T18:00:00Z") != nil)
+        let now = Date(timeIntervalSince1970: 1_796_148_000)  // 2026-12-01T18:00:00Z
+        let future = "2026-12-01T17:00:00Z\tnow\n2026-12-03T18:00:00Z\tpinned on top\n9999-12-31T00:00:00Z\tforever\n"
+        let dated = Twtxt.parse(Array(future.utf8), url: "u", nick: "n", now: now)
+        #expect(dated.entries.map(\.text) == ["now"] && dated.skipped == 2)
+        // A feed's own nick: one line, no controls, 30 characters at most.
+        let long = "# nick = " + String(repeating: "n", count: 40) + "\u{2028}x\u{1B}[2J\n2026-12-01T17:00:00Z\thi\n"
+        let named = Twtxt.parse(Array(long.utf8), url: "u", nick: "n", now: now)
+        #expect(named.nick == String(repeating: "n", count: 30))
+        let short = Twtxt.parse(Array("# nick = a\u{2028}b\u{1B}\n".utf8), url: "u", nick: "n", now: now)
+        #expect(short.nick == "a b\u{FFFD}")
+    }
+
+    @Test func aFifoNamedAsAFeedIsRefusedNotWaitedOn() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let fifo = cli.home.appendingPathComponent("feed.txt")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let result = try cli.run(["follow", "--twtxt", fifo.path])
+        #expect(result.status == 1 && result.stderr.contains("not a regular file"), "\(result.stderr)")
     }
 
     @Test func aLocalFeedJoinsTheFollowingFeedInTimeAndLeavesWhenUnfollowed() throws {
@@ -257,6 +279,125 @@ struct TwtxtFollowTests {
             ["follow", "--twtxt", "http://127.0.0.1:\(port)/feed.txt"], environment: ["TWEETCLI_TWTXT_TIMEOUT": "1"])
         #expect(result.status == 1 && result.stderr.contains("no answer within 1 seconds"), "\(result.stderr)")
         #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    /// A Python program on a free port of 127.0.0.1 (its `PORT` replaced), until the returned
+    /// process ends; `script` runs in `directory`.
+    private func run(_ script: String, in directory: URL) throws -> (Process, port: Int) {
+        let python = try #require(Self.python)
+        for _ in 0..<5 {
+            let port = Int.random(in: 20_000...60_000)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = ["-c", script.replacingOccurrences(of: "PORT", with: String(port))]
+            process.currentDirectoryURL = directory
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<50 {
+                usleep(100_000)
+                if Self.accepts(port) { return (process, port) }
+                if !process.isRunning { break }
+            }
+            Self.stop(process)
+        }
+        throw CocoaError(.fileReadUnknown)
+    }
+
+    /// A feed that never ends, or that says it is 200 MiB: refused as it streams, at the limit,
+    /// not after taking it all in (the server counts what it could send before the fetch hung up).
+    @Test(.enabled(if: TwtxtFollowTests.python != nil)) func aFeedLargerThanTheLimitIsCutOffAsItArrives() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let site = cli.home.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        let (server, port) = try run(
+            """
+            import socket, threading
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(('127.0.0.1', PORT))
+            s.listen(5)
+            def serve(c):
+                request = c.recv(65536).decode('latin-1')
+                name = request.split(' ')[1].strip('/')
+                line = b'2026-11-30T12:00:00Z\\t' + b'x' * 1000 + b'\\n'
+                sent = 0
+                try:
+                    if name == 'declared':
+                        c.sendall(b'HTTP/1.1 200 OK\\r\\nContent-Length: 209715200\\r\\n\\r\\n')
+                    else:
+                        c.sendall(b'HTTP/1.0 200 OK\\r\\nContent-Type: text/plain\\r\\n\\r\\n')
+                    while sent < 200 * 1024 * 1024:
+                        c.sendall(line * 64)
+                        sent += len(line) * 64
+                except OSError:
+                    pass
+                open('sent-' + name, 'w').write(str(sent))
+                c.close()
+            while True:
+                c, _ = s.accept()
+                threading.Thread(target=serve, args=(c,), daemon=True).start()
+            """, in: site)
+        defer { Self.stop(server) }
+        for name in ["endless", "declared"] {
+            let result = try cli.run(["follow", "--twtxt", "http://127.0.0.1:\(port)/\(name)"])
+            #expect(result.status == 1 && result.stderr.contains("the feed is larger than 4 MiB"), "\(result.stderr)")
+            var sent: Int?
+            for _ in 0..<100 where sent == nil {
+                sent = (try? String(contentsOf: site.appendingPathComponent("sent-" + name), encoding: .utf8))
+                    .flatMap { Int($0) }
+                if sent == nil { usleep(50_000) }
+            }
+            let bytes = try #require(sent, "the server never saw the fetch hang up")
+            #expect(bytes < 64 << 20, "\(name): \(bytes) bytes sent before the fetch stopped")
+        }
+        let cache = cli.home.appendingPathComponent(".cache/tweetcli/twtxt")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).isEmpty, "no partial copy")
+    }
+
+    /// Ten feeds that each take half a second: read several at once (the server counts the
+    /// requests it holds at the same time), and a timeout of infinity is taken as the longest.
+    @Test(.enabled(if: TwtxtFollowTests.python != nil)) func followedFeedsAreFetchedSeveralAtOnce() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let site = cli.home.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        let (server, port) = try run(
+            """
+            import http.server, threading, time
+            lock = threading.Lock()
+            state = {'now': 0, 'most': 0}
+            class Slow(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    with lock:
+                        state['now'] += 1
+                        state['most'] = max(state['most'], state['now'])
+                        open('most', 'w').write(str(state['most']))
+                    time.sleep(0.5)
+                    body = ('# nick = feed%s\\n2026-11-30T12:00:00Z\\tentry of %s\\n' % (self.path, self.path)).encode()
+                    self.send_response(200)
+                    self.send_header('Content-Length', str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                    with lock:
+                        state['now'] -= 1
+                def log_message(self, *args):
+                    pass
+            http.server.ThreadingHTTPServer(('127.0.0.1', PORT), Slow).serve_forever()
+            """, in: site)
+        defer { Self.stop(server) }
+        for index in 0..<10 {
+            let follow = try cli.run(["follow", "--twtxt", "http://127.0.0.1:\(port)/f\(index)"])
+            #expect(follow.status == 0, "\(follow.stderr)")
+        }
+        try "0".write(to: site.appendingPathComponent("most"), atomically: true, encoding: .utf8)
+        let feed = try cli.run(
+            ["feed", "--following"], environment: ["TWEETCLI_TWTXT_MAX_AGE": "0", "TWEETCLI_TWTXT_TIMEOUT": "inf"])
+        #expect(feed.status == 0, "\(feed.stderr)")
+        for index in 0..<10 { #expect(feed.stdout.contains("entry of /f\(index)"), "\(feed.stdout)") }
+        let most = Int(try String(contentsOf: site.appendingPathComponent("most"), encoding: .utf8)) ?? 0
+        #expect(most >= 2, "at most \(most) fetch at a time")
     }
 
     @Test func theHttpTestsRanOrSayWhyNot() {

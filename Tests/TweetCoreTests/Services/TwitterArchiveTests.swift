@@ -124,6 +124,102 @@ struct TwitterArchiveReadingTests {
     }
 }
 
+extension TwitterArchiveReadingTests {
+    @Test func onlyTcoLinksExpandEachInPlaceOnceAndTheGrowthIsBounded() {
+        let links = [("https://t.co/abc", "https://example.org/a"), ("https://t.co/abcd", "https://example.org/b")]
+        // Case does not matter in the scheme and host; the code after t.co/ must match whole.
+        #expect(
+            TwitterText.expand("HTTPS://T.CO/abc, https://t.co/abcd, https://t.co/abcde", links: links)
+                == "https://example.org/a, https://example.org/b, https://t.co/abcde")
+        // An expansion is not read again, even if it holds another link.
+        #expect(
+            TwitterText.expand(
+                "https://t.co/x", links: [("https://t.co/x", "https://t.co/y"), ("https://t.co/y", "z")])
+                == "https://t.co/y")
+        // Entities that are not t.co links rewrite nothing: "a" would otherwise replace every a.
+        let text = String(repeating: "a ", count: 50_000)
+        #expect(
+            TwitterText.expand(text, links: (0..<1000).map { _ in ("a", String(repeating: "b", count: 1000)) }) == text)
+        // Many occurrences of one link grow the caption to at most maximumExpandedBytes.
+        let many = String(repeating: "https://t.co/q ", count: 5_000)
+        let long = "https://example.org/" + String(repeating: "p", count: 980)
+        let expanded = TwitterText.expand(many, links: [("https://t.co/q", long)])
+        #expect(expanded.utf8.count <= TwitterText.maximumExpandedBytes)
+        #expect(expanded.hasPrefix(long + " ") && expanded.hasSuffix("https://t.co/q "))
+    }
+
+    @Test func aManifestListsAFileOnceAndAsOneKindOnly() throws {
+        var fixture = ArchiveFixture()
+        fixture.tweets = ArchiveFixture.tweets(3)
+        let url = try folder(fixture)
+        let manifestURL = url.appendingPathComponent("data/manifest.js")
+        let manifest = try String(contentsOf: manifestURL, encoding: .utf8)
+        // following.js listed 50 times: still three accounts followed, read once.
+        let entry = "{\"fileName\":\"data\\/following.js\",\"globalName\":\"YTD.following.part0\",\"count\":\"3\"}"
+        let repeated = Array(repeating: entry, count: 50).joined(separator: ",")
+        let regex = try NSRegularExpression(pattern: "\"following\"\\s*:\\s*\\{\\s*\"files\"\\s*:\\s*\\[[^\\]]*\\]")
+        let range = NSRange(manifest.startIndex..., in: manifest)
+        #expect(regex.firstMatch(in: manifest, range: range) != nil)
+        let many = regex.stringByReplacingMatches(
+            in: manifest, range: range, withTemplate: "\"following\": {\"files\": [\(repeated)]")
+        try many.write(to: manifestURL, atomically: true, encoding: .utf8)
+        #expect(try TwitterArchive.read(path: url.path).following == 3)
+        // The tweets' file listed as the likes too: malformed, not read as both.
+        let twice = manifest.replacingOccurrences(of: "like.js", with: "tweets.js")
+        #expect(twice != manifest)
+        try twice.write(to: manifestURL, atomically: true, encoding: .utf8)
+        #expect {
+            try TwitterArchive.read(path: url.path)
+        } throws: { error in
+            guard case .malformed(let file, _, let reason) = error as? ArchiveError else { return false }
+            return file == "data/manifest.js" && reason.contains("data/tweets.js as tweets too")
+        }
+    }
+
+    @Test func tweetsFromAfterTodayAreRefused() throws {
+        var fixture = ArchiveFixture()
+        let future = Date().addingTimeInterval(30 * 86_400)
+        fixture.tweets = ArchiveFixture.tweets(2)
+        fixture.tweets[1].id = ArchiveFixture.snowflake(future)
+        let url = try folder(fixture)
+        #expect {
+            try TwitterArchive.read(path: url.path)
+        } throws: { error in
+            guard case .malformed(_, let place, let reason) = error as? ArchiveError else { return false }
+            return place == "item 2" && reason.contains("id_str") && reason.contains("later than today")
+        }
+        fixture.tweets[1] = .init(id: 12345, created: future, text: "from the future")
+        let other = try folder(fixture, "other")
+        #expect {
+            try TwitterArchive.read(path: other.path)
+        } throws: { error in
+            guard case .malformed(_, _, let reason) = error as? ArchiveError else { return false }
+            return reason.contains("created_at is later than today")
+        }
+        #expect(TwitterTime.date("Sat Feb 31 16:10:37 +0000 2023") == nil)
+        #expect(TwitterTime.date("Tue Feb 29 16:10:37 +0000 2028") != nil)
+    }
+
+    @Test func aFifoInTheArchiveIsRefusedNotWaitedOn() throws {
+        var fixture = ArchiveFixture()
+        fixture.tweets = ArchiveFixture.tweets(2)
+        let url = try folder(fixture)
+        let like = url.appendingPathComponent("data/like.js")
+        try FileManager.default.removeItem(at: like)
+        #expect(mkfifo(like.path, 0o600) == 0)
+        #expect {
+            try TwitterArchive.read(path: url.path)
+        } throws: { error in
+            (error as? ArchiveError)?.localizedDescription.contains("it is not a regular file") == true
+        }
+        let pipe = env.path("archive.zip")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        #expect(throws: ArchiveError.unreadable(pipe, reason: "it is neither a zip file nor a folder")) {
+            try TwitterArchive.read(path: pipe)
+        }
+    }
+}
+
 /// The import through the services, on every engine.
 struct TwitterArchiveImportTests {
     /// Mid-archive: a tweet posted here sits among the archived ones in time.
@@ -238,5 +334,73 @@ struct TwitterArchiveImportTests {
         // bob's like of ada's imported tweet 3 is his own.
         #expect(report.likes == 1)
         #expect(try await services.users.fetchStats(forUid: bob.id).tweets == 0)
+    }
+}
+
+extension TwitterArchiveImportTests {
+    /// An archive whose created_at runs backwards against the times its IDs hold (Twitter's own
+    /// never does; hand-made and converted ones may): each tweet's place is its created_at's, in
+    /// search and on the profile alike, and the buckets stay apart however the tweets come in.
+    @Test(arguments: [7, TweetService.archiveBatch]) func createdAtAgainstTheIDsOrderStillIndexesInOrder(batchSize: Int)
+        async throws
+    {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let services = try env.makeServices(.journal)
+        let ada = try await env.registerUser("ada", in: services)
+        var fixture = ArchiveFixture()
+        let start = Date(timeIntervalSince1970: 1_691_856_637)
+        fixture.tweets = (0..<30).map { index in
+            .init(
+                id: ArchiveFixture.snowflake(start.addingTimeInterval(Double(index) * 60)),
+                created: start.addingTimeInterval(Double(29 - index) * 60), text: "ordered word \(index)")
+        }
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try fixture.write(to: url)
+        var archive = try TwitterArchive.read(path: url.path)
+        archive.tweets.shuffle()
+        let report = try await services.tweets.importArchive(archive, batchSize: batchSize)
+        #expect(report.tweets == 30)
+        let expected = (0..<30).map { "ordered word \($0)" }
+        #expect(try await services.tweets.search("ordered", limit: 100).map(\.caption) == expected)
+        #expect(try await services.tweets.fetchTweets(forUid: ada.id, limit: 100).map(\.caption) == expected)
+        try await Self.expectBucketsApartAndOpenNewest("ordered", services.store)
+        try await Self.expectBucketsApartAndOpenNewest("word", services.store)
+        #expect(try await services.tweets.importArchive(archive, batchSize: batchSize).skipped.alreadyImported == 30)
+    }
+
+    /// Counts the store holds at the largest there is stay there; the import does not trap.
+    @Test func countsAtTheirLargestDoNotOverflow() async throws {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let services = try env.makeServices()
+        let ada = try await env.registerUser("ada", in: services)
+        _ = try await services.tweets.uploadTweet(caption: "archive word first")
+        try await services.store.runTransaction { transaction in
+            transaction.updateData(["tweets": .value(.integer(.max))], at: StatsCounter.path(of: ada.id))
+            transaction.updateData(["tweets": .value(.integer(.max))], at: SearchIndex.termPath("archive"))
+        }
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try Self.fixture().write(to: url)
+        let report = try await services.tweets.importArchive(try TwitterArchive.read(path: url.path))
+        #expect(report.tweets == 60)
+        #expect(try await services.users.fetchStats(forUid: ada.id).tweets == Int.max)
+        #expect(try await services.store.getDocument(SearchIndex.termPath("archive"))?.data["tweets"] == .integer(.max))
+    }
+
+    /// The archive fills the profile's empty fields only; one set here stays, and is reported.
+    @MainActor @Test func theProfileIsFilledWhereEmptyAndKeptWhereSet() async throws {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let services = try env.makeServices()
+        try await env.registerUser("ada", in: services)
+        _ = try await services.users.updateProfile(
+            ProfileChanges(bio: "My own bio", website: "https://example.org/ada"))
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try Self.fixture().write(to: url)
+        let viewModel = ArchiveImportViewModel(services: services)
+        try await viewModel.read(path: url.path)
+        try await viewModel.importArchive()
+        let report = try #require(viewModel.report)
+        #expect(report.profile == ["location"] && report.profileKept == ["bio"], "\(report)")
+        let user = try #require(try await services.auth.currentUser())
+        #expect(user.bio == "My own bio" && user.location == "London" && user.website == "https://example.org/ada")
     }
 }
