@@ -39,46 +39,44 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     private(set) var failure: String?
     private var finished = false
-    private var file: FileHandle?
     private var received = 0
+    /// The temporary file, made before the fetch starts: a timeout that unlinks it leaves no
+    /// file for a late delegate call to make again.
+    private let file: FileHandle
+
+    init(file: FileHandle) {
+        self.file = file
+    }
 
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        // A refusal ends the program first (finish, then cancel): cancelling can wait on
+        // URLSession's own queue, which a fast sender keeps busy.
         guard let http = response as? HTTPURLResponse else {
-            completionHandler(.cancel)
-            return finish("the server's answer is not http")
+            finish("the server's answer is not http")
+            return completionHandler(.cancel)
         }
         guard http.statusCode == 200 else {
-            completionHandler(.cancel)
-            return finish("the server answered \(http.statusCode)")
+            finish("the server answered \(http.statusCode)")
+            return completionHandler(.cancel)
         }
         guard response.expectedContentLength <= Int64(maximum) else {
-            completionHandler(.cancel)
-            return finish(tooLarge)
+            finish(tooLarge)
+            return completionHandler(.cancel)
         }
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-            let handle = FileHandle(forWritingAtPath: temporary)
-        else {
-            completionHandler(.cancel)
-            return finish("cannot write \(temporary)")
-        }
-        file = handle
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard !finished, let file else { return }
+        guard !finished else { return }
         received += data.count
-        guard received <= maximum else {
-            dataTask.cancel()
-            return finish(tooLarge)
-        }
+        // Not cancelled: the program ends as soon as `done` is signalled, and the connection with it.
+        guard received <= maximum else { return finish(tooLarge) }
         do {
             try file.write(contentsOf: data)
         } catch {
-            dataTask.cancel()
             finish("cannot write \(temporary): \(error.localizedDescription)")
         }
     }
@@ -89,7 +87,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         } else if let error {
             finish((error as NSError).localizedDescription)
         } else {
-            finish(file == nil ? "the server sent no answer" : nil)
+            finish(nil)
         }
     }
 
@@ -99,7 +97,7 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         guard !finished else { return }
         finished = true
         self.failure = failure
-        try? file?.close()
+        try? file.close()
         done.signal()
     }
 
@@ -111,7 +109,10 @@ configuration.timeoutIntervalForRequest = timeout
 configuration.timeoutIntervalForResource = timeout
 // A feed is text: asked for as it is, so what arrives is what is counted.
 configuration.httpAdditionalHeaders = ["User-Agent": "tweetcli (twtxt)", "Accept-Encoding": "identity"]
-let receiver = Receiver()
+guard FileManager.default.createFile(atPath: temporary, contents: nil),
+    let file = FileHandle(forWritingAtPath: temporary)
+else { fail("cannot write \(temporary)") }
+let receiver = Receiver(file: file)
 let queue = OperationQueue()
 queue.maxConcurrentOperationCount = 1
 let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: queue)

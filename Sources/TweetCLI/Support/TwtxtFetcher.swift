@@ -80,6 +80,18 @@ struct TwtxtFetcher: TwtxtFeedLoader {
         }
     }
 
+    /// Removes what fetches that were killed left in the cache (their partial copies and
+    /// messages) once they are older than any fetch can run.
+    private func removeLeftovers() {
+        let now = Date().timeIntervalSince1970
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory)) ?? []
+        where name.contains(".part-") || name.contains(".error-") {
+            let path = PathName.join(cacheDirectory, name)
+            var info = stat()
+            if lstat(path, &info) == 0, now - TimeInterval(info.st_mtim.tv_sec) > 3600 { unlink(path) }
+        }
+    }
+
     /// Runs `tweetcli-fetch URL DESTINATION TIMEOUT MAXIMUM` and waits for it without holding a
     /// thread, so that several feeds are fetched at once. Past the deadline nothing more is fetched.
     private func fetch(_ url: String, to destination: String) async throws {
@@ -88,6 +100,7 @@ struct TwtxtFetcher: TwtxtFeedLoader {
                 url, reason: "not fetched: the followed feeds took longer than \(Int(timeout * 3)) seconds")
         }
         try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        removeLeftovers()
         let program =
             helper
             ?? PathName.join(

@@ -19,7 +19,7 @@ struct ArchiveFiles {
     /// splits its files into parts), far less than would exhaust memory.
     static let maximumFileBytes: UInt64 = 4 << 30
     /// The most bytes all of its files may have together, however often they are read.
-    static let maximumTotalBytes: UInt64 = 16 << 30
+    static let maximumTotalBytes: UInt64 = 8 << 30
 
     /// The bytes read so far, of every file.
     private final class Tally {

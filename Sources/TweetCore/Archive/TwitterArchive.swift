@@ -279,49 +279,58 @@ enum TwitterText {
     /// Links to anything but t.co are left as they are: an archive cannot rewrite its own text.
     static func expand(_ text: String, links: [(String, String)]) -> String {
         // By the code after t.co/, which is what tells links apart (the scheme and host are any case).
-        var expansions: [Substring: String] = [:]
+        var expansions: [[UInt8]: [UInt8]] = [:]
         for (short, long) in links {
-            guard let link = tcoLink(Substring(short)), link.whole.endIndex == short.endIndex else { continue }
-            expansions[link.code] = expansions[link.code] ?? long
+            let bytes = Array(short.utf8)
+            guard let link = tcoLink(bytes, at: 0), link.end == bytes.count else { continue }
+            let code = Array(bytes[link.code...])
+            if expansions[code] == nil { expansions[code] = Array(long.utf8) }
         }
         guard !expansions.isEmpty else { return text }
-        var result = ""
-        var rest = Substring(text)
-        var budget = maximumExpandedBytes - min(maximumExpandedBytes, text.utf8.count)
-        while let start = rest.range(of: "http", options: .caseInsensitive)?.lowerBound {
-            result += rest[..<start]
-            let tail = rest[start...]
-            if let link = tcoLink(tail), let long = expansions[link.code],
-                long.utf8.count - link.whole.utf8.count <= budget
-            {
-                budget -= max(0, long.utf8.count - link.whole.utf8.count)
-                result += long
-                rest = tail[link.whole.endIndex...]
-            } else {
-                result += tail.prefix(4)
-                rest = tail.dropFirst(4)
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var budget = maximumExpandedBytes - min(maximumExpandedBytes, bytes.count)
+        var index = 0
+        var copied = 0
+        // One pass over the bytes: a link starts at an h or H, and only there is one looked for.
+        while index < bytes.count {
+            guard bytes[index] | 0x20 == 0x68, let link = tcoLink(bytes, at: index),
+                let long = expansions[Array(bytes[link.code..<link.end])],
+                long.count - (link.end - index) <= budget
+            else {
+                index += 1
+                continue
             }
+            budget -= max(0, long.count - (link.end - index))
+            result += bytes[copied..<index]
+            result += long
+            index = link.end
+            copied = index
         }
-        return result + rest
+        result += bytes[copied...]
+        return String(decoding: result, as: UTF8.self)
     }
 
-    /// The t.co link at the start of `text` (`http://t.co/` or `https://t.co/`, in any case, and
-    /// the letters and digits after it) and its code; `nil` when it does not start with one.
-    private static func tcoLink(_ text: Substring) -> (whole: Substring, code: Substring)? {
-        let bytes = text.utf8
+    /// The t.co link at `start` of `bytes` (`http://t.co/` or `https://t.co/`, in any case, and
+    /// the letters and digits after it): where its code starts and where it ends; `nil` when
+    /// there is none.
+    private static func tcoLink(_ bytes: [UInt8], at start: Int) -> (code: Int, end: Int)? {
         for prefix in ["https://t.co/", "http://t.co/"] {
-            guard bytes.count > prefix.utf8.count,
-                zip(bytes, prefix.utf8).allSatisfy({ lowercased($0) == $1 })
+            let prefix = prefix.utf8
+            guard bytes.count - start > prefix.count,
+                zip(bytes[start...], prefix).allSatisfy({ lowercased($0) == $1 })
             else { continue }
-            let codeStart = bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)
-            let end =
-                bytes[codeStart...].firstIndex { byte in
-                    !((0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte))
-                } ?? bytes.endIndex
-            guard end > codeStart else { return nil }
-            return (text[..<end], text[codeStart..<end])
+            let code = start + prefix.count
+            var end = code
+            while end < bytes.count, isLetterOrDigit(bytes[end]) { end += 1 }
+            return end > code ? (code, end) : nil
         }
         return nil
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

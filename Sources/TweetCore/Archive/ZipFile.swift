@@ -139,6 +139,17 @@ final class ZipFile {
             }
             at = next
         }
+        // Each member's data is its own: entries that overlap (the trick of zip bombs, and a way to
+        // have one file read as several) are refused.
+        var covered: UInt64 = 0
+        for entry in entries.values.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
+            guard entry.localHeaderOffset >= covered else { throw ZipError.corrupt("two of its members overlap") }
+            let (sum, overflow) = entry.localHeaderOffset.addingReportingOverflow(30 &+ entry.compressedSize)
+            guard !overflow, entry.compressedSize < UInt64.max - 30 else {
+                throw ZipError.corrupt("a member runs past the end of the file")
+            }
+            covered = sum
+        }
     }
 
     /// The 64-bit sizes and offset of the ZIP64 extra field (0x0001), for the fields whose 32-bit

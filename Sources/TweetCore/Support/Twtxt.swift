@@ -99,9 +99,11 @@ extension Twtxt {
     /// The most characters of a feed's own nick that are kept.
     public static let maximumNickLength = 30
 
-    /// A feed's `# nick =` as shown: on one line, without controls, at most ``maximumNickLength``.
+    /// A feed's `# nick =` as shown: on one line, without controls, at most ``maximumNickLength``
+    /// characters and four times as many Unicode scalars (combining marks pile onto one character).
     static func nick(_ value: String) -> String {
-        String(clean(value).replacingOccurrences(of: "\u{2028}", with: " ").prefix(maximumNickLength))
+        let line = String(clean(value).replacingOccurrences(of: "\u{2028}", with: " ").prefix(maximumNickLength))
+        return String(String.UnicodeScalarView(line.unicodeScalars.prefix(maximumNickLength * 4)))
     }
 
     /// The most bytes of a feed tweetcli reads, and of one entry's text.
@@ -126,6 +128,7 @@ extension Twtxt {
                 continue
             }
             if text.hasPrefix("#") {
+                guard line.count <= maximumEntryBytes else { continue }
                 // `# nick = value` metadata; any other comment is ignored.
                 let body = text.dropFirst().trimmingCharacters(in: .whitespaces)
                 if let equals = body.firstIndex(of: "="),

@@ -76,7 +76,12 @@ public final class ArchiveImportViewModel: ErrorRecording {
                     continue
                 }
                 if let now, !now.isEmpty {
-                    if now != value { kept.append(name) }
+                    // As the profile stores it: line breaks as \n, trimmed.
+                    func stored(_ text: String) -> String {
+                        text.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
+                            in: .whitespacesAndNewlines)
+                    }
+                    if stored(now) != stored(value) { kept.append(name) }
                     continue
                 }
                 do {

@@ -39,6 +39,13 @@ struct TwtxtFollowTests {
         #expect(named.nick == String(repeating: "n", count: 30))
         let short = Twtxt.parse(Array("# nick = a\u{2028}b\u{1B}\n".utf8), url: "u", nick: "n", now: now)
         #expect(short.nick == "a b\u{FFFD}")
+        // One character of a hundred thousand combining marks is not a 30-character nick.
+        let marks = "# nick = a" + String(repeating: "\u{0301}", count: 100_000) + "\n2026-12-01T17:00:00Z\thi\n"
+        let piled = Twtxt.parse(Array(marks.utf8), url: "u", nick: "n", now: now)
+        #expect(piled.nick == nil || piled.nick!.unicodeScalars.count <= 4 * Twtxt.maximumNickLength)
+        #expect(piled.entries.count == 1)
+        let fewer = "# nick = a" + String(repeating: "\u{0301}", count: 1000) + "\n"
+        #expect(Twtxt.parse(Array(fewer.utf8), url: "u", nick: "n", now: now).nick?.unicodeScalars.count == 120)
     }
 
     @Test func aFifoNamedAsAFeedIsRefusedNotWaitedOn() throws {
@@ -340,10 +347,11 @@ struct TwtxtFollowTests {
                 threading.Thread(target=serve, args=(c,), daemon=True).start()
             """, in: site)
         defer { Self.stop(server) }
-        for name in ["endless", "declared"] {
+        for name in ["endless", "declared", "endless", "endless"] {
             let result = try cli.run(["follow", "--twtxt", "http://127.0.0.1:\(port)/\(name)"])
             #expect(result.status == 1 && result.stderr.contains("the feed is larger than 4 MiB"), "\(result.stderr)")
             var sent: Int?
+            defer { try? FileManager.default.removeItem(at: site.appendingPathComponent("sent-" + name)) }
             for _ in 0..<100 where sent == nil {
                 sent = (try? String(contentsOf: site.appendingPathComponent("sent-" + name), encoding: .utf8))
                     .flatMap { Int($0) }

@@ -146,6 +146,33 @@ extension TwitterArchiveReadingTests {
         let expanded = TwitterText.expand(many, links: [("https://t.co/q", long)])
         #expect(expanded.utf8.count <= TwitterText.maximumExpandedBytes)
         #expect(expanded.hasPrefix(long + " ") && expanded.hasSuffix("https://t.co/q "))
+        // Four megabytes of "http" and one link: one pass, not a search from every "http" (which
+        // took two minutes here).
+        let started = Date()
+        let crowded = String(repeating: "http", count: 1 << 20) + " https://t.co/abc"
+        // Past 128 KiB a link only expands to something no longer than itself.
+        let found = TwitterText.expand(crowded, links: [("https://t.co/abc", "https://a.b")]).hasSuffix(
+            "http https://a.b")
+        #expect(found)
+        #expect(Date().timeIntervalSince(started) < 30, "expanding is linear in the text")
+    }
+
+    @Test func membersThatOverlapAreRefused() throws {
+        var fixture = ArchiveFixture()
+        fixture.tweets = ArchiveFixture.tweets(2)
+        let zip = URL(fileURLWithPath: env.path("archive.zip"))
+        try ArchiveFixture.zip(try folder(fixture), to: zip)
+        #expect(try TwitterArchive.read(path: zip.path).followers == 5)
+        // One member's data listed again as the follower file's second part: read three times,
+        // it would count the followers three times.
+        let twice = try ArchiveFixture.duplicatingEntry(
+            try Data(contentsOf: zip), "data/follower.js", as: "data/follower-part1.js")
+        try twice.write(to: zip)
+        #expect {
+            try TwitterArchive.read(path: zip.path)
+        } throws: { error in
+            (error as? ArchiveError)?.localizedDescription.contains("two of its members overlap") == true
+        }
     }
 
     @Test func aManifestListsAFileOnceAndAsOneKindOnly() throws {
@@ -402,5 +429,25 @@ extension TwitterArchiveImportTests {
         #expect(report.profile == ["location"] && report.profileKept == ["bio"], "\(report)")
         let user = try #require(try await services.auth.currentUser())
         #expect(user.bio == "My own bio" && user.location == "London" && user.website == "https://example.org/ada")
+    }
+
+    /// A field the archive filled is the archive's on the next import, line breaks and all.
+    @MainActor @Test func aFieldTheArchiveFilledIsNotReportedAsKeptNextTime() async throws {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let services = try env.makeServices()
+        try await env.registerUser("ada", in: services)
+        var fixture = Self.fixture()
+        fixture.bio = "  Line one\r\nline two "
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try fixture.write(to: url)
+        for run in 0..<2 {
+            let viewModel = ArchiveImportViewModel(services: services)
+            try await viewModel.read(path: url.path)
+            try await viewModel.importArchive()
+            let report = try #require(viewModel.report)
+            #expect(report.profileKept.isEmpty, "run \(run): \(report)")
+            #expect(report.profile == (run == 0 ? ["bio", "website", "location"] : []))
+        }
+        #expect(try await services.auth.currentUser()?.bio == "Line one\nline two")
     }
 }

@@ -137,6 +137,44 @@ struct ArchiveFixture {
             at: data.appendingPathComponent("tweets_media"), withIntermediateDirectories: true)
     }
 
+    /// `zip` with its central directory's entry for `name` listed again as `newName`, pointing at
+    /// the same data (the end record has no comment, as Info-ZIP writes it).
+    static func duplicatingEntry(_ zip: Data, _ name: String, as newName: String) throws -> Data {
+        let bytes = [UInt8](zip)
+        func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+        func put16(_ value: Int, _ into: inout [UInt8], _ at: Int) {
+            into[at] = UInt8(value & 0xFF)
+            into[at + 1] = UInt8(value >> 8 & 0xFF)
+        }
+        let end = bytes.count - 22
+        guard u32(end) == 0x0605_4B50 else { throw CocoaError(.fileReadCorruptFile) }
+        let (count, size, offset) = (u16(end + 10), u32(end + 12), u32(end + 16))
+        var at = offset
+        var copy: [UInt8]?
+        for _ in 0..<count {
+            let length = u16(at + 28)
+            let next = at + 46 + length + u16(at + 30) + u16(at + 32)
+            if String(decoding: bytes[(at + 46)..<(at + 46 + length)], as: UTF8.self).hasSuffix(name) {
+                var record = Array(bytes[at..<at + 46]) + Array(newName.utf8)
+                put16(newName.utf8.count, &record, 28)
+                put16(0, &record, 30)
+                put16(0, &record, 32)
+                copy = record
+            }
+            at = next
+        }
+        guard let copy else { throw CocoaError(.fileReadCorruptFile) }
+        var result = Array(bytes[..<(offset + size)]) + copy + Array(bytes[end...])
+        let newEnd = offset + size + copy.count
+        put16(count + 1, &result, newEnd + 8)
+        put16(count + 1, &result, newEnd + 10)
+        let newSize = size + copy.count
+        put16(newSize & 0xFFFF, &result, newEnd + 12)
+        put16(newSize >> 16, &result, newEnd + 14)
+        return Data(result)
+    }
+
     /// Zips `folder`'s contents into `zip` with Info-ZIP's `zip` (deflated, or `stored`), as the
     /// downloaded archive is; `inside` puts them under one more folder.
     static func zip(_ folder: URL, to zip: URL, stored: Bool = false, inside: String? = nil) throws {
