@@ -117,7 +117,12 @@ public struct DemoSeeder: Sendable {
         let summary = Mutex<Summary?>(nil)
     }
 
-    /// Makes the demo data, handing each document to `write`.
+    /// Makes the demo data, handing each document to `write`, in bounded memory: every draw about
+    /// a tweet comes from the seed and the tweet's index alone (``TweetDraws``), so each pass makes
+    /// the tweets it needs again instead of keeping them, and the liked, retweeted and bookmarked
+    /// pairs are the first of a pseudo-random permutation of all pairs (never a set of those
+    /// taken). What is kept: each tweet's four counters, each user's counts, and each search
+    /// term's newest partial bucket.
     private func generate(
         _ options: Options, hash: String, random: SplitMix64, ids: IDGenerator,
         write: ((DocumentPath, JSONObject)) throws -> Void
@@ -136,151 +141,145 @@ public struct DemoSeeder: Sendable {
                     ["passwordHash": .string(hash)]
                 ))
         }
-
-        var tweets: [TweetRecord] = []
-        tweets.reserveCapacity(options.tweets)
-        let span = 90.0 * 86_400 / Double(max(options.tweets, 1))
-        var replies = 0
-        var captions = DemoCaptions()
-        var notifications = Notifications()
-        var owners: [String: JSONObject] = [:]  // the author of the tweet a reply or quote answers, by tweet
-        for index in 0..<options.tweets {
-            let author = users[Int(random.next() % UInt64(users.count))]
-            let time = Self.anchor.addingTimeInterval(-Double(options.tweets - 1 - index) * max(span, 0.001))
-            let id = ids.next(at: time)
-            var replyTo: String?
-            var quote: String?
-            var notified: String?  // The author of the tweet answered or quoted, notified of that.
-            if index > 0 && random.next() % 10 == 0 {
-                let parent = Int(random.next() % UInt64(index))
-                replyTo = tweets[parent].id
-                tweets[parent].replyCount! += 1
-                notified = tweets[parent].uid
-                owners[id] = ["replyToUid": .string(tweets[parent].uid)]
-                notifications.add(tweets[parent].uid, .reply, from: author.id, tweetID: id, at: time)
-                replies += 1
-            } else if index > 0 && random.next() % 20 == 0 {
-                let quoted = Int(random.next() % UInt64(index))
-                quote = tweets[quoted].id
-                tweets[quoted].quotes! += 1
-                notified = tweets[quoted].uid
-                owners[id] = ["quoteUid": .string(tweets[quoted].uid)]
-                notifications.add(tweets[quoted].uid, .quote, from: author.id, tweetID: id, at: time)
-            }
-            let composed = captions.next(&random, reply: replyTo != nil)
-            var caption = composed.text
-            var entities = composed.entities
-            if random.next() % 8 == 0 {  // One tweet in eight mentions someone.
-                let mentioned = users[Int(random.next() % UInt64(users.count))]
-                caption = "@\(mentioned.username) " + caption
-                entities.mentions.insert(mentioned.username, at: 0)
-                if mentioned.id != notified {
-                    notifications.add(mentioned.id, .mention, from: author.id, tweetID: id, at: time)
-                }
-            }
-            tweets.append(
-                TweetRecord(
-                    id: id, uid: author.id, caption: caption, likes: 0, timestamp: time, replyToId: replyTo,
-                    entities: entities, quoteId: quote))
-        }
-
-        var liked = Set<Int>()
-        while liked.count < options.likes {
-            let pair = Int(random.next() % UInt64(users.count * tweets.count))
-            guard liked.insert(pair).inserted else { continue }
-            let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
-            tweets[tweet].likes += 1
-            let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
+        let count = options.tweets
+        let draws = TweetDraws(seed: random.next(), tweets: count, users: users.count)
+        var unread = [Int](repeating: 0, count: users.count)
+        func notify(
+            _ recipient: Int, _ kind: ActivityNotification.Kind, from: Int, tweetID: String?, at time: Date
+        ) throws {
+            // Each notification's key is its own (a pair, or a tweet, is drawn once), so none replaces another.
+            guard recipient != from else { return }
+            let key = ActivityNotification.key(kind, from: users[from].id, tweetID: tweetID)
+            unread[recipient] += 1
             try write(
                 (
-                    DocumentPath(collection: Collections.likes(of: user.id), documentID: tweets[tweet].id),
-                    ["timestamp": .string(Timestamp.string(from: time)), "tweetId": .string(tweets[tweet].id)]
+                    DocumentPath(collection: Collections.notifications(of: users[recipient].id), documentID: key),
+                    [
+                        "type": .string(kind.rawValue), "from": .string(users[from].id),
+                        "tweetId": tweetID.map { .string($0) } ?? .null,
+                        "timestamp": .string(Timestamp.string(from: time)),
+                    ]
+                ))
+        }
+
+        // Replies and quotes, counted on the tweets they answer; their notifications.
+        var replyCounts = Counters(count)
+        var quoteCounts = Counters(count)
+        var replies = 0
+        for index in 0..<count {
+            let shape = draws.shape(index)
+            var notified: Int?
+            if let parent = shape.replyTo {
+                replyCounts.add(parent)
+                replies += 1
+                notified = draws.shape(parent).author
+                try notify(notified!, .reply, from: shape.author, tweetID: draws.id(index), at: draws.time(index))
+            } else if let quoted = shape.quote {
+                quoteCounts.add(quoted)
+                notified = draws.shape(quoted).author
+                try notify(notified!, .quote, from: shape.author, tweetID: draws.id(index), at: draws.time(index))
+            }
+            if let mentioned = shape.mention, mentioned != notified {
+                try notify(mentioned, .mention, from: shape.author, tweetID: draws.id(index), at: draws.time(index))
+            }
+        }
+
+        // Likes, then a retweet for one tweet in ten and a bookmark for one in twenty, by random users.
+        let pairs = UInt64(users.count) * UInt64(count)
+        var likeCounts = Counters(count)
+        let liking = Permutation(count: pairs, key: draws.seed ^ 1)
+        for index in 0..<UInt64(options.likes) {
+            let (user, tweet) = draws.pair(liking(index))
+            likeCounts.add(tweet)
+            let id = draws.id(tweet)
+            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 11) % 86_400))
+            try write(
+                (
+                    DocumentPath(collection: Collections.likes(of: users[user].id), documentID: id),
+                    ["timestamp": .string(Timestamp.string(from: time)), "tweetId": .string(id)]
                 ))
             // Likes are as many as tweets: only the newest tenth's likes are in the bell, as if
             // older ones had been read and let go, so a million likes do not add a million documents.
-            if tweet >= tweets.count - tweets.count / 10 {
-                notifications.add(tweets[tweet].uid, .like, from: user.id, tweetID: tweets[tweet].id, at: time)
+            if tweet >= count - count / 10 {
+                try notify(draws.shape(tweet).author, .like, from: user, tweetID: id, at: time)
             }
         }
-        // A retweet for one tweet in ten and a bookmark for one in twenty, by random users.
-        var retweeted = Set<Int>()
-        while options.tweets > 0 && retweeted.count < options.tweets / 10 {
-            let pair = Int(random.next() % UInt64(users.count * tweets.count))
-            guard retweeted.insert(pair).inserted else { continue }
-            let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
-            tweets[tweet].retweets! += 1
-            let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
+        var retweetCounts = Counters(count)
+        let retweeting = Permutation(count: pairs, key: draws.seed ^ 2)
+        for index in 0..<UInt64(count / 10) {
+            let (user, tweet) = draws.pair(retweeting(index))
+            retweetCounts.add(tweet)
+            let id = draws.id(tweet)
+            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 12) % 86_400))
             let retweetID = RetweetKey.documentID(ids, at: time)
             let stamp = JSONValue.string(Timestamp.string(from: time))
             try write(
                 (
                     DocumentPath(collection: Collections.retweets, documentID: retweetID),
-                    ["uid": .string(user.id), "tweetId": .string(tweets[tweet].id), "timestamp": stamp]
+                    ["uid": .string(users[user].id), "tweetId": .string(id), "timestamp": stamp]
                 ))
             try write(
                 (
-                    DocumentPath(collection: Collections.retweeted(by: user.id), documentID: tweets[tweet].id),
+                    DocumentPath(collection: Collections.retweeted(by: users[user].id), documentID: id),
                     ["retweetId": .string(retweetID), "timestamp": stamp]
                 ))
-            notifications.add(tweets[tweet].uid, .retweet, from: user.id, tweetID: tweets[tweet].id, at: time)
+            try notify(draws.shape(tweet).author, .retweet, from: user, tweetID: id, at: time)
         }
-        var bookmarked = Set<Int>()
-        while options.tweets > 0 && bookmarked.count < options.tweets / 20 {
-            let pair = Int(random.next() % UInt64(users.count * tweets.count))
-            guard bookmarked.insert(pair).inserted else { continue }
-            let (user, tweet) = (users[pair / tweets.count], pair % tweets.count)
-            let time = tweets[tweet].timestamp.addingTimeInterval(Double(random.next() % 86_400))
+        let bookmarking = Permutation(count: pairs, key: draws.seed ^ 3)
+        for index in 0..<UInt64(count / 20) {
+            let (user, tweet) = draws.pair(bookmarking(index))
+            let id = draws.id(tweet)
+            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 13) % 86_400))
             try write(
                 (
-                    DocumentPath(collection: Collections.bookmarks(of: user.id), documentID: tweets[tweet].id),
-                    ["tweetId": .string(tweets[tweet].id), "timestamp": .string(Timestamp.string(from: time))]
+                    DocumentPath(collection: Collections.bookmarks(of: users[user].id), documentID: id),
+                    ["tweetId": .string(id), "timestamp": .string(Timestamp.string(from: time))]
                 ))
         }
-        // Each tweet with its search terms and its hashtags' hour counts, as posting them would write.
-        var termTweets: [String: [String]] = [:]
+
+        // The tweets, made again with their counts, with their search terms and hashtag hours, as
+        // posting them would write.
+        var captions = DemoCaptions()
+        var terms = SeedTerms(draws: draws)
         var trendCounts: [String: [String: (hashtag: String, tweets: Int64)]] = [:]
-        for tweet in tweets {
-            var fields = tweet.fields
-            if let owner = owners[tweet.id] { fields.merge(owner) { $1 } }
-            try write((DocumentPath(collection: Collections.tweets, documentID: tweet.id), fields))
-            let entities = tweet.entities ?? TweetEntities()
-            for term in SearchTerms.terms(caption: tweet.caption, entities: entities) {
-                termTweets[term, default: []].append(tweet.id)  // tweets are made in ID order
+        var stats = [UserStats](repeating: UserStats(following: 0, followers: 0, tweets: 0), count: users.count)
+        for index in 0..<count {
+            let shape = draws.shape(index)
+            var captionRandom = draws.random(index, stream: 2)
+            let composed = captions.next(&captionRandom, reply: shape.replyTo != nil)
+            var caption = composed.text
+            var entities = composed.entities
+            if let mentioned = shape.mention {  // One tweet in eight mentions someone.
+                caption = "@\(users[mentioned].username) " + caption
+                entities.mentions.insert(users[mentioned].username, at: 0)
+            }
+            let id = draws.id(index)
+            let time = draws.time(index)
+            let record = TweetRecord(
+                id: id, uid: users[shape.author].id, caption: caption, likes: likeCounts[index], timestamp: time,
+                replyToId: shape.replyTo.map(draws.id), entities: entities, replyCount: replyCounts[index],
+                retweets: retweetCounts[index], quotes: quoteCounts[index], quoteId: shape.quote.map(draws.id))
+            var fields = record.fields
+            if let parent = shape.replyTo { fields["replyToUid"] = .string(users[draws.shape(parent).author].id) }
+            if let quoted = shape.quote { fields["quoteUid"] = .string(users[draws.shape(quoted).author].id) }
+            try write((DocumentPath(collection: Collections.tweets, documentID: id), fields))
+            stats[shape.author].tweets += 1
+            for term in SearchTerms.terms(caption: caption, entities: entities) {
+                try terms.add(index, to: term, write: write)  // tweets are made in ID order
             }
             if !entities.hashtags.isEmpty {
-                let hour = SearchIndex.hour(tweet.timestamp)
+                let hour = SearchIndex.hour(time)
                 for tag in Set(entities.hashtags.map(SearchTerms.fold)) {
                     let shown = entities.hashtags.first { SearchTerms.fold($0) == tag } ?? tag
                     trendCounts[hour, default: [:]][tag, default: (shown, 0)].tweets += 1
                 }
             }
         }
-        for (term, ids) in termTweets {
-            var last: [String] = []
-            for start in stride(from: 0, to: ids.count, by: SearchIndex.seedBucketSize) {
-                last = Array(ids[start..<min(ids.count, start + SearchIndex.seedBucketSize)])
-                try write(
-                    (
-                        DocumentPath(collection: SearchIndex.bucketsCollection(term), documentID: last[0]),
-                        SearchIndex.bucket(last)
-                    ))
-            }
-            try write(
-                (
-                    SearchIndex.termPath(term),
-                    [
-                        "tweets": .integer(Int64(ids.count)), "open": .string(last[0]),
-                        "openSize": .integer(Int64(last.count)),
-                    ]
-                ))
-        }
+        try terms.finish(write: write)
         for (hour, counts) in trendCounts {
             try write((SearchIndex.trendPath(hour), SearchIndex.trendFields(counts)))
         }
 
-        var stats = [String: UserStats](
-            uniqueKeysWithValues: users.map { ($0.id, UserStats(following: 0, followers: 0, tweets: 0)) })
-        for tweet in tweets { stats[tweet.uid]!.tweets += 1 }
         var follows = 0
         for (index, user) in users.enumerated() {
             var chosen = Set<Int>()
@@ -299,44 +298,19 @@ public struct DemoSeeder: Sendable {
                         ["timestamp": stamp]
                     ))
                 follows += 1
-                stats[user.id]!.following += 1
-                stats[users[other].id]!.followers += 1
-                notifications.add(users[other].id, .follow, from: user.id, tweetID: nil, at: Self.anchor)
+                stats[index].following += 1
+                stats[other].followers += 1
+                try notify(other, .follow, from: index, tweetID: nil, at: Self.anchor)
             }
         }
-        for (uid, counts) in stats { try write((StatsCounter.path(of: uid), StatsCounter.fields(counts))) }
-        for document in notifications.all { try write(document) }
-
-        return Summary(users: users.count, tweets: tweets.count, replies: replies, likes: liked.count, follows: follows)
-    }
-
-    /// The notifications demo activity would have sent, all unread, and each recipient's count.
-    private struct Notifications {
-        /// By path: of two notifications with one key, the later is kept.
-        var writes: [DocumentPath: JSONObject] = [:]
-        var unread: [String: Int] = [:]
-
-        mutating func add(
-            _ recipient: String, _ kind: ActivityNotification.Kind, from: String, tweetID: String?, at time: Date
-        ) {
-            guard recipient != from else { return }
-            let key = ActivityNotification.key(kind, from: from, tweetID: tweetID)
-            let path = DocumentPath(collection: Collections.notifications(of: recipient), documentID: key)
-            if writes[path] == nil { unread[recipient, default: 0] += 1 }
-            writes[path] = [
-                "type": .string(kind.rawValue), "from": .string(from),
-                "tweetId": tweetID.map { .string($0) } ?? .null,
-                "timestamp": .string(Timestamp.string(from: time)),
-            ]
+        for (index, counts) in stats.enumerated() {
+            try write((StatsCounter.path(of: users[index].id), StatsCounter.fields(counts)))
         }
-
-        /// The notifications and the recipients' states.
-        var all: [(DocumentPath, JSONObject)] {
-            writes.map { ($0.key, $0.value) }
-                + unread.map { uid, count in
-                    (NotificationBatch.statePath(of: uid), ["unread": .integer(Int64(count)), "seen": .null])
-                }
+        for (index, count) in unread.enumerated() where count > 0 {
+            try write(
+                (NotificationBatch.statePath(of: users[index].id), ["unread": .integer(Int64(count)), "seen": .null]))
         }
+        return Summary(users: users.count, tweets: count, replies: replies, likes: options.likes, follows: follows)
     }
 
     private func makeUsers(_ count: Int, ids: IDGenerator, random: inout SplitMix64) -> [User] {

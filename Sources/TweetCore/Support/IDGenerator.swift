@@ -37,6 +37,13 @@ public struct IDGenerator: Sendable {
         Self.ordered(UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded())), digits: 8) + next().suffix(12)
     }
 
+    /// An ID that sorts by `date` as ``next(at:)``'s do, its twelve other characters drawn from
+    /// `generator`: the demo seed's, which makes each tweet's ID again from the tweet's own draws.
+    static func next(at date: Date, using generator: inout some RandomNumberGenerator) -> String {
+        ordered(UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded())), digits: 8)
+            + makeID(using: &generator).suffix(12)
+    }
+
     /// The ID of a tweet imported from Twitter: its time as ``next(at:)`` writes it, then its
     /// Twitter ID in 12 base-62 digits instead of random ones, so the same tweet always gets the
     /// same ID.
