@@ -27,6 +27,11 @@ final class Context {
     }
 
     /// `--store`, else `TWEETCLI_STORE`, else the config file's `store`, else the XDG default.
+    /// The local store's directory; `nil` when the store is a PostgreSQL database.
+    var localStoreDirectory: String? {
+        PostgresLocation.isLocation(storeDirectory) ? nil : storeDirectory
+    }
+
     var storeDirectory: String {
         AppPaths.storeDirectory(option: options.storePath ?? environmentStore ?? configStore, environment: environment)
     }

@@ -36,6 +36,11 @@ struct SeedCommand: Command {
     }
 
     func run(_ context: Context) async throws {
+        // The store's own file system holds the sort's runs and the segment: checked before the
+        // store is made (a PostgreSQL server's disk is not this machine's to ask).
+        if let directory = context.localStoreDirectory {
+            try options.validate(availableBytes: nil, availableDiskBytes: MachineDisk.availableBytes(near: directory))
+        }
         let viewModel = SeedViewModel(services: try context.services())
         try await viewModel.seed(options)
         guard let summary = viewModel.summary else { return }

@@ -20,3 +20,19 @@ enum MachineMemory {
         return nil
     }
 }
+
+/// How much room the file system that holds a path has now.
+enum MachineDisk {
+    /// The bytes an unprivileged writer may still use on the file system of `path`, or of its
+    /// nearest ancestor that exists (a store not made yet); `nil` when none can be asked.
+    static func availableBytes(near path: String) -> Double? {
+        var candidate = URL(fileURLWithPath: path).standardizedFileURL
+        while true {
+            var info = statvfs()
+            if statvfs(candidate.path, &info) == 0 { return Double(info.f_bavail) * Double(info.f_frsize) }
+            let parent = candidate.deletingLastPathComponent()
+            guard parent.path != candidate.path else { return nil }
+            candidate = parent
+        }
+    }
+}

@@ -141,15 +141,26 @@ final class ZipFile {
         }
         // Each member's data is its own: entries that overlap (the trick of zip bombs, and a way to
         // have one file read as several) are refused.
+        // Each from its local header to the end of its data, as reading it goes.
         var covered: UInt64 = 0
         for entry in entries.values.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
             guard entry.localHeaderOffset >= covered else { throw ZipError.corrupt("two of its members overlap") }
-            let (sum, overflow) = entry.localHeaderOffset.addingReportingOverflow(30 &+ entry.compressedSize)
-            guard !overflow, entry.compressedSize < UInt64.max - 30 else {
-                throw ZipError.corrupt("a member runs past the end of the file")
-            }
-            covered = sum
+            covered = try dataRange(of: entry).upperBound
         }
+    }
+
+    /// Where `entry`'s data is: after its local header, whose name and extra field may differ in
+    /// length from the central directory's.
+    private func dataRange(of entry: Entry) throws -> Range<UInt64> {
+        let local = try bytes(at: entry.localHeaderOffset, count: 30)
+        guard local.uint32(at: 0) == 0x0403_4B50 else {
+            throw ZipError.corrupt("\(entry.name)'s local header is missing")
+        }
+        let start = entry.localHeaderOffset + 30 + UInt64(local.uint16(at: 26)) + UInt64(local.uint16(at: 28))
+        guard start <= fileSize, entry.compressedSize <= fileSize - start else {
+            throw ZipError.corrupt("\(entry.name) runs past the end of the file")
+        }
+        return start..<(start + entry.compressedSize)
     }
 
     /// The 64-bit sizes and offset of the ZIP64 extra field (0x0001), for the fields whose 32-bit
@@ -190,12 +201,7 @@ final class ZipFile {
         guard entry.size <= maximumBytes else {
             throw ZipError.corrupt("\(name) is larger than \(maximumBytes >> 20) MiB")
         }
-        let local = try bytes(at: entry.localHeaderOffset, count: 30)
-        guard local.uint32(at: 0) == 0x0403_4B50 else { throw ZipError.corrupt("\(name)'s local header is missing") }
-        var offset = entry.localHeaderOffset + 30 + UInt64(local.uint16(at: 26)) + UInt64(local.uint16(at: 28))
-        guard offset <= fileSize, entry.compressedSize <= fileSize - offset else {
-            throw ZipError.corrupt("\(name) runs past the end of the file")
-        }
+        var offset = try dataRange(of: entry).lowerBound
         let zlib = try Zlib.get()
         let inflater = entry.method == 8 ? try Inflater() : nil
         var crc: UInt32 = 0

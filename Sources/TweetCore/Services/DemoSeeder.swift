@@ -24,22 +24,33 @@ public struct DemoSeeder: Sendable {
         }
 
         /// About the most memory seeding these counts takes, in bytes. The documents go to the store
-        /// as they are made; what the seeder holds is its bookkeeping: each tweet's record and
-        /// search terms, the pairs that are liked, followed, retweeted. Measured (peak RSS, the
-        /// release build, 1000 users following 100 each unless said): 151 MiB at 10k tweets, 344
-        /// MiB at 200k, 1119 MiB at 1M, and 969 MiB at 100k tweets with 10,000 users following 100
-        /// each; these per-item sizes cover all four.
+        /// as they are made, and every tweet is made again from its draws when it is needed, so
+        /// what the seeder holds is each tweet's four counters (8 bytes), each user (and their
+        /// counts), and each search term's newest bucket; the store sorts the documents on disk in
+        /// runs of 32 MiB. Measured (peak RSS, the release build, 1000 users following 100 each
+        /// unless said): 92 MiB at 10k tweets, 149 MiB at 200k, 194 MiB at 1M.
         public var estimatedPeakBytes: Double {
-            64 * 1_048_576 + 900 * Double(tweets) + 200 * Double(likes) + 1_000 * Double(users) * Double(follows)
-                + 4_000 * Double(users)
+            190 * 1_048_576 + 4 * Double(tweets) + 1_000 * Double(users)
         }
 
-        /// ``validate()``, and that the data fits in `availableBytes` of memory (`nil`: unknown).
+        /// About the most disk the store's file system needs while these counts are seeded: the
+        /// sorted runs of every document, then the segment made from them. Measured:
+        public var estimatedDiskBytes: Double {
+            2
+                * (800 * Double(tweets) + 300 * Double(likes) + 250 * Double(users) * Double(follows) + 2_000
+                    * Double(users))
+        }
+
+        /// ``validate()``, and that the data fits in `availableBytes` of memory and
+        /// `availableDiskBytes` of disk (`nil`: unknown).
         /// - Throws: ``SeedError`` for counts that cannot be made or held.
-        public func validate(availableBytes: Double?) throws {
+        public func validate(availableBytes: Double?, availableDiskBytes: Double? = nil) throws {
             try validate()
             if let availableBytes, estimatedPeakBytes > availableBytes {
                 throw SeedError.tooLargeForMemory(needed: estimatedPeakBytes, available: availableBytes)
+            }
+            if let availableDiskBytes, estimatedDiskBytes > availableDiskBytes {
+                throw SeedError.tooLargeForDisk(needed: estimatedDiskBytes, available: availableDiskBytes)
             }
         }
 
@@ -353,6 +364,8 @@ public enum SeedError: Error, Equatable, LocalizedError {
     case tooManyLikes(maximum: Int)
     /// More data than the memory there is can hold while it is made (bytes).
     case tooLargeForMemory(needed: Double, available: Double)
+    /// More data than the store's file system has room for (bytes).
+    case tooLargeForDisk(needed: Double, available: Double)
 
     public var errorDescription: String? {
         switch self {
@@ -367,6 +380,10 @@ public enum SeedError: Error, Equatable, LocalizedError {
         case .tooLargeForMemory(let needed, let available):
             return String(
                 format: "seeding this much takes about %.1f GiB of memory and %.1f GiB is available; "
+                    + "seed fewer tweets, likes or follows", needed / 1_073_741_824, available / 1_073_741_824)
+        case .tooLargeForDisk(let needed, let available):
+            return String(
+                format: "seeding this much takes about %.1f GiB of disk where the store is and %.1f GiB is free; "
                     + "seed fewer tweets, likes or follows", needed / 1_073_741_824, available / 1_073_741_824)
         }
     }

@@ -59,6 +59,17 @@ public final class FeedViewModel: ErrorRecording {
         }
     }
 
+    /// One followed feed, read, with its place among the follows.
+    private nonisolated static func read(_ follow: TwtxtFollow, at index: Int, with loader: any TwtxtFeedLoader) async
+        -> (Int, Result<TwtxtFeed, any Error>)
+    {
+        do {
+            return (index, .success(try await loader.load(follow.url, nick: follow.nick)))
+        } catch {
+            return (index, .failure(error))
+        }
+    }
+
     /// How many followed feeds are read at once.
     static let twtxtReadsAtOnce = 8
 
@@ -71,23 +82,19 @@ public final class FeedViewModel: ErrorRecording {
         // are taken in the follows' order, so the problems come in it too.
         var results: [Int: Result<TwtxtFeed, any Error>] = [:]
         await withTaskGroup(of: (Int, Result<TwtxtFeed, any Error>).self) { group in
-            var next = 0
-            func start() {
-                guard next < follows.count else { return }
-                let (index, follow) = (next, follows[next])
-                next += 1
-                group.addTask {
-                    do {
-                        return (index, .success(try await loader.load(follow.url, nick: follow.nick)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+            // Each task is given its index and feed as values (a nested function that read a
+            // captured counter gave every task the first index in an optimised build).
+            for (index, follow) in follows.enumerated().prefix(Self.twtxtReadsAtOnce) {
+                group.addTask { await Self.read(follow, at: index, with: loader) }
             }
-            for _ in 0..<Self.twtxtReadsAtOnce { start() }
+            var next = Self.twtxtReadsAtOnce
             for await (index, result) in group {
                 results[index] = result
-                start()
+                if next < follows.count {
+                    let (index, follow) = (next, follows[next])
+                    group.addTask { await Self.read(follow, at: index, with: loader) }
+                    next += 1
+                }
             }
         }
         var entries: [TwtxtEntry] = []

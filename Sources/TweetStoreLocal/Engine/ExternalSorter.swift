@@ -26,6 +26,8 @@ struct ExternalSorter {
     private var levels: [Int] = []
     /// Records added.
     private(set) var count = 0
+    /// Records written to run files, merges included: the sort's write amplification.
+    private(set) var recordsWritten = 0
 
     /// - Parameters:
     ///   - directory: where run files go.
@@ -48,6 +50,7 @@ struct ExternalSorter {
     /// Sorts the records held and writes them as a run.
     private mutating func spill() throws {
         let file = try RunFile(directory: directory)
+        recordsWritten += keys.count
         for position in keys.sortedPositions() {
             try file.append(
                 key: keys.bytes[keys.starts[position]..<keys.starts[position + 1]],
@@ -55,23 +58,40 @@ struct ExternalSorter {
         }
         try file.finishWriting()
         runs.append(file)
+        levels.append(0)
         keys = SortKeyBuffer()
         values.removeAll(keepingCapacity: true)
         valueStarts = [0]
-        // Each run keeps a descriptor open: past a few dozen, they are merged into one.
-        if runs.count >= Self.maximumRuns {
-            var merged = try SortedRecords(runs: runs)
+        try mergeFullLevels()
+    }
+
+    /// Each run keeps a descriptor open, so runs are merged as they pile up, by level as a
+    /// log-structured store compacts: `fanIn` runs of one level become one of the next. Each
+    /// record is written once per level (about log₁₆ of the runs), never again with every merge
+    /// as when each merge took in everything merged before. The runs stay oldest first, their
+    /// levels falling towards the newest, so a merge of the newest runs keeps equal keys in the
+    /// order they were added.
+    private mutating func mergeFullLevels() throws {
+        while let level = levels.last {
+            let tail = levels.reversed().prefix { $0 == level }.count
+            guard tail >= Self.fanIn else { return }
+            let start = runs.count - tail
+            var merged = try SortedRecords(runs: Array(runs[start...]))
             let file = try RunFile(directory: directory)
             while let record = try merged.nextRecord() {
                 try file.append(key: record.key[...], value: record.value[...])
+                recordsWritten += 1
             }
             try file.finishWriting()
-            runs = [file]
+            runs.removeSubrange(start...)
+            levels.removeSubrange(start...)
+            runs.append(file)
+            levels.append(level + 1)
         }
     }
 
-    /// Runs held before they are merged into one.
-    static let maximumRuns = 48
+    /// Runs of one level merged into one of the next.
+    static let fanIn = 16
 
     /// The records in key order, read one at a time. Without a run written, straight from memory.
     consuming func sorted() throws -> SortedRecords {

@@ -89,6 +89,47 @@ struct DemoSeederTests {
         }
     }
 
+    /// The liked, retweeted and bookmarked pairs are the first values of this permutation: each
+    /// value of the range comes exactly once, whatever the range's size and the key.
+    @Test(arguments: [1, 2, 3, 1000, 4097, 65_535]) func thePermutationTakesEveryValueOnce(count: Int) {
+        for key: UInt64 in [0, 7, .max] {
+            let permutation = Permutation(count: UInt64(count), key: key)
+            var seen = [Bool](repeating: false, count: count)
+            for index in 0..<UInt64(count) {
+                let value = Int(permutation(index))
+                #expect(value < count && !seen[value], "\(count), key \(key): \(value) twice or out of range")
+                if value < count { seen[value] = true }
+            }
+        }
+        // Not the identity: the first draws of a large range are spread over it.
+        let spread = Permutation(count: 1_000_000, key: 3)
+        #expect((0..<10).map { spread(UInt64($0)) }.contains { $0 > 100_000 })
+    }
+
+    @Test func countersGoPastTwoBytes() {
+        var counters = Counters(3)
+        for _ in 0..<70_000 { counters.add(1) }
+        counters.add(2)
+        #expect(counters[0] == 0 && counters[1] == 70_000 && counters[2] == 1)
+    }
+
+    /// Terms with hundreds of tweets: the seed's buckets are full (64) but the newest, ordered,
+    /// apart, and the term's `open` is its newest, as posts expect.
+    @Test func seededBucketsAreApartAndOpenIsTheNewest() async throws {
+        let (store, summary) = try await seed(DemoSeeder.Options(users: 8, tweets: 3000, seed: 3), into: "store")
+        #expect(summary.tweets == 3000)
+        let terms = try await store.collection(SearchIndex.terms).query.getDocuments()
+        let busy = terms.filter { ($0.data["tweets"]?.integerValue ?? 0) > 200 }
+        #expect(busy.count >= 3)
+        for term in busy.prefix(5) {
+            let name = term.documentID
+            try await TwitterArchiveImportTests.expectBucketsApartAndOpenNewest(name, store)
+            let buckets = try await store.collection(SearchIndex.bucketsCollection(name)).order(by: "start")
+                .getDocuments()
+            #expect(buckets.dropLast().allSatisfy { SearchIndex.ids($0.data).count == SearchIndex.seedBucketSize })
+        }
+    }
+
     @Test func anotherSeedGivesOtherData() async throws {
         let (first, _) = try await seed(into: "first")
         var options = Self.options
@@ -277,22 +318,29 @@ struct DemoSeederTests {
         #expect(try await store.collection(Collections.users).query.count() == 0)
     }
 
-    /// The estimate covers what was measured (151 MiB at 10k tweets, 1119 MiB at 1M, 969 MiB with
-    /// a million follows), and a seed larger than the memory there is is refused before anything is made.
-    @Test func aSeedLargerThanTheMemoryThereIsIsRefused() throws {
+    /// The estimates cover what was measured (92 MiB at 10k tweets, 194 MiB at 1M, about 210 MiB
+    /// at 10M; each tweet's counters are what grows), and a seed larger than the memory or the
+    /// disk there is is refused before anything is made.
+    @Test func aSeedLargerThanTheMemoryOrDiskThereIsIsRefused() throws {
         let small = DemoSeeder.Options(users: 1000, tweets: 10_000, likes: 10_000, follows: 100)
         let large = DemoSeeder.Options(users: 1000, tweets: 1_000_000, likes: 1_000_000, follows: 100)
-        let followed = DemoSeeder.Options(users: 10_000, tweets: 100_000, likes: 100_000, follows: 100)
-        #expect(small.estimatedPeakBytes >= 151 * 1_048_576)
-        #expect(large.estimatedPeakBytes >= 1119 * 1_048_576)
-        #expect(followed.estimatedPeakBytes >= 969 * 1_048_576)
-        #expect(large.estimatedPeakBytes < 1.5 * 1_073_741_824, "not so cautious that a small machine refuses 1M")
+        let huge = DemoSeeder.Options(users: 10_000, tweets: 10_000_000, likes: 10_000_000, follows: 100)
+        let mebibyte = 1_048_576.0
+        #expect(small.estimatedPeakBytes >= 92 * mebibyte)
+        #expect(large.estimatedPeakBytes >= 194 * mebibyte)
+        #expect(huge.estimatedPeakBytes >= 210 * mebibyte && huge.estimatedPeakBytes <= 256 * mebibyte)
         let gibibyte = 1_073_741_824.0
-        #expect(throws: SeedError.tooLargeForMemory(needed: large.estimatedPeakBytes, available: gibibyte)) {
-            try large.validate(availableBytes: gibibyte)
+        #expect(throws: SeedError.tooLargeForMemory(needed: large.estimatedPeakBytes, available: 0.1 * gibibyte)) {
+            try large.validate(availableBytes: 0.1 * gibibyte)
         }
-        try large.validate(availableBytes: 24 * gibibyte)
+        try huge.validate(availableBytes: 1 * gibibyte)
         try large.validate(availableBytes: nil)
+        // Disk: the store and the sort's runs.
+        #expect(huge.estimatedDiskBytes >= 2 * 9.1 * gibibyte)
+        #expect(throws: SeedError.tooLargeForDisk(needed: huge.estimatedDiskBytes, available: 10 * gibibyte)) {
+            try huge.validate(availableBytes: nil, availableDiskBytes: 10 * gibibyte)
+        }
+        try huge.validate(availableBytes: 24 * gibibyte, availableDiskBytes: 70 * gibibyte)
         #expect(throws: SeedError.tooManyFollows(users: 3)) {
             try DemoSeeder.Options(users: 3, follows: 3).validate(availableBytes: 24 * gibibyte)
         }

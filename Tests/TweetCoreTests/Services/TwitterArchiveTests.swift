@@ -3,6 +3,7 @@ import Testing
 
 @testable import TweetCore
 @testable import TweetStore
+@testable import TweetStoreLocal
 
 /// Reading a Twitter archive as Twitter writes it, and importing it through the services.
 struct TwitterArchiveReadingTests {
@@ -155,6 +156,48 @@ extension TwitterArchiveReadingTests {
             "http https://a.b")
         #expect(found)
         #expect(Date().timeIntervalSince(started) < 30, "expanding is linear in the text")
+    }
+
+    /// A member whose local header has a long extra field holds, in its data, another member's
+    /// local header and data: the second would be read twice (once inside the first). The
+    /// overlap is found from where the data really starts, not from the central directory alone.
+    @Test func aMemberHiddenInsideAnotherOnesDataIsRefused() throws {
+        func le(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(value >> (8 * $0) & 0xFF) } }
+        func local(_ name: [UInt8], _ data: [UInt8], extra: Int = 0) -> [UInt8] {
+            [0x50, 0x4B, 0x03, 0x04] + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4)
+                + le(Int(CRC32.checksum(data)), 4) + le(data.count, 4) + le(data.count, 4) + le(name.count, 2)
+                + le(extra, 2) + name + [UInt8](repeating: 0, count: extra)
+        }
+        func central(_ name: [UInt8], _ data: [UInt8], at offset: Int) -> [UInt8] {
+            [0x50, 0x4B, 0x01, 0x02] + le(20, 2) + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4)
+                + le(Int(CRC32.checksum(data)), 4) + le(data.count, 4) + le(data.count, 4) + le(name.count, 2)
+                + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(offset, 4) + name
+        }
+        let account = Array(#"window.YTD.account.part0 = [ {"account": {"username": "ada"}} ]"#.utf8)
+        let followers = Array(
+            ("window.YTD.follower.part0 = [" + Array(repeating: #"{"follower": {}}"#, count: 5).joined(separator: ",")
+                + "]").utf8)
+        let inner = Array("data/follower.js".utf8)
+        let outer = Array("data/follower-part1.js".utf8)
+        var bytes = local(Array("data/account.js".utf8), account) + account
+        var directory = central(Array("data/account.js".utf8), account, at: 0)
+        // The outer member's data is the inner member's local header and data, as they are.
+        let hidden = local(inner, followers) + followers
+        let outerAt = bytes.count
+        let outerHeader = local(outer, hidden, extra: 1000)
+        bytes += outerHeader + hidden
+        directory += central(outer, hidden, at: outerAt)
+        directory += central(inner, followers, at: outerAt + outerHeader.count)
+        let end =
+            [0x50, 0x4B, 0x05, 0x06] + le(0, 4) + le(3, 2) + le(3, 2) + le(directory.count, 4)
+            + le(bytes.count, 4) + le(0, 2)
+        let zip = URL(fileURLWithPath: env.path("hidden.zip"))
+        try Data(bytes + directory + end).write(to: zip)
+        #expect {
+            try TwitterArchive.read(path: zip.path)
+        } throws: { error in
+            (error as? ArchiveError)?.localizedDescription.contains("two of its members overlap") == true
+        }
     }
 
     @Test func membersThatOverlapAreRefused() throws {
