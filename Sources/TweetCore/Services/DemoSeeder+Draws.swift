@@ -108,25 +108,25 @@ struct Permutation {
     }
 }
 
-/// A count per tweet in two bytes, with the rare count past 65,535 kept aside.
+/// A count per tweet in one byte, with the rare count past 254 kept aside.
 struct Counters {
-    private var small: [UInt16]
+    private var small: [UInt8]
     private var large: [Int: Int] = [:]
 
     init(_ count: Int) {
-        small = [UInt16](repeating: 0, count: count)
+        small = [UInt8](repeating: 0, count: count)
     }
 
     mutating func add(_ index: Int) {
         if small[index] < .max {
             small[index] += 1
         } else {
-            large[index, default: Int(UInt16.max)] += 1
+            large[index, default: Int(UInt8.max)] += 1
         }
     }
 
     subscript(index: Int) -> Int {
-        small[index] < .max ? Int(small[index]) : large[index] ?? Int(UInt16.max)
+        small[index] < .max ? Int(small[index]) : large[index] ?? Int(UInt8.max)
     }
 }
 

@@ -25,20 +25,22 @@ public struct DemoSeeder: Sendable {
 
         /// About the most memory seeding these counts takes, in bytes. The documents go to the store
         /// as they are made, and every tweet is made again from its draws when it is needed, so
-        /// what the seeder holds is each tweet's four counters (8 bytes), each user (and their
-        /// counts), and each search term's newest bucket; the store sorts the documents on disk in
-        /// runs of 32 MiB. Measured (peak RSS, the release build, 1000 users following 100 each
-        /// unless said): 92 MiB at 10k tweets, 149 MiB at 200k, 194 MiB at 1M.
+        /// what the seeder holds is each tweet's four counters (a byte each), each user, and each
+        /// search term's newest bucket; the store sorts the documents on disk in runs of 32 MiB,
+        /// and writing the segment holds its Bloom filter (10 bits a document) and the index keys'
+        /// sort. Measured (peak RSS, the release build, 1000 users following 100 each, 3000 and
+        /// 10,000 for 3M and 10M): 92 MiB at 10k tweets, 186 MiB at 1M, 199 MiB at 3M, 260 MiB at 10M.
         public var estimatedPeakBytes: Double {
-            190 * 1_048_576 + 4 * Double(tweets) + 1_000 * Double(users)
+            200 * 1_048_576 + 6 * Double(tweets) + 1_000 * Double(users)
         }
 
         /// About the most disk the store's file system needs while these counts are seeded: the
-        /// sorted runs of every document, then the segment made from them. Measured:
+        /// sorted runs of every document, their merges, then the segment made from them. Measured:
+        /// 31 GB at 10M tweets, likes and follows by 10,000 users (the store then is 8.5 GiB).
         public var estimatedDiskBytes: Double {
-            2
-                * (800 * Double(tweets) + 300 * Double(likes) + 250 * Double(users) * Double(follows) + 2_000
-                    * Double(users))
+            3
+                * (800 * Double(tweets) + 300 * Double(likes) + 250 * Double(users) * Double(follows)
+                    + 2_000 * Double(users))
         }
 
         /// ``validate()``, and that the data fits in `availableBytes` of memory and

@@ -67,7 +67,7 @@ struct ExternalSorter {
 
     /// Each run keeps a descriptor open, so runs are merged as they pile up, by level as a
     /// log-structured store compacts: `fanIn` runs of one level become one of the next. Each
-    /// record is written once per level (about log₁₆ of the runs), never again with every merge
+    /// record is written once per level (about log₃₂ of the runs), never again with every merge
     /// as when each merge took in everything merged before. The runs stay oldest first, their
     /// levels falling towards the newest, so a merge of the newest runs keeps equal keys in the
     /// order they were added.
@@ -91,7 +91,7 @@ struct ExternalSorter {
     }
 
     /// Runs of one level merged into one of the next.
-    static let fanIn = 16
+    static let fanIn = 32
 
     /// The records in key order, read one at a time. Without a run written, straight from memory.
     consuming func sorted() throws -> SortedRecords {

@@ -38,7 +38,7 @@ struct SegmentWriter {
     let directory: String
     let indexes: [IndexDefinition]
     /// Bytes of index keys sorted in memory before they go to a temporary file.
-    var sortBudget = 32 << 20
+    var sortBudget = 16 << 20
     /// Offsets kept in memory before they go to a temporary file.
     var offsetsInMemory = 1 << 20
 

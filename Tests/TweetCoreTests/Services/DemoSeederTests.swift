@@ -106,11 +106,11 @@ struct DemoSeederTests {
         #expect((0..<10).map { spread(UInt64($0)) }.contains { $0 > 100_000 })
     }
 
-    @Test func countersGoPastTwoBytes() {
+    @Test func countersGoPastOneByte() {
         var counters = Counters(3)
         for _ in 0..<70_000 { counters.add(1) }
-        counters.add(2)
-        #expect(counters[0] == 0 && counters[1] == 70_000 && counters[2] == 1)
+        for _ in 0..<255 { counters.add(2) }
+        #expect(counters[0] == 0 && counters[1] == 70_000 && counters[2] == 255)
     }
 
     /// Terms with hundreds of tweets: the seed's buckets are full (64) but the newest, ordered,
@@ -318,17 +318,17 @@ struct DemoSeederTests {
         #expect(try await store.collection(Collections.users).query.count() == 0)
     }
 
-    /// The estimates cover what was measured (92 MiB at 10k tweets, 194 MiB at 1M, about 210 MiB
-    /// at 10M; each tweet's counters are what grows), and a seed larger than the memory or the
-    /// disk there is is refused before anything is made.
+    /// The estimates cover what was measured (92 MiB at 10k tweets, 186 MiB at 1M, 260 MiB at
+    /// 10M; 31 GB of disk at 10M), and a seed larger than the memory or the disk there is is
+    /// refused before anything is made.
     @Test func aSeedLargerThanTheMemoryOrDiskThereIsIsRefused() throws {
         let small = DemoSeeder.Options(users: 1000, tweets: 10_000, likes: 10_000, follows: 100)
         let large = DemoSeeder.Options(users: 1000, tweets: 1_000_000, likes: 1_000_000, follows: 100)
         let huge = DemoSeeder.Options(users: 10_000, tweets: 10_000_000, likes: 10_000_000, follows: 100)
         let mebibyte = 1_048_576.0
         #expect(small.estimatedPeakBytes >= 92 * mebibyte)
-        #expect(large.estimatedPeakBytes >= 194 * mebibyte)
-        #expect(huge.estimatedPeakBytes >= 210 * mebibyte && huge.estimatedPeakBytes <= 256 * mebibyte)
+        #expect(large.estimatedPeakBytes >= 186 * mebibyte)
+        #expect(huge.estimatedPeakBytes >= 260 * mebibyte && huge.estimatedPeakBytes <= 300 * mebibyte)
         let gibibyte = 1_073_741_824.0
         #expect(throws: SeedError.tooLargeForMemory(needed: large.estimatedPeakBytes, available: 0.1 * gibibyte)) {
             try large.validate(availableBytes: 0.1 * gibibyte)
@@ -336,11 +336,11 @@ struct DemoSeederTests {
         try huge.validate(availableBytes: 1 * gibibyte)
         try large.validate(availableBytes: nil)
         // Disk: the store and the sort's runs.
-        #expect(huge.estimatedDiskBytes >= 2 * 9.1 * gibibyte)
+        #expect(huge.estimatedDiskBytes >= 31e9)
         #expect(throws: SeedError.tooLargeForDisk(needed: huge.estimatedDiskBytes, available: 10 * gibibyte)) {
             try huge.validate(availableBytes: nil, availableDiskBytes: 10 * gibibyte)
         }
-        try huge.validate(availableBytes: 24 * gibibyte, availableDiskBytes: 70 * gibibyte)
+        try huge.validate(availableBytes: 24 * gibibyte, availableDiskBytes: 40 * gibibyte)
         #expect(throws: SeedError.tooManyFollows(users: 3)) {
             try DemoSeeder.Options(users: 3, follows: 3).validate(availableBytes: 24 * gibibyte)
         }

@@ -24,7 +24,7 @@ struct ExternalSortTests {
             records.append((key, value))
         }
         #expect(sorter.count == 3000)
-        // Runs merge by level: each record is written once per level, about log₁₆ of the runs
+        // Runs merge by level: each record is written once per level, about log₃₂ of the runs
         // (at 64 bytes, a record or two per run: thousands of runs, three levels), not again
         // with every merge.
         #expect(sorter.recordsWritten <= 3000 * 4, "\(sorter.recordsWritten) records written for 3000")
