@@ -220,14 +220,18 @@ struct TwtxtFollowTests {
 
     /// Python's http.server on a free port, serving `directory`, until the returned process ends.
     private func serve(_ directory: URL) throws -> (Process, port: Int) {
+        try startPython { ["-m", "http.server", String($0), "--bind", "127.0.0.1", "--directory", directory.path] }
+    }
+
+    /// Python with the `arguments` for a port, tried on free ports of 127.0.0.1 until one listens.
+    private func startPython(_ arguments: (Int) -> [String], in directory: URL? = nil) throws -> (Process, port: Int) {
         let python = try #require(Self.python)
         for _ in 0..<5 {
             let port = Int.random(in: 20_000...60_000)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = [
-                "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path,
-            ]
+            process.arguments = arguments(port)
+            if let directory { process.currentDirectoryURL = directory }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -291,24 +295,7 @@ struct TwtxtFollowTests {
     /// A Python program on a free port of 127.0.0.1 (its `PORT` replaced), until the returned
     /// process ends; `script` runs in `directory`.
     private func run(_ script: String, in directory: URL) throws -> (Process, port: Int) {
-        let python = try #require(Self.python)
-        for _ in 0..<5 {
-            let port = Int.random(in: 20_000...60_000)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: python)
-            process.arguments = ["-c", script.replacingOccurrences(of: "PORT", with: String(port))]
-            process.currentDirectoryURL = directory
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            for _ in 0..<50 {
-                usleep(100_000)
-                if Self.accepts(port) { return (process, port) }
-                if !process.isRunning { break }
-            }
-            Self.stop(process)
-        }
-        throw CocoaError(.fileReadUnknown)
+        try startPython({ ["-c", script.replacingOccurrences(of: "PORT", with: String($0))] }, in: directory)
     }
 
     /// A feed that never ends, or that says it is 200 MiB: refused as it streams, at the limit,

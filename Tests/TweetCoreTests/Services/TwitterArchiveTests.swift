@@ -193,7 +193,11 @@ extension TwitterArchiveReadingTests {
             + le(bytes.count, 4) + le(0, 2)
         let zip = URL(fileURLWithPath: env.path("hidden.zip"))
         try Data(bytes + directory + end).write(to: zip)
-        #expect {
+        expectOverlapRefused(zip)
+    }
+
+    private func expectOverlapRefused(_ zip: URL, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(sourceLocation: sourceLocation) {
             try TwitterArchive.read(path: zip.path)
         } throws: { error in
             (error as? ArchiveError)?.localizedDescription.contains("two of its members overlap") == true
@@ -211,11 +215,7 @@ extension TwitterArchiveReadingTests {
         let twice = try ArchiveFixture.duplicatingEntry(
             try Data(contentsOf: zip), "data/follower.js", as: "data/follower-part1.js")
         try twice.write(to: zip)
-        #expect {
-            try TwitterArchive.read(path: zip.path)
-        } throws: { error in
-            (error as? ArchiveError)?.localizedDescription.contains("two of its members overlap") == true
-        }
+        expectOverlapRefused(zip)
     }
 
     @Test func aManifestListsAFileOnceAndAsOneKindOnly() throws {
