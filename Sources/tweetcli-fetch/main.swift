@@ -97,6 +97,8 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         guard !finished else { return }
         finished = true
         self.failure = failure
+        // Its writes went to the file as they came (FileHandle does not buffer): closing it
+        // cannot lose any, and the program ends next.
         try? file.close()
         done.signal()
     }

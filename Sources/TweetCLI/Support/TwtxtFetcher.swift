@@ -58,14 +58,12 @@ struct TwtxtFetcher: TwtxtFeedLoader {
     }
 
     private static func read(_ path: String, url: String) throws -> [UInt8] {
-        // Without blocking, and only a regular file: a FIFO or a device named as a feed would hang.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw TwtxtError.unreachable(url, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw TwtxtError.unreachable(url, reason: "it is not a regular file")
+        let fd: Int32
+        switch RegularFile.open(path) {
+        case .success(let opened): fd = opened
+        case .failure(let reason): throw TwtxtError.unreachable(url, reason: reason.description)
         }
+        defer { close(fd) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -84,6 +82,7 @@ struct TwtxtFetcher: TwtxtFeedLoader {
     /// messages) once they are older than any fetch can run.
     private func removeLeftovers() {
         let now = Date().timeIntervalSince1970
+        // A cache that cannot be listed has nothing to tidy; the fetch says why if it cannot write.
         for name in (try? FileManager.default.contentsOfDirectory(atPath: cacheDirectory)) ?? []
         where name.contains(".part-") || name.contains(".error-") {
             let path = PathName.join(cacheDirectory, name)
@@ -116,6 +115,7 @@ struct TwtxtFetcher: TwtxtFeedLoader {
             let errors = FileHandle(forWritingAtPath: messages)
         else { throw TwtxtError.unreachable(url, reason: "cannot write in \(cacheDirectory)") }
         defer {
+            // Only tweetcli-fetch wrote to it, and it has been read: nothing of it is lost.
             try? errors.close()
             unlink(messages)
         }

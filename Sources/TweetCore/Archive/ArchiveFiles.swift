@@ -98,14 +98,12 @@ struct ArchiveFiles {
             }
         case .folder(let folder):
             let file = folder.appendingPathComponent(String(name.dropFirst(5))).path
-            // Without blocking, and only a regular file: a FIFO or a device in the folder would hang.
-            let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard fd >= 0 else { throw ArchiveError.unreadable(file, reason: String(cString: strerror(errno))) }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-                throw ArchiveError.unreadable(file, reason: "it is not a regular file")
+            let fd: Int32
+            switch RegularFile.open(file) {
+            case .success(let opened): fd = opened
+            case .failure(let reason): throw ArchiveError.unreadable(file, reason: reason.description)
             }
+            defer { close(fd) }
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             var total: UInt64 = 0
             while true {
