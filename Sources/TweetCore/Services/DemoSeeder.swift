@@ -88,7 +88,7 @@ public struct DemoSeeder: Sendable {
         self.store = store
     }
 
-    /// Writes the demo data in one transaction.
+    /// Writes the demo data as one import: all of it, or (on a failure) none.
     /// - Throws: ``SeedError`` for impossible options or a store that already has users.
     public func seed(_ options: Options) async throws -> Summary {
         try options.validate()
