@@ -218,6 +218,15 @@ struct TwtxtFollowTests {
         }
     }
 
+    /// ada signed in, and an empty folder for a server to serve.
+    private func signedInWithSite() throws -> (CLIRunner, site: URL) {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let site = cli.home.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        return (cli, site)
+    }
+
     /// Python's http.server on a free port, serving `directory`, until the returned process ends.
     private func serve(_ directory: URL) throws -> (Process, port: Int) {
         try startPython { ["-m", "http.server", String($0), "--bind", "127.0.0.1", "--directory", directory.path] }
@@ -248,10 +257,7 @@ struct TwtxtFollowTests {
     @Test(.enabled(if: TwtxtFollowTests.python != nil)) func anHttpFeedIsFetchedCachedAndReadWhenTheServerIsDown()
         throws
     {
-        let cli = try CLIRunner()
-        try cli.register("ada", fullname: "Ada")
-        let site = cli.home.appendingPathComponent("site")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        let (cli, site) = try signedInWithSite()
         try "# nick = dave\n2026-11-30T12:00:00Z\tdave over http\n".write(
             to: site.appendingPathComponent("dave.txt"), atomically: true, encoding: .utf8)
         let (server, port) = try serve(site)
@@ -301,10 +307,7 @@ struct TwtxtFollowTests {
     /// A feed that never ends, or that says it is 200 MiB: refused as it streams, at the limit,
     /// not after taking it all in (the server counts what it could send before the fetch hung up).
     @Test(.enabled(if: TwtxtFollowTests.python != nil)) func aFeedLargerThanTheLimitIsCutOffAsItArrives() throws {
-        let cli = try CLIRunner()
-        try cli.register("ada", fullname: "Ada")
-        let site = cli.home.appendingPathComponent("site")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        let (cli, site) = try signedInWithSite()
         let (server, port) = try run(
             """
             import socket, threading
@@ -354,10 +357,7 @@ struct TwtxtFollowTests {
     /// Ten feeds that each take half a second: read several at once (the server counts the
     /// requests it holds at the same time), and a timeout of infinity is taken as the longest.
     @Test(.enabled(if: TwtxtFollowTests.python != nil)) func followedFeedsAreFetchedSeveralAtOnce() throws {
-        let cli = try CLIRunner()
-        try cli.register("ada", fullname: "Ada")
-        let site = cli.home.appendingPathComponent("site")
-        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        let (cli, site) = try signedInWithSite()
         let (server, port) = try run(
             """
             import http.server, threading, time
