@@ -3,7 +3,16 @@ import PackageDescription
 
 /// Async functions run on their caller's executor (SE-0461), so a command's work stays on the main
 /// thread instead of hopping to the cooperative pool at every `await`.
-let sameExecutor: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+///
+/// Concrete generic types' metadata comes from direct accessor calls, which pass the conformances
+/// the compiler already knows, rather than from mangled names the runtime demangles: for those,
+/// each conformance a type needs (`String: Hashable`, `CodingKeys: CodingKey`…) is found by
+/// scanning every conformance record in the binary, about 240,000 instructions each on a first
+/// use, which every command paid a dozen times over before its first useful byte (callgrind).
+let sameExecutor: [SwiftSetting] = [
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"]),
+]
 
 let package = Package(
     name: "tweetcli",

@@ -30,7 +30,7 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
         var style: Style
     }
 
-    private(set) var runs: [Run]
+    fileprivate(set) var runs: [Run]
 
     /// Empty text.
     public init() {
@@ -106,11 +106,15 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     }
 
     public static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText {
-        TerminalText(runs: lhs.runs + rhs.runs)
+        var sum = lhs
+        sum += rhs
+        return sum
     }
 
+    /// Appends in place: both sides' runs are already non-empty, so a page of rows joined one by
+    /// one copies each run once, not once per row after it.
     public static func += (lhs: inout TerminalText, rhs: TerminalText) {
-        lhs = lhs + rhs
+        lhs.runs.append(contentsOf: rhs.runs)
     }
 
     // MARK: Styles
@@ -147,6 +151,7 @@ extension Array where Element == TerminalText {
     /// The elements with `separator` between them.
     func joined(separator: TerminalText = TerminalText()) -> TerminalText {
         var result = TerminalText()
+        result.runs.reserveCapacity(reduce(0) { $0 + $1.runs.count } + Swift.max(0, count - 1) * separator.runs.count)
         for (index, text) in enumerated() {
             if index > 0 { result += separator }
             result += text

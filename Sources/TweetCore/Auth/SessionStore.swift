@@ -7,12 +7,24 @@ public struct SessionStore: Sendable {
     /// The session file.
     public let path: String
 
-    struct Session: Codable, Equatable {
+    struct Session: Codable, DocumentDecodable, Equatable {
         var uid: String
         var store: String
         /// The random token whose name (its hash) the store keeps at `sessions/{name}`; a session
         /// file without one, or with one the store does not know, signs nobody in.
         var token: String?
+
+        init(uid: String, store: String, token: String?) {
+            self.uid = uid
+            self.store = store
+            self.token = token
+        }
+
+        init(reading fields: FieldReader) throws(FieldReader.Failure) {
+            self.init(
+                uid: try fields.string("uid"), store: try fields.string("store"),
+                token: try fields.optionalString("token"))
+        }
     }
 
     /// A session kept at `path`.
@@ -29,7 +41,8 @@ public struct SessionStore: Sendable {
     func load() throws -> Session? {
         do {
             guard let bytes = try FileIO.readFile(path) else { return nil }
-            return try JSONValueDecoder().decode(Session.self, from: JSONValue.parse(bytes))
+            guard case .object(let fields) = try JSONValue.parse(bytes) else { throw AuthError.notSignedIn }
+            return try Session(reading: FieldReader(fields: fields, documentID: nil))
         } catch {
             throw AuthError.sessionUnavailable(
                 path: path, reason: "it is unreadable")

@@ -190,7 +190,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
 
 /// Where an imported tweet came from: its ID in a Twitter archive, which makes importing the
 /// archive again add nothing twice, and what the archive said about it.
-public struct TweetSource: Codable, Equatable, Sendable {
+public struct TweetSource: Codable, DocumentDecodable, Equatable, Sendable {
     /// The tweet's ID on Twitter (`id_str`).
     public var twitter: String
     /// Its likes and retweets on Twitter when the archive was made: other people's, not in this store.
@@ -210,6 +210,13 @@ public struct TweetSource: Codable, Equatable, Sendable {
         self.retweets = retweets
         self.overLimit = overLimit
         self.inReplyTo = inReplyTo
+    }
+
+    public init(reading fields: FieldReader) throws(FieldReader.Failure) {
+        self.init(
+            twitter: try fields.string("twitter"), favorites: try fields.optionalInt("favorites"),
+            retweets: try fields.optionalInt("retweets"), overLimit: try fields.optionalBool("overLimit"),
+            inReplyTo: try fields.optionalString("inReplyTo"))
     }
 
     /// The stored fields.
@@ -237,7 +244,7 @@ enum RetweetKey {
 }
 
 /// The stored fields of `tweets/{id}`: what the store indexes and what a tweet row needs.
-struct TweetRecord: Codable, Equatable {
+struct TweetRecord: Codable, DocumentDecodable, Equatable {
     var id: String
     var uid: String
     var caption: String
@@ -299,6 +306,21 @@ struct TweetRecord: Codable, Equatable {
         quotes = try container.decodeIfPresent(Int.self, forKey: .quotes)
         quoteId = try container.decodeIfPresent(String.self, forKey: .quoteId)
         source = try? container.decodeIfPresent(TweetSource.self, forKey: .source)
+    }
+
+    init(reading fields: FieldReader) throws(FieldReader.Failure) {
+        id = try fields.string("id")
+        uid = try fields.string("uid")
+        caption = try fields.string("caption")
+        likes = try fields.int("likes")
+        timestamp = try fields.date("timestamp")
+        replyToId = try fields.optionalString("replyToId")
+        entities = try fields.optional(TweetEntities.self, "entities")
+        replyCount = try fields.optionalInt("replyCount")
+        retweets = try fields.optionalInt("retweets")
+        quotes = try fields.optionalInt("quotes")
+        quoteId = try fields.optionalString("quoteId")
+        source = try? fields.optional(TweetSource.self, "source")
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -2,7 +2,7 @@ import Foundation
 import TweetStore
 
 /// A user's public profile, stored at `users/{uid}` (the course's `User`).
-public struct User: Codable, Equatable, Sendable, Identifiable {
+public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiable {
     /// The uid: the document ID of `users/{uid}`.
     public var id: String
     /// The sign-in email, stored lowercase. Private: the services leave it out (`nil`) of every user
@@ -36,6 +36,15 @@ public struct User: Codable, Equatable, Sendable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, email, username, fullname, profileImageUrl, bio, location, website, twtxtUrl
+    }
+
+    public init(reading fields: FieldReader) throws(FieldReader.Failure) {
+        self.init(
+            id: try fields.string("id"), email: try fields.optionalString("email"),
+            username: try fields.string("username"), fullname: try fields.string("fullname"),
+            profileImageUrl: try fields.optionalString("profileImageUrl"), bio: try fields.optionalString("bio"),
+            location: try fields.optionalString("location"), website: try fields.optionalString("website"),
+            twtxtUrl: try fields.optionalString("twtxtUrl"))
     }
 
     // Explicit nulls, so every user in `--json` output has the same keys; the email, which only its

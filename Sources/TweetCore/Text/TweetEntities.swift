@@ -4,7 +4,7 @@ import TweetStore
 ///
 /// Each list keeps the order of first appearance and holds each entity once: screen names and
 /// hashtags compare case-insensitively (the first spelling is kept), URLs exactly.
-public struct TweetEntities: Codable, Equatable, Hashable, Sendable {
+public struct TweetEntities: Codable, DocumentDecodable, Equatable, Hashable, Sendable {
     /// Mentioned screen names, without the `@`.
     public var mentions: [String]
     /// Hashtags, without the `#`.
@@ -24,5 +24,11 @@ public struct TweetEntities: Codable, Equatable, Hashable, Sendable {
     }
 
     /// Whether there is no mention, hashtag or URL.
+    public init(reading fields: FieldReader) throws(FieldReader.Failure) {
+        self.init(
+            mentions: try fields.strings("mentions"), hashtags: try fields.strings("hashtags"),
+            urls: try fields.strings("urls"))
+    }
+
     public var isEmpty: Bool { mentions.isEmpty && hashtags.isEmpty && urls.isEmpty }
 }
