@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Byte order on UTF-8, the order the store sorts strings in (as Firestore does): one `memcmp`,
 /// where `String.utf8.lexicographicallyPrecedes` walks an iterator byte by byte.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Converts models to document fields and back, with the store's timestamp format.
 package enum DocumentCoding {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A Firestore-shaped document database: collections of JSON documents, queries, transactions.
 ///

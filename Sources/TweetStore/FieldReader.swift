@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A model that reads itself straight from a document's fields.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A secondary index the engine keeps, like one of Firestore's composite indexes.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension JSONValue {
     /// Compact JSON text with object keys sorted, so equal values always serialise to equal bytes.

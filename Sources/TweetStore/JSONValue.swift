@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value: what a document field holds, like Firestore's field values.
 public enum JSONValue: Sendable, Hashable {

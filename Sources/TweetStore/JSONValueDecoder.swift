@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes `Decodable` models straight from ``JSONValue`` documents, without a round trip through
 /// JSON text and Foundation's `JSONDecoder`: a page of documents decodes in microseconds. Dates

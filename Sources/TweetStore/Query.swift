@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A query over a collection, built the way Firestore's are:
 /// `store.collection("tweets").whereField("uid", isEqualTo: .string(uid)).order(by: "timestamp", descending: true).limit(to: 20)`.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What can go wrong in the document store.
 public enum StoreError: Error, Equatable, LocalizedError {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One problem found in a store's files.
 public struct StoreProblem: Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What an engine lets a transaction read: the committed state as the transaction sees it.

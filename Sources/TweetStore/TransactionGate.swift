@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One process's transactions on one store, one at a time: while a body runs (and may suspend),
 /// the engine's other calls from this process wait, since the lock or connection it holds is the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// One committed transaction: a journal line `{"crc":"<8 hex>","tx":{"ops":[…],"seq":N,"time":"…"}}`.

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The local engine: a log-structured store of JSON Lines files in one directory, safe to share
 /// between processes (see ``StorageEngine`` and docs/STORAGE.md).

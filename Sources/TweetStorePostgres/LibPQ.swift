@@ -1,5 +1,9 @@
 import CLibPQ
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// libpq's functions, loaded with `dlopen` the first time a PostgreSQL store is used.
 ///

@@ -1,6 +1,10 @@
 import CLibPQ
-import Foundation
+import FoundationEssentials
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One libpq connection: statements with bound parameters (`PQexecParams`, text format), never
 /// values spliced into SQL.
@@ -221,6 +225,6 @@ enum PostgresError: Error, LocalizedError, Equatable {
     }
 
     private static func firstLine(_ text: String) -> String {
-        String(text.split(separator: "\n").first ?? "").trimmingCharacters(in: .whitespaces)
+        String(text.split(separator: "\n").first ?? "").trimmedSpaces()
     }
 }

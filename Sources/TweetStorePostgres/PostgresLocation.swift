@@ -1,5 +1,5 @@
 import CLibPQ
-import Foundation
+import FoundationEssentials
 
 /// A PostgreSQL store's location: a libpq connection URI (`postgresql://…` or `postgres://…`,
 /// Unix sockets through a `host=` parameter), parsed by libpq itself.
@@ -50,7 +50,7 @@ public struct PostgresLocation: Sendable, Equatable {
     static func withoutQuotedParts(_ reason: String) -> String {
         var kept = ""
         var quoted = false
-        for character in reason.trimmingCharacters(in: .whitespacesAndNewlines) {
+        for character in reason.trimmed() {
             if character == "\"" {
                 quoted.toggle()
                 if quoted { kept += "\"…\"" }
@@ -64,7 +64,7 @@ public struct PostgresLocation: Sendable, Equatable {
     /// A URI as it may be shown: without the password of its user part or of a `password=`
     /// parameter.
     public static func redacted(_ text: String) -> String {
-        guard isLocation(text), let scheme = text.range(of: "://") else { return text }
+        guard isLocation(text), let scheme = text.firstRange(of: "://") else { return text }
         var rest = String(text[scheme.upperBound...])
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         if let at = rest[..<authorityEnd].lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// How the store's documents and ordering rules look in SQL.
@@ -257,7 +257,7 @@ struct PostgresQuery {
     static func arrayLiteral(_ strings: [String]) -> String {
         "{"
             + strings.map {
-                "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                "\"" + $0.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"")
                     + "\""
             }
             .joined(separator: ",") + "}"

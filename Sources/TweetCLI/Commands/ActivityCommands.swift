@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
 
@@ -204,7 +204,7 @@ struct SearchCommand: Command {
         limit = try list.number("--limit", in: Limits.page)
         before = try list.option("--before")
         words = try list.positionals()
-        guard words.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+        guard words.contains(where: { !$0.trimmedSpaces().isEmpty }) else {
             throw UsageError("search needs something to search for", usage: Self.usage)
         }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
 import TweetStorePostgres
@@ -121,6 +121,6 @@ enum ShellQuote {
             }
         }
         if safe && !word.isEmpty { return word }
-        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + word.replacingEvery("'", with: "'\\''") + "'"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
 
@@ -30,7 +30,7 @@ enum ErrorPresenter {
             let line = CommandLineTool.command(named: command).map { "tweetcli " + $0.usage }
             return Presentation(message: message, usage: line, exitCode: 64)
         }
-        let description = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        let description = error.sentence
         switch error {
         case let error as UsageError:
             return Presentation(

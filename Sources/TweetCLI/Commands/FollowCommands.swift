@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
 
@@ -123,12 +123,12 @@ enum TwtxtSource {
             throw TwtxtError.badSource(source, reason: "only http, https and local files are followed")
         }
         let file = URL(fileURLWithPath: source).standardizedFileURL
-        var isFolder: ObjCBool = false
+        var isFolder = false
         if mustExist {
             guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) else {
                 throw TwtxtError.badSource(source, reason: "there is no such file")
             }
-            guard !isFolder.boolValue else { throw TwtxtError.badSource(source, reason: "it is a folder") }
+            guard !isFolder else { throw TwtxtError.badSource(source, reason: "it is a folder") }
         }
         return file.absoluteString
     }

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 struct ImportCommand: Command {
     static let name = "import"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
 
@@ -41,7 +41,7 @@ struct PostCommand: Command {
         let composer = Composer(context: context)
         let caption: String
         if words == ["-"] {
-            caption = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            caption = String(decoding: try Input.readAll(), as: UTF8.self)
         } else if !words.isEmpty {
             caption = words.joined(separator: " ")
         } else {

@@ -1,15 +1,16 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// Twitter's short times: "now", "45s", "5m", "2h", "3d", then "Nov 3" (and the year when it
-/// differs), in the local time zone (`TZ`). In another language than English, Foundation's
-/// formatters say it in that language ("2시간 전").
+/// differs), in the local time zone (`TZ`). In another language than English, a date older than a
+/// week is written as that language writes dates (`%x`), from the C library's locale data when
+/// that locale is installed; the short times stay as they are.
 struct RelativeTime {
-    /// The locale to speak, or `nil` for the built-in English (which needs no locale data).
-    let locale: Locale?
+    /// The language of the dates (`ko_KR`), or `nil` for the built-in English.
+    let locale: String?
 
     /// The language of `LC_ALL`, else `LC_TIME`, else `LANG`: `nil` for English, C and POSIX.
     init(environment: [String: String]) {
@@ -18,29 +19,16 @@ struct RelativeTime {
         if identifier == "C" || identifier == "POSIX" || identifier.hasPrefix("en") {
             locale = nil
         } else {
-            locale = Locale(identifier: identifier)
+            locale = identifier
         }
     }
 
-    init(locale: Locale?) {
+    init(locale: String?) {
         self.locale = locale
     }
 
     func string(for date: Date, now: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date))
-        if let locale {
-            if seconds < 7 * 86_400 {
-                // Anchored at the tweet's date, formatted at `now`: "2 hours ago", not "in 2 hours".
-                let style = Date.AnchoredRelativeFormatStyle(
-                    anchor: min(date, now), presentation: .numeric, unitsStyle: .abbreviated, locale: locale)
-                return style.format(now)
-            }
-            let sameYear = Self.localDate(now).year == Self.localDate(date).year
-            let style =
-                sameYear
-                ? Date.FormatStyle().month(.abbreviated).day() : Date.FormatStyle().year().month(.abbreviated).day()
-            return date.formatted(style.locale(locale))
-        }
         switch seconds {
         case ..<5: return "now"
         case ..<60: return "\(seconds)s"
@@ -48,10 +36,27 @@ struct RelativeTime {
         case ..<86_400: return "\(seconds / 3600)h"
         case ..<(7 * 86_400): return "\(seconds / 86_400)d"
         default:
+            if let locale, let text = Self.localDateText(date, locale: locale) { return text }
             let (year, month, day) = Self.localDate(date)
             let sameYear = Self.localDate(now).year == year
             return sameYear ? "\(Self.months[month - 1]) \(day)" : "\(Self.months[month - 1]) \(day), \(year)"
         }
+    }
+
+    /// `date` as `locale` writes dates (`strftime`'s `%x`), or `nil` when that locale is not installed.
+    static func localDateText(_ date: Date, locale: String) -> String? {
+        guard locale.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x2F }),
+            let handle = newlocale(LC_TIME_MASK, locale + ".UTF-8", nil) ?? newlocale(LC_TIME_MASK, locale, nil)
+        else { return nil }
+        defer { freelocale(handle) }
+        _ = timeZoneLoaded
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 128)
+        let count = strftime_l(&buffer, buffer.count, "%x", &parts, handle)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The calendar date of `date` in the local time zone: localtime_r reads `TZ` (through tzset)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
 
@@ -67,7 +67,9 @@ struct ConfigFile: Equatable {
         if let value = environment["XDG_CONFIG_HOME"], value.hasPrefix("/") {
             base = value
         } else {
-            base = (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config"
+            base =
+                (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+                    ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
         }
         return base + "/tweetcli/config"
     }
@@ -100,11 +102,11 @@ struct ConfigFile: Equatable {
     }
 
     private static func parse(_ raw: String, place: String) throws -> Line {
-        let line = raw.trimmingCharacters(in: .whitespaces)
+        let line = raw.trimmedSpaces()
         if line.isEmpty || line.hasPrefix("#") { return .other(raw) }
         guard let equals = line.firstIndex(of: "=") else { throw CommandFailure("\(place) is not 'key = value'") }
-        let name = line[..<equals].trimmingCharacters(in: .whitespaces)
-        let value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        let name = line[..<equals].trimmedSpaces()
+        let value = line[line.index(after: equals)...].trimmedSpaces()
         guard let key = Key(rawValue: name) else {
             throw CommandFailure(
                 "\(place): unknown key '\(name)'; the keys are " + Key.allCases.map(\.rawValue).joined(separator: ", "))
@@ -162,9 +164,9 @@ struct ConfigFile: Equatable {
         switch line {
         case .entry(let entry): return entry.key.rawValue
         case .other(let raw):
-            let trimmed = raw.trimmingCharacters(in: .whitespaces)
+            let trimmed = raw.trimmedSpaces()
             guard !trimmed.hasPrefix("#"), let equals = trimmed.firstIndex(of: "=") else { return nil }
-            return trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+            return trimmed[..<equals].trimmedSpaces()
         }
     }
 
@@ -180,13 +182,13 @@ struct ConfigFile: Equatable {
 
     /// Writes the file atomically (a temporary file, then rename), creating its directory (0700).
     func save() throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathName.parent(path)
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw CommandFailure("cannot write the config file \(path): \(error.localizedDescription)")
+            throw CommandFailure("cannot write the config file \(path): \(error.sentence)")
         }
     }
 }

@@ -3,7 +3,7 @@
 enum ManPage {
     /// Text safe in roff: backslashes and hyphens escaped, no line starting with a control character.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        text.replacingEvery("\\", with: "\\e").replacingEvery("-", with: "\\-")
     }
 
     private static func line(_ text: String) -> String {

@@ -82,8 +82,8 @@ enum ShellCompletions {
 
     /// Text safe inside a zsh `_arguments` spec's brackets and single quotes.
     private static func zshText(_ text: String) -> String {
-        text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "(")
-            .replacingOccurrences(of: "]", with: ")").replacingOccurrences(of: ":", with: "\\:")
+        text.replacingEvery("'", with: "'\\''").replacingEvery("[", with: "(")
+            .replacingEvery("]", with: ")").replacingEvery(":", with: "\\:")
     }
 
     private static func zshSpecs(_ options: [Option]) -> [String] {
@@ -142,7 +142,7 @@ enum ShellCompletions {
     // MARK: fish
 
     private static func fishText(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacingEvery("\\", with: "\\\\").replacingEvery("'", with: "\\'") + "'"
     }
 
     private static func fishLine(_ option: Option, condition: String?) -> String {

@@ -1,6 +1,10 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Reads followed twtxt feeds for the command line: a `file://` feed from its file each time; an
 /// http(s) one from `$XDG_CACHE_HOME/tweetcli/twtxt`, fetched again by `tweetcli-fetch` (installed
@@ -41,11 +45,9 @@ struct TwtxtFetcher: TwtxtFeedLoader {
             } catch let error as TwtxtError {
                 // A stale copy is better than nothing; without one the feed cannot be read.
                 guard hasCopy else { throw error }
-                FileHandle.standardError.write(
-                    Data(
-                        TerminalText(
-                            "note: \(error.localizedDescription); showing the copy fetched \(Int(age / 60)) minutes ago\n"
-                        ).rendered(color: false).utf8))
+                Output.writeError(
+                    TerminalText("note: \(error.sentence); showing the copy fetched \(Int(age / 60)) minutes ago\n")
+                        .rendered(color: false))
             }
         }
         return Twtxt.parse(try Self.read(cached, url: url), url: url, nick: nick)
@@ -111,33 +113,21 @@ struct TwtxtFetcher: TwtxtFeedLoader {
         }
         // Its one sentence on failure, in a file: a pipe would have to be read while it runs.
         let messages = destination + ".error-\(UInt64.random(in: 0...UInt64.max))"
-        guard FileManager.default.createFile(atPath: messages, contents: nil),
-            let errors = FileHandle(forWritingAtPath: messages)
-        else { throw TwtxtError.unreachable(url, reason: "cannot write in \(cacheDirectory)") }
+        let errors = open(messages, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard errors >= 0 else { throw TwtxtError.unreachable(url, reason: "cannot write in \(cacheDirectory)") }
         defer {
             // Only tweetcli-fetch wrote to it, and it has been read: nothing of it is lost.
-            try? errors.close()
+            close(errors)
             unlink(messages)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = [url, destination, String(timeout), String(Twtxt.maximumFeedBytes)]
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start"))
-            }
+        let arguments = [program, url, destination, String(timeout), String(Twtxt.maximumFeedBytes)]
+        guard let child = ChildProcess.spawn(program, arguments: arguments, standardError: errors) else {
+            throw TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start")
         }
+        let status = await ChildProcess.exitStatus(of: child)
         guard status == 0 else {
-            let message = FileManager.default.contents(atPath: messages) ?? Data()
-            let text = String(decoding: message.prefix(500), as: UTF8.self).trimmingCharacters(
-                in: .whitespacesAndNewlines)
+            let message = (try? FileIO.readFile(messages)) ?? nil
+            let text = String(decoding: (message ?? []).prefix(500), as: UTF8.self).trimmed()
             throw TwtxtError.unreachable(url, reason: text.isEmpty ? "the fetch failed" : text)
         }
     }

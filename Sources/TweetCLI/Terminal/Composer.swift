@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetCore
 import TweetStore
 
@@ -39,7 +39,7 @@ final class Composer {
     /// The editor's command: `$VISUAL`, else `$EDITOR`, else `vi`.
     var editor: String {
         for name in ["VISUAL", "EDITOR"] {
-            if let value = context.environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty {
+            if let value = context.environment[name]?.trimmedSpaces(), !value.isEmpty {
                 return value
             }
         }
@@ -87,13 +87,13 @@ final class Composer {
     /// The edited file up to the instructions' first line, without surrounding blank lines.
     static func caption(fromEdited text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0 != marker }
-            .joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+            .joined(separator: "\n").trimmed()
     }
 
     /// Keeps `caption` as the draft and returns the error to report, which names it.
     func keepDraft(_ caption: String, after error: any Error) -> CommandFailure {
         let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-        let directory = (draftPath as NSString).deletingLastPathComponent
+        let directory = PathName.parent(draftPath)
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

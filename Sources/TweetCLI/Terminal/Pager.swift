@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +9,7 @@ enum Pager {
     /// The pager's command line, from `PAGER`; an empty `PAGER` means none.
     static func command(environment: [String: String]) -> String? {
         guard let pager = environment["PAGER"] else { return "less -FRX" }
-        let trimmed = pager.trimmingCharacters(in: .whitespaces)
+        let trimmed = pager.trimmedSpaces()
         return trimmed.isEmpty || trimmed == "cat" ? nil : trimmed
     }
 

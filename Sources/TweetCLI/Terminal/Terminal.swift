@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -89,5 +89,23 @@ enum Output {
             done += written
         }
         return true
+    }
+}
+
+enum Input {
+    /// All of standard input, to its end.
+    /// - Throws: ``CommandFailure`` when it cannot be read.
+    static func readAll() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw CommandFailure("cannot read standard input: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return bytes }
+            bytes += buffer[0..<count]
+        }
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The files of a Twitter archive, from the downloaded `.zip` or the folder it unpacks to, named
 /// as the archive names them (`data/tweets.js`), each read a piece at a time.
@@ -31,16 +35,16 @@ struct ArchiveFiles {
     /// - Throws: ``ArchiveError/unreadable(_:reason:)``.
     init(path: String) throws(ArchiveError) {
         self.path = path
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw .unreadable(path, reason: "there is no such file or folder")
         }
-        if isFolder.boolValue {
+        if isFolder {
             let root = URL(fileURLWithPath: path, isDirectory: true)
             let data = root.appendingPathComponent("data", isDirectory: true)
-            var hasData: ObjCBool = false
+            var hasData = false
             let folder =
-                FileManager.default.fileExists(atPath: data.path, isDirectory: &hasData) && hasData.boolValue
+                FileManager.default.fileExists(atPath: data.path, isDirectory: &hasData) && hasData
                 ? data : root
             // Why it cannot be listed matters less than saying so in one sentence.
             guard let listed = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
@@ -61,7 +65,7 @@ struct ArchiveFiles {
                 }
             }
             var prefix = ""
-            if let marker, let data = marker.range(of: "data/", options: .backwards) {
+            if let marker, let data = marker.ranges(of: "data/").last {
                 prefix = String(marker[..<data.lowerBound])
             }
             source = .zip(zip, prefix: prefix)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// What tweetcli takes from the archive Twitter lets a user download: the account, the profile,

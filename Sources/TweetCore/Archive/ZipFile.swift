@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Why a zip file cannot be read: damaged, or a kind this reader does not take.
 struct ZipError: Error {
@@ -57,12 +62,12 @@ final class ZipFile {
 
     /// Whether the file starts as a zip file does.
     static func looksLikeZip(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         // Only a guess at the kind of file: one that cannot be read here is refused as no zip,
         // and a zip that cannot be read is reported by ZipFile itself.
-        defer { try? handle.close() }
-        let start = (try? handle.read(upToCount: 4)) ?? Data()
-        return start == Data([0x50, 0x4B, 0x03, 0x04]) || start == Data([0x50, 0x4B, 0x05, 0x06])
+        guard case .success(let fd) = RegularFile.open(path) else { return false }
+        defer { close(fd) }
+        let start = (try? FileIO.readBytes(from: fd, offset: 0, count: 4, path: path)) ?? []
+        return start == [0x50, 0x4B, 0x03, 0x04] || start == [0x50, 0x4B, 0x05, 0x06]
     }
 
     // MARK: Reading bytes

@@ -1,5 +1,9 @@
 import CZlib
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// zlib's inflater and CRC-32, loaded with `dlopen` the first time a zip file is read: linking it
 /// would load it into every command's start-up for the one that reads archives.

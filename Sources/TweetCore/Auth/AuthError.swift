@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// What can go wrong signing up, signing in or acting as the signed-in user.

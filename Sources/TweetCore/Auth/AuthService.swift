@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TweetStore
 
@@ -94,7 +94,7 @@ public final class AuthService: Sendable {
     public func register(email: String, password: String, fullname: String, username: String) async throws -> User {
         let email = try Self.normalizedEmail(email)
         let username = try Self.normalizedUsername(username)
-        let fullname = fullname.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fullname = fullname.trimmed()
         guard (1...50).contains(fullname.count) else { throw AuthError.invalidFullname }
         try TextRules.check(fullname, field: "full name", multiline: false, maximumBytes: 256)
         guard !password.utf8.contains(0) else { throw AuthError.passwordHasNul }
@@ -159,7 +159,7 @@ public final class AuthService: Sendable {
         switch identifier {
         case .email(let email):
             query = users.whereField(
-                "email", isEqualTo: .string(email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()))
+                "email", isEqualTo: .string(email.trimmed().lowercased()))
         case .username(let username):
             let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
             query = users.whereField("username", isEqualTo: .string(name.lowercased()))
@@ -221,7 +221,7 @@ public final class AuthService: Sendable {
     private static let decoyHash = "$y$j9T$nYvRgR2fds4qOm1JkkVNB.$SlORD3A9xkcuMrx4/zAd4uqpKkZ8GSU.HYsvGjw6/FC"
 
     static func normalizedEmail(_ email: String) throws -> String {
-        let email = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let email = email.trimmed().lowercased()
         try TextRules.check(email, field: "email", multiline: false, maximumBytes: 254)
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."),

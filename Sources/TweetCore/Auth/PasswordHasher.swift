@@ -1,6 +1,10 @@
 import CCrypt
-import Foundation
+import FoundationEssentials
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Hashes and checks passwords with yescrypt, through the system's libxcrypt.
 public struct PasswordHasher: Sendable {

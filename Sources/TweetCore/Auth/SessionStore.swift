@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Keeps who is signed in, apart from the database, as Firebase Auth keeps its session on the
 /// device: one small JSON file per store, mode 0600.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// A tweet, stored at `tweets/{id}` (the course's `Tweet`), with its author joined on the client.

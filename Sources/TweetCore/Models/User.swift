@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// A user's public profile, stored at `users/{uid}` (the course's `User`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// The services of one store, wired together: what every view model takes.
@@ -75,7 +75,9 @@ public enum AppPaths {
 
     private static func base(_ variable: String, fallback: String, _ environment: [String: String]) -> String {
         if let value = environment[variable], value.hasPrefix("/") { return value }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home =
+            environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
         return PathName.join(home, fallback)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// Demo captions varied enough for search to mean something: words from a vocabulary of 5,000

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// Every draw the demo seed makes about one tweet, from the seed and the tweet's index alone: who

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import TweetStore
 
@@ -369,6 +369,12 @@ public enum SeedError: Error, Equatable, LocalizedError {
     /// More data than the store's file system has room for (bytes).
     case tooLargeForDisk(needed: Double, available: Double)
 
+    /// `bytes` in GiB with one decimal, as `%.1f` would print it.
+    private func gibibytes(_ bytes: Double) -> String {
+        let tenths = Int((max(0, bytes) / 1_073_741_824 * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     public var errorDescription: String? {
         switch self {
         case .storeNotEmpty:
@@ -380,13 +386,11 @@ public enum SeedError: Error, Equatable, LocalizedError {
         case .tooManyLikes(let maximum):
             return "there can be at most \(maximum) likes: half of users × tweets"
         case .tooLargeForMemory(let needed, let available):
-            return String(
-                format: "seeding this much takes about %.1f GiB of memory and %.1f GiB is available; "
-                    + "seed fewer tweets, likes or follows", needed / 1_073_741_824, available / 1_073_741_824)
+            return "seeding this much takes about \(gibibytes(needed)) GiB of memory and \(gibibytes(available)) GiB "
+                + "is available; seed fewer tweets, likes or follows"
         case .tooLargeForDisk(let needed, let available):
-            return String(
-                format: "seeding this much takes about %.1f GiB of disk where the store is and %.1f GiB is free; "
-                    + "seed fewer tweets, likes or follows", needed / 1_073_741_824, available / 1_073_741_824)
+            return "seeding this much takes about \(gibibytes(needed)) GiB of disk where the store is and "
+                + "\(gibibytes(available)) GiB is free; seed fewer tweets, likes or follows"
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// Something another user did that concerns you (the course's bell): a like, retweet or quote of

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// What importing a Twitter archive did.
@@ -138,8 +138,7 @@ extension TweetService {
         /// `nil` for a tweet tweetcli cannot store: no text, or more bytes than it keeps.
         init?(_ tweet: TwitterArchive.ArchivedTweet, id: String?) {
             guard let id else { return nil }
-            var caption = tweet.text.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
-                in: .whitespacesAndNewlines)
+            var caption = tweet.text.replacingEvery("\r\n", with: "\n").trimmed()
             // What the composer refuses (controls, bidirectional overrides) is replaced, not stored.
             cleaned = false
             if TextRules.forbiddenCharacter(in: caption, multiline: true) != nil {

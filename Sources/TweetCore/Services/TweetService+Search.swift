@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The search index and the trend counters, written in the transaction that posts or deletes a
 /// tweet.
@@ -25,7 +29,7 @@ enum SearchIndex {
     /// A term as a document ID: `/` and `%` escaped (terms are letters and digits, so this is rare).
     static func documentID(_ term: String) -> String {
         guard term.contains(where: { $0 == "/" || $0 == "%" }) else { return term }
-        return term.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "/", with: "%2F")
+        return term.replacingEvery("%", with: "%25").replacingEvery("/", with: "%2F")
     }
 
     static func termPath(_ term: String) -> DocumentPath {

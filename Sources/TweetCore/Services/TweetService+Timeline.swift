@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// A conversation around one tweet: what it replies to, up to the root, and the replies below it.

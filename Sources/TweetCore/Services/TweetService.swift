@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// Tweets, replies and likes (the course's `TweetService`), with its bugs fixed: the store orders
@@ -183,8 +183,7 @@ public final class TweetService: Sendable {
     /// How a caption counts by Twitter's rules (twitter-text v3), without posting it.
     public static func preview(_ caption: String) -> CaptionPreview {
         // CR LF (a file written on Windows) is one line break, as a lone LF is.
-        let trimmed = caption.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
-            in: .whitespacesAndNewlines)
+        let trimmed = caption.replacingEvery("\r\n", with: "\n").trimmed()
         let parsed = TweetText.parse(trimmed)
         return CaptionPreview(
             caption: trimmed, weightedLength: parsed.weightedLength, limit: maximumCaptionLength,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// A twtxt feed someone follows: where it is, and the nick its entries show under.

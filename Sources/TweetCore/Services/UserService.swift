@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// Users, profiles and follows (the course's `UserService`).
@@ -91,7 +91,7 @@ public final class UserService: Sendable {
 
     /// Users whose username or full name contains `text`, ignoring case, by username.
     public func searchUsers(matching text: String, limit: Int? = nil) async throws -> [User] {
-        var needle = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var needle = text.trimmedSpaces().lowercased()
         if needle.hasPrefix("@") { needle.removeFirst() }
         guard !needle.isEmpty else { return try await fetchUsers(limit: limit) }
         // The store skips users whose stored line cannot contain the text, without decoding them;
@@ -109,7 +109,7 @@ public final class UserService: Sendable {
     public func updateProfile(_ changes: ProfileChanges) async throws -> User {
         let uid = try await auth.requireUid()
         var updates: [String: FieldValue] = [:]
-        if let fullname = changes.fullname?.trimmingCharacters(in: .whitespacesAndNewlines) {
+        if let fullname = changes.fullname?.trimmed() {
             guard (1...50).contains(fullname.count) else {
                 throw UserError.invalidProfile("the full name must have 1 to 50 characters")
             }
@@ -121,8 +121,8 @@ public final class UserService: Sendable {
             ("profileImageUrl", changes.profileImageUrl, 500), ("twtxtUrl", changes.twtxtUrl, 500),
         ] {
             guard
-                let value = value?.replacingOccurrences(of: "\r\n", with: "\n")
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                let value = value?.replacingEvery("\r\n", with: "\n")
+                    .trimmed()
             else { continue }
             guard value.count <= limit else {
                 throw UserError.invalidProfile("the \(field) must have at most \(limit) characters")

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Opening a file that someone else named (an archive's member folder, a followed feed): for
 /// reading, without blocking, and only if it is a regular file, since a FIFO or a device named

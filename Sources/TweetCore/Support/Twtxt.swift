@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The twtxt format (twtxt.readthedocs.io, version 1): a plain-text feed of one account, a line
 /// per post, `RFC 3339 timestamp<TAB>text`, oldest first, with `# key = value` comment lines for
@@ -33,7 +37,7 @@ public enum Twtxt {
                 caption.replaceSubrange(range, with: "@<\(entity.value.lowercased()) \(url)>")
             }
         }
-        return time.string(from: tweet.timestamp) + "\t" + clean(caption) + "\n"
+        return time(tweet.timestamp) + "\t" + clean(caption) + "\n"
     }
 
     /// The usernames `tweets` mention, lowercased.
@@ -66,13 +70,12 @@ public enum Twtxt {
         return String(scalars)
     }
 
-    private static let time: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
-        return formatter
-    }()
+    /// RFC 3339 in UTC to the whole second (`2026-11-30T09:41:07Z`), as twtxt writes its times.
+    private static func time(_ date: Date) -> String {
+        let seconds = (date.timeIntervalSince1970.isFinite ? date.timeIntervalSince1970 : 0).rounded(.down)
+        let stamp = Timestamp.string(from: Date(timeIntervalSince1970: seconds))  // …:07.000Z
+        return String(stamp.dropLast(5)) + "Z"
+    }
 }
 
 /// One post of a followed twtxt feed.
@@ -102,7 +105,7 @@ extension Twtxt {
     /// A feed's `# nick =` as shown: on one line, without controls, at most ``maximumNickLength``
     /// characters and four times as many Unicode scalars (combining marks pile onto one character).
     static func nick(_ value: String) -> String {
-        let line = String(clean(value).replacingOccurrences(of: "\u{2028}", with: " ").prefix(maximumNickLength))
+        let line = String(clean(value).replacingEvery("\u{2028}", with: " ").prefix(maximumNickLength))
         return String(String.UnicodeScalarView(line.unicodeScalars.prefix(maximumNickLength * 4)))
     }
 
@@ -130,11 +133,11 @@ extension Twtxt {
             if text.hasPrefix("#") {
                 guard line.count <= maximumEntryBytes else { continue }
                 // `# nick = value` metadata; any other comment is ignored.
-                let body = text.dropFirst().trimmingCharacters(in: .whitespaces)
+                let body = text.dropFirst().trimmedSpaces()
                 if let equals = body.firstIndex(of: "="),
-                    body[..<equals].trimmingCharacters(in: .whitespaces).lowercased() == "nick"
+                    body[..<equals].trimmedSpaces().lowercased() == "nick"
                 {
-                    let value = body[body.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                    let value = body[body.index(after: equals)...].trimmedSpaces()
                     if !value.isEmpty { nick = Self.nick(value) }
                 }
                 continue
@@ -145,14 +148,14 @@ extension Twtxt {
                 skipped += 1
                 continue
             }
-            let body = text[text.index(after: tab)...].trimmingCharacters(in: .whitespaces)
+            let body = text[text.index(after: tab)...].trimmedSpaces()
             guard !body.isEmpty else {
                 skipped += 1
                 continue
             }
             entries.append(
                 TwtxtEntry(
-                    timestamp: time, text: body.replacingOccurrences(of: "\u{2028}", with: "\n"), nick: "", url: url))
+                    timestamp: time, text: body.replacingEvery("\u{2028}", with: "\n"), nick: "", url: url))
         }
         let name = nick ?? fallback
         for index in entries.indices { entries[index].nick = name }
@@ -162,7 +165,7 @@ extension Twtxt {
     /// An RFC 3339 time (`2026-12-01T18:00:00Z`, `…18:00:00.123+01:00`; `t`, `z` or a space
     /// for the separators too), or `nil`.
     public static func rfc3339(_ text: String) -> Date? {
-        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        let bytes = Array(text.trimmedSpaces().utf8)
         func number(_ range: Range<Int>) -> Int? { Timestamp.decimal(bytes, range) }
         guard bytes.count >= 20, let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45,
             let day = number(8..<10), [84, 116, 32].contains(bytes[10]), let hour = number(11..<13), bytes[13] == 58,

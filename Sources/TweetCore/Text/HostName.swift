@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// The DNS limits a URL's host must respect (RFC 1035, with IDNA per RFC 3490), which decide
@@ -41,10 +41,11 @@ enum HostName {
             length = label.count
         } else {
             guard !hasACEPrefix(label) else { return nil }
-            // Nameprep, approximately: case-fold and compatibility-compose before encoding.
+            // Nameprep, approximately: case-fold, map the full-width and half-width forms (the
+            // compatibility mappings a host name meets) and compose before encoding.
             var view = String.UnicodeScalarView()
-            view.append(contentsOf: label)
-            let mapped = Array(String(view).lowercased().precomposedStringWithCompatibilityMapping.unicodeScalars)
+            view.append(contentsOf: label.map(UnicodeFolding.narrow))
+            let mapped = Array(UnicodeFolding.nfc(String(view).lowercased()).unicodeScalars)
             if mapped.allSatisfy(\.isASCII) {
                 length = mapped.count
             } else {

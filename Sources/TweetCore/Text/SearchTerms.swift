@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// The terms a tweet is found by, and the terms a search asks for, made the same way:
@@ -109,9 +109,7 @@ public enum SearchTerms {
             // CJK and Hangul have no case and no diacritics to fold: only the ASCII in them changes.
             folded = word.lowercased()
         } else {
-            folded =
-                word.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-                .precomposedStringWithCanonicalMapping
+            folded = UnicodeFolding.searchFold(word)
         }
         if folded.count > maximumLength { folded = String(folded.prefix(maximumLength)) }
         return folded

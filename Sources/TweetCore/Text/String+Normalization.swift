@@ -1,17 +1,20 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension String {
     /// The text in Unicode Normalization Form C, which twitter-text counts in.
     ///
     /// Most tweets are already in NFC, which a scan over the scalars can prove cheaply; only
-    /// text with combining marks, Hangul jamo or characters NFC replaces goes through
-    /// Foundation.
+    /// text with combining marks, Hangul jamo or characters NFC replaces is normalised.
     var nfcNormalized: String {
         if unicodeScalars.allSatisfy(\.isStableUnderNFC) {
             return self
         }
-        return precomposedStringWithCanonicalMapping
+        return UnicodeFolding.nfc(self)
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// What any stored text may hold. Everything in the store is shown to other users, so text that

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Observation
 import TweetStore
 
@@ -45,7 +45,7 @@ public final class ArchiveImportViewModel: ErrorRecording {
                     file: "data/account.js", place: "item 1",
                     reason: "it has no email to sign in with; register, then import while signed in")
             }
-            let name = account.displayName.trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = account.displayName.trimmed()
             let usable =
                 (1...50).contains(name.count) && TextRules.forbiddenCharacter(in: name, multiline: false) == nil
             user = try await services.auth.register(
@@ -72,14 +72,13 @@ public final class ArchiveImportViewModel: ErrorRecording {
                 ("location", profile?.location, current?.location, { ProfileChanges(location: $0) }),
             ]
             for (name, value, now, change) in fields {
-                guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+                guard let value = value?.trimmed(), !value.isEmpty else {
                     continue
                 }
                 if let now, !now.isEmpty {
                     // As the profile stores it: line breaks as \n, trimmed.
                     func stored(_ text: String) -> String {
-                        text.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(
-                            in: .whitespacesAndNewlines)
+                        text.replacingEvery("\r\n", with: "\n").trimmed()
                     }
                     if stored(now) != stored(value) { kept.append(name) }
                     continue
@@ -88,9 +87,9 @@ public final class ArchiveImportViewModel: ErrorRecording {
                     _ = try await services.users.updateProfile(change(value))
                     filled.append(name)
                 } catch let error as UserError {
-                    refused[name] = error.localizedDescription
+                    refused[name] = error.sentence
                 } catch let error as TextError {
-                    refused[name] = error.localizedDescription
+                    refused[name] = error.sentence
                 }
             }
             var report = try await services.tweets.importArchive(archive, progress: progress)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// `MANIFEST.json`: which segments make up the store and how much of the journal they hold.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// One immutable segment, memory-mapped: documents sorted by path, with offsets, a Bloom filter

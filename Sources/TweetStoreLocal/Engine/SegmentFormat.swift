@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// The layout of segment files, shared by the writer and the reader (docs/STORAGE.md).
@@ -16,6 +16,11 @@ enum SegmentFormat {
     /// `["collection/id",{…},"crc"]`: the trailing `,"xxxxxxxx"]` is 12 bytes.
     static let checksumSuffixLength = 12
 
+    /// Segment `number`'s name: `seg-` and the number in at least six digits.
+    static func segmentName(_ number: Int) -> String {
+        let digits = String(number)
+        return "seg-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
+    }
     static func dataFileName(_ name: String) -> String { name + ".jsonl" }
     static func indexFileName(_ name: String) -> String { name + ".idx" }
 

@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Order-preserving byte encodings of keys: comparing two encodings byte by byte (memcmp) gives
 /// the order of ``JSONValue/compare(_:_:)`` element by element, so bulk sorts compare flat bytes

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 #if canImport(Glibc)
@@ -377,7 +377,7 @@ struct StorageEngine {
         var created: [String: Segment] = [:]
         let writer = SegmentWriter(directory: directory, indexes: indexes)
         func add(capacity: Int, _ entries: () throws -> SegmentWriter.Entry?) throws {
-            let name = String(format: "seg-%06d", next)
+            let name = SegmentFormat.segmentName(next)
             let count = try writer.write(name: name, atMost: capacity, next: entries)
             guard count > 0 else {
                 // Nothing to keep: the files go, and the name is not used.
@@ -403,7 +403,7 @@ struct StorageEngine {
             let sources = try pair.reversed().map { info in
                 try created[info.name] ?? openSegments[info.name] ?? Segment(directory: directory, name: info.name)
             }
-            let name = String(format: "seg-%06d", next)
+            let name = SegmentFormat.segmentName(next)
             next += 1
             var merge = try SegmentMerge(sources, dropDeletions: false, indexes: indexes)
             let count = try writer.write(name: name, atMost: merge.capacity) { try merge.next() }
@@ -504,7 +504,7 @@ struct StorageEngine {
             updated.segments.removeSubrange(older...(older + 1))
             Self.removeOutput(output, in: directory)
         } else {
-            let name = String(format: "seg-%06d", updated.nextSegment)
+            let name = SegmentFormat.segmentName(updated.nextSegment)
             updated.nextSegment += 1
             for file in [SegmentFormat.dataFileName, SegmentFormat.indexFileName] {
                 guard rename(PathName.join(directory, file(output)), PathName.join(directory, file(name))) == 0 else {

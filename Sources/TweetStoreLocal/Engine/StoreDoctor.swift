@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 #if canImport(Glibc)
@@ -90,7 +90,7 @@ public struct StoreDoctor: StoreMaintenance {
                     try FileIO.replaceAtomically(path: side, contents: segment.removed, directory: directory)
                     report.sideFiles.append(side)
                 }
-                let name = String(format: "seg-%06d", manifest.nextSegment)
+                let name = SegmentFormat.segmentName(manifest.nextSegment)
                 manifest.nextSegment += 1
                 let count = try SegmentWriter(directory: directory, indexes: indexes).write(
                     name: name, entries: segment.kept)
@@ -113,8 +113,8 @@ public struct StoreDoctor: StoreMaintenance {
     // MARK: Inspection
 
     private func withLock<T>(_ body: () throws -> T) throws -> T {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
             throw StoreError.cannotOpen(path: directory, reason: "there is no store there")
         }
         let lock = try StoreLock.open(directory)

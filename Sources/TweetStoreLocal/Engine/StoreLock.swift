@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 #if canImport(Glibc)
@@ -56,7 +56,7 @@ enum StoreLock {
                 let pid = Int32(fields[4]), pid != getpid()
             else { continue }
             let name = FileManager.default.contents(atPath: "/proc/\(pid)/comm").map {
-                String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                String(decoding: $0, as: UTF8.self).trimmed()
             }
             return "pid \(pid)" + (name.map { " (\($0))" } ?? "")
         }

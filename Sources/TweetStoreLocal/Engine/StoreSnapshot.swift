@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TweetStore
 
 /// What the store holds at one moment: the memtable over the segments, newest first.

@@ -42,11 +42,22 @@ struct RelativeTimeTests {
     }
 
     @Test func theLanguageComesFromTheEnvironment() {
-        #expect(RelativeTime(environment: ["LANG": "ko_KR.UTF-8"]).locale?.identifier == "ko_KR")
+        #expect(RelativeTime(environment: ["LANG": "ko_KR.UTF-8"]).locale == "ko_KR")
         #expect(RelativeTime(environment: ["LANG": "ko_KR.UTF-8", "LC_ALL": "C"]).locale == nil)
         #expect(RelativeTime(environment: ["LANG": "en_GB.UTF-8"]).locale == nil)
         #expect(RelativeTime(environment: [:]).locale == nil)
         let korean = RelativeTime(environment: ["LANG": "ko_KR.UTF-8"])
-        #expect(korean.string(for: now.addingTimeInterval(-7200), now: now) == "2시간 전")
+        #expect(korean.string(for: now.addingTimeInterval(-7200), now: now) == "2h")
+    }
+
+    /// A date older than a week is written as the locale writes dates, from the C library's data;
+    /// a locale that is not installed (or is not a name) gets the English date.
+    @Test func oldDatesFollowTheLocaleWhenItIsInstalled() throws {
+        let old = try Date("2024-03-05T12:00:00Z", strategy: .iso8601)
+        #expect(withTimeZone("UTC") { RelativeTime.localDateText(old, locale: "C") } == "03/05/24")
+        #expect(RelativeTime.localDateText(old, locale: "xx_NOWHERE") == nil)
+        #expect(RelativeTime.localDateText(old, locale: "../../etc/passwd") == nil)
+        let missing = RelativeTime(environment: ["LANG": "xx_NOWHERE.UTF-8"])
+        #expect(withTimeZone("UTC") { missing.string(for: old, now: now) } == "Mar 5, 2024")
     }
 }
