@@ -1,5 +1,9 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Trimming and replacing without Foundation's `trimmingCharacters(in:)` and
 /// `replacingOccurrences(of:with:)`, which live in the module that links ICU into the binary:
 /// about 1,600 more protocol conformances for each first use of a generic type to scan, 768 symbols
@@ -51,7 +55,16 @@ extension StringProtocol {
 }
 
 extension Error {
-    /// The error as one sentence: a `LocalizedError`'s description, else its text (what
-    /// Foundation's `localizedDescription` gives for the errors tweetcli throws).
-    public var sentence: String { (self as? any LocalizedError)?.errorDescription ?? String(describing: self) }
+    /// The error as one sentence: a `LocalizedError`'s description; for a file operation's
+    /// `CocoaError` or a `POSIXError`, the system's words for the cause ("No such file or
+    /// directory"); else its text.
+    public var sentence: String {
+        if let described = (self as? any LocalizedError)?.errorDescription { return described }
+        if let posix = self as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        if let cocoa = self as? CocoaError {
+            if let underlying = cocoa.underlying { return underlying.sentence }
+            return "the file operation failed (error \(cocoa.code.rawValue))"
+        }
+        return String(describing: self)
+    }
 }

@@ -19,7 +19,7 @@ struct Executables: Equatable {
     /// How a binary gets the Swift runtime and Foundation.
     enum SwiftRuntime: String, Equatable {
         /// Linked in (`--static-swift-stdlib`).
-        case linkedIn = "the Swift runtime and Foundation linked in (--static-swift-stdlib)"
+        case linkedIn = "the Swift runtime and the parts of Foundation they use linked in (--static-swift-stdlib)"
         /// The toolchain's shared libraries, loaded at start-up.
         case shared = "the Swift runtime and Foundation as the toolchain's shared libraries"
 

@@ -11,20 +11,24 @@ import FoundationEssentials
 struct RelativeTime {
     /// The language of the dates (`ko_KR`), or `nil` for the built-in English.
     let locale: String?
+    /// The locale's `@` modifier (`latin` in `sr_RS.UTF-8@latin`), if any.
+    let modifier: String?
 
     /// The language of `LC_ALL`, else `LC_TIME`, else `LANG`: `nil` for English, C and POSIX.
     init(environment: [String: String]) {
         let setting = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         let identifier = setting.map { String($0.prefix { $0 != "." && $0 != "@" }) } ?? "C"
         if identifier == "C" || identifier == "POSIX" || identifier.hasPrefix("en") {
-            locale = nil
+            (locale, modifier) = (nil, nil)
         } else {
             locale = identifier
+            modifier = setting?.firstIndex(of: "@").map { String(setting![$0...].dropFirst()) }
         }
     }
 
-    init(locale: String?) {
+    init(locale: String?, modifier: String? = nil) {
         self.locale = locale
+        self.modifier = modifier
     }
 
     func string(for date: Date, now: Date) -> String {
@@ -36,17 +40,20 @@ struct RelativeTime {
         case ..<86_400: return "\(seconds / 3600)h"
         case ..<(7 * 86_400): return "\(seconds / 86_400)d"
         default:
-            if let locale, let text = Self.localDateText(date, locale: locale) { return text }
+            if let locale, let text = Self.localDateText(date, locale: locale, modifier: modifier) { return text }
             let (year, month, day) = Self.localDate(date)
             let sameYear = Self.localDate(now).year == year
             return sameYear ? "\(Self.months[month - 1]) \(day)" : "\(Self.months[month - 1]) \(day), \(year)"
         }
     }
 
-    /// `date` as `locale` writes dates (`strftime`'s `%x`), or `nil` when that locale is not installed.
-    static func localDateText(_ date: Date, locale: String) -> String? {
-        guard locale.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x2F }),
-            let handle = newlocale(LC_TIME_MASK, locale + ".UTF-8", nil) ?? newlocale(LC_TIME_MASK, locale, nil)
+    /// `date` as `locale` (with its `@modifier`) writes dates (`strftime`'s `%x`), or `nil` when
+    /// that locale is not installed.
+    static func localDateText(_ date: Date, locale: String, modifier: String? = nil) -> String? {
+        let suffix = modifier.map { "@" + $0 } ?? ""
+        guard (locale + suffix).utf8.allSatisfy({ $0 > 0x20 && $0 < 0x80 && $0 != 0x2F }),
+            let handle = newlocale(LC_TIME_MASK, locale + ".UTF-8" + suffix, nil)
+                ?? newlocale(LC_TIME_MASK, locale + suffix, nil)
         else { return nil }
         defer { freelocale(handle) }
         _ = timeZoneLoaded

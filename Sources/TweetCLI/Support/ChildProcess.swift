@@ -8,34 +8,75 @@ import FoundationEssentials
 /// several run at once (the twtxt fetches): Foundation's `Process` would link its module, and ICU
 /// with it, into every command.
 enum ChildProcess {
+    /// Why a child could not start: the system's words.
+    struct SpawnFailure: Error {
+        let reason: String
+    }
+
+    /// How a child ended.
+    enum Ending: Equatable {
+        /// It exited with this status (128 + the signal's number if a signal ended it).
+        case exited(Int32)
+        /// It was still running at the deadline, or its task was cancelled: it was killed.
+        case killed
+    }
+
     /// Starts `program` with `arguments` (the first is its name), standard input and output on
-    /// /dev/null and standard error on `standardError`; `nil` if it cannot start.
-    static func spawn(_ program: String, arguments: [String], standardError: Int32) -> pid_t? {
+    /// /dev/null, standard error on `standardError`, and the default signal dispositions and an
+    /// empty signal mask (tweetcli ignores SIGPIPE and SIGXFSZ; the child must not inherit that).
+    static func spawn(_ program: String, arguments: [String], standardError: Int32) -> Result<pid_t, SpawnFailure> {
+        // A child's exit must stay waitable even if tweetcli was started with SIGCHLD ignored.
+        signal(SIGCHLD, SIG_DFL)
+        var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
-        guard posix_spawn_file_actions_init(&actions) == 0 else { return nil }
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        guard posix_spawnattr_init(&attributes) == 0, posix_spawn_file_actions_init(&actions) == 0 else {
+            return .failure(SpawnFailure(reason: String(cString: strerror(errno))))
+        }
+        defer {
+            posix_spawnattr_destroy(&attributes)
+            posix_spawn_file_actions_destroy(&actions)
+        }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGPIPE, SIGXFSZ, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, number) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        for result in [
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0),
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0),
+            posix_spawn_file_actions_adddup2(&actions, standardError, 2),
+        ] where result != 0 {
+            return .failure(SpawnFailure(reason: String(cString: strerror(result))))
+        }
         var pointers = arguments.map { strdup($0) } + [nil]
         defer { for pointer in pointers { free(pointer) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, program, &actions, nil, &pointers, environ) == 0 else { return nil }
-        return pid
+        let result = posix_spawn(&pid, program, &actions, &attributes, &pointers, environ)
+        guard result == 0 else { return .failure(SpawnFailure(reason: String(cString: strerror(result)))) }
+        return .success(pid)
     }
 
-    /// The child's exit status once it ends (128 + the signal's number if a signal ended it),
-    /// polled every few milliseconds with `WNOHANG` between sleeps, so the task's thread is free.
-    static func exitStatus(of pid: pid_t) async -> Int32 {
+    /// Waits for the child to end, polling with `WNOHANG` between sleeps of a few milliseconds so
+    /// the task's thread stays free. At `deadline`, or when the task is cancelled, the child is
+    /// killed and reaped: no zombie and no wait is left behind.
+    static func wait(for pid: pid_t, until deadline: Date) async -> Ending {
         var pause: UInt64 = 1_000_000
         while true {
             var status: Int32 = 0
             let result = waitpid(pid, &status, WNOHANG)
             if result == pid {
                 let signal = status & 0x7F
-                return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+                return .exited(signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
             }
-            if result < 0 && errno != EINTR { return 127 }
+            if result < 0 && errno != EINTR { return .exited(127) }  // not our child: nothing to wait for
+            if Task.isCancelled || Date() >= deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return .killed
+            }
             try? await Task.sleep(nanoseconds: pause)
             pause = min(pause * 2, 20_000_000)
         }

@@ -121,10 +121,19 @@ struct TwtxtFetcher: TwtxtFeedLoader {
             unlink(messages)
         }
         let arguments = [program, url, destination, String(timeout), String(Twtxt.maximumFeedBytes)]
-        guard let child = ChildProcess.spawn(program, arguments: arguments, standardError: errors) else {
-            throw TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start")
+        let child: pid_t
+        switch ChildProcess.spawn(program, arguments: arguments, standardError: errors) {
+        case .success(let pid): child = pid
+        case .failure(let failure):
+            throw TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start: \(failure.reason)")
         }
-        let status = await ChildProcess.exitStatus(of: child)
+        // Its own timeout ends it; a fetch stopped or stuck past that, and a little more, is killed.
+        let status: Int32
+        switch await ChildProcess.wait(for: child, until: Date().addingTimeInterval(timeout + 5)) {
+        case .exited(let code): status = code
+        case .killed:
+            throw TwtxtError.unreachable(url, reason: "the fetch did not finish in \(Int(timeout + 5)) seconds")
+        }
         guard status == 0 else {
             let message = (try? FileIO.readFile(messages)) ?? nil
             let text = String(decoding: (message ?? []).prefix(500), as: UTF8.self).trimmed()

@@ -23,12 +23,12 @@ public struct TweetEntities: Codable, DocumentDecodable, Equatable, Hashable, Se
         self.urls = urls
     }
 
-    /// Whether there is no mention, hashtag or URL.
     public init(reading fields: FieldReader) throws(FieldReader.Failure) {
         self.init(
             mentions: try fields.strings("mentions"), hashtags: try fields.strings("hashtags"),
             urls: try fields.strings("urls"))
     }
 
+    /// Whether there is no mention, hashtag or URL.
     public var isEmpty: Bool { mentions.isEmpty && hashtags.isEmpty && urls.isEmpty }
 }

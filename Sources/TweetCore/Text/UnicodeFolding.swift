@@ -13,45 +13,65 @@ enum UnicodeFolding {
     /// `text` without case, diacritics or width, as Foundation's
     /// `folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)`
     /// followed by NFC gave it, which made the search indexes stores already have: a stored index
-    /// and a new query must fold a word alike. Character by character:
-    /// - its first scalar is narrowed (full-width and half-width forms) and decomposed, and the
-    ///   combining diacritical marks (U+0300–U+036F) of its decomposition go when the base is a
-    ///   letter or comes before the Hebrew block (é and ≠ fold to e and =, ≁ and a nukta stay);
-    /// - what is left is case-folded;
-    /// - the marks written after it (a decomposed é) go too, unless folding changed a base from
-    ///   into one past the Hebrew block (Foundation keeps them there).
+    /// and a new query must fold a word alike. Character by character, its first scalar is narrowed
+    /// (full-width and half-width forms) and case-folded. Then what Foundation does depends on the
+    /// base that gives (measured against it for every base and mark):
+    /// - a Latin, Greek or Cyrillic base (below U+0510): decomposed, and every combining mark that
+    ///   Unicode 15 knew goes, from its decomposition or written after it (é, e + ◌́ and Ω̃ fold to
+    ///   e, e and ω; ≠ to =);
+    /// - any other base that folding left as it was: kept whole, and only a combining diacritical
+    ///   mark written right after it goes (U+0300–U+036F and U+0483–U+0489), not a second one, nor
+    ///   its script's own marks (a virama, a niqqud, a Thai tone mark);
+    /// - any other base that folding changed (Ｋ as ｋ is Latin; ｶ as カ and Ա as ա are not): kept
+    ///   with every mark written after it.
     static func searchFold(_ text: String) -> String {
         var folded = String.UnicodeScalarView()
         for character in text {
             let scalars = Array(character.unicodeScalars)
             let first = narrow(scalars[0])
             let decomposed = Array(String(first)._nfd)
-            let stripsMarks = isLetter(decomposed[0]) || decomposed[0].value < 0x590
-            var cased = String.UnicodeScalarView()
-            for (index, piece) in decomposed.enumerated()
-            where index == 0 || !stripsMarks || !(0x300...0x36F).contains(piece.value) {
-                cased.append(contentsOf: caseFolded(piece))
-            }
-            let changed = first != scalars[0] || !cased.elementsEqual(decomposed)
-            let stripsFollowing = !changed || cased.first.map { $0.value < 0x590 } ?? true
-            folded.append(contentsOf: cased)
-            for scalar in scalars.dropFirst() {
-                let narrowed = narrow(scalar)
-                if isMark(narrowed) {
-                    if !stripsFollowing { folded.append(narrowed) }  // kept as written, not case-folded
-                    continue
+            let base = caseFolded(decomposed[0])
+            // Which of the scalars written after the first go.
+            let goes: (Int, Unicode.Scalar) -> Bool
+            if let lead = base.first, lead.value < 0x510 {
+                folded.append(contentsOf: base)
+                for piece in decomposed.dropFirst() where !isCombiningMark(piece) {
+                    folded.append(contentsOf: caseFolded(piece))
                 }
-                for piece in String(narrowed)._nfd { folded.append(contentsOf: caseFolded(piece)) }
+                goes = { _, scalar in isCombiningMark(scalar) }
+            } else {
+                let whole = caseFolded(first)
+                folded.append(contentsOf: whole)
+                let changed = first != scalars[0] || !whole.elementsEqual([first])
+                goes = { position, scalar in !changed && position == 1 && isCombiningDiacritic(scalar) }
+            }
+            for (position, scalar) in scalars.enumerated().dropFirst() where !goes(position, scalar) {
+                folded.append(scalar)
             }
         }
         return nfc(String(folded))
     }
 
-    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark: true
-        default: false
+    /// A mark that extends the character before it, as Foundation's Unicode 15 data knew them:
+    /// non-spacing and enclosing marks, the spacing vowel signs that extend a grapheme, the
+    /// zero-width non-joiner, the half-width sound marks and the emoji skin tones.
+    private static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        switch properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return (properties.age?.major ?? 16) < 16
+        case .spacingMark: return extendingSpacingMarks.contains(scalar.value)
+        default: return (0x1F3FB...0x1F3FF).contains(scalar.value) || [0x200C, 0xFF9E, 0xFF9F].contains(scalar.value)
         }
+    }
+
+    private static let extendingSpacingMarks: Set<UInt32> = [
+        0x9BE, 0x9D7, 0xB3E, 0xB57, 0xBBE, 0xBD7, 0xCC2, 0xCD5, 0xCD6, 0xD3E, 0xD57, 0xDCF, 0xDDF, 0x1B35, 0x302E,
+        0x302F,
+    ]
+
+    /// The combining diacritical marks of the Latin, Greek and Cyrillic blocks.
+    private static func isCombiningDiacritic(_ scalar: Unicode.Scalar) -> Bool {
+        (0x300...0x36F).contains(scalar.value) || (0x483...0x489).contains(scalar.value)
     }
 
     /// The scalar's full case folding: its uppercase mapping's lowercase mapping, twice (so that
@@ -71,13 +91,6 @@ enum UnicodeFolding {
         let once = scalar.properties.uppercaseMapping.lowercased()
         return once.unicodeScalars.allSatisfy(\.isASCII)
             ? once.unicodeScalars : once.uppercased().lowercased().unicodeScalars
-    }
-
-    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
-        default: false
-        }
     }
 
     private static func isFoldedByFoundation(_ scalar: Unicode.Scalar) -> Bool {

@@ -45,6 +45,8 @@ struct RelativeTimeTests {
         #expect(RelativeTime(environment: ["LANG": "ko_KR.UTF-8"]).locale == "ko_KR")
         #expect(RelativeTime(environment: ["LANG": "ko_KR.UTF-8", "LC_ALL": "C"]).locale == nil)
         #expect(RelativeTime(environment: ["LANG": "en_GB.UTF-8"]).locale == nil)
+        #expect(RelativeTime(environment: ["LANG": "sr_RS.UTF-8@latin"]).modifier == "latin")
+        #expect(RelativeTime(environment: ["LANG": "sr_RS.UTF-8"]).modifier == nil)
         #expect(RelativeTime(environment: [:]).locale == nil)
         let korean = RelativeTime(environment: ["LANG": "ko_KR.UTF-8"])
         #expect(korean.string(for: now.addingTimeInterval(-7200), now: now) == "2h")
