@@ -139,6 +139,20 @@ extension JSONValue {
         return value
     }
 
+    /// Parses one JSON text in place, keeping of each object inside the top-level value (a segment
+    /// line's document) only the fields named in `fields`: what an index's key needs, without
+    /// decoding a caption or building the rest of the document.
+    package static func parse(
+        _ buffer: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]]
+    ) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        parser.kept = fields
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.error("unexpected text after the value") }
+        return value
+    }
+
     /// Parses the JSON string that starts at byte `start` of `buffer` (at its opening quote).
     /// - Returns: the string and the index just after its closing quote.
     package static func parseString(
@@ -160,8 +174,76 @@ private struct JSONParser {
 
     func error(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
 
+    /// The top-level fields of the objects at depth 1 to keep (as UTF-8 keys), or `nil` for all:
+    /// the others are skipped without being decoded.
+    var kept: [[UInt8]]?
+
     mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Whether `key` (decoded) is one of ``kept``.
+    private func isKept(_ key: String) -> Bool {
+        guard let kept else { return true }
+        var key = key
+        return key.withUTF8 { bytes in kept.contains { $0.elementsEqual(bytes) } }
+    }
+
+    /// Moves past one value without decoding it: a string to its closing quote, an object or an
+    /// array to its matching bracket (counted, not recursed into), anything else to the next
+    /// delimiter. Only the structure is checked; a value that is kept is parsed in full.
+    mutating func skipValue() throws(JSONParseError) {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of data") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var nesting = 0
+            repeat {
+                guard index < bytes.count else { throw error("unexpected end of data") }
+                switch bytes[index] {
+                case UInt8(ascii: "\""): try skipString()
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    nesting += 1
+                    index += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    nesting -= 1
+                    index += 1
+                default: index += 1
+                }
+            } while nesting > 0
+        default:
+            let start = index
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
+                    guard index > start else { throw error("expected a value") }
+                    return
+                default: index += 1
+                }
+            }
+            throw error("unexpected end of data")
+        }
+    }
+
+    private mutating func skipString() throws(JSONParseError) {
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
+            }
+        }
+        throw error("unterminated string")
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -201,7 +283,11 @@ private struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
-            fields[key] = try parseValue(depth: depth + 1)
+            if depth == 1, kept != nil, !isKept(key) {
+                try skipValue()
+            } else {
+                fields[key] = try parseValue(depth: depth + 1)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of data") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

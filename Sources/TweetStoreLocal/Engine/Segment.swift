@@ -170,10 +170,13 @@ final class Segment {
         return path
     }
 
-    /// Document `ordinal`, checksum verified; `data == nil` for a deletion.
-    func entry(at ordinal: Int) throws -> (path: DocumentPath, data: JSONObject?) {
+    /// Document `ordinal`, checksum verified; `data == nil` for a deletion. With `fields`, only
+    /// those top-level fields are decoded (an index probe's key).
+    func entry(at ordinal: Int, keepingFields fields: [[UInt8]]? = nil) throws -> (
+        path: DocumentPath, data: JSONObject?
+    ) {
         let parsed = try withLine(ordinal) { bytes in
-            Result { () throws(SegmentFormat.LineError) in try SegmentFormat.parseLine(bytes) }
+            Result { () throws(SegmentFormat.LineError) in try SegmentFormat.parseLine(bytes, keepingFields: fields) }
         }
         do {
             return try parsed.get()
@@ -209,23 +212,50 @@ final class Segment {
     /// Whether document `ordinal`'s line could hold `needle` (lowercase ASCII): false only when the
     /// line is all ASCII and, ignoring case, does not contain it. Skips decoding most lines of a search.
     func lineMayContain(_ ordinal: Int, _ needle: [UInt8]) throws -> Bool {
-        try withLine(ordinal) { line in
-            guard needle.count <= line.count else { return false }
-            var position = 0
-            while position + needle.count <= line.count {
-                var matched = 0
-                while matched < needle.count {
-                    var byte = line[position + matched]
-                    if byte >= 0x80 { return true }  // not ASCII: let the real match decide
-                    if (65...90).contains(byte) { byte += 32 }
-                    guard byte == needle[matched] else { break }
-                    matched += 1
-                }
-                if matched == needle.count { return true }
-                position += 1
+        try withLine(ordinal) { Self.mayContain($0, needle) }
+    }
+
+    /// ``lineMayContain(_:_:)`` on the bytes of a line.
+    static func mayContain(_ line: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= line.count, let base = line.baseAddress else { return false }
+        let firstIsLetter = (0x61...0x7A).contains(first)
+        let last = line.count - needle.count
+        /// Whether the byte at `position` is past ASCII (the real match decides) or starts the needle.
+        func decides(_ position: Int) -> Bool {
+            let byte = base[position]
+            if byte >= 0x80 { return true }
+            guard position <= last, (firstIsLetter ? byte | 0x20 : byte) == first else { return false }
+            for matched in 1..<needle.count {
+                var other = base[position + matched]
+                if other >= 0x80 { return true }
+                if (65...90).contains(other) { other += 32 }
+                guard other == needle[matched] else { return false }
             }
-            return line.contains { $0 >= 0x80 }
+            return true
         }
+        // Eight bytes at a time while none is past ASCII nor the needle's first byte in either
+        // case (SWAR: a byte equal to `first` becomes zero, and a zero byte sets its high bit);
+        // a word with a candidate is checked byte by byte.
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let pattern = UInt64(first) &* ones
+        let caseBits: UInt64 = firstIsLetter ? 0x2020_2020_2020_2020 : 0
+        let raw = UnsafeRawPointer(base)
+        var position = 0
+        while position + 8 <= line.count {
+            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+            let difference = (word | caseBits) ^ pattern
+            if word & highs != 0 || (difference &- ones) & ~difference & highs != 0 {
+                for offset in position..<(position + 8) where decides(offset) { return true }
+            }
+            position += 8
+        }
+        while position < line.count {
+            if decides(position) { return true }
+            position += 1
+        }
+        return false
     }
 
     /// Whether document `ordinal`'s line may hold `key` (`"name":"`) followed by one of `values`:
@@ -382,10 +412,12 @@ final class Segment {
     /// below), comparing only the first `key.count` elements.
     func bound(_ definition: IndexDefinition, _ key: [JSONValue], upper: Bool) throws -> Int {
         var (low, high) = (0, entryCount(definition))
+        // Each probe needs only the indexed fields: the rest of the document is skipped, not decoded.
+        let fields = definition.fields.map { Array(($0.hasSuffix("?") ? String($0.dropLast()) : $0).utf8) }
         while low < high {
             let middle = (low + high) / 2
             let ordinal = try ordinal(definition, middle)
-            let (path, data) = try entry(at: ordinal)
+            let (path, data) = try entry(at: ordinal, keepingFields: fields)
             guard let data,
                 let entryKey = definition.key(collection: path.collection, documentID: path.documentID, data: data)
             else { throw damaged(ordinal, "index \(definition.name) lists a document it does not cover") }

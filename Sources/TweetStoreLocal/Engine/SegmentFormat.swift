@@ -49,13 +49,15 @@ enum SegmentFormat {
     }
 
     /// Parses a document line (without its newline), checksum verified; `data == nil` for a deletion.
-    static func parseLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(LineError) -> (
-        path: DocumentPath, data: JSONObject?
-    ) {
+    static func parseLine(_ bytes: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]]? = nil) throws(LineError)
+        -> (path: DocumentPath, data: JSONObject?)
+    {
         try checkChecksum(bytes)
         let value: JSONValue
         do {
-            value = try JSONValue.parse(bytes)
+            value =
+                try fields.map { (fields) throws(JSONParseError) in try JSONValue.parse(bytes, keepingFields: fields) }
+                ?? JSONValue.parse(bytes)
         } catch {
             throw LineError(reason: "invalid JSON: \(error)")
         }

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
+
+/// An index probe reads only its key's fields, and a user search skips lines by their bytes: both
+/// must agree with reading the whole line, whatever the line holds.
+struct PartialParseTests {
+    /// Random documents of every JSON kind, nested, with escapes and non-ASCII text.
+    private static func document(_ generator: inout SplitMix64, depth: Int = 0) -> JSONValue {
+        let strings = ["", "a", "caption \\\" quoted", "back\\\\slash", "東京", "tab\t", "{[,]}", "\u{1F600}"]
+        switch Int.random(in: 0..<(depth < 3 ? 7 : 4), using: &generator) {
+        case 0: return .string(strings.randomElement(using: &generator)!)
+        case 1: return .integer(Int64.random(in: -1_000_000...1_000_000, using: &generator))
+        case 2: return .double(Double(Int.random(in: -999...999, using: &generator)) / 8)
+        case 3: return [.null, .bool(true), .bool(false)].randomElement(using: &generator)!
+        case 4, 5:
+            var fields: JSONObject = [:]
+            for _ in 0..<Int.random(in: 0...5, using: &generator) {
+                fields[
+                    ["uid", "timestamp", "caption", "likes", "entities", "x\\\"y"].randomElement(using: &generator)!] =
+                    document(&generator, depth: depth + 1)
+            }
+            return .object(fields)
+        default:
+            return .array(
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in document(&generator, depth: depth + 1) })
+        }
+    }
+
+    @Test func keepingFieldsGivesThoseFieldsOfTheWholeParse() throws {
+        var generator = SplitMix64(seed: 7)
+        let wanted = ["uid", "timestamp", "x\\\"y"]
+        for _ in 0..<2000 {
+            guard case .object(let fields) = Self.document(&generator, depth: 0) else { continue }
+            let line = JSONValue.array([.string("tweets/t1"), .object(fields), .string("00000000")]).serialized()
+            let whole = try JSONValue.parse(line)
+            let partial = try line.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
+                try JSONValue.parse(buffer, keepingFields: wanted.map { Array($0.utf8) })
+            }
+            guard case .array(let parts) = partial, case .object(let kept) = parts[1],
+                case .array(let wholeParts) = whole, case .object(let all) = wholeParts[1]
+            else {
+                Issue.record("not a line: \(partial)")
+                return
+            }
+            #expect(kept == all.filter { wanted.contains($0.key) })
+            #expect(parts[0] == wholeParts[0] && parts[2] == wholeParts[2])
+        }
+    }
+
+    /// Cut or damaged lines never crash a partial parse: it throws, or reads something.
+    @Test func aDamagedLineFailsCleanly() {
+        var generator = SplitMix64(seed: 11)
+        let line = JSONValue.array([
+            .string("tweets/t1"),
+            .object([
+                "uid": .string("u"), "caption": .string("a \"b\" [c] {d}"), "entities": .object(["m": .array([])]),
+            ]),
+            .string("0"),
+        ]).serialized()
+        var failures = 0
+        for cut in 0..<line.count {
+            for damage in [nil, UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "{"), UInt8(ascii: "]")] {
+                var bytes = Array(line[..<cut])
+                if let damage { bytes.append(damage) }
+                bytes += line[cut...].prefix(Int.random(in: 0...3, using: &generator))
+                let result = bytes.withUnsafeBufferPointer { buffer in
+                    Result { () throws(JSONParseError) in
+                        try JSONValue.parse(buffer, keepingFields: [Array("uid".utf8)])
+                    }
+                }
+                if case .failure = result { failures += 1 }
+            }
+        }
+        #expect(failures > line.count)
+    }
+
+    @Test func mayContainAgreesWithAPlainSearch() {
+        var generator = SplitMix64(seed: 3)
+        let alphabet = Array("aAbBcC ada@Ada\"\\{}:,".utf8) + [0xC3, 0xA9]
+        for _ in 0..<20_000 {
+            let line = (0..<Int.random(in: 0...48, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }
+            let needle = (0..<Int.random(in: 0...3, using: &generator)).map { _ in
+                Array("ad@b".utf8).randomElement(using: &generator)!
+            }
+            let lowered = line.map { (65...90).contains($0) ? $0 + 32 : $0 }
+            // A needle longer than the line's bytes cannot match even its folded text.
+            let expected =
+                needle.isEmpty || (needle.count <= line.count && line.contains { $0 >= 0x80 })
+                || (needle.count <= lowered.count
+                    && (0...(lowered.count - needle.count)).contains {
+                        lowered[$0..<($0 + needle.count)].elementsEqual(needle)
+                    })
+            let found = line.withUnsafeBufferPointer { Segment.mayContain($0, needle) }
+            #expect(
+                found == expected,
+                "\(String(decoding: line, as: UTF8.self)) / \(String(decoding: needle, as: UTF8.self))")
+            if found != expected { return }
+        }
+    }
+}
