@@ -194,52 +194,76 @@ private struct JSONParser {
         return key.withUTF8 { bytes in kept.contains { $0.elementsEqual(bytes) } }
     }
 
-    /// Moves past one value without decoding it: a string to its closing quote, an object or an
-    /// array to its matching bracket (counted, not recursed into), anything else to the next
-    /// delimiter. Only the structure is checked; a value that is kept is parsed in full.
-    mutating func skipValue() throws(JSONParseError) {
-        skipWhitespace()
-        guard index < bytes.count else { throw error("unexpected end of data") }
-        switch bytes[index] {
-        case UInt8(ascii: "\""):
-            try skipString()
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var nesting = 0
-            repeat {
-                guard index < bytes.count else { throw error("unexpected end of data") }
-                switch bytes[index] {
-                case UInt8(ascii: "\""): try skipString()
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    nesting += 1
-                    index += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    nesting -= 1
-                    index += 1
-                default: index += 1
+    /// Moves past one value without building it, refusing what ``parseValue(depth:)`` refuses: a
+    /// string is checked to its closing quote (its escapes, and its UTF-8 when it has bytes past
+    /// ASCII), a number or literal is parsed, and an object or array is walked with a stack of
+    /// its open brackets (no recursion), `depth` counting towards the same nesting limit.
+    mutating func skipValue(depth: Int) throws(JSONParseError) {
+        var open: [UInt8] = []
+        repeat {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of data") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard depth + open.count < 512 else { throw error("nesting too deep") }
+                let closing = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == closing {
+                    index += 1  // {} or []: a whole value, followed by what follows a value
+                } else {
+                    open.append(closing)
+                    if closing == UInt8(ascii: "}") { try skipKey() }
+                    continue
                 }
-            } while nesting > 0
-        default:
-            let start = index
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
-                    guard index > start else { throw error("expected a value") }
-                    return
-                default: index += 1
-                }
+            case UInt8(ascii: "\""): try skipString()
+            case UInt8(ascii: "t"): try expect("true")
+            case UInt8(ascii: "f"): try expect("false")
+            case UInt8(ascii: "n"): try expect("null")
+            default: _ = try parseNumber()
             }
-            throw error("unexpected end of data")
-        }
+            // After a value: a comma and the next member, or the brackets it closes.
+            while let closing = open.last {
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end of data") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    if closing == UInt8(ascii: "}") { try skipKey() }
+                    break
+                }
+                guard bytes[index] == closing else {
+                    throw error("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+                }
+                open.removeLast()
+                index += 1
+            }
+        } while !open.isEmpty
     }
 
+    /// Moves past an object member's key and its colon.
+    private mutating func skipKey() throws(JSONParseError) {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+        try skipString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+        index += 1
+    }
+
+    /// Moves past a string, checking it as ``parseString()`` would: ASCII without escapes is only
+    /// scanned; anything else is parsed.
     private mutating func skipString() throws(JSONParseError) {
+        let start = index
         index += 1
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: "\""):
                 index += 1
                 return
-            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\\"), 0..<0x20, 0x80...:
+                index = start
+                _ = try parseString()
+                return
             default: index += 1
             }
         }
@@ -284,7 +308,7 @@ private struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             if depth == 1, kept != nil, !isKept(key) {
-                try skipValue()
+                try skipValue(depth: depth + 1)
             } else {
                 fields[key] = try parseValue(depth: depth + 1)
             }

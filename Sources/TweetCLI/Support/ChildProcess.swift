@@ -25,20 +25,20 @@ enum ChildProcess {
     /// /dev/null, standard error on `standardError`, and the default signal dispositions and an
     /// empty signal mask (tweetcli ignores SIGPIPE and SIGXFSZ; the child must not inherit that).
     static func spawn(_ program: String, arguments: [String], standardError: Int32) -> Result<pid_t, SpawnFailure> {
-        // A child's exit must stay waitable even if tweetcli was started with SIGCHLD ignored.
-        signal(SIGCHLD, SIG_DFL)
+        _ = childrenWaitable
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
-        guard posix_spawnattr_init(&attributes) == 0, posix_spawn_file_actions_init(&actions) == 0 else {
-            return .failure(SpawnFailure(reason: String(cString: strerror(errno))))
-        }
-        defer {
-            posix_spawnattr_destroy(&attributes)
-            posix_spawn_file_actions_destroy(&actions)
-        }
+        let initialised = posix_spawnattr_init(&attributes)
+        guard initialised == 0 else { return .failure(SpawnFailure(reason: String(cString: strerror(initialised)))) }
+        defer { posix_spawnattr_destroy(&attributes) }
+        let prepared = posix_spawn_file_actions_init(&actions)
+        guard prepared == 0 else { return .failure(SpawnFailure(reason: String(cString: strerror(prepared)))) }
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Only what tweetcli itself ignores goes back to the default: a hang-up or an interrupt
+        // that tweetcli was started to ignore (nohup) stays ignored.
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for number in [SIGPIPE, SIGXFSZ, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, number) }
+        for number in [SIGPIPE, SIGXFSZ] { sigaddset(&defaults, number) }
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
@@ -59,10 +59,15 @@ enum ChildProcess {
         return .success(pid)
     }
 
+    /// A child's exit must stay waitable even if tweetcli was started with SIGCHLD ignored: set
+    /// once, before the first child.
+    private static let childrenWaitable: Void = { signal(SIGCHLD, SIG_DFL) }()
+
     /// Waits for the child to end, polling with `WNOHANG` between sleeps of a few milliseconds so
-    /// the task's thread stays free. At `deadline`, or when the task is cancelled, the child is
-    /// killed and reaped: no zombie and no wait is left behind.
-    static func wait(for pid: pid_t, until deadline: Date) async -> Ending {
+    /// the task's thread stays free. Past `deadline` (on the monotonic clock, which a change of the
+    /// system's time does not move), or when the task is cancelled, the child is killed and
+    /// reaped: no zombie and no wait is left behind.
+    static func wait(for pid: pid_t, until deadline: ContinuousClock.Instant) async -> Ending {
         var pause: UInt64 = 1_000_000
         while true {
             var status: Int32 = 0
@@ -72,7 +77,7 @@ enum ChildProcess {
                 return .exited(signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
             }
             if result < 0 && errno != EINTR { return .exited(127) }  // not our child: nothing to wait for
-            if Task.isCancelled || Date() >= deadline {
+            if Task.isCancelled || ContinuousClock.now >= deadline {
                 kill(pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 return .killed

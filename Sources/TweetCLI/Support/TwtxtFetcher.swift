@@ -129,10 +129,10 @@ struct TwtxtFetcher: TwtxtFeedLoader {
         }
         // Its own timeout ends it; a fetch stopped or stuck past that, and a little more, is killed.
         let status: Int32
-        switch await ChildProcess.wait(for: child, until: Date().addingTimeInterval(timeout + 5)) {
+        switch await ChildProcess.wait(for: child, until: .now + .seconds(timeout + 5)) {
         case .exited(let code): status = code
         case .killed:
-            throw TwtxtError.unreachable(url, reason: "the fetch did not finish in \(Int(timeout + 5)) seconds")
+            throw TwtxtError.unreachable(url, reason: "the fetch was stopped after \(Int(timeout + 5)) seconds")
         }
         guard status == 0 else {
             let message = (try? FileIO.readFile(messages)) ?? nil

@@ -28,28 +28,44 @@ enum UnicodeFolding {
         var folded = String.UnicodeScalarView()
         for character in text {
             let scalars = Array(character.unicodeScalars)
-            let first = narrow(scalars[0])
-            let decomposed = Array(String(first)._nfd)
-            let base = caseFolded(decomposed[0])
+            let (base, latin, changed) = foldedBase(scalars[0])
+            folded.append(contentsOf: base)
             // Which of the scalars written after the first go.
-            let goes: (Int, Unicode.Scalar) -> Bool
-            if let lead = base.first, lead.value < 0x510 {
-                folded.append(contentsOf: base)
-                for piece in decomposed.dropFirst() where !isCombiningMark(piece) {
-                    folded.append(contentsOf: caseFolded(piece))
-                }
-                goes = { _, scalar in isCombiningMark(scalar) }
-            } else {
-                let whole = caseFolded(first)
-                folded.append(contentsOf: whole)
-                let changed = first != scalars[0] || !whole.elementsEqual([first])
-                goes = { position, scalar in !changed && position == 1 && isCombiningDiacritic(scalar) }
-            }
+            let goes: (Int, Unicode.Scalar) -> Bool =
+                latin
+                ? { _, scalar in isCombiningMark(scalar) }
+                : { position, scalar in !changed && position == 1 && isCombiningDiacritic(scalar) }
             for (position, scalar) in scalars.enumerated().dropFirst() where !goes(position, scalar) {
-                folded.append(scalar)
+                // A mark stays as written; a letter joined to the first (after a prepended sign)
+                // is folded as a first one is.
+                if isCombiningMark(scalar) || scalar.properties.generalCategory == .spacingMark {
+                    folded.append(scalar)
+                } else {
+                    folded.append(contentsOf: foldedBase(scalar).folded)
+                }
             }
         }
         return nfc(String(folded))
+    }
+
+    /// A character's first scalar folded: narrowed, case-folded, and for a Latin, Greek or
+    /// Cyrillic base decomposed without its combining marks; with whether the base is one of those
+    /// (below U+0510) and whether folding changed it.
+    private static func foldedBase(_ scalar: Unicode.Scalar) -> (
+        folded: String.UnicodeScalarView, latin: Bool, changed: Bool
+    ) {
+        let first = narrow(scalar)
+        let decomposed = Array(String(first)._nfd)
+        let base = caseFolded(decomposed[0])
+        if let lead = base.first, lead.value < 0x510 {
+            var folded = base
+            for piece in decomposed.dropFirst() where !isCombiningMark(piece) {
+                folded.append(contentsOf: caseFolded(piece))
+            }
+            return (folded, true, true)
+        }
+        let whole = caseFolded(first)
+        return (whole, false, first != scalar || !whole.elementsEqual([first]))
     }
 
     /// A mark that extends the character before it, as Foundation's Unicode 15 data knew them:

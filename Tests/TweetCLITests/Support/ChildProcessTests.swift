@@ -6,7 +6,7 @@ import Testing
 /// The helper processes tweetcli runs (tweetcli-fetch): started with clean signals, waited for
 /// without a thread, killed and reaped at their deadline or when their task is cancelled.
 @Suite(.serialized) struct ChildProcessTests {
-    private func run(_ script: String, until deadline: Date = Date().addingTimeInterval(30)) async throws
+    private func run(_ script: String, until deadline: ContinuousClock.Instant = .now + .seconds(30)) async throws
         -> (ChildProcess.Ending, pid_t)
     {
         let pid = try ChildProcess.spawn("/bin/sh", arguments: ["sh", "-c", script], standardError: 2).get()
@@ -25,9 +25,17 @@ import Testing
         #expect(try await run("kill -PIPE $$; exit 0").0 == .exited(128 + SIGPIPE))
     }
 
+    /// An interrupt tweetcli was started to ignore stays ignored in the child (nohup, a
+    /// background job of a script).
+    @Test func theChildKeepsAnIgnoredHangUp() async throws {
+        let previous = signal(SIGHUP, SIG_IGN)
+        defer { signal(SIGHUP, previous) }
+        #expect(try await run("kill -HUP $$; exit 4").0 == .exited(4))
+    }
+
     @Test func aChildPastItsDeadlineIsKilledAndReaped() async throws {
         let start = Date()
-        let (ending, pid) = try await run("sleep 30", until: Date().addingTimeInterval(0.3))
+        let (ending, pid) = try await run("sleep 30", until: .now + .milliseconds(300))
         #expect(ending == .killed)
         #expect(Date().timeIntervalSince(start) < 10)
         var status: Int32 = 0
@@ -36,7 +44,7 @@ import Testing
 
     @Test func aCancelledWaitKillsTheChild() async throws {
         let pid = try ChildProcess.spawn("/bin/sh", arguments: ["sh", "-c", "sleep 30"], standardError: 2).get()
-        let waiting = Task { await ChildProcess.wait(for: pid, until: Date().addingTimeInterval(60)) }
+        let waiting = Task { await ChildProcess.wait(for: pid, until: .now + .seconds(60)) }
         try await Task.sleep(nanoseconds: 100_000_000)
         waiting.cancel()
         let start = Date()

@@ -51,31 +51,56 @@ struct PartialParseTests {
         }
     }
 
-    /// Cut or damaged lines never crash a partial parse: it throws, or reads something.
-    @Test func aDamagedLineFailsCleanly() {
-        var generator = SplitMix64(seed: 11)
+    /// A partial parse refuses exactly the lines a full parse refuses: cut, damaged with every
+    /// kind of byte, anywhere (a probe must never read a key out of a line no reader accepts).
+    @Test func aDamagedLineIsRefusedAsAFullParseRefusesIt() {
         let line = JSONValue.array([
             .string("tweets/t1"),
             .object([
-                "uid": .string("u"), "caption": .string("a \"b\" [c] {d}"), "entities": .object(["m": .array([])]),
+                "uid": .string("u"), "caption": .string("a \"b\" [c] {d} é"), "likes": .integer(12),
+                "entities": .object(["m": .array([.double(1.5), .bool(true), .null, .object([:])])]),
             ]),
             .string("0"),
         ]).serialized()
-        var failures = 0
-        for cut in 0..<line.count {
-            for damage in [nil, UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "{"), UInt8(ascii: "]")] {
-                var bytes = Array(line[..<cut])
-                if let damage { bytes.append(damage) }
-                bytes += line[cut...].prefix(Int.random(in: 0...3, using: &generator))
-                let result = bytes.withUnsafeBufferPointer { buffer in
-                    Result { () throws(JSONParseError) in
-                        try JSONValue.parse(buffer, keepingFields: [Array("uid".utf8)])
+        let damages: [UInt8?] = [nil] + Array("\"\\{}[]:,0ae-. \t".utf8) + [0x01, 0x80, 0xC3, 0xFF]
+        var refused = 0
+        for position in 0..<line.count {
+            for damage in damages {
+                for replaces in [false, true] {
+                    var bytes = Array(line[..<position])
+                    if let damage { bytes.append(damage) }
+                    bytes += line[(replaces || damage == nil ? position + 1 : position)...]
+                    let whole = Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }
+                    let partial = bytes.withUnsafeBufferPointer { buffer in
+                        Result { () throws(JSONParseError) in
+                            try JSONValue.parse(buffer, keepingFields: [Array("uid".utf8)])
+                        }
+                    }
+                    switch (whole, partial) {
+                    case (.success, .success): break
+                    case (.failure, .failure): refused += 1
+                    default:
+                        Issue.record("\(String(decoding: bytes, as: UTF8.self)): whole \(whole), partial \(partial)")
+                        return
                     }
                 }
-                if case .failure = result { failures += 1 }
             }
         }
-        #expect(failures > line.count)
+        #expect(refused > line.count)
+    }
+
+    /// Nesting past the limit is refused in a skipped field as in a parsed one.
+    @Test func deepNestingIsRefusedInASkippedField() {
+        for depth in [509, 510, 511, 600] {
+            let nested = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+            let bytes = Array("[\"p\",{\"x\":\(nested)},\"0\"]".utf8)
+            let whole = (try? JSONValue.parse(bytes)) != nil
+            let partial =
+                bytes.withUnsafeBufferPointer { buffer in
+                    try? JSONValue.parse(buffer, keepingFields: [Array("uid".utf8)])
+                } != nil
+            #expect(whole == partial, "depth \(depth)")
+        }
     }
 
     @Test func mayContainAgreesWithAPlainSearch() {

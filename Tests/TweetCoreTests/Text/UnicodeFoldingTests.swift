@@ -114,6 +114,10 @@ struct UnicodeFoldingTests {
         #expect(UnicodeFolding.searchFold("E\u{301}cole") == "ecole")
         #expect(UnicodeFolding.searchFold("नमस्ते") == "नमस्ते")
         #expect(UnicodeFolding.searchFold("ｶﾞ") == "\u{30AB}\u{FF9E}")
+        // A prepended sign makes one character with the letter after it.
+        for word in ["\u{0D4E}A", "\u{111C2}Ａ", "\u{0600}É", "\u{0D4E}ｶ", "a\u{200D}B", "\u{1F1FA}\u{1F1F8}"] {
+            #expect(UnicodeFolding.searchFold(word) == foundationFold(word), "\(word.unicodeScalars.map(\.value))")
+        }
     }
 
     @Test func trimmingIsFoundations() {
