@@ -139,14 +139,20 @@ extension JSONValue {
         return value
     }
 
-    /// Parses one JSON text in place, keeping of each object inside the top-level value (a segment
-    /// line's document) only the fields named in `fields`: what an index's key needs, without
-    /// decoding a caption or building the rest of the document.
+    /// Parses one JSON text in place, keeping of each object at `depth` (1: inside the top-level
+    /// value, as a segment line's document) only the fields named in `fields`: what an index's
+    /// key needs, without decoding a caption or building the rest of the document. What is
+    /// skipped is checked as strictly as what is parsed, so the same texts are refused.
+    /// - Parameter shapes: fields that are skipped too but kept as an empty value of their kind
+    ///   (`{}`, `[]`, `""`, `0`, `false`, `null`), for a caller that needs to know only that.
     package static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]]
+        _ buffer: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]], shapes: [[UInt8]] = [],
+        atDepth depth: Int = 1
     ) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: buffer)
         parser.kept = fields
+        parser.shapes = shapes
+        parser.keptDepth = depth
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
         guard parser.index == buffer.count else { throw parser.error("unexpected text after the value") }
@@ -177,6 +183,9 @@ private struct JSONParser {
     /// The top-level fields of the objects at depth 1 to keep (as UTF-8 keys), or `nil` for all:
     /// the others are skipped without being decoded.
     var kept: [[UInt8]]?
+    /// Skipped fields kept as an empty value of their kind.
+    var shapes: [[UInt8]] = []
+    var keptDepth = 1
 
     mutating func skipWhitespace() {
         while index < bytes.count {
@@ -307,8 +316,20 @@ private struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
-            if depth == 1, kept != nil, !isKept(key) {
+            if depth == keptDepth, kept != nil, !isKept(key) {
+                let first = index < bytes.count ? bytes[index] : 0
                 try skipValue(depth: depth + 1)
+                var name = key
+                if !shapes.isEmpty, name.withUTF8({ bytes in shapes.contains { $0.elementsEqual(bytes) } }) {
+                    switch first {
+                    case UInt8(ascii: "{"): fields[key] = .object([:])
+                    case UInt8(ascii: "["): fields[key] = .array([])
+                    case UInt8(ascii: "\""): fields[key] = .string("")
+                    case UInt8(ascii: "t"), UInt8(ascii: "f"): fields[key] = .bool(false)
+                    case UInt8(ascii: "n"): fields[key] = .null
+                    default: fields[key] = .integer(0)
+                    }
+                }
             } else {
                 fields[key] = try parseValue(depth: depth + 1)
             }

@@ -72,5 +72,10 @@ final class Memtable {
         return entries
     }
 
+    /// Counts a record whose every operation a later record overwrites, so it was not applied.
+    func countSuperseded() {
+        recordCount += 1
+    }
+
     var isEmpty: Bool { collections.isEmpty }
 }

@@ -260,30 +260,52 @@ struct StorageEngine {
         var start = 0
         // Offset and line count advance line by line, so a damaged line is reported with the same
         // number however often it is read, and the lines before it are applied once.
+        var records: [(line: Range<Int>, number: Int, outline: JournalRecord.Outline)] = []
+        var failure: (any Error)?
         while let newline = bytes[start...].firstIndex(of: 0x0A) {
             let line = bytes[start..<newline]
-            if offset == 0 {
-                try checkHeader(line)
-            } else {
-                let record = try JournalRecord(line: line, file: journalPath, lineNumber: lineCount + 1)
-                if let reason = JournalRecord.sequenceProblem(
-                    record.sequence, after: journalSequence, folded: manifest.foldedSequence)
-                {
-                    throw StoreError.corruptRecord(file: journalPath, line: lineCount + 1, reason: reason)
+            do {
+                if offset == 0 {
+                    try checkHeader(line)
+                } else {
+                    let outline = try JournalRecord.outline(line: line, file: journalPath, lineNumber: lineCount + 1)
+                    if let reason = JournalRecord.sequenceProblem(
+                        outline.sequence, after: journalSequence, folded: manifest.foldedSequence)
+                    {
+                        throw StoreError.corruptRecord(file: journalPath, line: lineCount + 1, reason: reason)
+                    }
+                    journalSequence = outline.sequence
+                    // Records up to foldedSequence are in the segments already (a fold that crashed
+                    // after its manifest was written, before the journal was replaced).
+                    if outline.sequence > manifest.foldedSequence {
+                        records.append((start..<newline, lineCount + 1, outline))
+                    }
+                    sequence = max(sequence, outline.sequence)
+                    lastTime = max(lastTime, outline.time)
                 }
-                journalSequence = record.sequence
-                // Records up to foldedSequence are in the segments already (a fold that crashed
-                // after its manifest was written, before the journal was replaced).
-                if record.sequence > manifest.foldedSequence {
-                    snapshot.memtable.apply(record.operations)
-                }
-                sequence = max(sequence, record.sequence)
-                lastTime = max(lastTime, record.time)
+            } catch {
+                failure = error
+                break
             }
             lineCount += 1
             offset += newline + 1 - start
             start = newline + 1
         }
+        // The records before a damaged one are applied; each read in full only if it holds the
+        // newest operation on one of its paths (the newest on each path is all the memtable keeps).
+        var newest: [DocumentPath: Int] = [:]
+        for (index, record) in records.enumerated() {
+            for path in record.outline.paths { newest[path] = index }
+        }
+        for (index, record) in records.enumerated() {
+            guard record.outline.paths.contains(where: { newest[$0] == index }) else {
+                snapshot.memtable.countSuperseded()
+                continue
+            }
+            let full = try JournalRecord(line: bytes[record.line], file: journalPath, lineNumber: record.number)
+            snapshot.memtable.apply(full.operations)
+        }
+        if let failure { throw failure }
         // A header without its newline is not a torn record: cutting it off would leave records
         // appended after no header at all. Nothing reads or writes past it until a repair.
         if offset == 0 && start < bytes.count {

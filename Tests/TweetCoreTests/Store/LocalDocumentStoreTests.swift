@@ -47,6 +47,44 @@ struct LocalDocumentStoreTests {
         #expect(try env.files(in: env.storeDirectory) == ["journal.jsonl"])  // The lock is the directory.
     }
 
+    /// Replaying a journal reads in full only the records that hold some path's newest write; a
+    /// store reopened on a journal of overwrites, deletes and recreations reads what was written
+    /// last, and still folds after as many records as before.
+    @Test func aReplayedJournalKeepsEachPathsNewestWrite() async throws {
+        let writer = try env.makeStore(foldThreshold: 1000)
+        var expected: [String: JSONObject?] = [:]
+        var generator = SplitMix64(seed: 5)
+        for round in 0..<120 {
+            let id = ["a", "b", "c", "d"].randomElement(using: &generator)!
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0:
+                try await writer.runTransaction { $0.deleteDocument(path(id)) }
+                expected[id] = .some(nil)
+            case 1:
+                try await writer.runTransaction { transaction in
+                    transaction.setData(["n": .integer(Int64(round))], at: path(id))
+                    transaction.setData(["other": .integer(Int64(round))], at: path("e"))
+                }
+                expected[id] = ["n": .integer(Int64(round))]
+                expected["e"] = ["other": .integer(Int64(round))]
+            default:
+                try await writer.setData(["n": .integer(Int64(round)), "text": .string("w\(round)")], at: path(id))
+                expected[id] = ["n": .integer(Int64(round)), "text": .string("w\(round)")]
+            }
+        }
+        let reader = try env.makeStore(foldThreshold: 1000)
+        for (id, fields) in expected {
+            #expect(try await reader.getDocument(path(id))?.data == fields ?? nil, "\(id)")
+        }
+        let listed = try await reader.collection("things").query.getDocuments().map(\.documentID).sorted()
+        #expect(listed == expected.filter { $0.value != nil }.keys.sorted())
+        // The fold still counts every record, superseded ones included (a handful hold the newest writes).
+        let folding = try env.makeStore(foldThreshold: 100)
+        try await folding.setData(["n": .integer(-1)], at: path("z"))
+        #expect(try env.files(in: env.storeDirectory).contains { $0.hasSuffix(".jsonl") && $0.hasPrefix("seg-") })
+        #expect(try await env.makeStore().getDocument(path("a"))?.data == expected["a"] ?? nil)
+    }
+
     @Test func everyCommittedTransactionEndsWithANewline() async throws {
         let store = try env.makeStore()
         for index in 0..<5 { try await store.setData(["n": .integer(Int64(index))], at: path("\(index)")) }
