@@ -67,6 +67,26 @@ struct JournalRecord: Equatable {
     }
 
     static func outline(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws -> Outline {
+        let (sequence, time, operations) = try read(line, file: file, lineNumber: lineNumber, outlineOnly: true)
+        return Outline(
+            sequence: sequence, time: time,
+            paths: operations.map {
+                switch $0 {
+                case .set(let path, _), .delete(let path): path
+                }
+            })
+    }
+
+    init(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws {
+        let (sequence, time, operations) = try Self.read(line, file: file, lineNumber: lineNumber, outlineOnly: false)
+        self.init(sequence: sequence, time: time, operations: operations)
+    }
+
+    /// A record's sequence, time and operations, every part checked; with `outlineOnly`, each set's
+    /// fields are skipped (checked, not decoded) and come back empty.
+    private static func read(_ line: ArraySlice<UInt8>, file: String, lineNumber: Int, outlineOnly: Bool) throws -> (
+        Int64, Date, [Operation]
+    ) {
         func damaged(_ reason: String) -> StoreError {
             StoreError.corruptRecord(file: file, line: lineNumber, reason: reason)
         }
@@ -79,47 +99,12 @@ struct JournalRecord: Equatable {
         let value: JSONValue
         do {
             value = try body.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
-                try JSONValue.parse(
-                    buffer, keepingFields: [Array("op".utf8), Array("path".utf8)], shapes: [Array("data".utf8)],
-                    atDepth: 2)
+                outlineOnly
+                    ? try JSONValue.parse(
+                        buffer, keepingFields: [Array("op".utf8), Array("path".utf8)], shapes: [Array("data".utf8)],
+                        atDepth: 2)
+                    : try JSONValue.parse(buffer)
             }
-        } catch {
-            throw damaged("invalid JSON: \(error)")
-        }
-        guard case .object(let tx) = value, let sequence = tx["seq"]?.integerValue,
-            let timeText = tx["time"]?.stringValue, let time = Timestamp.date(from: timeText),
-            case .array(let ops)? = tx["ops"]
-        else { throw damaged("missing seq, time or ops") }
-        var paths: [DocumentPath] = []
-        paths.reserveCapacity(ops.count)
-        for op in ops {
-            guard case .object(let fields) = op, let pathText = fields["path"]?.stringValue,
-                let path = DocumentPath(pathText)
-            else { throw damaged("an operation without a valid path") }
-            switch fields["op"]?.stringValue {
-            case "set":
-                guard case .object? = fields["data"] else { throw damaged("a set without data") }
-            case "delete": break
-            default: throw damaged("an unknown operation")
-            }
-            paths.append(path)
-        }
-        return Outline(sequence: sequence, time: time, paths: paths)
-    }
-
-    init(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws {
-        func damaged(_ reason: String) -> StoreError {
-            StoreError.corruptRecord(file: file, line: lineNumber, reason: reason)
-        }
-        let body: ArraySlice<UInt8>
-        do {
-            body = try ChecksummedLine.decode(key: "tx", line: line)
-        } catch {
-            throw damaged(error == .checksum ? "checksum mismatch" : "not a journal record")
-        }
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(body)
         } catch {
             throw damaged("invalid JSON: \(error)")
         }
@@ -143,6 +128,6 @@ struct JournalRecord: Equatable {
                 throw damaged("an unknown operation")
             }
         }
-        self.init(sequence: sequence, time: time, operations: operations)
+        return (sequence, time, operations)
     }
 }
