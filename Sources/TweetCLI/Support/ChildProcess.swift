@@ -82,6 +82,7 @@ enum ChildProcess {
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 return .killed
             }
+            // A sleep cut short by cancellation is what the check above is for: nothing to report.
             try? await Task.sleep(nanoseconds: pause)
             pause = min(pause * 2, 20_000_000)
         }

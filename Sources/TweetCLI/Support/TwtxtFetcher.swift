@@ -135,6 +135,7 @@ struct TwtxtFetcher: TwtxtFeedLoader {
             throw TwtxtError.unreachable(url, reason: "the fetch was stopped after \(Int(timeout + 5)) seconds")
         }
         guard status == 0 else {
+            // The fetch failed either way; an unreadable message leaves the plain sentence below.
             let message = (try? FileIO.readFile(messages)) ?? nil
             let text = String(decoding: (message ?? []).prefix(500), as: UTF8.self).trimmed()
             throw TwtxtError.unreachable(url, reason: text.isEmpty ? "the fetch failed" : text)

@@ -320,6 +320,7 @@ struct TweetRecord: Codable, DocumentDecodable, Equatable {
         retweets = try fields.optionalInt("retweets")
         quotes = try fields.optionalInt("quotes")
         quoteId = try fields.optionalString("quoteId")
+        // As the Decodable path did: a damaged `source` loses only what Twitter said, not the tweet.
         source = try? fields.optional(TweetSource.self, "source")
     }
 
