@@ -244,9 +244,16 @@ public actor LocalDocumentStore: DocumentStore {
     /// the line, then each index key as its index's position (2 bytes), its length (4) and its bytes.
     private static func record(_ path: DocumentPath, _ fields: JSONObject, indexes: [IndexDefinition]) -> [UInt8] {
         let line = SegmentFormat.line(path: path, data: fields)
-        var record = littleEndian(UInt32(line.count)) + line
-        for (position, key) in SegmentWriter.keys(of: fields, at: path, indexes: indexes) {
-            record += [UInt8(position & 0xFF), UInt8(position >> 8)] + littleEndian(UInt32(key.count)) + key
+        let keys = SegmentWriter.keys(of: fields, at: path, indexes: indexes)
+        var record: [UInt8] = []
+        record.reserveCapacity(4 + line.count + keys.reduce(0) { $0 + 6 + $1.key.count })
+        appendLittleEndian(UInt32(line.count), to: &record)
+        record += line
+        for (position, key) in keys {
+            record.append(UInt8(position & 0xFF))
+            record.append(UInt8(position >> 8))
+            appendLittleEndian(UInt32(key.count), to: &record)
+            record += key
         }
         return record
     }
@@ -275,8 +282,8 @@ public actor LocalDocumentStore: DocumentStore {
         return SegmentWriter.Entry(path: path, data: nil, line: line, keys: keys)
     }
 
-    private static func littleEndian(_ value: UInt32) -> [UInt8] {
-        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    private static func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
 
     /// Writes, as one new segment, the documents the store does not have (see

@@ -36,7 +36,10 @@ struct Benchmark {
         defer { server?.stop() }
         let builder = DatasetBuilder(
             executables: executables, launcher: launcher, workspace: workspace, options: options, server: server)
-        let datasets = try [options.small, options.tweets].map { try builder.build(tweets: $0) }
+        let sizes =
+            [(options.small, options.users), (options.tweets, options.users)]
+            + (options.huge > 0 ? [(options.huge, options.hugeUsers)] : [])
+        let datasets = try sizes.map { try builder.build(tweets: $0.0, users: $0.1) }
         var subjects: [Subjects] = []
         for dataset in datasets {
             // One query for both data sets, so that their times compare.

@@ -3,7 +3,7 @@ struct BenchmarkOptions: Equatable {
     static let usage = """
         usage: .build/release/tweetbench [--engine local|postgresql] [--tweets N] [--small N] [--runs R]
                                          [--users U] [--follows F] [--seed S] [--query Q] [--keep DIR]
-                                         [--markdown]
+                                         [--huge N [--huge-users U]] [--markdown]
                .build/release/tweetbench --write-stall [--stall-posts N] [--stall-tweets N] [--engine E]
                                          [--users U] [--follows F] [--seed S] [--keep DIR] [--markdown]
                .build/release/tweetbench --archive-import [--archive-tweets N] [--runs R] [--seed S]
@@ -27,6 +27,9 @@ struct BenchmarkOptions: Equatable {
           --seed S      the seeder's random seed (default 42)
           --query Q     what explore searches for (default: the signed-in user's first 3 letters)
           --keep DIR    build in DIR (new or empty) and keep it, instead of a temporary directory
+          --huge N      also a third data set of N tweets (and likes), timed with the others and
+                        held to issue 11's targets (10000000 for issue 11; about an hour)
+          --huge-users U  users in the third data set (default 10000), following --follows each
           --markdown    print the report as Markdown, for the README
 
           --write-stall     instead: time N consecutive posts, each a fresh process, on one store
@@ -54,6 +57,9 @@ struct BenchmarkOptions: Equatable {
     /// What explore searches for; `nil` picks the signed-in user's first three letters.
     var query: String?
     var keep: String?
+    /// Tweets (and likes) in a third data set, or 0 for none.
+    var huge = 0
+    var hugeUsers = 10_000
     var markdown = false
     /// Run the write-stall test instead of the command benchmark.
     var writeStall = false
@@ -120,6 +126,8 @@ struct BenchmarkOptions: Equatable {
             case "--keep":
                 keep = try value()
                 if keep?.isEmpty ?? true { throw BenchmarkError.usage("--keep needs a directory") }
+            case "--huge": huge = try number(atLeast: 1)
+            case "--huge-users": hugeUsers = try number(atLeast: 2)
             case "--markdown": markdown = try flag()
             case "--write-stall": writeStall = try flag()
             case "--stall-posts": stallPosts = try number(atLeast: 1)
@@ -132,6 +140,9 @@ struct BenchmarkOptions: Equatable {
         }
         guard wantsHelp || writeStall || archiveImport || small < tweets else {
             throw BenchmarkError.usage("--small (\(small)) must be less than --tweets (\(tweets))")
+        }
+        guard wantsHelp || writeStall || archiveImport || huge == 0 || tweets < huge else {
+            throw BenchmarkError.usage("--huge (\(huge)) must be more than --tweets (\(tweets))")
         }
     }
 

@@ -14,7 +14,8 @@ struct BenchmarkReport {
             markdown
             ? ""
             : "tweetbench: tweetcli (\(engine.rawValue)) against the floor and \(peer), every command a fresh process\n\n"
-        let subjects = result.subjects.last
+        let subjects = result.subjects.dropFirst().first
+        let huge = result.datasets.count > 2 ? result.datasets[2] : nil
         let engineNote: String =
             engine == .local
             ? "local: a store directory on this machine's disk"
@@ -31,6 +32,9 @@ struct BenchmarkReport {
                 "data",
                 "\(large) and \(small) tweets (as many likes, about 10% replies), \(options.users) users "
                     + "following \(options.follows) each, seed \(options.seed)"
+                    + (huge.map {
+                        "; and \(compact($0.tweets)) tweets by \($0.users) users following \(options.follows) each"
+                    } ?? "")
             ),
             (
                 "runs",
@@ -57,6 +61,9 @@ struct BenchmarkReport {
                 ? "- **\(name)**: \(note)\n" : "\(name.padding(toLength: 10, withPad: " ", startingAt: 0))\(note)\n"
         }
         text += "\n" + operationTable(small: small, large: large, peer: peer).render(markdown: markdown)
+        if let huge {
+            text += "\n" + hugeTable(huge: compact(huge.tweets), large: large, peer: peer).render(markdown: markdown)
+        }
         text += "\n" + datasetTable().render(markdown: markdown) + "\n"
         text += summary().map { markdown ? "- \($0)\n" : "\($0)\n" }.joined()
         return text
@@ -69,11 +76,9 @@ struct BenchmarkReport {
             ("growth", .right), ("peak RSS MiB", .right), ("× floor", .right), ("\(peer) ms", .right),
             ("× \(peer)", .right), ("targets", .left),
         ])
-        let floor = result.operations.first?.tweetcli.last?.median ?? 0
+        let floor = result.operations.first.map { $0.tweetcli[1].median } ?? 0
         for operation in result.operations {
-            guard let large = operation.tweetcli.last, let small = operation.tweetcli.first,
-                let sqlite = operation.peer.last
-            else { continue }
+            let (large, small, sqlite) = (operation.tweetcli[1], operation.tweetcli[0], operation.peer[1])
             let (floorRatio, growth) = (ratio(large.median, floor), ratio(large.median, small.median))
             let verdict =
                 operation.hasTargets
@@ -91,27 +96,70 @@ struct BenchmarkReport {
         return table
     }
 
+    /// The third data set's figures, against issue 11's targets: growth from the large one, the
+    /// floor and the peer's same query.
+    private func hugeTable(huge: String, large: String, peer: String) -> TextTable {
+        var table = TextTable([
+            ("operation", .left), ("median ms (min–max) at \(huge)", .right), ("growth from \(large)", .right),
+            ("peak RSS MiB", .right), ("× floor", .right), ("\(peer) ms", .right), ("× \(peer)", .right),
+            ("targets", .left),
+        ])
+        let floor = result.operations.first.map { $0.tweetcli[2].median } ?? 0
+        for operation in result.operations {
+            let (timings, large, sqlite) = (operation.tweetcli[2], operation.tweetcli[1], operation.peer[2])
+            let (floorRatio, peerRatio) = (ratio(timings.median, floor), ratio(timings.median, sqlite.median))
+            let growth = ratio(timings.median, large.median)
+            let verdict =
+                operation.hasTargets
+                ? Targets.verdict([
+                    ("×floor", floorRatio <= Targets.Huge.floorRatio),
+                    ("×\(peer)", peerRatio <= Targets.Huge.peerRatio),
+                    ("growth", growth <= Targets.Huge.growth), ("RSS", timings.peakRSSMiB <= Targets.peakRSSMiB),
+                ]) : "—"
+            table.append([
+                operation.name,
+                "\(milliseconds(timings.median)) (\(milliseconds(timings.minimum))–\(milliseconds(timings.maximum)))",
+                times(growth), String(format: "%.1f", timings.peakRSSMiB), times(floorRatio),
+                milliseconds(sqlite.median), times(peerRatio), verdict,
+            ])
+        }
+        return table
+    }
+
     private func datasetTable() -> TextTable {
         let (engine, peer, targets) = (
             result.options.engine, result.options.engine.peerName, result.options.engine.targets
         )
         var table = TextTable([
             ("data set", .left), ("seed s", .right), ("seed peak RSS MiB", .right), ("store", .right),
-            ("JSON array", .right), ("store ÷ JSON", .right), ("export → \(peer) s", .right),
-            ("\(peer) \(engine == .local ? "file" : "database")", .right), ("targets", .left),
+            ("JSON array", .right), ("store ÷ JSON", .right), ("export docs/s", .right), ("import docs/s", .right),
+            ("export → \(peer) s", .right), ("\(peer) \(engine == .local ? "file" : "database")", .right),
+            ("targets", .left),
         ])
         for (index, dataset) in result.datasets.enumerated() {
-            let isLarge = index == result.datasets.count - 1
-            let verdict =
-                isLarge
-                ? Targets.verdict(
+            let seedMiB = Double(dataset.seed.peakRSSKiB) / 1024
+            let exportRate = dataset.documentsPerSecond(dataset.export)
+            let importRate = dataset.importResult.map { dataset.documentsPerSecond($0) }
+            let verdict: String
+            switch index {
+            case 1:
+                verdict = Targets.verdict(
                     [("seed", dataset.seed.seconds <= targets.seedSeconds)]
-                        + (targets.sizeRatio.map { [("size", dataset.sizeRatio <= $0)] } ?? [])) : "—"
+                        + (targets.sizeRatio.map { [("size", dataset.sizeRatio <= $0)] } ?? []))
+            case 2:
+                verdict = Targets.verdict([
+                    ("seed", dataset.seed.seconds <= Targets.Huge.seedSeconds),
+                    ("seed RSS", seedMiB <= Targets.Huge.seedPeakRSSMiB),
+                    ("export", exportRate >= Targets.Huge.documentsPerSecond),
+                    ("import", (importRate ?? 0) >= Targets.Huge.documentsPerSecond),
+                ])
+            default: verdict = "—"
+            }
             table.append([
                 "\(compact(dataset.tweets)) tweets", String(format: "%.2f", dataset.seed.seconds),
-                String(format: "%.1f", Double(dataset.seed.peakRSSKiB) / 1024), bytes(dataset.storeBytes),
-                bytes(dataset.jsonArrayBytes), times(dataset.sizeRatio),
-                String(format: "%.2f", dataset.peerLoadSeconds),
+                String(format: "%.1f", seedMiB), bytes(dataset.storeBytes), bytes(dataset.jsonArrayBytes),
+                times(dataset.sizeRatio), String(format: "%.0f", exportRate),
+                importRate.map { String(format: "%.0f", $0) } ?? "—", String(format: "%.2f", dataset.peerLoadSeconds),
                 bytes(dataset.peerBytes), verdict,
             ])
         }
@@ -123,9 +171,9 @@ struct BenchmarkReport {
         let floor = result.operations.first
         let (peer, targets) = (result.options.engine.peerName, result.options.engine.targets)
         let floorLine =
-            "floor: \(milliseconds(floor?.tweetcli.last?.median ?? 0)) ms median, "
-            + String(format: "%.1f MiB", floor?.tweetcli.last?.peakRSSMiB ?? 0)
-            + " peak RSS (\(peer) running SELECT 1: \(milliseconds(floor?.peer.last?.median ?? 0)) ms)"
+            "floor: \(milliseconds(floor?.tweetcli[1].median ?? 0)) ms median, "
+            + String(format: "%.1f MiB", floor?.tweetcli[1].peakRSSMiB ?? 0)
+            + " peak RSS (\(peer) running SELECT 1: \(milliseconds(floor?.peer[1].median ?? 0)) ms)"
         var lines = [
             floorLine,
             "targets (issue \(targets.issue)): each command's median ≤ \(times(targets.floorRatio)) the floor's, growth "
@@ -139,6 +187,19 @@ struct BenchmarkReport {
                 "note: the targets are set for 1M and 10k tweets; at \(compact(result.options.tweets)) and "
                     + "\(compact(result.options.small)) PASS and MISS are only indicative")
         }
+        if let huge = result.datasets.count > 2 ? result.datasets[2] : nil {
+            let (size, large) = (compact(huge.tweets), compact(result.options.tweets))
+            lines.append(
+                "targets at \(size) (issue 11): each command's median ≤ \(times(Targets.Huge.floorRatio)) the floor's "
+                    + "and ≤ \(times(Targets.Huge.peerRatio)) \(peer)'s on the same query, growth (median at \(size) ÷ "
+                    + "median at \(large)) ≤ \(times(Targets.Huge.growth)), peak RSS ≤ \(Int(Targets.peakRSSMiB)) MiB; "
+                    + "seed ≤ \(Int(Targets.Huge.seedSeconds)) s within \(Int(Targets.Huge.seedPeakRSSMiB)) MiB; "
+                    + "export and import ≥ \(Int(Targets.Huge.documentsPerSecond)) documents/s")
+        }
+        lines.append(
+            "export: `tweetcli export` into a file; import: that file into a new store"
+                + (result.options.engine == .local ? "" : " (not timed for this engine)")
+                + "; export → \(peer): the file converted and loaded by \(peer)")
         return lines
     }
 

@@ -17,6 +17,8 @@ struct ChildProcess {
         case bytes([UInt8])
         /// A pipe whose write end is ``ChildProcess/standardInput``.
         case pipe
+        /// The file at this path.
+        case file(String)
     }
 
     /// Where the child's standard output goes.
@@ -25,6 +27,8 @@ struct ChildProcess {
         case null
         /// A pipe whose read end is ``ChildProcess/standardOutput``.
         case pipe
+        /// A new file at this path (truncated if it is there).
+        case file(String)
     }
 
     /// The executable's path and its arguments.
@@ -83,6 +87,8 @@ struct ChildProcess {
             childEnds.append(reader)
             inputWriter = writer
             posix_spawn_file_actions_adddup2(&actions, reader, 0)
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
         }
         switch output {
         case .null:
@@ -97,6 +103,8 @@ struct ChildProcess {
                 if let inputWriter { close(inputWriter) }
                 throw error
             }
+        case .file(let path):
+            posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 

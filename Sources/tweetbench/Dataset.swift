@@ -3,6 +3,8 @@
 struct Dataset {
     /// How many tweets were seeded (likes are as many).
     let tweets: Int
+    /// How many users.
+    let users: Int
     /// The tweetcli store: a directory, or a PostgreSQL connection URI.
     let store: String
     /// The peer database holding the same data: an SQLite file, or a PostgreSQL connection URI.
@@ -15,7 +17,11 @@ struct Dataset {
     let jsonArrayBytes: Int
     /// How many documents the export held.
     let documents: Int
-    /// Wall time of `tweetcli export` piped through the converter into the peer's shell, in seconds.
+    /// `tweetcli export` into a file.
+    let export: ChildResult
+    /// `tweetcli import` of that file into a new store (the local engine only; the store is removed).
+    let importResult: ChildResult?
+    /// Wall time of the exported file read through the converter into the peer's shell, in seconds.
     let peerLoadSeconds: Double
     /// The peer database's size after the load, in bytes.
     let peerBytes: Int
@@ -24,4 +30,9 @@ struct Dataset {
 
     /// The store's size over the plain JSON array's.
     var sizeRatio: Double { Double(storeBytes) / Double(max(jsonArrayBytes, 1)) }
+
+    /// Documents a second that `result` (the export or the import) handled.
+    func documentsPerSecond(_ result: ChildResult) -> Double {
+        Double(documents) / max(result.seconds, 1e-9)
+    }
 }

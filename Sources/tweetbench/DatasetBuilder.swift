@@ -11,9 +11,9 @@ struct DatasetBuilder {
     /// The PostgreSQL engine's server; `nil` for the local engine.
     let server: PostgresServer?
 
-    /// Builds the data set with `tweets` tweets (and as many likes).
+    /// Builds the data set with `tweets` tweets (and as many likes) by `users` users.
     /// - Throws: ``BenchmarkError`` when a step fails.
-    func build(tweets: Int) throws -> Dataset {
+    func build(tweets: Int, users: Int) throws -> Dataset {
         let (store, peer): (String, String)
         if let server {
             try server.createDatabase("tweetcli_\(tweets)")
@@ -22,15 +22,29 @@ struct DatasetBuilder {
         } else {
             (store, peer) = (workspace.path("store-\(tweets)"), workspace.path("sqlite-\(tweets).db"))
         }
-        ProgressLog.note("seeding \(tweets) tweets, \(tweets) likes, \(options.users) users …")
+        ProgressLog.note("seeding \(tweets) tweets, \(tweets) likes, \(users) users …")
         let seed = try launcher.run([
-            executables.tweetcli, "--store", store, "seed", "--users", "\(options.users)", "--tweets", "\(tweets)",
+            executables.tweetcli, "--store", store, "seed", "--users", "\(users)", "--tweets", "\(tweets)",
             "--likes", "\(tweets)", "--follows", "\(options.follows)", "--seed", "\(options.seed)",
         ])
-        ProgressLog.note(
-            String(format: "seeded in %.2f s; exporting into \(options.engine.peerName) …", seed.seconds))
+        ProgressLog.note(String(format: "seeded in %.2f s; exporting …", seed.seconds))
+        // The export goes to a file, read by the import and by the peer's load, and removed after.
+        let exported = workspace.path("export-\(tweets).jsonl")
+        defer { unlink(exported) }
+        let export = try launcher.start(
+            [executables.tweetcli, "--store", store, "export"], output: .file(exported), label: "export"
+        ).waitForExit().requireSuccess()
+        var importResult: ChildResult?
+        if server == nil {
+            ProgressLog.note(String(format: "exported in %.2f s; importing it into a new store …", export.seconds))
+            let imported = workspace.path("import-\(tweets)")
+            // Scratch space only: what cannot be removed now goes with the workspace.
+            defer { try? FileManager.default.removeItem(atPath: imported) }
+            importResult = try launcher.run([executables.tweetcli, "--store", imported, "import", exported])
+        }
+        ProgressLog.note("loading it into \(options.engine.peerName) …")
         let started = MonotonicClock.nanoseconds()
-        let converter = try exportIntoPeer(store: store, peer: peer)
+        let converter = try load(exported, intoPeer: peer)
         let loadSeconds = Double(MonotonicClock.nanoseconds() - started) / 1e9
         let (storeBytes, peerBytes): (Int, Int)
         if let server {
@@ -45,9 +59,9 @@ struct DatasetBuilder {
             (storeBytes, peerBytes) = (try Self.size(ofDirectory: store), Self.size(ofFile: peer) ?? 0)
         }
         return Dataset(
-            tweets: tweets, store: store, peer: peer, seed: seed, storeBytes: storeBytes,
-            jsonArrayBytes: converter.jsonArrayBytes, documents: converter.documents, peerLoadSeconds: loadSeconds,
-            peerBytes: peerBytes,
+            tweets: tweets, users: users, store: store, peer: peer, seed: seed, storeBytes: storeBytes,
+            jsonArrayBytes: converter.jsonArrayBytes, documents: converter.documents, export: export,
+            importResult: importResult, peerLoadSeconds: loadSeconds, peerBytes: peerBytes,
             rareWord: converter.wordCounts.filter { $0.value >= 3 }.min {
                 ($0.value, $0.key) < ($1.value, $1.key)
             }?.key ?? "the")
@@ -61,44 +75,33 @@ struct DatasetBuilder {
         }
     }
 
-    /// Pipes `tweetcli export` through an ``ExportConverter`` into the peer's shell, all three at
-    /// once, so neither the export nor the SQL is ever held whole in memory or on disk.
-    private func exportIntoPeer(store: String, peer: String) throws -> ExportConverter {
-        let export = try launcher.start(
-            [executables.tweetcli, "--store", store, "export"], output: .pipe, label: "export")
-        let loader: ChildProcess
-        do {
-            loader = try launcher.start(peerLoader(peer), input: .pipe, label: "\(options.engine.peerName)-load")
-        } catch {
-            if let descriptor = export.standardOutput { close(descriptor) }
-            // Reap the export before rethrowing the first error, which is the one to report.
-            _ = try? export.waitForExit()
-            throw error
+    /// Reads the exported file `exported` through an ``ExportConverter`` into the peer's shell, a
+    /// line at a time, so that the SQL is never held whole in memory or on disk.
+    private func load(_ exported: String, intoPeer peer: String) throws -> ExportConverter {
+        let descriptor = open(exported, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw BenchmarkError.io(path: exported, reason: String(cString: strerror(errno)))
         }
+        defer { close(descriptor) }
+        let loader = try launcher.start(peerLoader(peer), input: .pipe, label: "\(options.engine.peerName)-load")
         var converter = ExportConverter(
             sql: DescriptorWriter(descriptor: loader.standardInput ?? -1, name: "\(options.engine.peerName)'s input"),
             engine: options.engine)
-        // The first failure is kept and the export is still read to its end, so that the export
-        // ends on its own and its own error, if any, can be told apart from the converter's.
+        // The first failure is kept; the loader is still reaped, and its own failure (which
+        // explains a broken pipe) reported first.
         var failure: (any Error)?
         do {
             try converter.begin()
-            try DescriptorReader(descriptor: export.standardOutput ?? -1, name: "the output of tweetcli export")
-                .forEachLine { line, number in
-                    guard failure == nil else { return }
-                    do { try converter.consume(line, number: number) } catch { failure = error }
-                }
+            try DescriptorReader(descriptor: descriptor, name: exported).forEachLine { line, number in
+                guard failure == nil else { return }
+                do { try converter.consume(line, number: number) } catch { failure = error }
+            }
             if failure == nil { try converter.finish() }
         } catch {
             failure = failure ?? error
         }
-        if let descriptor = export.standardOutput { close(descriptor) }
-        if let descriptor = loader.standardInput { close(descriptor) }
-        let exported = try export.waitForExit()
-        let loaded = try loader.waitForExit()
-        // The export's failure explains the rest; the loader's explains a broken pipe.
-        try exported.requireSuccess()
-        try loaded.requireSuccess()
+        if let input = loader.standardInput { close(input) }
+        try loader.waitForExit().requireSuccess()
         if let failure { throw failure }
         return converter
     }

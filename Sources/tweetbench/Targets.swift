@@ -16,6 +16,20 @@ struct Targets: Equatable {
     /// The store at most this many times the size of the plain JSON array, when there is a target.
     let sizeRatio: Double?
 
+    /// Issue 11's targets for the ten-million-tweet data set (`--huge`).
+    enum Huge {
+        /// A command's median at most this many times the floor's, and the peer's same query's.
+        static let floorRatio = 2.0
+        static let peerRatio = 2.0
+        /// Its median at the huge data set at most this many times its median at the large one.
+        static let growth = 1.2
+        /// Seeding it in at most this many seconds, within this much memory (MiB).
+        static let seedSeconds = 600.0
+        static let seedPeakRSSMiB = 256.0
+        /// `export` and `import` of it at this many documents a second at least.
+        static let documentsPerSecond = 100_000.0
+    }
+
     /// "PASS", or "MISS" followed by the names of the targets missed.
     static func verdict(_ checks: [(name: String, met: Bool)]) -> String {
         let missed = checks.filter { !$0.met }.map(\.name)

@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 import TweetStore
 
@@ -18,12 +19,16 @@ struct ExternalSorter {
 
     private let directory: String
     private let budget: Int
+    /// Runs of one level merged into one of the next (see ``mergeFullLevels()``).
+    private let fanIn: Int
     private var keys = SortKeyBuffer()
     private var values: [UInt8] = []
     private var valueStarts: [Int] = [0]
     private var runs: [RunFile] = []
     /// Each run's level: 0 as written from memory, one more for each merge it went through.
     private var levels: [Int] = []
+    /// The run being sorted and written on another thread, while records go on being added.
+    private var pending: PendingRun?
     /// Records added.
     private(set) var count = 0
     /// Records written to run files, merges included: the sort's write amplification.
@@ -32,9 +37,12 @@ struct ExternalSorter {
     /// - Parameters:
     ///   - directory: where run files go.
     ///   - budget: the bytes of records (and their bookkeeping) held before a run is written.
-    init(directory: String, budget: Int = 32 << 20) {
+    ///   - fanIn: runs of one level merged into one of the next; by default as many as this
+    ///     process may keep open (``defaultFanIn``).
+    init(directory: String, budget: Int = 32 << 20, fanIn: Int = ExternalSorter.defaultFanIn) {
         self.directory = directory
         self.budget = max(1, budget)
+        self.fanIn = max(2, fanIn)
     }
 
     /// Adds a record whose key `build` appends to the bytes it is given.
@@ -43,26 +51,48 @@ struct ExternalSorter {
         values.append(contentsOf: value)
         valueStarts.append(values.count)
         count += 1
-        // Each record also costs its two starts and its sorted position.
-        if keys.bytes.count + values.count + keys.count * 24 >= budget { try spill() }
+        // Each record also costs its two starts and its sorted position. Half the budget fills
+        // while the other half is sorted and written on another thread.
+        if keys.bytes.count + values.count + keys.count * 24 >= budget / 2 { try spill() }
     }
 
-    /// Sorts the records held and writes them as a run.
+    /// Hands the records held to another thread, which sorts them and writes them as a run, once
+    /// the run before is written.
     private mutating func spill() throws {
-        let file = try RunFile(directory: directory)
+        try finishPendingRun()
+        let run = PendingRun()
+        let (held, heldValues, heldStarts, directory) = (keys, values, valueStarts, directory)
         recordsWritten += keys.count
+        keys = SortKeyBuffer()
+        values = []
+        valueStarts = [0]
+        DispatchQueue.global().async {
+            run.finish(Result { try Self.writeRun(held, heldValues, heldStarts, in: directory) })
+        }
+        pending = run
+    }
+
+    /// Waits for the run being written, takes it in, and merges the runs that make a full level.
+    private mutating func finishPendingRun() throws {
+        guard let run = pending else { return }
+        pending = nil
+        runs.append(try run.wait().get())
+        levels.append(0)
+        try mergeFullLevels()
+    }
+
+    /// Sorts `keys` and writes them, each with its value, as a new run.
+    private static func writeRun(_ keys: SortKeyBuffer, _ values: [UInt8], _ valueStarts: [Int], in directory: String)
+        throws -> RunFile
+    {
+        let file = try RunFile(directory: directory)
         for position in keys.sortedPositions() {
             try file.append(
                 key: keys.bytes[keys.starts[position]..<keys.starts[position + 1]],
                 value: values[valueStarts[position]..<valueStarts[position + 1]])
         }
         try file.finishWriting()
-        runs.append(file)
-        levels.append(0)
-        keys = SortKeyBuffer()
-        values.removeAll(keepingCapacity: true)
-        valueStarts = [0]
-        try mergeFullLevels()
+        return file
     }
 
     /// Each run keeps a descriptor open, so runs are merged as they pile up, by level as a
@@ -74,7 +104,7 @@ struct ExternalSorter {
     private mutating func mergeFullLevels() throws {
         while let level = levels.last {
             let tail = levels.reversed().prefix { $0 == level }.count
-            guard tail >= Self.fanIn else { return }
+            guard tail >= fanIn else { return }
             let start = runs.count - tail
             var merged = try SortedRecords(runs: Array(runs[start...]))
             let file = try RunFile(directory: directory)
@@ -90,16 +120,52 @@ struct ExternalSorter {
         }
     }
 
-    /// Runs of one level merged into one of the next.
-    static let fanIn = 32
+    /// Runs of one level merged into one of the next, unless a test says otherwise. Each run
+    /// holds a descriptor, and an import sorts its documents and, while it writes them, their
+    /// index keys: two sorters, each with up to this many runs open, within a third of the
+    /// descriptors this process may open (raised first to the hard limit, up to 8192). At 1024,
+    /// the ten-million-tweet seed's 10 GB of documents in 32 MiB runs (about 310) are merged
+    /// once, at the end, instead of being written a second time on the way.
+    static let defaultFanIn: Int = {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 32 }
+        let wanted = min(limit.rlim_max, 8192)
+        if limit.rlim_cur < wanted {
+            var raised = limit
+            raised.rlim_cur = wanted
+            // Refused, the soft limit stays as it is, and the fan-in is sized for it.
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        let usable = Int(clamping: limit.rlim_cur)
+        return min(1024, max(16, (usable - 64) / 3))
+    }()
 
     /// The records in key order, read one at a time. Without a run written, straight from memory.
     consuming func sorted() throws -> SortedRecords {
-        if runs.isEmpty {
+        if runs.isEmpty && pending == nil {
             return SortedRecords(memory: (keys, values, valueStarts, keys.sortedPositions()))
         }
         if keys.count > 0 { try spill() }
+        try finishPendingRun()
         return try SortedRecords(runs: runs)
+    }
+}
+
+/// A run sorted and written on another thread: its file, or the error that stopped it, once done.
+/// The result is set once before the semaphore is signalled and read only after it is waited for,
+/// which orders the two threads' accesses; the file is used by one thread at a time.
+private final class PendingRun: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<RunFile, any Error>?
+
+    func finish(_ result: Result<RunFile, any Error>) {
+        self.result = result
+        done.signal()
+    }
+
+    func wait() -> Result<RunFile, any Error> {
+        done.wait()
+        return result!
     }
 }
 
@@ -120,6 +186,10 @@ struct SortedRecords {
 
     fileprivate init(runs: [RunFile]) throws {
         self.runs = runs
+        // Each run reads ahead a share of 16 MiB (at least 16 KiB), so that a merge of many runs
+        // holds about as much as a merge of a few.
+        let readAhead = max(16 << 10, min(SpillFile.chunk, (16 << 20) / max(1, runs.count)))
+        for run in runs { run.readChunk = readAhead }
         heads = try runs.map { try $0.read() }
         for run in runs.indices where heads[run] != nil {
             heap.append(run)
@@ -175,9 +245,9 @@ struct SortedRecords {
         var parent = start
         while true {
             var smallest = parent
-            for child in [2 * parent + 1, 2 * parent + 2] where child < heap.count {
-                if precedes(heap[child], heap[smallest]) { smallest = child }
-            }
+            let left = 2 * parent + 1
+            if left < heap.count, precedes(heap[left], heap[smallest]) { smallest = left }
+            if left + 1 < heap.count, precedes(heap[left + 1], heap[smallest]) { smallest = left + 1 }
             guard smallest != parent else { return }
             heap.swapAt(parent, smallest)
             parent = smallest
@@ -194,7 +264,10 @@ final class SpillFile {
     private var readOffset = 0
     private var readBuffer: [UInt8] = []
     private var readPosition = 0
-    private static let chunk = 1 << 18
+    /// Bytes written at a time, and read at a time unless ``readChunk`` says otherwise.
+    static let chunk = 1 << 18
+    /// Bytes read ahead at a time.
+    var readChunk = SpillFile.chunk
 
     init(directory: String) throws {
         self.directory = directory
@@ -228,9 +301,11 @@ final class SpillFile {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Ends writing: what was written is read from the start.
+    /// Ends writing: what was written is read from the start. The write buffer goes: a sort
+    /// keeps hundreds of runs open.
     func finishWriting() throws {
         try flush()
+        buffer = []
     }
 
     /// The next `count` bytes, or `nil` at the end; a file that ends inside them is an error.
@@ -242,7 +317,7 @@ final class SpillFile {
             }
             readBuffer.removeSubrange(0..<readPosition)
             readPosition = 0
-            let size = min(max(Self.chunk, count), written - readOffset)
+            let size = min(max(readChunk, count), written - readOffset)
             readBuffer += try FileIO.readBytes(from: fd, offset: readOffset, count: size, path: directory)
             readOffset += size
         }
@@ -257,10 +332,10 @@ typealias RunFile = SpillFile
 
 extension SpillFile {
     func append(key: ArraySlice<UInt8>, value: ArraySlice<UInt8>) throws {
-        for part in [key, value] {
-            try withUnsafeBytes(of: UInt32(part.count).littleEndian) { try write($0) }
-            try write(part)
-        }
+        try withUnsafeBytes(of: UInt32(key.count).littleEndian) { try write($0) }
+        try write(key)
+        try withUnsafeBytes(of: UInt32(value.count).littleEndian) { try write($0) }
+        try write(value)
     }
 
     /// The next record, or `nil` at the end.

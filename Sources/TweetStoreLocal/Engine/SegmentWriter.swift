@@ -92,7 +92,8 @@ struct SegmentWriter {
             for (position, key) in made {
                 try withUnsafeBytes(of: UInt32(ordinal).littleEndian) { value in
                     try keys.add(value: value) { bytes in
-                        bytes += [UInt8(position >> 8), UInt8(position & 0xFF)]
+                        bytes.append(UInt8(position >> 8))
+                        bytes.append(UInt8(position & 0xFF))
                         bytes += key
                     }
                 }

@@ -14,7 +14,7 @@ struct ExternalSortTests {
         let directory = StorageEngineTests.Directory()
         try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
         var random = SplitMix64(seed: UInt64(budget))
-        var sorter = ExternalSorter(directory: directory.path, budget: budget)
+        var sorter = ExternalSorter(directory: directory.path, budget: budget, fanIn: 32)
         var records: [(key: [UInt8], value: [UInt8])] = []
         for number in 0..<3000 {
             // Short keys from a small alphabet: many ties, many keys prefixes of others, some empty.
@@ -39,6 +39,44 @@ struct ExternalSortTests {
         #expect(actual == expected)
         // Run files are unnamed: nothing is left in the directory.
         #expect(directory.files().isEmpty, "\(directory.files())")
+    }
+
+    /// Runs are written on another thread: one that cannot be written fails the sort, at the
+    /// next run or at the end, rather than losing records.
+    @Test func aRunThatCannotBeWrittenFailsTheSort() throws {
+        var sorter = ExternalSorter(directory: "/nonexistent-\(getpid())/runs", budget: 256)
+        #expect(throws: StoreError.self) {
+            for number in 0..<200 {
+                try sorter.add(value: Array("record \(number)".utf8)) { $0 += [UInt8(number % 7)] }
+            }
+            var sorted = try sorter.sorted()
+            while try sorted.nextValue() != nil {}
+        }
+    }
+
+    /// The default fan-in merges hundreds of runs at once (the ten-million-tweet seed writes about
+    /// 600), within the descriptors this process may open, and still sorts stably.
+    @Test func theDefaultFanInMergesHundredsOfRunsAtOnce() throws {
+        #expect(ExternalSorter.defaultFanIn >= 16)
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        #expect(ExternalSorter.defaultFanIn * 3 < Int(clamping: limit.rlim_cur))
+        let directory = StorageEngineTests.Directory()
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        var sorter = ExternalSorter(directory: directory.path, budget: 2048)
+        var expected: [(key: UInt16, number: Int)] = []
+        for number in 0..<20_000 {
+            let key = UInt16(truncatingIfNeeded: number &* 7919 % 1000)
+            try sorter.add(value: Array("\(number)".utf8)) { $0 += [UInt8(key >> 8), UInt8(key & 0xFF)] }
+            expected.append((key, number))
+        }
+        // Without a level merge along the way, each record is written once.
+        if ExternalSorter.defaultFanIn >= 1024 { #expect(sorter.recordsWritten == 20_000) }
+        expected.sort { ($0.key, $0.number) < ($1.key, $1.number) }
+        var sorted = try sorter.sorted()
+        var actual: [String] = []
+        while let value = try sorted.nextValue() { actual.append(String(decoding: value, as: UTF8.self)) }
+        #expect(actual == expected.map { "\($0.number)" })
     }
 
     @Test func aSegmentWrittenThroughTemporaryFilesIsTheSameByteForByte() throws {
