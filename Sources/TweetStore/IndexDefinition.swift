@@ -20,16 +20,15 @@ public struct IndexDefinition: Sendable, Hashable {
     /// which serves `whereField(name, isNotEqualTo: .null)` and narrows `isEqualTo: .null`.
     public let fields: [String]
     public let scope: Scope
+    /// A stable name, stored in segment index files: `tweets(uid,timestamp)`, `user-likes*(tweetId)`.
+    /// Made once: every index probe looks its index up by it.
+    package let name: String
 
     public init(_ collectionID: String, _ fields: [String], scope: Scope = .collection) {
         self.collectionID = collectionID
         self.fields = fields
         self.scope = scope
-    }
-
-    /// A stable name, stored in segment index files: `tweets(uid,timestamp)`, `user-likes*(tweetId)`.
-    package var name: String {
-        "\(collectionID)\(scope == .collectionGroup ? "*" : "")(\(fields.joined(separator: ",")))"
+        name = "\(collectionID)\(scope == .collectionGroup ? "*" : "")(\(fields.joined(separator: ",")))"
     }
 
     /// Whether documents of `collection` belong in this index.

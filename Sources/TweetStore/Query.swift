@@ -1,5 +1,9 @@
 import FoundationEssentials
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A query over a collection, built the way Firestore's are:
 /// `store.collection("tweets").whereField("uid", isEqualTo: .string(uid)).order(by: "timestamp", descending: true).limit(to: 20)`.
 public struct Query: Sendable {
@@ -50,7 +54,34 @@ public struct Query: Sendable {
         public var text: String
 
         package func matches(_ snapshot: DocumentSnapshot) -> Bool {
-            fields.contains { field in snapshot.lookup(field)?.stringValue?.lowercased().contains(text) == true }
+            fields.contains { field in
+                guard let value = snapshot.lookup(field)?.stringValue?.lowercased() else { return false }
+                return Self.contains(value, text)
+            }
+        }
+
+        /// Whether `haystack` contains `needle`, as `String.contains` says: for ASCII on both sides
+        /// (usernames, most names) a search of their bytes, which is the same answer when neither
+        /// holds a carriage return (a `\r\n` is one character); otherwise the standard library's.
+        static func contains(_ haystack: String, _ needle: String) -> Bool {
+            var haystack = haystack
+            var needle = needle
+            let fast = needle.withUTF8 { needleBytes in
+                haystack.withUTF8 { bytes -> Bool? in
+                    guard needleBytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D }),
+                        bytes.allSatisfy({ $0 < 0x80 && $0 != 0x0D })
+                    else { return nil }
+                    guard let first = needleBytes.first else { return true }
+                    guard needleBytes.count <= bytes.count else { return false }
+                    for start in 0...(bytes.count - needleBytes.count) where bytes[start] == first {
+                        if memcmp(bytes.baseAddress! + start, needleBytes.baseAddress!, needleBytes.count) == 0 {
+                            return true
+                        }
+                    }
+                    return false
+                }
+            }
+            return fast ?? haystack.contains(needle)
         }
 
     }

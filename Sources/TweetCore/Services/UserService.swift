@@ -94,9 +94,12 @@ public final class UserService: Sendable {
         var needle = text.trimmedSpaces().lowercased()
         if needle.hasPrefix("@") { needle.removeFirst() }
         guard !needle.isEmpty else { return try await fetchUsers(limit: limit) }
-        // The store skips users whose stored line cannot contain the text, without decoding them;
-        // only the matches are decoded and sorted.
-        var matches = try await users.query.whereAny(["username", "fullname"], containsText: needle).getDocuments()
+        // Users are read in username order (its index) until the page is full, and the store
+        // skips those whose stored line cannot contain the text without decoding them: a page of
+        // a common text reads a page's worth of users, not all of them.
+        var query = users.order(by: "username").whereAny(["username", "fullname"], containsText: needle)
+        if let limit { query = query.limit(to: limit) }
+        var matches = try await query.getDocuments()
         matches.sort {
             ByteOrder.precedes($0.data["username"]?.stringValue ?? "", $1.data["username"]?.stringValue ?? "")
         }

@@ -178,7 +178,9 @@ struct QueryPlan {
             }
             var stream = SegmentStream(
                 segment: segment, rank: rank, index: index, positions: low..<max(low, high), descending: descending)
-            // A residual `in` of strings (the following feed's uids) is checked on the raw line first.
+            // A text search's literal, and a residual `in` of strings (the following feed's uids),
+            // are checked on the raw line first.
+            stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
             if let (field, values) = stringSets.first {
                 stream.requiredValue = (Array("\"\(field)\":\"".utf8), values)
             }

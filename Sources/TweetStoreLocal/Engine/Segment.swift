@@ -221,14 +221,20 @@ final class Segment {
         guard needle.count <= line.count, let base = line.baseAddress else { return false }
         let firstIsLetter = (0x61...0x7A).contains(first)
         let last = line.count - needle.count
-        /// Whether the byte at `position` is past ASCII (the real match decides) or starts the needle.
+        /// Whether the byte at `position` starts the only character past ASCII that lowercases to
+        /// an ASCII letter (U+212A KELVIN SIGN, to "k"; the real match decides), or the needle.
+        /// No other character past ASCII lowercases to, or is canonically equivalent to, one of
+        /// the needle's characters (letters, digits, `_`, space, `.` and `-`).
         func decides(_ position: Int) -> Bool {
             let byte = base[position]
-            if byte >= 0x80 { return true }
+            if byte >= 0x80 {
+                return byte == 0xE2 && position + 2 < line.count && base[position + 1] == 0x84
+                    && base[position + 2] == 0xAA
+            }
             guard position <= last, (firstIsLetter ? byte | 0x20 : byte) == first else { return false }
             for matched in 1..<needle.count {
                 var other = base[position + matched]
-                if other >= 0x80 { return true }
+                if other == 0xE2 { return decides(position + matched) }
                 if (65...90).contains(other) { other += 32 }
                 guard other == needle[matched] else { return false }
             }
@@ -398,12 +404,29 @@ final class Segment {
     /// The number of entries in index `definition`.
     func entryCount(_ definition: IndexDefinition) -> Int { secondary[definition.name]?.count ?? 0 }
 
+    /// Where one secondary index's ordinals are in the index file: looked up once by a stream or
+    /// a binary search, rather than by name at every position.
+    struct OrdinalTable {
+        let start: Int
+        let name: String
+    }
+
+    /// Index `definition`'s ordinals, or `nil` when this segment does not have it.
+    func ordinalTable(_ definition: IndexDefinition) -> OrdinalTable? {
+        secondary[definition.name].map { OrdinalTable(start: $0.start, name: definition.name) }
+    }
+
     /// The document ordinal at position `position` of index `definition`.
     func ordinal(_ definition: IndexDefinition, _ position: Int) throws -> Int {
-        let ordinal = Int(try index.uint32(at: secondary[definition.name]!.start + position * 4))
+        try ordinal(in: ordinalTable(definition)!, position)
+    }
+
+    /// The document ordinal at position `position` of `table`.
+    func ordinal(in table: OrdinalTable, _ position: Int) throws -> Int {
+        let ordinal = Int(try index.uint32(at: table.start + position * 4))
         guard ordinal < count else {
             throw StoreError.corruptRecord(
-                file: indexPath, line: 0, reason: "index \(definition.name) names document \(ordinal) of \(count)")
+                file: indexPath, line: 0, reason: "index \(table.name) names document \(ordinal) of \(count)")
         }
         return ordinal
     }
@@ -414,9 +437,10 @@ final class Segment {
         var (low, high) = (0, entryCount(definition))
         // Each probe needs only the indexed fields: the rest of the document is skipped, not decoded.
         let fields = definition.fields.map { Array(($0.hasSuffix("?") ? String($0.dropLast()) : $0).utf8) }
+        guard low < high, let table = ordinalTable(definition) else { return low }
         while low < high {
             let middle = (low + high) / 2
-            let ordinal = try ordinal(definition, middle)
+            let ordinal = try ordinal(in: table, middle)
             let (path, data) = try entry(at: ordinal, keepingFields: fields)
             guard let data,
                 let entryKey = definition.key(collection: path.collection, documentID: path.documentID, data: data)

@@ -150,6 +150,8 @@ struct SegmentStream: CandidateStream {
     var requiredBytes: [UInt8]? = nil
     /// A top-level string field (its `"name":"` bytes) whose value must be one of these.
     var requiredValue: (key: [UInt8], values: Set<String>)? = nil
+    /// The index's ordinals in this segment, found at the first position read.
+    var table: Segment.OrdinalTable? = nil
 
     mutating func next() throws -> (DocumentSnapshot, Int)? {
         while !positions.isEmpty {
@@ -159,7 +161,15 @@ struct SegmentStream: CandidateStream {
             } else {
                 positions = (positions.lowerBound + 1)..<positions.upperBound
             }
-            let ordinal = try index.map { try segment.ordinal($0, position) } ?? position
+            var ordinal = position
+            if let index {
+                if table == nil { table = segment.ordinalTable(index) }
+                guard let table else {
+                    throw StoreError.io(
+                        path: segment.indexPath, reason: "a query read index \(index.name), which it lacks")
+                }
+                ordinal = try segment.ordinal(in: table, position)
+            }
             if let requiredBytes, try !segment.lineMayContain(ordinal, requiredBytes) { continue }
             if let requiredValue, try !segment.lineMayHave(ordinal, requiredValue.key, oneOf: requiredValue.values) {
                 continue

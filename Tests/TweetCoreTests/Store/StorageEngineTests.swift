@@ -246,6 +246,66 @@ struct StorageEngineTests {
         #expect(try await search("zzz").isEmpty)
     }
 
+    /// Explore's query: a text search in username order with a limit reads the username index
+    /// and stops once the page is full; it gives what filtering and sorting everyone gives.
+    @Test func anOrderedTextSearchWithALimitGivesTheFirstMatchesInOrder() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(
+            directory: directory.path, indexes: Self.indexes + [IndexDefinition("people", ["username"])],
+            foldThreshold: 100)
+        var random = SplitMix64(seed: 11)
+        let parts = ["ada", "Ada", "ADA", "bob", "é", "e\u{301}", "zoë", "Da", "x", "\r\n", " ", "\u{212A}", "K"]
+        var people: [(String, String)] = []
+        for number in 0..<300 {
+            let username = "\(parts[Int(random.next() % 4)].lowercased())\(number)"
+            let fullname = (0..<3).map { _ in parts[Int(random.next() % UInt64(parts.count))] }.joined()
+            people.append((username, fullname))
+        }
+        try await store.importDocuments(
+            people.prefix(250).map {
+                (
+                    DocumentPath(collection: "people", documentID: "p\($0.0)"),
+                    ["username": .string($0.0), "fullname": .string($0.1)]
+                )
+            })
+        for (username, fullname) in people.suffix(50) {
+            try await store.setData(
+                ["username": .string(username), "fullname": .string(fullname)],
+                at: DocumentPath(collection: "people", documentID: "p\(username)"))
+        }
+        for text in ["ada", "da", "é", "zoë", "bob1", "nobody", "k", "xk"] {
+            // The standard library's character-wise search (see the test below).
+            let everyMatch = people.filter {
+                $0.0.lowercased().firstRange(of: text) != nil || $0.1.lowercased().firstRange(of: text) != nil
+            }
+            .map(\.0).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            for limit in [1, 5, 21, 1000] {
+                let found = try await store.runQuery(
+                    store.collection("people").order(by: "username")
+                        .whereAny(["username", "fullname"], containsText: text).limit(to: limit)
+                ).map { $0.data["username"]?.stringValue ?? "" }
+                #expect(found == Array(everyMatch.prefix(limit)), "\(text) limit \(limit)")
+            }
+        }
+    }
+
+    /// The text search's byte comparison answers as the standard library's character-wise search
+    /// does (`firstRange(of:)`, behind the `contains` TweetStore calls; Foundation's `contains`,
+    /// which this file sees, compares UTF-16 code units instead), whatever the text.
+    @Test func textSearchContainsAgreesWithTheStandardLibrary() {
+        var random = SplitMix64(seed: 5)
+        let parts = ["a", "b", "ab", "\r", "\n", "\r\n", "é", "e", "\u{301}", "ß", "ss", " ", "🇸🇪", "🇸"]
+        func text(_ count: Int) -> String {
+            (0..<count).map { _ in parts[Int(random.next() % UInt64(parts.count))] }.joined()
+        }
+        for _ in 0..<5000 {
+            let (haystack, needle) = (text(Int(random.next() % 8)), text(1 + Int(random.next() % 3)))
+            #expect(
+                Query.TextSearch.contains(haystack, needle) == (haystack.firstRange(of: needle) != nil),
+                "\(haystack.debugDescription) \(needle.debugDescription)")
+        }
+    }
+
     @Test func segmentsWrittenBeforeAnIndexExistedStillAnswerCorrectly() async throws {
         let directory = Directory()
         let plain = try LocalDocumentStore(directory: directory.path, indexes: [], foldThreshold: 1)
