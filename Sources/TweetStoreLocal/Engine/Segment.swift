@@ -1,6 +1,10 @@
 import FoundationEssentials
 import TweetStore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One immutable segment, memory-mapped: documents sorted by path, with offsets, a Bloom filter
 /// and secondary indexes, so a lookup or a page costs a few binary searches, whatever the size.
 final class Segment {
@@ -268,24 +272,36 @@ final class Segment {
     /// false only when every occurrence of the key is followed by a plain string not in `values`
     /// (the top-level field is among the occurrences, so no match is ever skipped).
     func lineMayHave(_ ordinal: Int, _ key: [UInt8], oneOf values: Set<String>) throws -> Bool {
-        try withLine(ordinal) { line in
-            var position = 0
-            while position + key.count <= line.count {
-                guard line[position] == key[0], line[position..<(position + key.count)].elementsEqual(key) else {
-                    position += 1
-                    continue
-                }
-                let start = position + key.count
-                var end = start
-                while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
-                guard end < line.count, line[end] == UInt8(ascii: "\"") else { return true }  // escaped: decide later
-                if values.contains(String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)) {
-                    return true
-                }
-                position = end
+        try withLine(ordinal) { Self.mayHave($0, key, oneOf: values) }
+    }
+
+    /// ``lineMayHave(_:_:oneOf:)`` on the bytes of a line.
+    static func mayHave(_ line: UnsafeBufferPointer<UInt8>, _ key: [UInt8], oneOf values: Set<String>) -> Bool {
+        guard !key.isEmpty else { return true }
+        guard let base = line.baseAddress else { return false }
+        var position = 0
+        while position + key.count <= line.count {
+            // The key's second byte (its first is the `"` every JSON string starts with) found by
+            // the C library's memchr, many bytes at a time, then the whole key checked there.
+            let probe = key.count > 1 ? 1 : 0
+            guard
+                let found = memchr(base + position + probe, Int32(key[probe]), line.count - position - key.count + 1)
+            else { break }
+            let candidate = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) - probe
+            guard memcmp(base + candidate, key, key.count) == 0 else {
+                position = candidate + 1
+                continue
             }
-            return false  // no occurrence, or none with an accepted value: the field cannot match
+            let start = candidate + key.count
+            var end = start
+            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
+            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return true }  // escaped: decide later
+            if values.contains(String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)) {
+                return true
+            }
+            position = end
         }
+        return false  // no occurrence, or none with an accepted value: the field cannot match
     }
 
     // MARK: Lookups

@@ -103,6 +103,41 @@ struct PartialParseTests {
         }
     }
 
+    /// The following feed's raw-line check: false only when no occurrence of `"uid":"` is
+    /// followed by a plain string among the values, as a byte-by-byte search says.
+    @Test func mayHaveAgreesWithAPlainSearch() {
+        var generator = SplitMix64(seed: 4)
+        let pieces = ["\"uid\":\"", "\"", "u", "id", "a", "b", "ab", "\\", ":", ","].map { Array($0.utf8) }
+        let key = Array("\"uid\":\"".utf8)
+        let values: Set<String> = ["a", "ab"]
+        for _ in 0..<20_000 {
+            let line = (0..<Int.random(in: 0...12, using: &generator)).flatMap { _ in
+                pieces.randomElement(using: &generator)!
+            }
+            var expected = false
+            var position = 0
+            while position + key.count <= line.count {
+                if Array(line[position..<(position + key.count)]) == key {
+                    let start = position + key.count
+                    var end = start
+                    while end < line.count, line[end] != 0x22, line[end] != 0x5C { end += 1 }
+                    if end == line.count || line[end] == 0x5C
+                        || values.contains(String(decoding: line[start..<end], as: UTF8.self))
+                    {
+                        expected = true
+                        break
+                    }
+                    position = end
+                } else {
+                    position += 1
+                }
+            }
+            let found = line.withUnsafeBufferPointer { Segment.mayHave($0, key, oneOf: values) }
+            #expect(found == expected, "\(String(decoding: line, as: UTF8.self))")
+            if found != expected { return }
+        }
+    }
+
     @Test func mayContainAgreesWithAPlainSearch() {
         var generator = SplitMix64(seed: 3)
         let alphabet = Array("aAbBcC ada@Ada\"\\{}:,".utf8) + [0xC3, 0xA9, 0xE2, 0x84, 0xAA]
