@@ -42,7 +42,7 @@ struct Benchmark {
         let datasets = try sizes.map { try builder.build(tweets: $0.0, users: $0.1) }
         var subjects: [Subjects] = []
         for dataset in datasets {
-            // One query for both data sets, so that their times compare.
+            // One query for every data set, so that their times compare.
             let query = options.query ?? subjects.first?.query
             subjects.append(
                 try signIn(on: dataset, query: query, rareWord: subjects.first?.rareWord, launcher: launcher))

@@ -28,7 +28,8 @@ struct BenchmarkOptions: Equatable {
           --query Q     what explore searches for (default: the signed-in user's first 3 letters)
           --keep DIR    build in DIR (new or empty) and keep it, instead of a temporary directory
           --huge N      also a third data set of N tweets (and likes), timed with the others and
-                        held to issue 11's targets (10000000 for issue 11; about an hour)
+                        held to issue 11's targets (10000000 for issue 11: about an hour, and
+                        about 50 GB of disk at its peak)
           --huge-users U  users in the third data set (default 10000), following --follows each
           --markdown    print the report as Markdown, for the README
 

@@ -28,8 +28,9 @@ public struct DemoSeeder: Sendable {
         /// what the seeder holds is each tweet's four counters (a byte each), each user, and each
         /// search term's newest bucket; the store sorts the documents on disk in runs of 32 MiB,
         /// and writing the segment holds its Bloom filter (10 bits a document) and the index keys'
-        /// sort. Measured (peak RSS, the release build, 1000 users following 100 each, 3000 and
-        /// 10,000 for 3M and 10M): 92 MiB at 10k tweets, 186 MiB at 1M, 199 MiB at 3M, 260 MiB at 10M.
+        /// sort. Measured (peak RSS, the release build, 1000 users following 100 each, 10,000 for
+        /// 10M): 145 MiB at 1M tweets and 167 MiB at 10M since runs are sorted on another thread
+        /// in halves of the budget (186 and 260 MiB before).
         public var estimatedPeakBytes: Double {
             200 * 1_048_576 + 6 * Double(tweets) + 1_000 * Double(users)
         }

@@ -94,9 +94,11 @@ public final class UserService: Sendable {
         var needle = text.trimmedSpaces().lowercased()
         if needle.hasPrefix("@") { needle.removeFirst() }
         guard !needle.isEmpty else { return try await fetchUsers(limit: limit) }
-        // Users are read in username order (its index) until the page is full, and the store
-        // skips those whose stored line cannot contain the text without decoding them: a page of
-        // a common text reads a page's worth of users, not all of them.
+        // The local engine reads users in username order (its index) until the page is full,
+        // skipping those whose stored line cannot contain the text without decoding them: a page
+        // of a common text reads a page's worth of users, not all of them. (PostgreSQL leaves the
+        // text to Swift, so it still sends every user.) The sort is the same bytes' order, kept
+        // for engines that answer in another.
         var query = users.order(by: "username").whereAny(["username", "fullname"], containsText: needle)
         if let limit { query = query.limit(to: limit) }
         var matches = try await query.getDocuments()

@@ -1,4 +1,3 @@
-import Dispatch
 import FoundationEssentials
 import TweetStore
 
@@ -6,9 +5,10 @@ import TweetStore
     import Glibc
 #endif
 
-/// Sorts more records than memory should hold (an external sort): records are gathered up to a
-/// budget of bytes, sorted, and written to a run file; at the end the runs are merged. Keys compare
-/// as bytes (shorter first on a tie); records with equal keys come out in the order they were added.
+/// Sorts more records than memory should hold (an external sort): records are gathered up to half
+/// a budget of bytes, then sorted and written to a run file on another thread while the other half
+/// fills; at the end the runs are merged. Keys compare as bytes (shorter first on a tie); records
+/// with equal keys come out in the order they were added.
 ///
 /// Run files are unnamed (`O_TMPFILE`, or created and unlinked at once) in the store's directory,
 /// on the store's disk rather than a RAM-backed `/tmp`: a process killed while sorting leaves
@@ -36,7 +36,8 @@ struct ExternalSorter {
 
     /// - Parameters:
     ///   - directory: where run files go.
-    ///   - budget: the bytes of records (and their bookkeeping) held before a run is written.
+    ///   - budget: the bytes of records (and their bookkeeping) held at most: half of it in the
+    ///     run being written, half in the records gathered meanwhile.
     ///   - fanIn: runs of one level merged into one of the next; by default as many as this
     ///     process may keep open (``defaultFanIn``).
     init(directory: String, budget: Int = 32 << 20, fanIn: Int = ExternalSorter.defaultFanIn) {
@@ -60,23 +61,20 @@ struct ExternalSorter {
     /// the run before is written.
     private mutating func spill() throws {
         try finishPendingRun()
-        let run = PendingRun()
         let (held, heldValues, heldStarts, directory) = (keys, values, valueStarts, directory)
         recordsWritten += keys.count
         keys = SortKeyBuffer()
         values = []
+        values.reserveCapacity(heldValues.count)
         valueStarts = [0]
-        DispatchQueue.global().async {
-            run.finish(Result { try Self.writeRun(held, heldValues, heldStarts, in: directory) })
-        }
-        pending = run
+        pending = try PendingRun { try Self.writeRun(held, heldValues, heldStarts, in: directory) }
     }
 
     /// Waits for the run being written, takes it in, and merges the runs that make a full level.
     private mutating func finishPendingRun() throws {
         guard let run = pending else { return }
         pending = nil
-        runs.append(try run.wait().get())
+        runs.append(try run.wait())
         levels.append(0)
         try mergeFullLevels()
     }
@@ -97,7 +95,8 @@ struct ExternalSorter {
 
     /// Each run keeps a descriptor open, so runs are merged as they pile up, by level as a
     /// log-structured store compacts: `fanIn` runs of one level become one of the next. Each
-    /// record is written once per level (about log₃₂ of the runs), never again with every merge
+    /// record is written once per level (about log of the runs to the base `fanIn`; once, for a
+    /// sort of fewer runs than `fanIn`), never again with every merge
     /// as when each merge took in everything merged before. The runs stay oldest first, their
     /// levels falling towards the newest, so a merge of the newest runs keeps equal keys in the
     /// order they were added.
@@ -123,8 +122,9 @@ struct ExternalSorter {
     /// Runs of one level merged into one of the next, unless a test says otherwise. Each run
     /// holds a descriptor, and an import sorts its documents and, while it writes them, their
     /// index keys: two sorters, each with up to this many runs open, within a third of the
-    /// descriptors this process may open (raised first to the hard limit, up to 8192). At 1024,
-    /// the ten-million-tweet seed's 10 GB of documents in 32 MiB runs (about 310) are merged
+    /// descriptors this process may open (raised first to the hard limit, up to 8192; the
+    /// processes tweetcli starts inherit the raised limit, which none of them minds). At 1024,
+    /// the ten-million-tweet seed's 10 GB of documents in 16 MiB runs (about 620) are merged
     /// once, at the end, instead of being written a second time on the way.
     static let defaultFanIn: Int = {
         var limit = rlimit()
@@ -137,7 +137,7 @@ struct ExternalSorter {
             if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
         }
         let usable = Int(clamping: limit.rlim_cur)
-        return min(1024, max(16, (usable - 64) / 3))
+        return min(1024, max(4, (usable - 64) / 3))
     }()
 
     /// The records in key order, read one at a time. Without a run written, straight from memory.
@@ -151,22 +151,64 @@ struct ExternalSorter {
     }
 }
 
-/// A run sorted and written on another thread: its file, or the error that stopped it, once done.
-/// The result is set once before the semaphore is signalled and read only after it is waited for,
-/// which orders the two threads' accesses; the file is used by one thread at a time.
-private final class PendingRun: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var result: Result<RunFile, any Error>?
+/// A run sorted and written on a thread of its own (not one of Swift concurrency's or Dispatch's
+/// pools, which a sort waiting inside an async import would be holding a thread of): its file,
+/// or the error that stopped it, once the thread is joined. The thread holds only the shared
+/// ``Outcome``, so the last reference to this object is never the thread's own, and dropping it
+/// joins the thread: nothing writes in the store's directory after the sort is gone.
+private final class PendingRun {
+    /// Set by the thread before it ends, read after it is joined (which orders the two).
+    private final class Outcome: @unchecked Sendable {
+        /// The work, let go of (and the records it holds with it) as soon as it is done.
+        var work: (() throws -> RunFile)?
+        var result: Result<RunFile, any Error>?
+        init(_ work: @escaping () throws -> RunFile) { self.work = work }
 
-    func finish(_ result: Result<RunFile, any Error>) {
-        self.result = result
-        done.signal()
+        func run() {
+            guard let work else { return }
+            self.work = nil
+            result = Result { try work() }
+        }
     }
 
-    func wait() -> Result<RunFile, any Error> {
-        done.wait()
-        return result!
+    private let outcome: Outcome
+    private var thread: pthread_t?
+
+    /// Starts `work` on a new thread.
+    /// - Throws: ``StoreError/io(path:reason:)`` when no thread can be made.
+    init(_ work: @escaping () throws -> RunFile) throws {
+        outcome = Outcome(work)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(outcome).toOpaque()
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<Outcome>.fromOpaque(context!).takeRetainedValue().run()
+                return nil
+            }, context)
+        guard status == 0 else {
+            Unmanaged<Outcome>.fromOpaque(context).release()
+            throw StoreError.io(path: "a sort", reason: "cannot start a thread: \(String(cString: strerror(status)))")
+        }
+        self.thread = thread
     }
+
+    /// Waits for the run to be written: its file, or the error that stopped it.
+    func wait() throws -> RunFile {
+        join()
+        guard let result = outcome.result else {
+            throw StoreError.io(path: "a sort", reason: "a run's thread ended without its run")
+        }
+        return try result.get()
+    }
+
+    private func join() {
+        guard let thread else { return }
+        self.thread = nil
+        pthread_join(thread, nil)
+    }
+
+    deinit { join() }
 }
 
 /// The sorted records of an ``ExternalSorter``: one source in memory, or runs merged through a heap.

@@ -214,7 +214,8 @@ final class Segment {
     }
 
     /// Whether document `ordinal`'s line could hold `needle` (lowercase ASCII): false only when the
-    /// line is all ASCII and, ignoring case, does not contain it. Skips decoding most lines of a search.
+    /// line has no U+212A KELVIN SIGN and, ignoring ASCII case, does not contain the needle's bytes.
+    /// Skips decoding most lines of a search.
     func lineMayContain(_ ordinal: Int, _ needle: [UInt8]) throws -> Bool {
         try withLine(ordinal) { Self.mayContain($0, needle) }
     }

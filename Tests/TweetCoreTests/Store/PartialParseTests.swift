@@ -138,6 +138,26 @@ struct PartialParseTests {
         }
     }
 
+    /// The raw-line filter's claim, checked on every scalar of this toolchain's Unicode: none past
+    /// ASCII but U+212A KELVIN SIGN lowercases to, or is canonically equivalent to, a character a
+    /// literal needle may hold (a–z, 0–9, `_`, space, `.`, `-`), so a line without the needle's
+    /// bytes and without U+212A cannot match.
+    @Test func onlyTheKelvinSignLowercasesOrDecomposesToANeedleCharacter() {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_ .-")
+        var found: [UInt32] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let lowered = scalar.properties.lowercaseMapping
+            let decomposed = String(scalar).decomposedStringWithCanonicalMapping
+            if lowered.contains(where: { allowed.contains($0) })
+                || decomposed.lowercased().contains(where: { allowed.contains($0) })
+            {
+                found.append(value)
+            }
+        }
+        #expect(found == [0x212A], "\(found.map { String($0, radix: 16) })")
+    }
+
     @Test func mayContainAgreesWithAPlainSearch() {
         var generator = SplitMix64(seed: 3)
         let alphabet = Array("aAbBcC ada@Ada\"\\{}:,".utf8) + [0xC3, 0xA9, 0xE2, 0x84, 0xAA]

@@ -290,8 +290,8 @@ struct StorageEngineTests {
     }
 
     /// The text search's byte comparison answers as the standard library's character-wise search
-    /// does (`firstRange(of:)`, behind the `contains` TweetStore calls; Foundation's `contains`,
-    /// which this file sees, compares UTF-16 code units instead), whatever the text.
+    /// does (`firstRange(of:)`, behind the `contains` TweetStore calls; this file imports
+    /// Foundation, whose `contains` is another search), whatever the text.
     @Test func textSearchContainsAgreesWithTheStandardLibrary() {
         var random = SplitMix64(seed: 5)
         let parts = ["a", "b", "ab", "\r", "\n", "\r\n", "é", "e", "\u{301}", "ß", "ss", " ", "🇸🇪", "🇸"]
