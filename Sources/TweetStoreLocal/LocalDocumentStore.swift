@@ -212,12 +212,14 @@ public actor LocalDocumentStore: DocumentStore {
         let created = try engineForWriting()
         do {
             var sorter = ExternalSorter(directory: directory)
-            let indexes = self.indexes
+            // The line, then its index keys, made from the fields at hand rather than parsed
+            // again from the line when the segment is written; on another thread, a batch at a
+            // time, while the next documents are read or made.
+            var records = RecordPipeline(indexes: self.indexes)
             try await produce { path, fields in
-                // The line, then its index keys, made now from the fields at hand rather than
-                // parsed again from the line when the segment is written.
-                try sorter.add(value: Self.record(path, fields, indexes: indexes)) { SortKey.path(path, into: &$0) }
+                try records.add(path, fields) { key, record in try sorter.add(value: record) { $0 += key } }
             }
+            try records.finish { key, record in try sorter.add(value: record) { $0 += key } }
             let capacity = sorter.count
             var sorted = try sorter.sorted()
             var previous: DocumentPath?
@@ -242,7 +244,7 @@ public actor LocalDocumentStore: DocumentStore {
 
     /// What an import sorts for each document: its segment line's length (4 bytes, little-endian),
     /// the line, then each index key as its index's position (2 bytes), its length (4) and its bytes.
-    private static func record(_ path: DocumentPath, _ fields: JSONObject, indexes: [IndexDefinition]) -> [UInt8] {
+    fileprivate static func record(_ path: DocumentPath, _ fields: JSONObject, indexes: [IndexDefinition]) -> [UInt8] {
         let line = SegmentFormat.line(path: path, data: fields)
         let keys = SegmentWriter.keys(of: fields, at: path, indexes: indexes)
         var record: [UInt8] = []
@@ -382,5 +384,62 @@ private struct LocalTransactionReader: TransactionReader {
 
     func query(_ query: Query) async throws -> [DocumentSnapshot] {
         try await store.transactionRead(number) { try $0.query(query) }
+    }
+}
+
+/// An import's documents made into what its sort takes (each path's sort key, and its
+/// ``LocalDocumentStore/record(_:_:indexes:)``) on other threads, a batch at a time, up to two
+/// batches at once, while the caller reads or makes the next: making records is most of an
+/// import's work before its sort, and this spreads it over the cores. The records reach `sink`
+/// in the order the documents came.
+private struct RecordPipeline {
+    typealias Sink = (_ key: [UInt8], _ record: [UInt8]) throws -> Void
+
+    let indexes: [IndexDefinition]
+    /// Documents per batch: enough that starting a thread is a small part of its work.
+    static let batchSize = 2048
+    /// Batches being made at once.
+    static let depth = 2
+    private var batch: [(DocumentPath, JSONObject)] = []
+    /// The batches being made, oldest first.
+    private var inFlight: [BackgroundWork<[(key: [UInt8], record: [UInt8])]>] = []
+
+    init(indexes: [IndexDefinition]) {
+        self.indexes = indexes
+        batch.reserveCapacity(Self.batchSize)
+    }
+
+    mutating func add(_ path: DocumentPath, _ fields: JSONObject, into sink: Sink) throws {
+        batch.append((path, fields))
+        guard batch.count >= Self.batchSize else { return }
+        if inFlight.count >= Self.depth { try drainOldest(into: sink) }
+        try start()
+    }
+
+    /// Hands `sink` every record, in order, once all are made.
+    mutating func finish(into sink: Sink) throws {
+        if !batch.isEmpty { try start() }
+        while !inFlight.isEmpty { try drainOldest(into: sink) }
+    }
+
+    /// Starts making the batch gathered.
+    private mutating func start() throws {
+        let (documents, indexes) = (batch, indexes)
+        batch = []
+        batch.reserveCapacity(Self.batchSize)
+        inFlight.append(
+            try BackgroundWork {
+                documents.map { path, fields in
+                    var key: [UInt8] = []
+                    SortKey.path(path, into: &key)
+                    return (key, LocalDocumentStore.record(path, fields, indexes: indexes))
+                }
+            })
+    }
+
+    /// Waits for the oldest batch and hands `sink` its records.
+    private mutating func drainOldest(into sink: Sink) throws {
+        let made = try inFlight.removeFirst().wait()
+        for (key, record) in made { try sink(key, record) }
     }
 }

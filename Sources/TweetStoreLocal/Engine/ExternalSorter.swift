@@ -28,7 +28,7 @@ struct ExternalSorter {
     /// Each run's level: 0 as written from memory, one more for each merge it went through.
     private var levels: [Int] = []
     /// The run being sorted and written on another thread, while records go on being added.
-    private var pending: PendingRun?
+    private var pending: BackgroundWork<RunFile>?
     /// Records added.
     private(set) var count = 0
     /// Records written to run files, merges included: the sort's write amplification.
@@ -67,7 +67,7 @@ struct ExternalSorter {
         values = []
         values.reserveCapacity(heldValues.count)
         valueStarts = [0]
-        pending = try PendingRun { try Self.writeRun(held, heldValues, heldStarts, in: directory) }
+        pending = try BackgroundWork { try Self.writeRun(held, heldValues, heldStarts, in: directory) }
     }
 
     /// Waits for the run being written, takes it in, and merges the runs that make a full level.
@@ -149,66 +149,6 @@ struct ExternalSorter {
         try finishPendingRun()
         return try SortedRecords(runs: runs)
     }
-}
-
-/// A run sorted and written on a thread of its own (not one of Swift concurrency's or Dispatch's
-/// pools, which a sort waiting inside an async import would be holding a thread of): its file,
-/// or the error that stopped it, once the thread is joined. The thread holds only the shared
-/// ``Outcome``, so the last reference to this object is never the thread's own, and dropping it
-/// joins the thread: nothing writes in the store's directory after the sort is gone.
-private final class PendingRun {
-    /// Set by the thread before it ends, read after it is joined (which orders the two).
-    private final class Outcome: @unchecked Sendable {
-        /// The work, let go of (and the records it holds with it) as soon as it is done.
-        var work: (() throws -> RunFile)?
-        var result: Result<RunFile, any Error>?
-        init(_ work: @escaping () throws -> RunFile) { self.work = work }
-
-        func run() {
-            guard let work else { return }
-            self.work = nil
-            result = Result { try work() }
-        }
-    }
-
-    private let outcome: Outcome
-    private var thread: pthread_t?
-
-    /// Starts `work` on a new thread.
-    /// - Throws: ``StoreError/io(path:reason:)`` when no thread can be made.
-    init(_ work: @escaping () throws -> RunFile) throws {
-        outcome = Outcome(work)
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(outcome).toOpaque()
-        let status = pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<Outcome>.fromOpaque(context!).takeRetainedValue().run()
-                return nil
-            }, context)
-        guard status == 0 else {
-            Unmanaged<Outcome>.fromOpaque(context).release()
-            throw StoreError.io(path: "a sort", reason: "cannot start a thread: \(String(cString: strerror(status)))")
-        }
-        self.thread = thread
-    }
-
-    /// Waits for the run to be written: its file, or the error that stopped it.
-    func wait() throws -> RunFile {
-        join()
-        guard let result = outcome.result else {
-            throw StoreError.io(path: "a sort", reason: "a run's thread ended without its run")
-        }
-        return try result.get()
-    }
-
-    private func join() {
-        guard let thread else { return }
-        self.thread = nil
-        pthread_join(thread, nil)
-    }
-
-    deinit { join() }
 }
 
 /// The sorted records of an ``ExternalSorter``: one source in memory, or runs merged through a heap.

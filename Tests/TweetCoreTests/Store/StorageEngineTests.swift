@@ -153,6 +153,61 @@ struct StorageEngineTests {
         }
     }
 
+    /// The streaming import (the seed's, and `import FILE`'s) makes its records on another thread
+    /// a batch at a time: over several batches every document lands, in the same segment as a
+    /// one-shot import writes; a path given twice, in batches apart, is refused; and a producer
+    /// that fails leaves no store.
+    @Test func aStreamingImportOfManyBatchesWritesWhatAOneShotImportWrites() async throws {
+        var random = SplitMix64(seed: 9)
+        var documents: [(DocumentPath, JSONObject)] = []
+        for number in 0..<5000 {
+            let collection = ["posts", "likes", "users/u\(number % 5)/likes"][Int(random.next() % 3)]
+            documents.append(
+                (
+                    DocumentPath(collection: collection, documentID: "d\(random.next() % 1_000_000)-\(number)"),
+                    [
+                        "author": .string("a\(random.next() % 9)"), "timestamp": .integer(Int64(random.next() % 500)),
+                        "at": .integer(Int64(number)), "post": .string("p\(random.next() % 40)"),
+                    ]
+                ))
+        }
+        let (streamed, oneShot) = (Directory(), Directory())
+        let streaming = try LocalDocumentStore(directory: streamed.path, indexes: Self.indexes)
+        let batch = documents
+        try await streaming.importDocuments(requiringEmpty: nil) { add in
+            for (path, fields) in batch { try add(path, fields) }
+        }
+        let whole = try LocalDocumentStore(directory: oneShot.path, indexes: Self.indexes)
+        try await whole.importDocuments(documents, requiringEmpty: nil)
+        for file in ["seg-000001.jsonl", "seg-000001.idx"] {
+            let first = try Data(contentsOf: URL(fileURLWithPath: streamed.path).appendingPathComponent(file))
+            let second = try Data(contentsOf: URL(fileURLWithPath: oneShot.path).appendingPathComponent(file))
+            #expect(first == second, "\(file)")
+        }
+        for (path, fields) in documents.prefix(200) {
+            #expect(try await streaming.getDocument(path)?.data == fields)
+        }
+
+        let repeated = Directory()
+        let twice = try LocalDocumentStore(directory: repeated.path, indexes: Self.indexes)
+        await #expect(throws: StoreError.self) {
+            try await twice.importDocuments(requiringEmpty: nil) { add in
+                for (path, fields) in batch { try add(path, fields) }
+                try add(batch[10].0, batch[10].1)
+            }
+        }
+        struct Stop: Error {}
+        let failed = Directory()
+        let failing = try LocalDocumentStore(directory: failed.path, indexes: Self.indexes)
+        await #expect(throws: Stop.self) {
+            try await failing.importDocuments(requiringEmpty: nil) { add in
+                for (path, fields) in batch.prefix(4500) { try add(path, fields) }
+                throw Stop()
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: failed.path), "\(failed.files())")
+    }
+
     @Test func importedDocumentsAreNewerThanEverythingBefore() async throws {
         let directory = Directory()
         let store = try LocalDocumentStore(directory: directory.path, indexes: Self.indexes, foldThreshold: 100)
