@@ -29,8 +29,8 @@ public struct DemoSeeder: Sendable {
         /// search term's newest bucket; the store sorts the documents on disk in runs of 32 MiB,
         /// and writing the segment holds its Bloom filter (10 bits a document) and the index keys'
         /// sort. Measured (peak RSS, the release build, 1000 users following 100 each, 10,000 for
-        /// 10M): 145 MiB at 1M tweets and 167 MiB at 10M since runs are sorted on another thread
-        /// in halves of the budget (186 and 260 MiB before).
+        /// 10M): 162 MiB at 1M tweets and 231 MiB at 10M, with runs sorted on another thread in
+        /// halves of the budget and records made on two more (186 and 260 MiB before either).
         public var estimatedPeakBytes: Double {
             200 * 1_048_576 + 6 * Double(tweets) + 1_000 * Double(users)
         }
