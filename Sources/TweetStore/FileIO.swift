@@ -32,16 +32,23 @@ package enum FileIO {
     package static func readBytes(from fd: Int32, offset: Int, count: Int, path: String) throws -> [UInt8] {
         // Uninitialized, then filled by pread: zeroing first cost as much as the reads themselves.
         try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count {
-                let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset + done))
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    throw StoreError.io(path: path, reason: n == 0 ? "unexpected end of file" : errnoText())
-                }
-                done += n
-            }
+            try readExactly(from: fd, into: UnsafeMutableRawBufferPointer(buffer), offset: offset, path: path)
             initialized = count
+        }
+    }
+
+    /// Fills `buffer` with the file's bytes from `offset`, or throws (an end of file too soon is an error).
+    package static func readExactly(
+        from fd: Int32, into buffer: UnsafeMutableRawBufferPointer, offset: Int, path: String
+    ) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw StoreError.io(path: path, reason: n == 0 ? "unexpected end of file" : errnoText())
+            }
+            done += n
         }
     }
 

@@ -143,16 +143,11 @@ extension JSONValue {
     /// value, as a segment line's document) only the fields named in `fields`: what an index's
     /// key needs, without decoding a caption or building the rest of the document. What is
     /// skipped is checked as strictly as what is parsed, so the same texts are refused.
-    /// - Parameter shapes: fields that are skipped too but kept as an empty value of their kind
-    ///   (`{}`, `[]`, `""`, `0`, `false`, `null`), for a caller that needs to know only that.
     package static func parse(
-        _ buffer: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]], shapes: [[UInt8]] = [],
-        atDepth depth: Int = 1
+        _ buffer: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]]
     ) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: buffer)
         parser.kept = fields
-        parser.shapes = shapes
-        parser.keptDepth = depth
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
         guard parser.index == buffer.count else { throw parser.error("unexpected text after the value") }
@@ -183,9 +178,6 @@ private struct JSONParser {
     /// The top-level fields of the objects at depth 1 to keep (as UTF-8 keys), or `nil` for all:
     /// the others are skipped without being decoded.
     var kept: [[UInt8]]?
-    /// Skipped fields kept as an empty value of their kind.
-    var shapes: [[UInt8]] = []
-    var keptDepth = 1
 
     mutating func skipWhitespace() {
         while index < bytes.count {
@@ -316,20 +308,8 @@ private struct JSONParser {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
-            if depth == keptDepth, kept != nil, !isKept(key) {
-                let first = index < bytes.count ? bytes[index] : 0
+            if depth == 1, kept != nil, !isKept(key) {
                 try skipValue(depth: depth + 1)
-                var name = key
-                if !shapes.isEmpty, name.withUTF8({ bytes in shapes.contains { $0.elementsEqual(bytes) } }) {
-                    switch first {
-                    case UInt8(ascii: "{"): fields[key] = .object([:])
-                    case UInt8(ascii: "["): fields[key] = .array([])
-                    case UInt8(ascii: "\""): fields[key] = .string("")
-                    case UInt8(ascii: "t"), UInt8(ascii: "f"): fields[key] = .bool(false)
-                    case UInt8(ascii: "n"): fields[key] = .null
-                    default: fields[key] = .integer(0)
-                    }
-                }
             } else {
                 fields[key] = try parseValue(depth: depth + 1)
             }
@@ -473,5 +453,96 @@ private struct JSONParser {
         if isInteger, let value = Int64(text) { return .integer(value) }
         guard let value = Double(text) else { throw JSONParseError(message: "invalid number", offset: start) }
         return .double(value)
+    }
+}
+
+/// Reads one JSON text piece by piece, for a caller that needs a few fields of a value and would
+/// otherwise build all of it: it walks objects and arrays member by member, reads the values it
+/// wants and skips the others. It refuses exactly the texts ``JSONValue/parse(_:)-([UInt8])``
+/// refuses, whatever is skipped, provided the caller walks the value to its end and calls
+/// ``finish()``. An object's repeated key comes back each time; the last one is what a parse keeps.
+package struct JSONCursor {
+    private var parser: JSONParser
+    /// For each object or array entered and not yet left, whether a member has been read from it.
+    private var started: [Bool] = []
+
+    package init(_ buffer: UnsafeBufferPointer<UInt8>) { parser = JSONParser(bytes: buffer) }
+
+    /// The first byte of the next value, or `nil` at the end of the text.
+    package mutating func peek() -> UInt8? {
+        parser.skipWhitespace()
+        return parser.index < parser.bytes.count ? parser.bytes[parser.index] : nil
+    }
+
+    /// Enters the object that comes next. It must be one: check with ``peek()``.
+    package mutating func enterObject() throws(JSONParseError) {
+        try enter(UInt8(ascii: "{"))
+    }
+
+    /// Enters the array that comes next. It must be one: check with ``peek()``.
+    package mutating func enterArray() throws(JSONParseError) {
+        try enter(UInt8(ascii: "["))
+    }
+
+    private mutating func enter(_ bracket: UInt8) throws(JSONParseError) {
+        guard started.count < 512 else { throw parser.error("nesting too deep") }
+        guard peek() == bracket else { throw parser.error("expected '\(Character(Unicode.Scalar(bracket)))'") }
+        parser.index += 1
+        started.append(false)
+    }
+
+    /// The next key of the object entered last, its colon passed, or `nil` (the object left) when it
+    /// has no more members.
+    package mutating func nextKey() throws(JSONParseError) -> String? {
+        guard try nextMember(closing: UInt8(ascii: "}")) else { return nil }
+        guard peek() == UInt8(ascii: "\"") else { throw parser.error("expected a key") }
+        let key = try parser.parseString()
+        guard peek() == UInt8(ascii: ":") else { throw parser.error("expected ':'") }
+        parser.index += 1
+        return key
+    }
+
+    /// Whether the array entered last has another element (then read or skip it), or has ended
+    /// (then it is left).
+    package mutating func nextElement() throws(JSONParseError) -> Bool {
+        try nextMember(closing: UInt8(ascii: "]"))
+    }
+
+    private mutating func nextMember(closing: UInt8) throws(JSONParseError) -> Bool {
+        guard let first = started.last.map({ !$0 }) else { throw parser.error("not inside an object or array") }
+        let next = peek()
+        if next == closing {
+            parser.index += 1
+            started.removeLast()
+            return false
+        }
+        if !first {
+            guard next == UInt8(ascii: ",") else {
+                throw parser.error("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+            }
+            parser.index += 1
+            // A comma must be followed by a member ("[1,]" is not JSON).
+            if peek() == closing {
+                throw parser.error(closing == UInt8(ascii: "}") ? "expected a key" : "invalid value")
+            }
+        }
+        started[started.count - 1] = true
+        return true
+    }
+
+    /// The next value, built.
+    package mutating func readValue() throws(JSONParseError) -> JSONValue {
+        try parser.parseValue(depth: started.count)
+    }
+
+    /// Moves past the next value without building it.
+    package mutating func skipValue() throws(JSONParseError) {
+        try parser.skipValue(depth: started.count)
+    }
+
+    /// Checks that the value has been walked to its end and nothing but whitespace follows it.
+    package mutating func finish() throws(JSONParseError) {
+        guard started.isEmpty else { throw parser.error("unexpected end of data") }
+        guard peek() == nil else { throw parser.error("unexpected text after the value") }
     }
 }

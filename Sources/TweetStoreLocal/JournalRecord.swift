@@ -67,44 +67,118 @@ struct JournalRecord: Equatable {
     }
 
     static func outline(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws -> Outline {
-        let (sequence, time, operations) = try read(line, file: file, lineNumber: lineNumber, outlineOnly: true)
-        return Outline(
-            sequence: sequence, time: time,
-            paths: operations.map {
-                switch $0 {
-                case .set(let path, _), .delete(let path): path
+        func damaged(_ reason: String) -> StoreError {
+            StoreError.corruptRecord(file: file, line: lineNumber, reason: reason)
+        }
+        let body = try checkedBody(line, damaged: damaged)
+        // Walked with a cursor: no object is built, no field of a document decoded. What the full
+        // read would refuse is refused here too, and for the same reason first: the JSON, then
+        // seq, time and ops, then each operation in order.
+        var sequence: Int64?
+        var timeText: String?
+        var operations: [(kind: String?, path: String?, hasData: Bool)]?
+        do {
+            try body.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
+                var cursor = JSONCursor(buffer)
+                guard cursor.peek() == UInt8(ascii: "{") else {
+                    try cursor.skipValue()
+                    try cursor.finish()
+                    return
                 }
-            })
+                try cursor.enterObject()
+                while let key = try cursor.nextKey() {
+                    switch key {
+                    case "seq": sequence = try cursor.readValue().integerValue
+                    case "time": timeText = try cursor.readValue().stringValue
+                    case "ops": operations = try outlineOperations(&cursor)
+                    default: try cursor.skipValue()
+                    }
+                }
+                try cursor.finish()
+            }
+        } catch {
+            throw damaged("invalid JSON: \(error)")
+        }
+        guard let sequence, let timeText, let time = Timestamp.date(from: timeText), let operations else {
+            throw damaged("missing seq, time or ops")
+        }
+        var paths: [DocumentPath] = []
+        paths.reserveCapacity(operations.count)
+        for operation in operations {
+            guard let pathText = operation.path, let path = DocumentPath(pathText) else {
+                throw damaged("an operation without a valid path")
+            }
+            switch operation.kind {
+            case "set": guard operation.hasData else { throw damaged("a set without data") }
+            case "delete": break
+            default: throw damaged("an unknown operation")
+            }
+            paths.append(path)
+        }
+        return Outline(sequence: sequence, time: time, paths: paths)
+    }
+
+    /// The `ops` array's operations, each as its kind, path and whether it has an object as
+    /// `data`; `nil` when `ops` is not an array. An operation that is not an object has neither.
+    private static func outlineOperations(_ cursor: inout JSONCursor) throws(JSONParseError) -> [(
+        kind: String?, path: String?, hasData: Bool
+    )]? {
+        guard cursor.peek() == UInt8(ascii: "[") else {
+            try cursor.skipValue()
+            return nil
+        }
+        var operations: [(kind: String?, path: String?, hasData: Bool)] = []
+        try cursor.enterArray()
+        while try cursor.nextElement() {
+            guard cursor.peek() == UInt8(ascii: "{") else {
+                try cursor.skipValue()
+                operations.append((nil, nil, false))
+                continue
+            }
+            var operation: (kind: String?, path: String?, hasData: Bool) = (nil, nil, false)
+            try cursor.enterObject()
+            while let key = try cursor.nextKey() {
+                switch key {
+                case "op": operation.kind = try cursor.readValue().stringValue
+                case "path": operation.path = try cursor.readValue().stringValue
+                case "data":
+                    operation.hasData = cursor.peek() == UInt8(ascii: "{")
+                    try cursor.skipValue()
+                default: try cursor.skipValue()
+                }
+            }
+            operations.append(operation)
+        }
+        return operations
     }
 
     init(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws {
-        let (sequence, time, operations) = try Self.read(line, file: file, lineNumber: lineNumber, outlineOnly: false)
+        let (sequence, time, operations) = try Self.read(line, file: file, lineNumber: lineNumber)
         self.init(sequence: sequence, time: time, operations: operations)
     }
 
-    /// A record's sequence, time and operations, every part checked; with `outlineOnly`, each set's
-    /// fields are skipped (checked, not decoded) and come back empty.
-    private static func read(_ line: ArraySlice<UInt8>, file: String, lineNumber: Int, outlineOnly: Bool) throws -> (
+    /// The `tx` value of a line whose checksum matches.
+    private static func checkedBody(_ line: ArraySlice<UInt8>, damaged: (String) -> StoreError) throws -> ArraySlice<
+        UInt8
+    > {
+        do {
+            return try ChecksummedLine.decode(key: "tx", line: line)
+        } catch {
+            throw damaged(error == .checksum ? "checksum mismatch" : "not a journal record")
+        }
+    }
+
+    /// A record's sequence, time and operations, every part checked.
+    private static func read(_ line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws -> (
         Int64, Date, [Operation]
     ) {
         func damaged(_ reason: String) -> StoreError {
             StoreError.corruptRecord(file: file, line: lineNumber, reason: reason)
         }
-        let body: ArraySlice<UInt8>
-        do {
-            body = try ChecksummedLine.decode(key: "tx", line: line)
-        } catch {
-            throw damaged(error == .checksum ? "checksum mismatch" : "not a journal record")
-        }
+        let body = try checkedBody(line, damaged: damaged)
         let value: JSONValue
         do {
-            value = try body.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
-                outlineOnly
-                    ? try JSONValue.parse(
-                        buffer, keepingFields: [Array("op".utf8), Array("path".utf8)], shapes: [Array("data".utf8)],
-                        atDepth: 2)
-                    : try JSONValue.parse(buffer)
-            }
+            value = try JSONValue.parse(body)
         } catch {
             throw damaged("invalid JSON: \(error)")
         }

@@ -262,7 +262,7 @@ struct StorageEngine {
         // number however often it is read, and the lines before it are applied once.
         var records: [(line: Range<Int>, number: Int, outline: JournalRecord.Outline)] = []
         var failure: (any Error)?
-        while let newline = bytes[start...].firstIndex(of: 0x0A) {
+        while let newline = Self.newline(in: bytes, from: start) {
             let line = bytes[start..<newline]
             do {
                 if offset == 0 {
@@ -313,6 +313,17 @@ struct StorageEngine {
         }
         if start < bytes.count && exclusive {
             try setAsideTornTail(Array(bytes[start...]))
+        }
+    }
+
+    /// The index of the first newline at or after `start` (the C library's memchr: a journal of
+    /// a hundred records is tens of kilobytes, read by every command).
+    private static func newline(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, start < buffer.count,
+                let found = memchr(base + start, 0x0A, buffer.count - start)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
     }
 

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
+
+/// The block pool reuses its buffers: whatever is read, in any order, nested or across block
+/// boundaries, must be the file's bytes, including after a block has been evicted and read again.
+struct BlockFileTests {
+    @Test func readsGiveTheFileBytesWhateverThePoolEvicts() throws {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("blocks-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var generator = SplitMix64(seed: 11)
+        // Three times the pool, and a last block that is not whole.
+        let size = BlockFile.poolBlocks * BlockFile.blockSize * 3 + 1234
+        let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let file = try BlockFile(path: path)
+        #expect(file.count == size)
+        for round in 0..<6000 {
+            let start = Int.random(in: 0..<size, using: &generator)
+            // Mostly small reads (a line, a key), some across blocks, some of many blocks.
+            let length =
+                round % 50 == 0
+                ? Int.random(in: 0...20_000, using: &generator) : Int.random(in: 0...600, using: &generator)
+            let range = start..<min(size, start + length)
+            // A read inside another's closure: the outer bytes must stay what they were.
+            let other = Int.random(in: 0..<(size - 8), using: &generator)
+            let (outer, inner) = try file.withBytes(range) { buffer in
+                let inner = try file.uint64(at: other)
+                return (Array(buffer), inner)
+            }
+            #expect(outer == Array(bytes[range]), "read \(range)")
+            var expected: UInt64 = 0
+            for (shift, byte) in bytes[other..<(other + 8)].enumerated() {
+                expected |= UInt64(byte) << UInt64(8 * shift)
+            }
+            #expect(inner == expected)
+            if outer != Array(bytes[range]) || inner != expected { return }
+        }
+        #expect(throws: StoreError.self) { try file.withBytes((size - 4)..<(size + 1)) { _ in () } }
+    }
+
+    /// Reads nested deeper than the pool has slots pin every slot: the next read is an error,
+    /// never a buffer reused under a reader.
+    @Test func nestedReadsNeverReuseAPinnedBuffer() throws {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("blocks-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let blocks = BlockFile.poolBlocks + 2
+        let bytes = (0..<(blocks * BlockFile.blockSize)).map { UInt8(truncatingIfNeeded: $0 / BlockFile.blockSize) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let file = try BlockFile(path: path)
+        func nest(_ block: Int) throws -> Bool {
+            try file.withBytes((block * BlockFile.blockSize)..<(block * BlockFile.blockSize + 16)) { buffer in
+                let before = Array(buffer)
+                let deeper = block + 1 < blocks ? try nest(block + 1) : true
+                return deeper && Array(buffer) == before && before.allSatisfy { $0 == UInt8(truncatingIfNeeded: block) }
+            }
+        }
+        #expect(throws: StoreError.self) { _ = try nest(0) }
+        // Once the readers are done, every slot can be reused.
+        #expect(try nest(blocks - BlockFile.poolBlocks))
+    }
+}

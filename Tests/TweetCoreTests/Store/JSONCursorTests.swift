@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+
+@testable import TweetStore
+@testable import TweetStoreLocal
+
+/// The journal's outline walks a record with a cursor instead of parsing it: the cursor must read
+/// what a parse reads and refuse what a parse refuses, and the outline must agree with the full
+/// read of a record, damaged or not.
+struct JSONCursorTests {
+    /// Rebuilds a value through the cursor, skipping the members `skip` picks (kept as `null`).
+    private static func rebuild(_ cursor: inout JSONCursor, skip: (Int) -> Bool, counter: inout Int)
+        throws(JSONParseError) -> JSONValue
+    {
+        counter += 1
+        if skip(counter) {
+            try cursor.skipValue()
+            return .null
+        }
+        switch cursor.peek() {
+        case UInt8(ascii: "{"):
+            try cursor.enterObject()
+            var fields: JSONObject = [:]
+            while let key = try cursor.nextKey() {
+                fields[key] = try rebuild(&cursor, skip: skip, counter: &counter)
+            }
+            return .object(fields)
+        case UInt8(ascii: "["):
+            try cursor.enterArray()
+            var values: [JSONValue] = []
+            while try cursor.nextElement() { values.append(try rebuild(&cursor, skip: skip, counter: &counter)) }
+            return .array(values)
+        default:
+            return try cursor.readValue()
+        }
+    }
+
+    private static func walk(_ bytes: [UInt8], skip: (Int) -> Bool = { _ in false }) -> Result<
+        JSONValue, JSONParseError
+    > {
+        bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) in
+                var cursor = JSONCursor(buffer)
+                var counter = 0
+                let value = try rebuild(&cursor, skip: skip, counter: &counter)
+                try cursor.finish()
+                return value
+            }
+        }
+    }
+
+    @Test func walkingAValueGivesWhatParsingGives() throws {
+        let texts = [
+            #"{"a":[1,2.5,{"b":null}],"c":"\u00e9\"","a":true}"#, "[]", "{}", " [ { } , [ ] ] ", #""x""#, "-0.5e3",
+            #"{"k":{"k":{"k":[[],[{}]]}}}"#,
+        ]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let walked = try Self.walk(bytes).get()
+            #expect(walked == (try JSONValue.parse(bytes)), "\(text)")
+        }
+    }
+
+    /// Every byte of a text cut out, or replaced or preceded by every kind of byte: the cursor,
+    /// whatever it skips, accepts exactly what a parse accepts.
+    @Test func aDamagedTextIsRefusedAsAParseRefusesIt() {
+        let text = Array(#"{"ops":[{"data":{"t":"a \"b\" é","n":[1,-2.5e1,true,null,{}]},"op":"set"}],"seq":3}"#.utf8)
+        let damages: [UInt8?] = [nil] + Array("\"\\{}[]:,0ae-. \t".utf8) + [0x01, 0x80, 0xC3, 0xFF]
+        var refused = 0
+        for position in 0..<text.count {
+            for damage in damages {
+                for replaces in [false, true] {
+                    var bytes = Array(text[..<position])
+                    if let damage { bytes.append(damage) }
+                    bytes += text[(replaces || damage == nil ? position + 1 : position)...]
+                    let parsed = Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }
+                    for skipEvery in [0, 2, 3] {
+                        let walked = Self.walk(bytes) { skipEvery > 0 && $0 % skipEvery == 0 }
+                        switch (parsed, walked) {
+                        case (.success(let a), .success(let b)):
+                            if skipEvery == 0 { #expect(a == b) }
+                        case (.failure, .failure): refused += 1
+                        default:
+                            Issue.record("\(String(decoding: bytes, as: UTF8.self)): parse \(parsed), walk \(walked)")
+                            return
+                        }
+                    }
+                }
+            }
+        }
+        #expect(refused > text.count)
+    }
+
+    @Test func nestingPastTheLimitIsRefusedAsAParseRefusesIt() {
+        for depth in [510, 511, 512, 513, 600] {
+            let bytes = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+            let parsed = (try? JSONValue.parse(bytes)) != nil
+            let walked = (try? Self.walk(bytes).get()) != nil
+            let skipped = (try? Self.walk(bytes) { $0 == 100 }.get()) != nil
+            #expect(walked == parsed, "depth \(depth)")
+            #expect(skipped == parsed, "depth \(depth), skipped inside")
+        }
+    }
+
+    private static func outline(_ line: [UInt8]) -> Result<JournalRecord.Outline, StoreError> {
+        Result { () throws(StoreError) in
+            do { return try JournalRecord.outline(line: line[...], file: "journal.jsonl", lineNumber: 2) } catch {
+                throw error as! StoreError
+            }
+        }
+    }
+
+    private static func full(_ line: [UInt8]) -> Result<JournalRecord, StoreError> {
+        Result { () throws(StoreError) in
+            do { return try JournalRecord(line: line[...], file: "journal.jsonl", lineNumber: 2) } catch {
+                throw error as! StoreError
+            }
+        }
+    }
+
+    /// A record's body damaged byte by byte, its checksum made to match (so the parse is what is
+    /// tested): the outline succeeds exactly when the full read does, with the same sequence, time
+    /// and paths, and otherwise fails for the same reason.
+    @Test func theOutlineOfARecordAgreesWithItsFullRead() throws {
+        let record = JournalRecord(
+            sequence: 41, time: Date(timeIntervalSince1970: 1_790_000_000.125),
+            operations: [
+                .set(DocumentPath("tweets/t1")!, ["caption": .string("a \"b\" 東京"), "likes": .integer(2)]),
+                .delete(DocumentPath("likes/u1_t1")!),
+            ])
+        let line = record.line()
+        let body = Array(try ChecksummedLine.decode(key: "tx", line: line.dropLast()))
+        let parsed = try #require(try? Self.full(line.dropLast() + []).get())
+        #expect(parsed == record)
+        let damages: [UInt8?] = [nil] + Array("\"\\{}[]:,0ae-. \t".utf8) + [0x01, 0x80, 0xFF]
+        var agreedFailures = 0
+        var agreedSuccesses = 0
+        for position in 0..<body.count {
+            for damage in damages {
+                for replaces in [false, true] {
+                    var bytes = Array(body[..<position])
+                    if let damage { bytes.append(damage) }
+                    bytes += body[(replaces || damage == nil ? position + 1 : position)...]
+                    let damaged = Array(ChecksummedLine.encode(key: "tx", payload: bytes).dropLast())
+                    switch (Self.full(damaged), Self.outline(damaged)) {
+                    case (.success(let full), .success(let outline)):
+                        #expect(full.sequence == outline.sequence && full.time == outline.time)
+                        #expect(
+                            full.operations.map {
+                                switch $0 {
+                                case .set(let path, _), .delete(let path): path
+                                }
+                            } == outline.paths)
+                        agreedSuccesses += 1
+                    case (.failure(let full), .failure(let outline)):
+                        #expect("\(full)" == "\(outline)" || "\(full)".contains("invalid JSON"), "\(full) / \(outline)")
+                        agreedFailures += 1
+                    case (let full, let outline):
+                        Issue.record("\(String(decoding: bytes, as: UTF8.self)): full \(full), outline \(outline)")
+                        return
+                    }
+                }
+            }
+        }
+        #expect(agreedFailures > body.count && agreedSuccesses > body.count)
+    }
+}
