@@ -25,17 +25,30 @@ final class BlockFile {
     let path: String
     let count: Int
     private let file: FileDescriptor
-    /// The pool's memory, allocated on the first read; only the pages used become resident.
-    private var pool: UnsafeMutableRawPointer?
-    /// Which block each slot of the pool holds (-1: none yet), and how many of its bytes.
-    private var slotBlock: [Int] = []
-    private var slotLength: [Int] = []
-    /// Whether a slot was read since the clock hand last passed it.
-    private var slotUsed: [Bool] = []
-    /// Slots whose bytes a caller's closure is reading (nested reads must not reuse them).
-    private var slotPins: [Int] = []
-    private var slotOfBlock: [Int: Int] = [:]
-    private var hand = 0
+
+    private struct Slot {
+        /// The block it holds (-1: none).
+        var block = -1
+        var length = 0
+        /// Whether it was read since the clock hand last passed it.
+        var used = false
+        /// How many of the callers' closures are reading it (nested reads must not reuse it).
+        var pins = 0
+    }
+
+    private struct State {
+        var filled = 0
+        var hand = 0
+        var lastHit = 0
+    }
+
+    // The pool's bookkeeping is in memory of its own, not in stored properties: every access to
+    // a class's `var` is checked for exclusivity at run time, which cost a scan of a few thousand
+    // blocks more than a million instructions.
+    private let slots: UnsafeMutablePointer<Slot>
+    private let state: UnsafeMutablePointer<State>
+    /// The blocks' bytes; only the pages used become resident.
+    private let pool: UnsafeMutableRawPointer
 
     init(path: String) throws {
         self.path = path
@@ -46,56 +59,57 @@ final class BlockFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, reason: FileIO.errnoText()) }
         count = Int(info.st_size)
+        slots = .allocate(capacity: Self.poolBlocks)
+        slots.initialize(repeating: Slot(), count: Self.poolBlocks)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        pool = .allocate(byteCount: Self.poolBlocks * Self.blockSize, alignment: 4096)
     }
 
-    deinit { pool?.deallocate() }
+    deinit {
+        slots.deallocate()
+        state.deallocate()
+        pool.deallocate()
+    }
 
     /// The slot holding block `number`, read into one if it is not there.
     private func slot(_ number: Int) throws -> Int {
-        if let slot = slotOfBlock[number] {
-            slotUsed[slot] = true
+        if slots[state.pointee.lastHit].block == number {
+            slots[state.pointee.lastHit].used = true
+            return state.pointee.lastHit
+        }
+        for slot in 0..<state.pointee.filled where slots[slot].block == number {
+            slots[slot].used = true
+            state.pointee.lastHit = slot
             return slot
         }
-        let pool: UnsafeMutableRawPointer
-        if let existing = self.pool {
-            pool = existing
-        } else {
-            pool = UnsafeMutableRawPointer.allocate(byteCount: Self.poolBlocks * Self.blockSize, alignment: 4096)
-            self.pool = pool
-        }
         let slot: Int
-        if slotBlock.count < Self.poolBlocks {
-            slot = slotBlock.count
-            slotBlock.append(-1)
-            slotLength.append(0)
-            slotUsed.append(false)
-            slotPins.append(0)
+        if state.pointee.filled < Self.poolBlocks {
+            slot = state.pointee.filled
+            state.pointee.filled += 1
         } else {
             slot = try victim()
-            slotOfBlock[slotBlock[slot]] = nil
         }
         let start = number * Self.blockSize
         let length = min(Self.blockSize, count - start)
-        // Not mapped to any block until it holds this one whole: a failed read leaves it empty.
-        slotBlock[slot] = -1
+        // It holds no block until it holds this one whole: a failed read leaves it empty.
+        slots[slot].block = -1
         try FileIO.readExactly(
             from: file.fd, into: UnsafeMutableRawBufferPointer(start: pool + slot * Self.blockSize, count: length),
             offset: start, path: path)
-        slotBlock[slot] = number
-        slotLength[slot] = length
-        slotUsed[slot] = true
-        slotOfBlock[number] = slot
+        slots[slot] = Slot(block: number, length: length, used: true, pins: 0)
+        state.pointee.lastHit = slot
         return slot
     }
 
     /// A slot to reuse: the first the clock hand finds unread since its last pass and not pinned.
     private func victim() throws -> Int {
         for _ in 0..<(2 * Self.poolBlocks + 1) {
-            let slot = hand
-            hand = (hand + 1) % Self.poolBlocks
-            if slotPins[slot] > 0 { continue }
-            if slotUsed[slot] {
-                slotUsed[slot] = false
+            let slot = state.pointee.hand
+            state.pointee.hand = (slot + 1) % Self.poolBlocks
+            if slots[slot].pins > 0 { continue }
+            if slots[slot].used {
+                slots[slot].used = false
                 continue
             }
             return slot
@@ -108,9 +122,9 @@ final class BlockFile {
     private func withSlot<T>(_ slot: Int, _ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T)
         rethrows -> T
     {
-        slotPins[slot] += 1
-        defer { slotPins[slot] -= 1 }
-        let base = (pool! + slot * Self.blockSize).assumingMemoryBound(to: UInt8.self)
+        slots[slot].pins += 1
+        defer { slots[slot].pins -= 1 }
+        let base = (pool + slot * Self.blockSize).assumingMemoryBound(to: UInt8.self)
         return try body(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
     }
 
@@ -136,7 +150,7 @@ final class BlockFile {
             let number = position / Self.blockSize
             let slot = try slot(number)
             let offset = position - number * Self.blockSize
-            let take = min(slotLength[slot] - offset, range.upperBound - position)
+            let take = min(slots[slot].length - offset, range.upperBound - position)
             withSlot(slot, offset..<(offset + take)) { result += $0 }
             position += take
         }
