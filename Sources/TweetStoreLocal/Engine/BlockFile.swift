@@ -39,14 +39,18 @@ final class BlockFile {
     private struct State {
         var filled = 0
         var hand = 0
-        var lastHit = 0
     }
+
+    /// Where block `n` was last found or read: `hints[n % hintCount]`, checked against the slot.
+    /// A wrong hint costs a scan of the slots; a right one (most hits) costs none.
+    private static let hintCount = 64
 
     // The pool's bookkeeping is in memory of its own, not in stored properties: every access to
     // a class's `var` is checked for exclusivity at run time, which cost a scan of a few thousand
     // blocks more than a million instructions.
     private let slots: UnsafeMutablePointer<Slot>
     private let state: UnsafeMutablePointer<State>
+    private let hints: UnsafeMutablePointer<Int>
     /// The blocks' bytes; only the pages used become resident.
     private let pool: UnsafeMutableRawPointer
 
@@ -63,24 +67,28 @@ final class BlockFile {
         slots.initialize(repeating: Slot(), count: Self.poolBlocks)
         state = .allocate(capacity: 1)
         state.initialize(to: State())
+        hints = .allocate(capacity: Self.hintCount)
+        hints.initialize(repeating: 0, count: Self.hintCount)
         pool = .allocate(byteCount: Self.poolBlocks * Self.blockSize, alignment: 4096)
     }
 
     deinit {
         slots.deallocate()
         state.deallocate()
+        hints.deallocate()
         pool.deallocate()
     }
 
     /// The slot holding block `number`, read into one if it is not there.
     private func slot(_ number: Int) throws -> Int {
-        if slots[state.pointee.lastHit].block == number {
-            slots[state.pointee.lastHit].used = true
-            return state.pointee.lastHit
+        let hint = number & (Self.hintCount - 1)
+        if slots[hints[hint]].block == number {
+            slots[hints[hint]].used = true
+            return hints[hint]
         }
         for slot in 0..<state.pointee.filled where slots[slot].block == number {
             slots[slot].used = true
-            state.pointee.lastHit = slot
+            hints[hint] = slot
             return slot
         }
         let slot: Int
@@ -98,7 +106,7 @@ final class BlockFile {
             from: file.fd, into: UnsafeMutableRawBufferPointer(start: pool + slot * Self.blockSize, count: length),
             offset: start, path: path)
         slots[slot] = Slot(block: number, length: length, used: true, pins: 0)
-        state.pointee.lastHit = slot
+        hints[hint] = slot
         return slot
     }
 

@@ -161,8 +161,8 @@ struct QueryPlan {
             }
         }
         return try prefixes.map { prefix in
-            var low = try segment.bound(index, prefix, upper: false)
-            var high = try segment.bound(index, prefix, upper: true)
+            let range = try segment.range(index, prefix)
+            var (low, high) = (range.lowerBound, range.upperBound)
             // Start after the cursor with a binary search rather than by skipping entries.
             if isOrdered, let cursor = query.startAfter, index.scope == .collection,
                 cursor.count == index.fields.count - (prefix.count - 1) + 1
@@ -182,7 +182,7 @@ struct QueryPlan {
             // are checked on the raw line first.
             stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
             if let (field, values) = stringSets.first {
-                stream.requiredValue = (Array("\"\(field)\":\"".utf8), values)
+                stream.requiredValue = (Array("\"\(field)\":\"".utf8), UTF8Set(values))
             }
             return stream
         }

@@ -102,8 +102,19 @@ final class Segment {
     private func lineRange(_ ordinal: Int) throws -> Range<Int> {
         guard ordinal >= 0, ordinal < count else { throw damaged(ordinal, "an index names a line past the end") }
         // Offsets are untrusted too: compared as UInt64 before they become Ints.
-        let start = try index.uint64(at: offsetsStart + ordinal * 8)
-        let next = ordinal + 1 < count ? try index.uint64(at: offsetsStart + (ordinal + 1) * 8) : UInt64(data.count)
+        let (start, next): (UInt64, UInt64)
+        if ordinal + 1 < count {
+            // Both offsets in one read: they are neighbours.
+            (start, next) = try index.withBytes((offsetsStart + ordinal * 8)..<(offsetsStart + ordinal * 8 + 16)) {
+                let raw = UnsafeRawBufferPointer($0)
+                return (
+                    UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+                    UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                )
+            }
+        } else {
+            (start, next) = (try index.uint64(at: offsetsStart + ordinal * 8), UInt64(data.count))
+        }
         guard start < next, next <= UInt64(data.count) else { throw damaged(ordinal, "its offset is out of range") }
         return Int(start)..<Int(next - 1)
     }
@@ -153,7 +164,7 @@ final class Segment {
         return a.lexicographicallyPrecedes(b) ? .orderedAscending : .orderedDescending
     }
 
-    private func damaged(_ ordinal: Int, _ reason: String) -> StoreError {
+    fileprivate func damaged(_ ordinal: Int, _ reason: String) -> StoreError {
         .corruptRecord(file: dataPath, line: ordinal + 2, reason: reason)
     }
 
@@ -272,37 +283,39 @@ final class Segment {
     /// Whether document `ordinal`'s line may hold `key` (`"name":"`) followed by one of `values`:
     /// false only when every occurrence of the key is followed by a plain string not in `values`
     /// (the top-level field is among the occurrences, so no match is ever skipped).
-    func lineMayHave(_ ordinal: Int, _ key: [UInt8], oneOf values: Set<String>) throws -> Bool {
+    func lineMayHave(_ ordinal: Int, _ key: [UInt8], oneOf values: UTF8Set) throws -> Bool {
         try withLine(ordinal) { Self.mayHave($0, key, oneOf: values) }
     }
 
     /// ``lineMayHave(_:_:oneOf:)`` on the bytes of a line.
-    static func mayHave(_ line: UnsafeBufferPointer<UInt8>, _ key: [UInt8], oneOf values: Set<String>) -> Bool {
+    static func mayHave(_ line: UnsafeBufferPointer<UInt8>, _ key: [UInt8], oneOf values: UTF8Set) -> Bool {
         guard !key.isEmpty else { return true }
-        guard let base = line.baseAddress else { return false }
-        var position = 0
-        while position + key.count <= line.count {
+        guard let base = line.baseAddress, key.count <= line.count else { return false }
+        return key.withUnsafeBufferPointer { key in
+            let end = base + line.count
             // The key's second byte (its first is the `"` every JSON string starts with) found by
             // the C library's memchr, many bytes at a time, then the whole key checked there.
             let probe = key.count > 1 ? 1 : 0
-            guard
-                let found = memchr(base + position + probe, Int32(key[probe]), line.count - position - key.count + 1)
-            else { break }
-            let candidate = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) - probe
-            guard memcmp(base + candidate, key, key.count) == 0 else {
-                position = candidate + 1
-                continue
+            let probeByte = Int32(key[probe])
+            var position = base
+            while end - position >= key.count {
+                guard let found = memchr(position + probe, probeByte, end - position - key.count + 1) else { break }
+                let candidate = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - probe
+                guard memcmp(candidate, key.baseAddress!, key.count) == 0 else {
+                    position = candidate + 1
+                    continue
+                }
+                // The value up to its closing quote; one with a backslash before it, or none, is
+                // decided later.
+                let start = candidate + key.count
+                guard let quote = memchr(start, 0x22, end - start) else { return true }
+                let stop = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self))
+                if memchr(start, 0x5C, stop - start) != nil { return true }
+                if values.contains(UnsafeBufferPointer(start: start, count: stop - start)) { return true }
+                position = stop
             }
-            let start = candidate + key.count
-            var end = start
-            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
-            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return true }  // escaped: decide later
-            if values.contains(String(decoding: UnsafeBufferPointer(rebasing: line[start..<end]), as: UTF8.self)) {
-                return true
-            }
-            position = end
+            return false  // no occurrence, or none with an accepted value: the field cannot match
         }
-        return false  // no occurrence, or none with an accepted value: the field cannot match
     }
 
     // MARK: Lookups
@@ -395,20 +408,7 @@ final class Segment {
     func range(ofCollection collection: String) throws -> Range<Int> {
         if let known = collectionRanges[collection] { return known }
         let bytes = Array(collection.utf8)
-        func bound(_ upper: Bool) throws -> Int {
-            var (low, high) = (0, count)
-            while low < high {
-                let middle = (low + high) / 2
-                let order = try comparePath(at: middle, collection: bytes, id: nil)
-                if order == .orderedAscending || (upper && order == .orderedSame) {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
-            }
-            return low
-        }
-        let range = try bound(false)..<bound(true)
+        let range = try Bisection.equalRange(0..<count) { try comparePath(at: $0, collection: bytes, id: nil) }
         collectionRanges[collection] = range
         return range
     }
@@ -451,24 +451,79 @@ final class Segment {
     /// The first position in index `definition` whose key is not below `key` (with `upper`, not at or
     /// below), comparing only the first `key.count` elements.
     func bound(_ definition: IndexDefinition, _ key: [JSONValue], upper: Bool) throws -> Int {
-        var (low, high) = (0, entryCount(definition))
-        // Each probe needs only the indexed fields: the rest of the document is skipped, not decoded.
-        let fields = definition.fields.map { Array(($0.hasSuffix("?") ? String($0.dropLast()) : $0).utf8) }
-        guard low < high, let table = ordinalTable(definition) else { return low }
-        while low < high {
-            let middle = (low + high) / 2
-            let ordinal = try ordinal(in: table, middle)
-            let (path, data) = try entry(at: ordinal, keepingFields: fields)
+        guard let table = ordinalTable(definition) else { return 0 }
+        let probe = IndexProbe(segment: self, definition: definition, table: table, key: key)
+        return try Bisection.bound(0..<entryCount(definition), upper: upper, probe.order(at:))
+    }
+
+    /// The positions of index `definition` whose keys begin with `key`.
+    func range(_ definition: IndexDefinition, _ key: [JSONValue]) throws -> Range<Int> {
+        guard let table = ordinalTable(definition) else { return 0..<0 }
+        let probe = IndexProbe(segment: self, definition: definition, table: table, key: key)
+        return try Bisection.equalRange(0..<entryCount(definition), probe.order(at:))
+    }
+
+    /// Comparisons of one index's entries with one key prefix.
+    private struct IndexProbe {
+        let segment: Segment
+        let definition: IndexDefinition
+        let table: OrdinalTable
+        let key: [JSONValue]
+        /// Each probe needs only the indexed fields: the rest of the document is skipped, not decoded.
+        let fields: [[UInt8]]
+
+        init(segment: Segment, definition: IndexDefinition, table: OrdinalTable, key: [JSONValue]) {
+            (self.segment, self.definition, self.table, self.key) = (segment, definition, table, key)
+            fields = definition.fields.map { Array(($0.hasSuffix("?") ? String($0.dropLast()) : $0).utf8) }
+        }
+
+        /// How the key of the entry at `position` compares with the prefix.
+        func order(at position: Int) throws -> ComparisonResult {
+            let ordinal = try segment.ordinal(in: table, position)
+            let (path, data) = try segment.entry(at: ordinal, keepingFields: fields)
             guard let data,
                 let entryKey = definition.key(collection: path.collection, documentID: path.documentID, data: data)
-            else { throw damaged(ordinal, "index \(definition.name) lists a document it does not cover") }
-            let order = compareKeys(entryKey, key)
-            if order == .orderedAscending || (upper && order == .orderedSame) {
+            else { throw segment.damaged(ordinal, "index \(definition.name) lists a document it does not cover") }
+            return compareKeys(entryKey, key)
+        }
+    }
+}
+
+/// Binary searches over positions in ascending order, `order(position)` saying how the entry at a
+/// position compares with the target.
+enum Bisection {
+    /// The first position in `positions` whose entry is not below the target (with `upper`, not at
+    /// or below it).
+    static func bound(
+        _ positions: Range<Int>, upper: Bool, _ order: (Int) throws -> ComparisonResult
+    ) rethrows -> Int {
+        var (low, high) = (positions.lowerBound, positions.upperBound)
+        while low < high {
+            let middle = (low + high) / 2
+            let result = try order(middle)
+            if result == .orderedAscending || (upper && result == .orderedSame) {
                 low = middle + 1
             } else {
                 high = middle
             }
         }
         return low
+    }
+
+    /// The positions whose entries equal the target: both bounds, from one bisection until a probe
+    /// lands on an equal entry and then one for each end in what is left, so the probes that two
+    /// separate searches would share are made once.
+    static func equalRange(_ positions: Range<Int>, _ order: (Int) throws -> ComparisonResult) rethrows -> Range<Int> {
+        var (low, high) = (positions.lowerBound, positions.upperBound)
+        while low < high {
+            let middle = (low + high) / 2
+            switch try order(middle) {
+            case .orderedAscending: low = middle + 1
+            case .orderedDescending: high = middle
+            case .orderedSame:
+                return try bound(low..<middle, upper: false, order)..<bound((middle + 1)..<high, upper: true, order)
+            }
+        }
+        return low..<low
     }
 }

@@ -149,7 +149,7 @@ struct SegmentStream: CandidateStream {
     /// Bytes every candidate's line must contain, ignoring ASCII case (a text search's literal).
     var requiredBytes: [UInt8]? = nil
     /// A top-level string field (its `"name":"` bytes) whose value must be one of these.
-    var requiredValue: (key: [UInt8], values: Set<String>)? = nil
+    var requiredValue: (key: [UInt8], values: UTF8Set)? = nil
     /// The index's ordinals in this segment, found at the first position read.
     var table: Segment.OrdinalTable? = nil
 

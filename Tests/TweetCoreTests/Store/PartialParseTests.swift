@@ -132,10 +132,37 @@ struct PartialParseTests {
                     position += 1
                 }
             }
-            let found = line.withUnsafeBufferPointer { Segment.mayHave($0, key, oneOf: values) }
+            let found = line.withUnsafeBufferPointer { Segment.mayHave($0, key, oneOf: UTF8Set(values)) }
             #expect(found == expected, "\(String(decoding: line, as: UTF8.self))")
             if found != expected { return }
         }
+    }
+
+    /// The raw-line check's set of values: on ASCII it answers as a `Set<String>` does, values
+    /// colliding in its table, prefixes and the empty string included; past ASCII it never says
+    /// no (a `String` equal to a value may have other bytes), and the parsed document decides.
+    @Test func utf8SetAnswersAsASetOfStringsOnASCII() {
+        var generator = SplitMix64(seed: 11)
+        let letters = Array("ab_0Z")
+        func word() -> String {
+            String(
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in letters.randomElement(using: &generator)! })
+        }
+        for round in 0..<300 {
+            // Up to 40 values in a table of at most 128 buckets: probes run past collisions.
+            let values = Set((0..<Int.random(in: 0...40, using: &generator)).map { _ in word() })
+            let set = UTF8Set(values + Array(values.prefix(3)))  // duplicates are kept once
+            for _ in 0..<50 {
+                let candidate = Bool.random(using: &generator) ? values.randomElement(using: &generator) ?? "" : word()
+                let found = Array(candidate.utf8).withUnsafeBufferPointer { set.contains($0) }
+                #expect(found == values.contains(candidate), "round \(round): \(candidate) in \(values)")
+            }
+        }
+        let set = UTF8Set(["caf\u{E9}"])
+        for other in ["cafe\u{301}", "caf\u{E9}", "\u{FFFD}"] {
+            #expect(Array(other.utf8).withUnsafeBufferPointer { set.contains($0) }, "\(other)")
+        }
+        #expect(!Array("cafe".utf8).withUnsafeBufferPointer { set.contains($0) })
     }
 
     /// The raw-line filter's claim, checked on every scalar of this toolchain's Unicode: none past

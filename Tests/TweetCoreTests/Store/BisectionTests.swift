@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+@testable import TweetStoreLocal
+
+/// The binary searches that find a collection's or an index key's range in a segment.
+struct BisectionTests {
+    /// On random sorted runs with repeats, `equalRange` gives what two bounds give, and what a
+    /// scan gives, and it makes fewer probes than the two bounds together once the range is small.
+    @Test func equalRangeAgreesWithBothBoundsAndAScan() {
+        var generator = SplitMix64(seed: 21)
+        var sharedProbes = 0
+        var separateProbes = 0
+        for _ in 0..<2_000 {
+            let values = (0..<Int.random(in: 0...300, using: &generator)).map { _ in
+                Int.random(in: 0...40, using: &generator)
+            }.sorted()
+            let target = Int.random(in: -1...41, using: &generator)
+            var probes = 0
+            let order = { (position: Int) -> ComparisonResult in
+                probes += 1
+                return values[position] < target
+                    ? .orderedAscending : values[position] > target ? .orderedDescending : .orderedSame
+            }
+            let range = Bisection.equalRange(0..<values.count, order)
+            sharedProbes += probes
+            probes = 0
+            let bounds =
+                Bisection.bound(
+                    0..<values.count, upper: false, order)..<Bisection.bound(
+                    0..<values.count, upper: true, order)
+            separateProbes += probes
+            let first = values.firstIndex(of: target) ?? values.firstIndex { $0 > target } ?? values.count
+            let scanned = first..<(values.lastIndex(of: target).map { $0 + 1 } ?? first)
+            #expect(range == bounds, "\(target) in \(values)")
+            #expect(range == scanned, "\(target) in \(values)")
+        }
+        #expect(sharedProbes < separateProbes * 3 / 4, "\(sharedProbes) probes against \(separateProbes)")
+    }
+}
