@@ -38,7 +38,8 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     }
 
     init(runs: [Run]) {
-        self.runs = runs.filter { !$0.text.isEmpty }
+        // Most texts have no empty run: kept as they are, not copied.
+        self.runs = runs.contains { $0.text.isEmpty } ? runs.filter { !$0.text.isEmpty } : runs
     }
 
     /// Untrusted text, neutralised; line breaks are kept only when `multiline` (captions, bios).
@@ -105,7 +106,9 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
         return output
     }
 
-    public static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText {
+    /// Taking `lhs` by value lets a chain `a + b + c` append to one buffer in place instead of
+    /// copying the runs at every step.
+    public static func + (lhs: consuming TerminalText, rhs: TerminalText) -> TerminalText {
         var sum = lhs
         sum += rhs
         return sum

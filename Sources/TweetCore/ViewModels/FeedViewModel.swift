@@ -23,13 +23,25 @@ public final class FeedViewModel: ErrorRecording {
     /// With `.following` and a loader: the entries of the twtxt feeds the user follows that fall
     /// among the page's tweets (from the page's cursor, or now, down to its last tweet, or all the
     /// way back on the last page), newest first, at most the page's size.
-    public private(set) var twtxtEntries: [TwtxtEntry] = []
+    public var twtxtEntries: [TwtxtEntry] { twtxtPage.entries }
     /// Followed feeds that could not be read this time, each in a sentence, and each feed's lines
     /// that are not entries (skipped, as the twtxt client skips them).
-    public private(set) var twtxtProblems: [String] = []
-    public private(set) var twtxtSkipped: [String: Int] = [:]
+    public var twtxtProblems: [String] { twtxtPage.problems }
+    public var twtxtSkipped: [String: Int] { twtxtPage.skipped }
     /// Entries of the page's span beyond its size, not shown (a larger page shows them).
-    public private(set) var twtxtLeftOut = 0
+    public var twtxtLeftOut: Int { twtxtPage.leftOut }
+    /// What the followed twtxt feeds gave the page, observed as one value and set at once. (Each
+    /// observed property's key path is made at its first use, about 50,000 instructions for
+    /// each new type of value: a feed that shows no twtxt paid that four times.)
+    private var twtxtPage = TwtxtPage()
+
+    private struct TwtxtPage {
+        var entries: [TwtxtEntry] = []
+        var problems: [String] = []
+        var skipped: [String: Int] = [:]
+        var leftOut = 0
+    }
+
     public internal(set) var error: (any Error)?
     public var source: Source
 
@@ -75,7 +87,7 @@ public final class FeedViewModel: ErrorRecording {
 
     /// The followed feeds' entries between this page's bounds.
     private func loadTwtxt(_ loader: any TwtxtFeedLoader, limit: Int, before: String?) async throws {
-        (twtxtEntries, twtxtProblems, twtxtSkipped, twtxtLeftOut) = ([], [], [:], 0)
+        twtxtPage = TwtxtPage()
         let follows = try await services.twtxt.follows()
         guard !follows.isEmpty else { return }
         // Several at once (each may wait on a server), at most `twtxtReadsAtOnce`; the results
@@ -97,6 +109,7 @@ public final class FeedViewModel: ErrorRecording {
                 }
             }
         }
+        var page = TwtxtPage()
         var entries: [TwtxtEntry] = []
         for (index, follow) in follows.enumerated() {
             switch results[index] {
@@ -107,9 +120,9 @@ public final class FeedViewModel: ErrorRecording {
                     entry.nick = follow.nick
                     return entry
                 }
-                if feed.skipped > 0 { twtxtSkipped[follow.url] = feed.skipped }
+                if feed.skipped > 0 { page.skipped[follow.url] = feed.skipped }
             case .failure(let error):
-                twtxtProblems.append((error as? LocalizedError)?.errorDescription ?? "\(error)")
+                page.problems.append((error as? LocalizedError)?.errorDescription ?? "\(error)")
             case nil:
                 break
             }
@@ -123,8 +136,9 @@ public final class FeedViewModel: ErrorRecording {
         let window = entries.filter { entry in
             (upper.map { entry.timestamp < $0 } ?? true) && (lower.map { entry.timestamp >= $0 } ?? true)
         }
-        twtxtEntries = Array(window.sorted { $0.timestamp > $1.timestamp }.prefix(limit))
-        twtxtLeftOut = window.count - twtxtEntries.count
+        page.entries = Array(window.sorted { $0.timestamp > $1.timestamp }.prefix(limit))
+        page.leftOut = window.count - page.entries.count
+        twtxtPage = page
         if !hasMore, let lower, entries.contains(where: { $0.timestamp < lower }) { hasMore = true }
     }
 }
