@@ -28,7 +28,7 @@ public struct IndexDefinition: Sendable, Hashable {
         self.collectionID = collectionID
         self.fields = fields
         self.scope = scope
-        name = "\(collectionID)\(scope == .collectionGroup ? "*" : "")(\(fields.joined(separator: ",")))"
+        name = "\(collectionID)\(scope == .collectionGroup ? "*" : "")(\(fields.concatenated(separator: ",")))"
     }
 
     /// Whether documents of `collection` belong in this index.

@@ -540,6 +540,15 @@ package struct JSONCursor {
         try parser.skipValue(depth: started.count)
     }
 
+    /// ``skipValue()``, returning where the value's bytes are in the buffer: what a later parse
+    /// of that value alone reads. It was checked as strictly as a parse checks it.
+    package mutating func skipValueBytes() throws(JSONParseError) -> Range<Int> {
+        parser.skipWhitespace()
+        let start = parser.index
+        try parser.skipValue(depth: started.count)
+        return start..<parser.index
+    }
+
     /// Checks that the value has been walked to its end and nothing but whitespace follows it.
     package mutating func finish() throws(JSONParseError) {
         guard started.isEmpty else { throw parser.error("unexpected end of data") }

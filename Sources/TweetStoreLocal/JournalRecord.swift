@@ -64,6 +64,10 @@ struct JournalRecord: Equatable {
         var sequence: Int64
         var time: Date
         var paths: [DocumentPath]
+        /// For each operation, where a set's `data` object is in the line (indices of the slice
+        /// given to ``outline(line:file:lineNumber:)``); `nil` for a delete. Parsed alone, those
+        /// bytes give what the full read gives: the walk checked them as strictly.
+        var data: [Range<Int>?]
     }
 
     static func outline(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws -> Outline {
@@ -76,7 +80,7 @@ struct JournalRecord: Equatable {
         // seq, time and ops, then each operation in order.
         var sequence: Int64?
         var timeText: String?
-        var operations: [(kind: String?, path: String?, hasData: Bool)]?
+        var operations: [(kind: String?, path: String?, data: Range<Int>?)]?
         do {
             try body.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
                 var cursor = JSONCursor(buffer)
@@ -103,47 +107,54 @@ struct JournalRecord: Equatable {
             throw damaged("missing seq, time or ops")
         }
         var paths: [DocumentPath] = []
+        var data: [Range<Int>?] = []
         paths.reserveCapacity(operations.count)
+        data.reserveCapacity(operations.count)
         for operation in operations {
             guard let pathText = operation.path, let path = DocumentPath(pathText) else {
                 throw damaged("an operation without a valid path")
             }
             switch operation.kind {
-            case "set": guard operation.hasData else { throw damaged("a set without data") }
-            case "delete": break
+            case "set":
+                guard let bytes = operation.data else { throw damaged("a set without data") }
+                let start = body.startIndex
+                data.append((start + bytes.lowerBound)..<(start + bytes.upperBound))
+            case "delete": data.append(nil)
             default: throw damaged("an unknown operation")
             }
             paths.append(path)
         }
-        return Outline(sequence: sequence, time: time, paths: paths)
+        return Outline(sequence: sequence, time: time, paths: paths, data: data)
     }
 
-    /// The `ops` array's operations, each as its kind, path and whether it has an object as
-    /// `data`; `nil` when `ops` is not an array. An operation that is not an object has neither.
+    /// The `ops` array's operations, each as its kind, path and where its `data` is when that is
+    /// an object (offsets in the cursor's buffer); `nil` when `ops` is not an array. An operation
+    /// that is not an object has none of them.
     private static func outlineOperations(_ cursor: inout JSONCursor) throws(JSONParseError) -> [(
-        kind: String?, path: String?, hasData: Bool
+        kind: String?, path: String?, data: Range<Int>?
     )]? {
         guard cursor.peek() == UInt8(ascii: "[") else {
             try cursor.skipValue()
             return nil
         }
-        var operations: [(kind: String?, path: String?, hasData: Bool)] = []
+        var operations: [(kind: String?, path: String?, data: Range<Int>?)] = []
         try cursor.enterArray()
         while try cursor.nextElement() {
             guard cursor.peek() == UInt8(ascii: "{") else {
                 try cursor.skipValue()
-                operations.append((nil, nil, false))
+                operations.append((nil, nil, nil))
                 continue
             }
-            var operation: (kind: String?, path: String?, hasData: Bool) = (nil, nil, false)
+            var operation: (kind: String?, path: String?, data: Range<Int>?) = (nil, nil, nil)
             try cursor.enterObject()
             while let key = try cursor.nextKey() {
                 switch key {
                 case "op": operation.kind = try cursor.readValue().stringValue
                 case "path": operation.path = try cursor.readValue().stringValue
                 case "data":
-                    operation.hasData = cursor.peek() == UInt8(ascii: "{")
-                    try cursor.skipValue()
+                    let isObject = cursor.peek() == UInt8(ascii: "{")
+                    let bytes = try cursor.skipValueBytes()
+                    operation.data = isObject ? bytes : nil
                 default: try cursor.skipValue()
                 }
             }

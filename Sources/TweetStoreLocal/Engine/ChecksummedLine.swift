@@ -19,19 +19,27 @@ enum ChecksummedLine {
         case checksum
     }
 
-    /// The payload of a line (without its newline), checksum verified.
-    static func decode(key: String, line: some Collection<UInt8>) throws(Failure) -> ArraySlice<UInt8> {
-        let bytes = Array(line)
+    /// The payload of a line (without its newline), checksum verified: a slice of `line`, with
+    /// its indices (not a copy: every command decodes each journal record).
+    static func decode(key: String, line: ArraySlice<UInt8>) throws(Failure) -> ArraySlice<UInt8> {
         let prefix = Array("{\"crc\":\"".utf8)
         let middle = Array("\",\"\(key)\":".utf8)
         let headerLength = prefix.count + 8 + middle.count
-        guard bytes.count > headerLength + 1, bytes.starts(with: prefix),
-            bytes[(prefix.count + 8)..<headerLength].elementsEqual(middle), bytes.last == UInt8(ascii: "}")
+        let start = line.startIndex
+        guard line.count > headerLength + 1, line.starts(with: prefix),
+            line[(start + prefix.count + 8)..<(start + headerLength)].elementsEqual(middle),
+            line.last == UInt8(ascii: "}")
         else { throw .shape }
-        let payload = bytes[headerLength..<(bytes.count - 1)]
-        guard let stored = UInt32(String(decoding: bytes[prefix.count..<(prefix.count + 8)], as: UTF8.self), radix: 16),
+        let payload = line[(start + headerLength)..<(line.endIndex - 1)]
+        let digits = line[(start + prefix.count)..<(start + prefix.count + 8)]
+        guard let stored = UInt32(String(decoding: digits, as: UTF8.self), radix: 16),
             stored == CRC32.checksum(payload)
         else { throw .checksum }
         return payload
+    }
+
+    /// The payload of a whole array (see the slice version).
+    static func decode(key: String, line: [UInt8]) throws(Failure) -> ArraySlice<UInt8> {
+        try decode(key: key, line: line[...])
     }
 }

@@ -291,19 +291,10 @@ struct StorageEngine {
             offset += newline + 1 - start
             start = newline + 1
         }
-        // The records before a damaged one are applied; each read in full only if it holds the
-        // newest operation on one of its paths (the newest on each path is all the memtable keeps).
-        var newest: [DocumentPath: Int] = [:]
-        for (index, record) in records.enumerated() {
-            for path in record.outline.paths { newest[path] = index }
-        }
-        for (index, record) in records.enumerated() {
-            guard record.outline.paths.contains(where: { newest[$0] == index }) else {
-                snapshot.memtable.countSuperseded()
-                continue
-            }
-            let full = try JournalRecord(line: bytes[record.line], file: journalPath, lineNumber: record.number)
-            snapshot.memtable.apply(full.operations)
+        // The records before a damaged one are applied, their documents left as bytes until read.
+        for record in records {
+            snapshot.memtable.apply(
+                record.outline, line: bytes[record.line], file: journalPath, lineNumber: record.number)
         }
         if let failure { throw failure }
         // A header without its newline is not a torn record: cutting it off would leave records
@@ -424,7 +415,7 @@ struct StorageEngine {
             infos.append(.init(name: name, documents: count))
         }
         // Nothing older to hide: the journal's deletions need not be kept.
-        let journal = snapshot.memtable.sortedEntries().filter { !infos.isEmpty || $0.data != nil }
+        let journal = try snapshot.memtable.sortedEntries().filter { !infos.isEmpty || $0.data != nil }
         if !journal.isEmpty {
             var iterator = journal.makeIterator()
             try add(capacity: journal.count) { iterator.next() }

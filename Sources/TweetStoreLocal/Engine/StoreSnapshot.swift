@@ -18,7 +18,7 @@ final class StoreSnapshot {
     // MARK: Lookups
 
     func document(at path: DocumentPath) throws -> JSONObject? {
-        switch memtable.lookup(path) {
+        switch try memtable.lookup(path) {
         case .present(let fields): return fields
         case .deleted: return nil
         case .absent: break
@@ -43,7 +43,7 @@ final class StoreSnapshot {
         // Only an index every segment has can serve the query: a segment written before an index
         // existed would otherwise answer in the wrong order and without the index's filters.
         let plan = QueryPlan(query, indexes: indexes.filter { index in segments.allSatisfy { $0.hasIndex(index) } })
-        var streams: [any CandidateStream] = [MemtableStream(memtable: memtable, query: query)]
+        var streams: [any CandidateStream] = [try MemtableStream(memtable: memtable, query: query)]
         for (position, segment) in segments.enumerated() {
             streams += try plan.streams(in: segment, rank: position + 1, query: query)
         }
@@ -85,7 +85,7 @@ final class StoreSnapshot {
 
     /// Every live document in path order (segments merged, newest version wins), for export.
     func forEachDocument(_ body: (DocumentSnapshot) throws -> Void) throws {
-        var memtableEntries = memtable.sortedEntries()[...]
+        var memtableEntries = try memtable.sortedEntries()[...]
         var positions = [Int](repeating: 0, count: segments.count)
         var heads: [DocumentPath?] = try segments.indices.map {
             segments[$0].count > 0 ? try segments[$0].path(at: 0) : nil
@@ -122,8 +122,8 @@ struct MemtableStream: CandidateStream {
     private var snapshots: [DocumentSnapshot]
     private var position = 0
 
-    init(memtable: Memtable, query: Query) {
-        snapshots = memtable.documents(in: query.scope).filter {
+    init(memtable: Memtable, query: Query) throws {
+        snapshots = try memtable.documents(in: query.scope).filter {
             query.matches($0) && query.hasOrderFields($0) && query.isAfterCursor($0)
         }
         snapshots.sort { query.compare($0, $1) == .orderedAscending }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import TweetCore
+@testable import TweetStore
 @testable import TweetStoreLocal
 
 /// The binary searches that find a collection's or an index key's range in a segment.
@@ -37,5 +38,31 @@ struct BisectionTests {
             #expect(range == scanned, "\(target) in \(values)")
         }
         #expect(sharedProbes < separateProbes * 3 / 4, "\(sharedProbes) probes against \(separateProbes)")
+    }
+}
+
+/// Store paths made absolute, and strings joined, without the standard library's generic `joined`.
+struct PathNameTests {
+    @Test func absolutePathsResolveDotsAgainstTheWorkingDirectory() {
+        let cases: [(String, String, String)] = [
+            ("store", "/home/ada", "/home/ada/store"),
+            ("./a/../b/", "/home/ada", "/home/ada/b"),
+            ("../../..", "/home/ada", "/"),
+            ("/x//y/./z", "/ignored", "/x/y/z"),
+            ("/", "/w", "/"),
+            ("..", "/", "/"),
+            ("", "/w/d", "/w/d"),
+        ]
+        for (path, directory, expected) in cases {
+            #expect(PathName.absolute(path, workingDirectory: directory) == expected, "\(path) in \(directory)")
+        }
+    }
+
+    @Test func concatenatedJoinsAsJoinedDoes() {
+        for parts in [[], [""], ["a"], ["a", "b"], ["", "", ""], ["東京", "x y", "é"]] {
+            for separator in ["", ",", " / "] {
+                #expect(parts.concatenated(separator: separator) == parts.joined(separator: separator))
+            }
+        }
     }
 }

@@ -151,6 +151,16 @@ struct JSONCursorTests {
                                 case .set(let path, _), .delete(let path): path
                                 }
                             } == outline.paths)
+                        // What the memtable keeps unparsed: each set's bytes, parsed alone, are
+                        // the document the full read gives.
+                        #expect(outline.data.count == full.operations.count)
+                        for (operation, data) in zip(full.operations, outline.data) {
+                            switch operation {
+                            case .set(_, let fields):
+                                #expect(data.map { try? JSONValue.parse(damaged[$0]) } == .some(.object(fields)))
+                            case .delete: #expect(data == nil)
+                            }
+                        }
                         agreedSuccesses += 1
                     case (.failure(let full), .failure(let outline)):
                         #expect("\(full)" == "\(outline)" || "\(full)".contains("invalid JSON"), "\(full) / \(outline)")
