@@ -402,6 +402,26 @@ private struct JSONParser {
         throw error("unterminated string")
     }
 
+    /// The string at the cursor (at its opening quote) compared with `known`: its position there,
+    /// or `known.count`. Plain ASCII is compared in place; anything else is parsed, so the string
+    /// is refused exactly when ``parseString()`` refuses it.
+    mutating func matchString(among known: [[UInt8]]) throws(JSONParseError) -> Int {
+        let start = index + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                index = end + 1
+                return known.firstIndex { $0.elementsEqual(text) } ?? known.count
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            end += 1
+        }
+        let string = try parseString()
+        return known.firstIndex { $0.elementsEqual(string.utf8) } ?? known.count
+    }
+
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("unexpected end of data") }
         var value: UInt32 = 0
@@ -500,6 +520,30 @@ package struct JSONCursor {
         guard peek() == UInt8(ascii: ":") else { throw parser.error("expected ':'") }
         parser.index += 1
         return key
+    }
+
+    /// ``nextKey()`` matched against `known` (plain ASCII) without making a `String`: the position
+    /// of the key in `known`, `known.count` for any other key, or `nil` (the object left) when it
+    /// has no more members. A key with an escape or a byte past ASCII is read as ``nextKey()``
+    /// reads it, so the same keys match and the same texts are refused.
+    package mutating func nextKey(among known: [[UInt8]]) throws(JSONParseError) -> Int? {
+        guard try nextMember(closing: UInt8(ascii: "}")) else { return nil }
+        guard peek() == UInt8(ascii: "\"") else { throw parser.error("expected a key") }
+        let match = try parser.matchString(among: known)
+        guard peek() == UInt8(ascii: ":") else { throw parser.error("expected ':'") }
+        parser.index += 1
+        return match
+    }
+
+    /// The next value matched against `known` (plain ASCII strings) without building it: the
+    /// position of the string in `known`, or `known.count` for any other value, which is walked
+    /// (and checked) as ``skipValue()`` walks it.
+    package mutating func readString(among known: [[UInt8]]) throws(JSONParseError) -> Int {
+        guard peek() == UInt8(ascii: "\"") else {
+            try skipValue()
+            return known.count
+        }
+        return try parser.matchString(among: known)
     }
 
     /// Whether the array entered last has another element (then read or skip it), or has ended

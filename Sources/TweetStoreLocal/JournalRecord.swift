@@ -80,7 +80,7 @@ struct JournalRecord: Equatable {
         // seq, time and ops, then each operation in order.
         var sequence: Int64?
         var timeText: String?
-        var operations: [(kind: String?, path: String?, data: Range<Int>?)]?
+        var operations: [(kind: Int?, path: String?, data: Range<Int>?)]?
         do {
             try body.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
                 var cursor = JSONCursor(buffer)
@@ -90,11 +90,11 @@ struct JournalRecord: Equatable {
                     return
                 }
                 try cursor.enterObject()
-                while let key = try cursor.nextKey() {
+                while let key = try cursor.nextKey(among: Keys.record) {
                     switch key {
-                    case "seq": sequence = try cursor.readValue().integerValue
-                    case "time": timeText = try cursor.readValue().stringValue
-                    case "ops": operations = try outlineOperations(&cursor)
+                    case 0: sequence = try cursor.readValue().integerValue
+                    case 1: timeText = try cursor.readValue().stringValue
+                    case 2: operations = try outlineOperations(&cursor)
                     default: try cursor.skipValue()
                     }
                 }
@@ -115,11 +115,11 @@ struct JournalRecord: Equatable {
                 throw damaged("an operation without a valid path")
             }
             switch operation.kind {
-            case "set":
+            case 0:
                 guard let bytes = operation.data else { throw damaged("a set without data") }
                 let start = body.startIndex
                 data.append((start + bytes.lowerBound)..<(start + bytes.upperBound))
-            case "delete": data.append(nil)
+            case 1: data.append(nil)
             default: throw damaged("an unknown operation")
             }
             paths.append(path)
@@ -127,17 +127,25 @@ struct JournalRecord: Equatable {
         return Outline(sequence: sequence, time: time, paths: paths, data: data)
     }
 
+    /// The keys and operation kinds the outline knows, compared as bytes.
+    private enum Keys {
+        static let record = ["seq", "time", "ops"].map { Array($0.utf8) }
+        static let operation = ["op", "path", "data"].map { Array($0.utf8) }
+        /// `set` and `delete`; any other value of `op` is an unknown operation.
+        static let kinds = ["set", "delete"].map { Array($0.utf8) }
+    }
+
     /// The `ops` array's operations, each as its kind, path and where its `data` is when that is
     /// an object (offsets in the cursor's buffer); `nil` when `ops` is not an array. An operation
     /// that is not an object has none of them.
     private static func outlineOperations(_ cursor: inout JSONCursor) throws(JSONParseError) -> [(
-        kind: String?, path: String?, data: Range<Int>?
+        kind: Int?, path: String?, data: Range<Int>?
     )]? {
         guard cursor.peek() == UInt8(ascii: "[") else {
             try cursor.skipValue()
             return nil
         }
-        var operations: [(kind: String?, path: String?, data: Range<Int>?)] = []
+        var operations: [(kind: Int?, path: String?, data: Range<Int>?)] = []
         try cursor.enterArray()
         while try cursor.nextElement() {
             guard cursor.peek() == UInt8(ascii: "{") else {
@@ -145,13 +153,13 @@ struct JournalRecord: Equatable {
                 operations.append((nil, nil, nil))
                 continue
             }
-            var operation: (kind: String?, path: String?, data: Range<Int>?) = (nil, nil, nil)
+            var operation: (kind: Int?, path: String?, data: Range<Int>?) = (nil, nil, nil)
             try cursor.enterObject()
-            while let key = try cursor.nextKey() {
+            while let key = try cursor.nextKey(among: Keys.operation) {
                 switch key {
-                case "op": operation.kind = try cursor.readValue().stringValue
-                case "path": operation.path = try cursor.readValue().stringValue
-                case "data":
+                case 0: operation.kind = try cursor.readString(among: Keys.kinds)
+                case 1: operation.path = try cursor.readValue().stringValue
+                case 2:
                     let isObject = cursor.peek() == UInt8(ascii: "{")
                     let bytes = try cursor.skipValueBytes()
                     operation.data = isObject ? bytes : nil

@@ -174,4 +174,37 @@ struct JSONCursorTests {
         }
         #expect(agreedFailures > body.count && agreedSuccesses > body.count)
     }
+
+    /// Keys and kinds the outline compares as bytes, written with escapes or lookalikes: the
+    /// outline reads them as the full read does (an escaped key is the same key).
+    @Test func escapedKeysAndKindsReadAsTheFullReadReadsThem() {
+        let variants = [
+            #"{"ops":[{"data":{"a":1},"op":"set","path":"t/x"}],"seq":3,"time":"2026-12-01T00:00:00.000Z"}"#,
+            #"{"\u006fps":[{"d\u0061ta":{"a":1},"\u006fp":"s\u0065t","pa\u0074h":"t/x"}],"s\u0065q":3,"time":"2026-12-01T00:00:00.000Z"}"#,
+            #"{"ops":[{"op":"d\u0065lete","path":"t/x"}],"seq":3,"time":"2026-12-01T00:00:00.000Z"}"#,
+            #"{"ops":[{"op":"sét","path":"t/x","data":{}}],"seq":3,"time":"2026-12-01T00:00:00.000Z"}"#,
+            #"{"ops":[{"öp":"set","path":"t/x","data":{}}],"seq":3,"time":"2026-12-01T00:00:00.000Z"}"#,
+            #"{"ops":[{"op":7,"path":"t/x","data":{}}],"seq":3,"time":"2026-12-01T00:00:00.000Z"}"#,
+            #"{"ops":[{"op":"set","op":"delete","path":"t/x"}],"seq":3,"time":"2026-12-01T00:00:00.000Z"}"#,
+            #"{"ops":[{"op":"set\u0000","path":"t/x","data":{}}],"seq":3,"time":"2026-12-01T00:00:00.000Z"}"#,
+        ]
+        for variant in variants {
+            let line = Array(ChecksummedLine.encode(key: "tx", payload: Array(variant.utf8)).dropLast())
+            switch (Self.full(line), Self.outline(line)) {
+            case (.success(let full), .success(let outline)):
+                #expect(full.sequence == outline.sequence && outline.paths == [DocumentPath("t/x")!], "\(variant)")
+                #expect(full.operations.count == outline.data.count, "\(variant)")
+            case (.failure(let full), .failure(let outline)):
+                #expect("\(full)" == "\(outline)", "\(variant)")
+            case (let full, let outline):
+                Issue.record("\(variant): full \(full), outline \(outline)")
+            }
+        }
+        // The escaped spellings are accepted, the lookalikes refused, by both.
+        let accepted = variants.filter {
+            (try? Self.outline(Array(ChecksummedLine.encode(key: "tx", payload: Array($0.utf8)).dropLast())).get())
+                != nil
+        }
+        #expect(accepted.count == 4)
+    }
 }
