@@ -6,13 +6,27 @@ import TweetStore
 @MainActor @Observable
 public final class AuthViewModel: ErrorRecording {
     /// The signed-in uid (the course's `userSession`).
-    public private(set) var userSession: String?
+    public var userSession: String? { state.userSession }
     /// The signed-in user's profile.
-    public private(set) var currentUser: User?
+    public var currentUser: User? { state.currentUser }
     /// The signed-in user's unread notifications, loaded with ``fetchUser()``.
-    public private(set) var unreadNotifications = 0
+    public var unreadNotifications: Int { state.unreadNotifications }
     /// What went wrong in the last action, for the view to show.
-    public internal(set) var error: (any Error)?
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+
+    /// What the view shows, observed as one value (one key path to make at its first use, not one
+    /// for each type of value: see FeedViewModel).
+    private var state = State()
+
+    private struct State {
+        var userSession: String?
+        var currentUser: User?
+        var unreadNotifications: Int = 0
+        var error: (any Error)?
+    }
 
     private let services: AppServices
 
@@ -23,26 +37,26 @@ public final class AuthViewModel: ErrorRecording {
     /// Restores the session, as the course does on launch.
     public func fetchUser() async throws {
         try await perform {
-            currentUser = try await services.auth.currentUser()
-            userSession = currentUser?.id
-            unreadNotifications = currentUser == nil ? 0 : try await services.notifications.unreadCount()
+            state.currentUser = try await services.auth.currentUser()
+            state.userSession = currentUser?.id
+            state.unreadNotifications = currentUser == nil ? 0 : try await services.notifications.unreadCount()
         }
     }
 
     /// Signs in by email or username.
     public func login(_ identifier: AuthService.Identifier, password: String) async throws {
         try await perform {
-            currentUser = try await services.auth.login(identifier, password: password)
-            userSession = currentUser?.id
+            state.currentUser = try await services.auth.login(identifier, password: password)
+            state.userSession = currentUser?.id
         }
     }
 
     /// Creates an account and signs it in.
     public func register(email: String, password: String, fullname: String, username: String) async throws {
         try await perform {
-            currentUser = try await services.auth.register(
+            state.currentUser = try await services.auth.register(
                 email: email, password: password, fullname: fullname, username: username)
-            userSession = currentUser?.id
+            state.userSession = currentUser?.id
         }
     }
 
@@ -50,8 +64,8 @@ public final class AuthViewModel: ErrorRecording {
     public func signOut() async throws {
         try await perform {
             try await services.auth.signOut()
-            userSession = nil
-            currentUser = nil
+            state.userSession = nil
+            state.currentUser = nil
         }
     }
 }

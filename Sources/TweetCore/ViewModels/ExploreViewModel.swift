@@ -5,11 +5,28 @@ import TweetStore
 /// The explore screen: users, searchable by username or full name (the course's `ExploreViewModel`).
 @MainActor @Observable
 public final class ExploreViewModel: ErrorRecording {
-    public private(set) var users: [User] = []
+    public var users: [User] { state.users }
     /// Whether more users match than the page shows.
-    public private(set) var hasMore = false
-    public var searchText = ""
-    public internal(set) var error: (any Error)?
+    public var hasMore: Bool { state.hasMore }
+    public var searchText: String {
+        get { state.searchText }
+        set { state.searchText = newValue }
+    }
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+
+    /// What the view shows, observed as one value (one key path to make at its first use, not one
+    /// for each type of value: see FeedViewModel).
+    private var state = State()
+
+    private struct State {
+        var users: [User] = []
+        var hasMore: Bool = false
+        var searchText: String = ""
+        var error: (any Error)?
+    }
 
     private let services: AppServices
 
@@ -29,7 +46,7 @@ public final class ExploreViewModel: ErrorRecording {
         try await perform {
             let fetched = try await services.users.searchUsers(matching: searchText, limit: offset + limit + 1)
             let page = Page(Array(fetched.dropFirst(offset)), limit: limit)
-            (users, hasMore) = (page.items, page.hasMore)
+            (state.users, state.hasMore) = (page.items, page.hasMore)
         }
     }
 }

@@ -13,27 +13,46 @@ public final class FeedViewModel: ErrorRecording {
         case following
     }
 
-    public private(set) var tweets: [Tweet] = []
+    public var tweets: [Tweet] { state.tweets }
     /// Whether there are older tweets than the page shows.
-    public private(set) var hasMore = false
+    public var hasMore: Bool { state.hasMore }
     /// Whether someone is signed in (an empty feed suggests posting rather than registering).
-    public private(set) var isSignedIn = false
+    public var isSignedIn: Bool { state.isSignedIn }
     /// The signed-in user's unread notifications (0 when signed out): the feed mentions them first.
-    public private(set) var unreadNotifications = 0
+    public var unreadNotifications: Int { state.unreadNotifications }
     /// With `.following` and a loader: the entries of the twtxt feeds the user follows that fall
     /// among the page's tweets (from the page's cursor, or now, down to its last tweet, or all the
     /// way back on the last page), newest first, at most the page's size.
-    public var twtxtEntries: [TwtxtEntry] { twtxtPage.entries }
+    public var twtxtEntries: [TwtxtEntry] { state.twtxt.entries }
     /// Followed feeds that could not be read this time, each in a sentence, and each feed's lines
     /// that are not entries (skipped, as the twtxt client skips them).
-    public var twtxtProblems: [String] { twtxtPage.problems }
-    public var twtxtSkipped: [String: Int] { twtxtPage.skipped }
+    public var twtxtProblems: [String] { state.twtxt.problems }
+    public var twtxtSkipped: [String: Int] { state.twtxt.skipped }
     /// Entries of the page's span beyond its size, not shown (a larger page shows them).
-    public var twtxtLeftOut: Int { twtxtPage.leftOut }
-    /// What the followed twtxt feeds gave the page, observed as one value and set at once. (Each
-    /// observed property's key path is made at its first use, about 50,000 instructions for
-    /// each new type of value: a feed that shows no twtxt paid that four times.)
-    private var twtxtPage = TwtxtPage()
+    public var twtxtLeftOut: Int { state.twtxt.leftOut }
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+    public var source: Source {
+        get { state.source }
+        set { state.source = newValue }
+    }
+
+    /// Everything the feed shows, observed as one value. Each observed property's key path is
+    /// made at its first use, and one for a new type of value costs about 50,000 instructions
+    /// (its generic class's metadata, from mangled names): ten properties cost a `feed` 400,000.
+    private var state: State
+
+    private struct State {
+        var tweets: [Tweet] = []
+        var hasMore = false
+        var isSignedIn = false
+        var unreadNotifications = 0
+        var twtxt = TwtxtPage()
+        var error: (any Error)?
+        var source: Source
+    }
 
     private struct TwtxtPage {
         var entries: [TwtxtEntry] = []
@@ -42,15 +61,12 @@ public final class FeedViewModel: ErrorRecording {
         var leftOut = 0
     }
 
-    public internal(set) var error: (any Error)?
-    public var source: Source
-
     private let services: AppServices
     private let twtxt: (any TwtxtFeedLoader)?
 
     public init(services: AppServices, source: Source = .everyone, twtxt: (any TwtxtFeedLoader)? = nil) {
         self.services = services
-        self.source = source
+        state = State(source: source)
         self.twtxt = twtxt
     }
 
@@ -64,10 +80,10 @@ public final class FeedViewModel: ErrorRecording {
                 fetched = try await services.tweets.fetchFollowingTweets(limit: limit + 1, before: before)
             }
             let page = Page(fetched, limit: limit)
-            (tweets, hasMore) = (page.items, page.hasMore)
+            (state.tweets, state.hasMore) = (page.items, page.hasMore)
             if case .following = source, let twtxt { try await loadTwtxt(twtxt, limit: limit, before: before) }
-            isSignedIn = try await services.auth.currentUid() != nil
-            unreadNotifications = isSignedIn ? try await services.notifications.unreadCount() : 0
+            state.isSignedIn = try await services.auth.currentUid() != nil
+            state.unreadNotifications = isSignedIn ? try await services.notifications.unreadCount() : 0
         }
     }
 
@@ -87,7 +103,7 @@ public final class FeedViewModel: ErrorRecording {
 
     /// The followed feeds' entries between this page's bounds.
     private func loadTwtxt(_ loader: any TwtxtFeedLoader, limit: Int, before: String?) async throws {
-        twtxtPage = TwtxtPage()
+        state.twtxt = TwtxtPage()
         let follows = try await services.twtxt.follows()
         guard !follows.isEmpty else { return }
         // Several at once (each may wait on a server), at most `twtxtReadsAtOnce`; the results
@@ -138,7 +154,7 @@ public final class FeedViewModel: ErrorRecording {
         }
         page.entries = Array(window.sorted { $0.timestamp > $1.timestamp }.prefix(limit))
         page.leftOut = window.count - page.entries.count
-        twtxtPage = page
-        if !hasMore, let lower, entries.contains(where: { $0.timestamp < lower }) { hasMore = true }
+        state.twtxt = page
+        if !hasMore, let lower, entries.contains(where: { $0.timestamp < lower }) { state.hasMore = true }
     }
 }

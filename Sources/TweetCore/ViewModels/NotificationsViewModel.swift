@@ -5,10 +5,23 @@ import TweetStore
 /// The bell: the signed-in user's notifications, newest first, and the marker of what they saw.
 @MainActor @Observable
 public final class NotificationsViewModel: ErrorRecording {
-    public private(set) var notifications: [ActivityNotification] = []
+    public var notifications: [ActivityNotification] { state.notifications }
     /// Whether there are older notifications than the page shows.
-    public private(set) var hasMore = false
-    public internal(set) var error: (any Error)?
+    public var hasMore: Bool { state.hasMore }
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+
+    /// What the view shows, observed as one value (one key path to make at its first use, not one
+    /// for each type of value: see FeedViewModel).
+    private var state = State()
+
+    private struct State {
+        var notifications: [ActivityNotification] = []
+        var hasMore: Bool = false
+        var error: (any Error)?
+    }
 
     private let services: AppServices
 
@@ -22,7 +35,7 @@ public final class NotificationsViewModel: ErrorRecording {
             let page = Page(
                 try await services.notifications.fetchNotifications(
                     limit: limit + 1, before: before, unreadOnly: unreadOnly), limit: limit)
-            (notifications, hasMore) = (page.items, page.hasMore)
+            (state.notifications, state.hasMore) = (page.items, page.hasMore)
         }
     }
 

@@ -6,17 +6,39 @@ import TweetStore
 @MainActor @Observable
 public final class ProfileViewModel: ErrorRecording {
     /// The profile's user; `nil` until ``load(limit:before:)`` resolves a reference.
-    public private(set) var user: User?
-    public private(set) var stats: UserStats?
-    public private(set) var tweets: [Tweet] = []
+    public var user: User? { state.user }
+    public var stats: UserStats? { state.stats }
+    public var tweets: [Tweet] { state.tweets }
     /// Whether the tab has older tweets than the page shows.
-    public private(set) var hasMore = false
-    public private(set) var isFollowed = false
+    public var hasMore: Bool { state.hasMore }
+    public var isFollowed: Bool { state.isFollowed }
     /// Whether the last follow or unfollow changed anything (following twice does not).
-    public private(set) var didChangeFollow = false
-    public private(set) var isCurrentUser = false
-    public internal(set) var error: (any Error)?
-    public var selectedFilter: TweetFilter = .tweets
+    public var didChangeFollow: Bool { state.didChangeFollow }
+    public var isCurrentUser: Bool { state.isCurrentUser }
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+    public var selectedFilter: TweetFilter {
+        get { state.selectedFilter }
+        set { state.selectedFilter = newValue }
+    }
+
+    /// Everything the profile shows, observed as one value (one key path to make at its first
+    /// use, not one for each type of value: see FeedViewModel).
+    private var state = State()
+
+    private struct State {
+        var user: User?
+        var stats: UserStats?
+        var tweets: [Tweet] = []
+        var hasMore = false
+        var isFollowed = false
+        var didChangeFollow = false
+        var isCurrentUser = false
+        var error: (any Error)?
+        var selectedFilter: TweetFilter = .tweets
+    }
 
     /// A uid, `@username`, or `nil` for the signed-in user: resolved by the first load.
     private let reference: String?
@@ -24,9 +46,9 @@ public final class ProfileViewModel: ErrorRecording {
 
     /// The profile of `user` (the course's initialiser).
     public init(user: User, services: AppServices) {
-        self.user = user
         self.reference = user.id
         self.services = services
+        state.user = user
     }
 
     /// The profile of a uid or `@username`; `nil` for the signed-in user.
@@ -47,19 +69,19 @@ public final class ProfileViewModel: ErrorRecording {
             let user: User
             if let known = self.user {
                 user = known
-                isFollowed = me == user.id ? false : try await services.users.isFollowing(uid: user.id)
-                stats = try await services.users.fetchStats(forUid: user.id)
+                state.isFollowed = me == user.id ? false : try await services.users.isFollowing(uid: user.id)
+                state.stats = try await services.users.fetchStats(forUid: user.id)
             } else {
                 // The first load reads the user, the counters and the follow together.
                 let profile = try await services.users.fetchProfile(matching: reference)
-                (user, stats, isFollowed) = (profile.user, profile.stats, profile.isFollowed)
-                self.user = user
+                (user, state.stats, state.isFollowed) = (profile.user, profile.stats, profile.isFollowed)
+                state.user = user
             }
-            isCurrentUser = me == user.id
+            state.isCurrentUser = me == user.id
             let page = Page(
                 try await fetchTweets(for: selectedFilter, uid: user.id, limit: limit + 1, before: before), limit: limit
             )
-            (tweets, hasMore) = (page.items, page.hasMore)
+            (state.tweets, state.hasMore) = (page.items, page.hasMore)
         }
     }
 
@@ -67,9 +89,9 @@ public final class ProfileViewModel: ErrorRecording {
     public func follow() async throws {
         try await perform {
             let user = try await resolveUser()
-            didChangeFollow = try await services.users.follow(uid: user.id)
-            isFollowed = true
-            stats = try await services.users.fetchStats(forUid: user.id)
+            state.didChangeFollow = try await services.users.follow(uid: user.id)
+            state.isFollowed = true
+            state.stats = try await services.users.fetchStats(forUid: user.id)
         }
     }
 
@@ -77,9 +99,9 @@ public final class ProfileViewModel: ErrorRecording {
     public func unfollow() async throws {
         try await perform {
             let user = try await resolveUser()
-            didChangeFollow = try await services.users.unfollow(uid: user.id)
-            isFollowed = false
-            stats = try await services.users.fetchStats(forUid: user.id)
+            state.didChangeFollow = try await services.users.unfollow(uid: user.id)
+            state.isFollowed = false
+            state.stats = try await services.users.fetchStats(forUid: user.id)
         }
     }
 
@@ -91,7 +113,7 @@ public final class ProfileViewModel: ErrorRecording {
         } else {
             resolved = try await services.users.fetchUser(withUid: try await services.auth.requireUid())
         }
-        user = resolved
+        state.user = resolved
         return resolved
     }
 

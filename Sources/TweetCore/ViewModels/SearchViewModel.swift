@@ -5,10 +5,23 @@ import TweetStore
 /// Search: tweets by words, #hashtags, @mentions and from:author, newest first.
 @MainActor @Observable
 public final class SearchViewModel: ErrorRecording {
-    public private(set) var tweets: [Tweet] = []
+    public var tweets: [Tweet] { state.tweets }
     /// Whether there are older matches than the page shows.
-    public private(set) var hasMore = false
-    public internal(set) var error: (any Error)?
+    public var hasMore: Bool { state.hasMore }
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+
+    /// What the view shows, observed as one value (one key path to make at its first use, not one
+    /// for each type of value: see FeedViewModel).
+    private var state = State()
+
+    private struct State {
+        var tweets: [Tweet] = []
+        var hasMore: Bool = false
+        var error: (any Error)?
+    }
 
     private let services: AppServices
 
@@ -19,7 +32,7 @@ public final class SearchViewModel: ErrorRecording {
     public func search(_ text: String, limit: Int = 20, before: String? = nil) async throws {
         try await perform {
             let page = Page(try await services.tweets.search(text, limit: limit + 1, before: before), limit: limit)
-            (tweets, hasMore) = (page.items, page.hasMore)
+            (state.tweets, state.hasMore) = (page.items, page.hasMore)
         }
     }
 }
@@ -27,8 +40,20 @@ public final class SearchViewModel: ErrorRecording {
 /// Explore's "What's happening": the most used hashtags of the last hours.
 @MainActor @Observable
 public final class TrendsViewModel: ErrorRecording {
-    public private(set) var trends: Trends?
-    public internal(set) var error: (any Error)?
+    public var trends: Trends? { state.trends }
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+
+    /// What the view shows, observed as one value (one key path to make at its first use, not one
+    /// for each type of value: see FeedViewModel).
+    private var state = State()
+
+    private struct State {
+        var trends: Trends?
+        var error: (any Error)?
+    }
 
     private let services: AppServices
 
@@ -37,6 +62,6 @@ public final class TrendsViewModel: ErrorRecording {
     }
 
     public func load(hours: Int = 24, limit: Int = 10) async throws {
-        try await perform { trends = try await services.tweets.fetchTrends(hours: hours, limit: limit) }
+        try await perform { state.trends = try await services.tweets.fetchTrends(hours: hours, limit: limit) }
     }
 }

@@ -5,8 +5,20 @@ import TweetStore
 /// A tweet in its conversation: what it replies to, up to the root, and the replies below it.
 @MainActor @Observable
 public final class ThreadViewModel: ErrorRecording {
-    public private(set) var conversation: Conversation?
-    public internal(set) var error: (any Error)?
+    public var conversation: Conversation? { state.conversation }
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+
+    /// What the view shows, observed as one value (one key path to make at its first use, not one
+    /// for each type of value: see FeedViewModel).
+    private var state = State()
+
+    private struct State {
+        var conversation: Conversation?
+        var error: (any Error)?
+    }
 
     private let tweetID: String
     private let services: AppServices
@@ -18,6 +30,6 @@ public final class ThreadViewModel: ErrorRecording {
 
     /// Loads the conversation with at most `limit` replies.
     public func load(limit: Int = 20) async throws {
-        try await perform { conversation = try await services.tweets.fetchThread(id: tweetID, limit: limit) }
+        try await perform { state.conversation = try await services.tweets.fetchThread(id: tweetID, limit: limit) }
     }
 }

@@ -5,10 +5,23 @@ import TweetStore
 /// The composer, "What's happening?" (the course's `UploadTweetViewModel`).
 @MainActor @Observable
 public final class UploadTweetViewModel: ErrorRecording {
-    public private(set) var didUploadTweet = false
+    public var didUploadTweet: Bool { state.didUploadTweet }
     /// The tweet just posted.
-    public private(set) var tweet: Tweet?
-    public internal(set) var error: (any Error)?
+    public var tweet: Tweet? { state.tweet }
+    public internal(set) var error: (any Error)? {
+        get { state.error }
+        set { state.error = newValue }
+    }
+
+    /// What the view shows, observed as one value (one key path to make at its first use, not one
+    /// for each type of value: see FeedViewModel).
+    private var state = State()
+
+    private struct State {
+        var didUploadTweet: Bool = false
+        var tweet: Tweet?
+        var error: (any Error)?
+    }
 
     private let services: AppServices
 
@@ -29,10 +42,10 @@ public final class UploadTweetViewModel: ErrorRecording {
 
     /// Posts `caption`, as a reply to `replyTo` and quoting `quote` when given.
     public func uploadTweet(withCaption caption: String, replyTo: String? = nil, quote: String? = nil) async throws {
-        didUploadTweet = false
+        state.didUploadTweet = false
         try await perform {
-            tweet = try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo, quote: quote)
-            didUploadTweet = true
+            state.tweet = try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo, quote: quote)
+            state.didUploadTweet = true
         }
     }
 }

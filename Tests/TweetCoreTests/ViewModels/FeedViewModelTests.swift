@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 
 @testable import TweetCore
@@ -35,6 +36,39 @@ struct FeedViewModelTests {
         #expect(model.tweets.allSatisfy { $0.user != nil })
     }
 
+    /// The view models keep what a view shows in one observed value: reading any of its
+    /// properties in a tracking scope is told of a change to it, as with a property of its own.
+    @Test func readingAPropertyObservesTheChangesAnActionMakes() async throws {
+        let model = FeedViewModel(services: services)
+        let changed = Changes()
+        withObservationTracking {
+            _ = model.tweets
+        } onChange: {
+            changed.add("tweets")
+        }
+        withObservationTracking {
+            _ = model.unreadNotifications
+        } onChange: {
+            changed.add("unread")
+        }
+        withObservationTracking {
+            _ = model.error
+        } onChange: {
+            changed.add("error")
+        }
+        #expect(changed.names.isEmpty)
+        try await model.fetchTweets()
+        #expect(changed.names.sorted() == ["error", "tweets", "unread"])
+        let profile = ProfileViewModel(reference: "@bob", services: services)
+        withObservationTracking {
+            _ = profile.stats
+        } onChange: {
+            changed.add("stats")
+        }
+        try await profile.load()
+        #expect(changed.names.contains("stats") && profile.stats != nil)
+    }
+
     @Test func theFollowingFeedShowsOnlyFollowedUsersAndYourOwn() async throws {
         let model = FeedViewModel(services: services, source: .following)
         try await model.fetchTweets()
@@ -62,5 +96,23 @@ struct FeedViewModelTests {
         await #expect(throws: (any Error).self) { try await model.fetchTweets() }
         #expect(model.error as? AuthError == .notSignedIn)
         #expect(model.tweets.isEmpty)
+    }
+}
+
+/// Names recorded by observation callbacks, which may run on any thread.
+private final class Changes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    func add(_ name: String) {
+        lock.lock()
+        recorded.append(name)
+        lock.unlock()
+    }
+
+    var names: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
     }
 }
