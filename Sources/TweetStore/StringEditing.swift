@@ -11,20 +11,28 @@ import FoundationEssentials
 extension StringProtocol {
     /// The text without white space (`White_Space`, newlines included, and the zero-width space)
     /// at either end, as `trimmingCharacters(in: .whitespacesAndNewlines)` gives it.
+    @inlinable
     public func trimmed() -> String { trimmed { $0.properties.isWhitespace || $0 == "\u{200B}" } }
 
     /// The text without spaces and tabs at either end, newlines kept, as
     /// `trimmingCharacters(in: .whitespaces)` gives it: the scalars of general category Zs, tab
     /// and the zero-width space.
+    @inlinable
     public func trimmedSpaces() -> String {
         trimmed { $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator }
     }
 
-    private func trimmed(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+    // Inlinable, so a caller in another module specializes it for String or Substring: the
+    // generic form looked associated types and conformances up at run time, 233,000 instructions
+    // for `search`'s one check of its words.
+    @usableFromInline
+    func trimmed(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isTrimmed($0) })!
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        // Sliced by the scalars' indices (String indices), not rebuilt scalar by scalar through
+        // UnicodeScalarView's generic append(contentsOf:).
+        return String(self[first..<scalars.index(after: last)])
     }
 
     /// The text with every occurrence of `target`'s UTF-8 bytes replaced by `replacement`, left to

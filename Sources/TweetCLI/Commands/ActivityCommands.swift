@@ -211,7 +211,7 @@ struct SearchCommand: Command {
 
     func run(_ context: Context) async throws {
         let viewModel = SearchViewModel(services: try context.services())
-        let query = words.joined(separator: " ")
+        let query = words.concatenated(separator: " ")
         try await viewModel.search(query, limit: context.pageLimit(limit), before: before)
         try context.emit(viewModel.tweets, human: human(viewModel, query: query, context: context))
     }
@@ -222,7 +222,7 @@ struct SearchCommand: Command {
         }
         var text = context.tweetRenderer.render(viewModel.tweets)
         if viewModel.hasMore {
-            let arguments = "search " + words.map(ShellQuote.quote).joined(separator: " ")
+            let arguments = "search " + words.map(ShellQuote.quote).concatenated(separator: " ")
             text += context.moreLine(arguments, limit: limit, "--before", last.id)
         }
         return text

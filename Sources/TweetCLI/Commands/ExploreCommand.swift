@@ -17,7 +17,7 @@ struct ExploreCommand: Command {
         var list = try Self.arguments(arguments)
         limit = try list.number("--limit", in: Limits.page)
         offset = try list.number("--offset", in: 0...1_000_000) ?? 0
-        query = try list.positionals().joined(separator: " ")
+        query = try list.positionals().concatenated(separator: " ")
     }
 
     func run(_ context: Context) async throws {

@@ -84,7 +84,14 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     }
 
     /// The text without any styling.
-    public var plain: String { runs.reduce(into: "") { $0 += $1.text } }
+    public var plain: String {
+        // String's own append, sized once: `reduce(into:) { $0 += $1.text }` picked the generic
+        // append(contentsOf:), which checked conformances at run time for every run.
+        var text = ""
+        text.reserveCapacity(runs.reduce(0) { $0 + $1.text.utf8.count })
+        for run in runs { text.append(run.text) }
+        return text
+    }
 
     /// The bytes to write: with SGR sequences for the styles when `color`, else the plain text.
     public func rendered(color: Bool) -> String {

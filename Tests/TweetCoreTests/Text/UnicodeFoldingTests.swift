@@ -130,6 +130,10 @@ struct UnicodeFoldingTests {
             #expect(
                 text.trimmed() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(Array(text.unicodeScalars))")
             #expect(text.trimmedSpaces() == text.trimmingCharacters(in: .whitespaces), "\(Array(text.unicodeScalars))")
+            // A substring (a config line's part) trims as its string does.
+            let padded = "[" + text + "]"
+            let inner = padded.dropFirst().dropLast()
+            #expect(inner.trimmed() == text.trimmed() && inner.trimmedSpaces() == text.trimmedSpaces())
         }
         for scalar in Self.scalars where scalar.value < 0x10000 {
             let text = String(scalar) + "a" + String(scalar)
