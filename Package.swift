@@ -47,7 +47,8 @@ let package = Package(
         // The CLI's logic (arguments, commands, rendering, terminal), unit-tested without processes;
         // the executable only calls it (swift-format's SwiftFormat library and thin executable).
         .target(
-            name: "TweetCLI", dependencies: ["TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres"],
+            name: "TweetCLI",
+            dependencies: ["CProcessControl", "TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres"],
             swiftSettings: sameExecutor),
         .executableTarget(name: "tweetcli", dependencies: ["TweetCLI"], swiftSettings: sameExecutor),
         // Fetches a twtxt feed over http(s) with URLSession, for tweetcli, which runs it: its own
@@ -72,7 +73,7 @@ let package = Package(
         // Depends on tweetcli too, so the terminal tests have the binary to run in tmux.
         .testTarget(
             name: "TweetCLITests",
-            dependencies: ["TweetCLI", "TweetCore", "TweetStore", "TweetStoreLocal", "tweetcli"],
+            dependencies: ["CProcessControl", "TweetCLI", "TweetCore", "TweetStore", "TweetStoreLocal", "tweetcli"],
             swiftSettings: sameExecutor),
     ],
     swiftLanguageModes: [.v6]

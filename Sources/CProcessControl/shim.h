@@ -1,10 +1,22 @@
 #ifndef TWEETCLI_CPROCESSCONTROL_SHIM_H
 #define TWEETCLI_CPROCESSCONTROL_SHIM_H
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* prctl is variadic, which Swift cannot call: the one use tweetbench has, fixed. Makes the calling
    process the subreaper of its descendants, so that orphans are reparented to it, not to init. */
 static inline int tweetbench_become_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+/* Puts process `pid` behind every other in the CPU and I/O queues: the lowest nice value and the
+   idle I/O class (linux/ioprio.h: class 3, level 0). ioprio_set has no libc wrapper and syscall is
+   variadic. Best effort: returns -1 when either is refused. */
+static inline int tweetcli_deprioritize(pid_t pid) {
+    int niced = setpriority(PRIO_PROCESS, (id_t)pid, 19);
+    long idle = syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, (int)pid, 3 << 13);
+    return niced == 0 && idle == 0 ? 0 : -1;
 }
 #endif

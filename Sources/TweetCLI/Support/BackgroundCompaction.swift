@@ -1,3 +1,4 @@
+import CProcessControl
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -30,6 +31,10 @@ enum BackgroundCompaction {
         var pointers = arguments.map { strdup($0) } + [nil]
         defer { for pointer in pointers { free(pointer) } }
         var pid: pid_t = 0
-        _ = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, &pointers, environ)
+        guard posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, &pointers, environ) == 0 else { return }
+        // Behind every command in the queues: the lowest CPU priority, and the idle I/O class (a
+        // merge's writes were what a post's fsync waited behind). Best effort: a system that
+        // refuses either still merges, at the priority it gave.
+        _ = tweetcli_deprioritize(pid)
     }
 }
