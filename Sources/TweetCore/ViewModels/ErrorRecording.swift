@@ -26,9 +26,22 @@ struct Page<Item> {
     var items: [Item]
     var hasMore: Bool
 
+    /// No items, and none after them.
+    init() {
+        (items, hasMore) = ([], false)
+    }
+
     /// `fetched` cut to `limit`, having been read with a limit of `limit + 1`.
     init(_ fetched: [Item], limit: Int) {
         items = Array(fetched.prefix(limit))
         hasMore = fetched.count > limit
     }
+}
+
+/// What a listing's view shows, a page and the last action's error, observed as one value: each
+/// observed property's key path is made at its first use, one for a new type of value about 50,000
+/// instructions (see FeedViewModel).
+struct ListingState<Item> {
+    var page = Page<Item>()
+    var error: (any Error)?
 }

@@ -5,23 +5,14 @@ import TweetStore
 /// The bell: the signed-in user's notifications, newest first, and the marker of what they saw.
 @MainActor @Observable
 public final class NotificationsViewModel: ErrorRecording {
-    public var notifications: [ActivityNotification] { state.notifications }
+    public var notifications: [ActivityNotification] { listing.page.items }
     /// Whether there are older notifications than the page shows.
-    public var hasMore: Bool { state.hasMore }
+    public var hasMore: Bool { listing.page.hasMore }
     public internal(set) var error: (any Error)? {
-        get { state.error }
-        set { state.error = newValue }
+        get { listing.error }
+        set { listing.error = newValue }
     }
-
-    /// What the view shows, observed as one value (one key path to make at its first use, not one
-    /// for each type of value: see FeedViewModel).
-    private var state = State()
-
-    private struct State {
-        var notifications: [ActivityNotification] = []
-        var hasMore: Bool = false
-        var error: (any Error)?
-    }
+    private var listing = ListingState<ActivityNotification>()
 
     private let services: AppServices
 
@@ -35,7 +26,7 @@ public final class NotificationsViewModel: ErrorRecording {
             let page = Page(
                 try await services.notifications.fetchNotifications(
                     limit: limit + 1, before: before, unreadOnly: unreadOnly), limit: limit)
-            (state.notifications, state.hasMore) = (page.items, page.hasMore)
+            listing.page = page
         }
     }
 

@@ -5,23 +5,14 @@ import TweetStore
 /// Search: tweets by words, #hashtags, @mentions and from:author, newest first.
 @MainActor @Observable
 public final class SearchViewModel: ErrorRecording {
-    public var tweets: [Tweet] { state.tweets }
+    public var tweets: [Tweet] { listing.page.items }
     /// Whether there are older matches than the page shows.
-    public var hasMore: Bool { state.hasMore }
+    public var hasMore: Bool { listing.page.hasMore }
     public internal(set) var error: (any Error)? {
-        get { state.error }
-        set { state.error = newValue }
+        get { listing.error }
+        set { listing.error = newValue }
     }
-
-    /// What the view shows, observed as one value (one key path to make at its first use, not one
-    /// for each type of value: see FeedViewModel).
-    private var state = State()
-
-    private struct State {
-        var tweets: [Tweet] = []
-        var hasMore: Bool = false
-        var error: (any Error)?
-    }
+    private var listing = ListingState<Tweet>()
 
     private let services: AppServices
 
@@ -32,7 +23,7 @@ public final class SearchViewModel: ErrorRecording {
     public func search(_ text: String, limit: Int = 20, before: String? = nil) async throws {
         try await perform {
             let page = Page(try await services.tweets.search(text, limit: limit + 1, before: before), limit: limit)
-            (state.tweets, state.hasMore) = (page.items, page.hasMore)
+            listing.page = page
         }
     }
 }
