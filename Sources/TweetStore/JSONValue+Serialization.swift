@@ -202,11 +202,13 @@ private struct JSONParser {
     mutating func skipValue(depth: Int) throws(JSONParseError) {
         var open: [UInt8] = []
         repeat {
+            // Every value counts, a number or a string as much as a bracket: the parse refuses a
+            // scalar at the limit too, and the walk must refuse what it refuses.
+            guard depth + open.count < 512 else { throw error("nesting too deep") }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of data") }
             switch bytes[index] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                guard depth + open.count < 512 else { throw error("nesting too deep") }
                 let closing = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 index += 1
                 skipWhitespace()

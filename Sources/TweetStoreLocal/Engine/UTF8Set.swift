@@ -7,10 +7,14 @@
 /// string and hashed it with SipHash for each.
 ///
 /// Bytes are compared as bytes, so only ASCII answers are exact: a `String` equal to a value may
-/// have other bytes (another normalization, repaired UTF-8). ``contains(_:)`` therefore says
-/// `true` for anything past ASCII, and the caller decides from the parsed document.
+/// have other bytes (another normalization, repaired UTF-8), and a value past ASCII may equal an
+/// ASCII string (U+212A KELVIN SIGN is "K" to `String`). ``contains(_:)`` therefore says `true`
+/// for anything past ASCII, and for everything when a value is, and the caller decides from the
+/// parsed document.
 struct UTF8Set {
     private let values: [[UInt8]]
+    /// Whether a value has a byte past ASCII: then no byte comparison can say no.
+    private let isUndecided: Bool
     /// Open addressing: an index into `values` plus one, 0 for an empty bucket.
     private let buckets: [Int]
     private let mask: Int
@@ -20,6 +24,7 @@ struct UTF8Set {
         var seen = Set<String>()
         for string in strings where seen.insert(string).inserted { unique.append(Array(string.utf8)) }
         values = unique
+        isUndecided = unique.contains { $0.contains { $0 >= 0x80 } }
         var size = 8
         while size < unique.count * 2 { size *= 2 }
         mask = size - 1
@@ -34,7 +39,7 @@ struct UTF8Set {
 
     /// Whether `bytes` are one of the values', or hold a byte past ASCII (undecided, see above).
     func contains(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if bytes.contains(where: { $0 >= 0x80 }) { return true }
+        if isUndecided || bytes.contains(where: { $0 >= 0x80 }) { return true }
         var bucket = Self.hash(bytes) & mask
         while buckets[bucket] != 0 {
             let value = values[buckets[bucket] - 1]

@@ -93,6 +93,15 @@ struct JSONCursorTests {
 
     @Test func nestingPastTheLimitIsRefusedAsAParseRefusesIt() {
         for depth in [510, 511, 512, 513, 600] {
+            // Empty innermost and a scalar innermost: the parse counts a scalar's depth too.
+            for inner in ["", "1", "\"s\""] {
+                let bytes = Array(
+                    (String(repeating: "[", count: depth) + inner + String(repeating: "]", count: depth)).utf8)
+                let parsed = (try? JSONValue.parse(bytes)) != nil
+                #expect(((try? Self.walk(bytes).get()) != nil) == parsed, "depth \(depth), \(inner)")
+                #expect(((try? Self.walk(bytes) { _ in true }.get()) != nil) == parsed, "skipped, \(depth), \(inner)")
+                #expect(((try? Self.walk(bytes) { $0 == 100 }.get()) != nil) == parsed, "inside, \(depth), \(inner)")
+            }
             let bytes = Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
             let parsed = (try? JSONValue.parse(bytes)) != nil
             let walked = (try? Self.walk(bytes).get()) != nil
