@@ -305,6 +305,7 @@ struct TweetRecord: Codable, DocumentDecodable, Equatable {
         retweets = try container.decodeIfPresent(Int.self, forKey: .retweets)
         quotes = try container.decodeIfPresent(Int.self, forKey: .quotes)
         quoteId = try container.decodeIfPresent(String.self, forKey: .quoteId)
+        // A damaged `source` loses only what Twitter said about the tweet, not the tweet itself.
         source = try? container.decodeIfPresent(TweetSource.self, forKey: .source)
     }
 
