@@ -17,13 +17,14 @@ public actor LocalDocumentStore: DocumentStore {
     private let compaction: Compaction
     private let indexes: [IndexDefinition]
 
-    /// Where the merges of segments that writes call for run: never inside a writer's lock.
+    /// Where the folds of the journal and merges of segments that writes call for run: never inside
+    /// a writer's lock.
     public enum Compaction: Sendable {
         /// In the process that wrote, after its commit: other processes do not wait for it, but
         /// this one returns only when it is done.
         case inProcess
         /// Wherever `start` runs it, given the store's directory: the CLI starts a detached
-        /// `tweetcli compact`, so that no command waits for a merge.
+        /// `tweetcli compact`, so that no command waits for a fold or a merge.
         case background(start: @Sendable (_ directory: String) -> Void)
     }
 
@@ -168,8 +169,8 @@ public actor LocalDocumentStore: DocumentStore {
             let transaction = Transaction(
                 reader: LocalTransactionReader(store: self, number: number), time: time)
             let result = try await body(transaction)
-            let wantsMerge = try engine!.commitTransaction(transaction.writes, time: time)
-            if wantsMerge { startCompaction() }
+            let wantsCompaction = try engine!.commitTransaction(transaction.writes, time: time)
+            if wantsCompaction { startCompaction() }
             return result
         } catch {
             // A failed commit has released the lock already; releasing it again changes nothing.
@@ -331,10 +332,10 @@ public actor LocalDocumentStore: DocumentStore {
         return unique
     }
 
-    /// Runs the merges of segments the store wants now, here, without keeping other processes
-    /// waiting (see ``Compaction``).
-    /// - Returns: `false` when another process is compacting the store (which does the work), or
-    ///   there is no store, or it cannot be written.
+    /// Folds the journal and runs the merges of segments the store wants now, here, without keeping
+    /// other processes waiting (see ``Compaction``).
+    /// - Returns: `false` when another process is merging the store's segments (which does the
+    ///   work), or there is no store, or it cannot be written.
     @discardableResult
     public func compact() async throws -> Bool {
         try await waitForTransactions()
@@ -342,11 +343,11 @@ public actor LocalDocumentStore: DocumentStore {
         return try engine!.compact()
     }
 
-    /// Starts the merges a commit called for. The commit is done: a compaction that fails leaves the
-    /// segments as they were, for the next one, and is not the write's failure.
+    /// Starts the fold or merges a commit called for. The commit is done: a compaction that fails
+    /// leaves the store as it was, for the next one, and is not the write's failure.
     private func startCompaction() {
         switch compaction {
-        // Dropped on purpose: the write is committed, and a failed merge leaves the segments as they were.
+        // Dropped on purpose: the write is committed, and a failed compaction leaves the store as it was.
         case .inProcess: _ = try? engine?.compact()
         case .background(let start): start(directory)
         }

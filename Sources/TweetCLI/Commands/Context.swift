@@ -47,18 +47,22 @@ final class Context {
         return home + store.dropFirst()
     }
 
+    /// The journal records a local store is folded at: TWEETCLI_FOLD_THRESHOLD tunes it (the safety
+    /// tests fold often), and the background compaction a command starts inherits it.
+    var foldThreshold: Int {
+        environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 128
+    }
+
     /// The services of the selected store, opened on first use.
     func services() throws -> AppServices {
         if let opened { return opened }
-        // TWEETCLI_FOLD_THRESHOLD tunes how often the journal is folded (the safety tests fold often).
-        let threshold = environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 128
         let state = AppPaths.stateDirectory(environment: environment)
         let services =
             PostgresLocation.isLocation(storeDirectory)
             ? try AppServices.postgres(
                 location: PostgresLocation(storeDirectory), stateDirectory: state, createIfMissing: createsStore)
             : try AppServices.local(
-                storeDirectory: storeDirectory, stateDirectory: state, foldThreshold: threshold,
+                storeDirectory: storeDirectory, stateDirectory: state, foldThreshold: foldThreshold,
                 compaction: .background(start: BackgroundCompaction.start), createIfMissing: createsStore)
         opened = services
         return services

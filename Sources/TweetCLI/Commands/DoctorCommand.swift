@@ -51,12 +51,13 @@ struct DoctorCommand: Command {
     }
 }
 
-/// `compact`: the merges of a local store's segments, now. Writes start them by themselves, in a
-/// detached `tweetcli compact` (see ``BackgroundCompaction``), so this is rarely needed by hand.
+/// `compact`: the fold of a local store's journal and the merges of its segments, now. Writes
+/// start them by themselves, in a detached `tweetcli compact` (see ``BackgroundCompaction``), so
+/// this is rarely needed by hand.
 struct CompactCommand: Command {
     static let name = "compact"
     static let usage = "compact"
-    static let summary = "Merge the store's segments now (writes start this by themselves, in the background)"
+    static let summary = "Fold the journal and merge the store's segments now (writes start this by themselves, in the background)"
 
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)
@@ -66,9 +67,12 @@ struct CompactCommand: Command {
     func run(_ context: Context) async throws {
         let directory = context.storeDirectory
         guard !PostgresLocation.isLocation(directory) else {
-            throw CommandFailure("compact merges a local store's files; a PostgreSQL server compacts its own (VACUUM)")
+            throw CommandFailure(
+                "compact folds and merges a local store's files; a PostgreSQL server compacts its own (VACUUM)")
         }
-        let viewModel = DoctorViewModel(maintenance: StoreDoctor(directory: directory, indexes: AppServices.indexes))
+        let viewModel = DoctorViewModel(
+            maintenance: StoreDoctor(
+                directory: directory, indexes: AppServices.indexes, foldThreshold: context.foldThreshold))
         try await viewModel.compact()
         try context.screen.write(
             viewModel.compacted == true

@@ -5,7 +5,7 @@ import FoundationEssentials
     import Glibc
 #endif
 
-/// Starts a store's merges in a detached process, `tweetcli --store DIR compact`, so that the
+/// Starts a store's fold and merges in a detached process, `tweetcli --store DIR compact`, so that the
 /// command whose write called for them returns at once: this very binary (`/proc/self/exe`), in a
 /// session of its own (a terminal's hang-up or Ctrl-C does not reach it), with no terminal
 /// attached (standard streams on /dev/null). Nothing waits for it; if it cannot start, the

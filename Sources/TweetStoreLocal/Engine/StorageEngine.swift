@@ -9,8 +9,8 @@ import TweetStore
 ///
 /// - `journal.jsonl` holds the transactions since the last fold, one checksummed line each; a
 ///   process replays only these (at most ``foldThreshold`` records) when it opens the store.
-/// - Every ``foldThreshold`` transactions (or ``foldBytes`` of them) the journal is folded into a
-///   new immutable segment;
+/// - Every ``foldThreshold`` transactions (or ``foldBytes`` of them) a compaction, outside the
+///   writers' lock, folds the journal into a new immutable segment;
 ///   segments of similar size are merged, so there are few of them and each lookup or page costs a
 ///   few binary searches over the segment files (read through ``BlockFile``), whatever the store's size.
 /// - `MANIFEST.json` names the live segments; replacing it atomically commits a fold or a merge.
@@ -148,16 +148,25 @@ struct StorageEngine {
     }
 
     /// Commits a transaction's writes (fsynced before it returns) and releases the lock.
-    /// - Returns: whether the segments now want a merge (``compact()``), after a fold.
+    /// - Returns: whether the store now wants a compaction (``compact()``): a fold of the journal,
+    ///   or a merge of segments.
     mutating func commitTransaction(_ writes: [Transaction.Write], time: Date) throws -> Bool {
         defer { StoreLock.release(lock.fd) }
         let operations = try Self.resolve(writes, reader: snapshot)
         guard !operations.isEmpty else { return false }
         try append(operations, time: time)
-        guard snapshot.memtable.recordCount >= foldThreshold || offset >= Self.foldBytes else { return false }
-        // The transaction is committed (fsynced) already: a fold that fails (a damaged
-        // older segment, a full disk) must not report it as failed. The journal keeps
-        // it, the next writer tries the fold again, and reads report any damage.
+        let records = snapshot.memtable.recordCount
+        guard records >= Self.inlineFoldFactor * foldThreshold || offset >= Self.inlineFoldFactor * Self.foldBytes
+        else {
+            // Asked at the threshold, then again every few records while the fold has not come
+            // (a compaction that could not start, or was killed), not at every one.
+            return offset >= Self.foldBytes
+                || (records >= foldThreshold && (records - foldThreshold) % Self.foldRequestInterval == 0)
+        }
+        // Compactions do not keep up (or never run): this commit folds, under its lock. The
+        // transaction is committed (fsynced) already: a fold that fails (a damaged older
+        // segment, a full disk) must not report it as failed. The journal keeps it, the
+        // next writer tries the fold again, and reads report any damage.
         do {
             try fold(adding: nil)
         } catch {
@@ -166,6 +175,15 @@ struct StorageEngine {
         }
         return Self.plannedMerge(manifest.segments) != nil
     }
+
+    /// How many times ``foldThreshold`` records (or ``foldBytes``) the journal may reach, waiting for
+    /// a compaction to fold it, before a commit folds it itself.
+    static let inlineFoldFactor = 4
+    /// Records between a commit's requests for a fold that has not come.
+    static let foldRequestInterval = 16
+
+    /// Whether the journal is long enough to fold.
+    private var wantsFold: Bool { snapshot.memtable.recordCount >= foldThreshold || offset >= Self.foldBytes }
 
     /// Ends a transaction without writing anything, releasing the lock.
     func abortTransaction() {
@@ -388,8 +406,10 @@ struct StorageEngine {
     static let segmentLimit = 24
 
     /// Writes the memtable (and `imported` entries, newer still) as segments, commits the new
-    /// manifest, then starts an empty journal. Merges are left to ``compact()``, outside the lock,
-    /// unless there are more than ``segmentLimit`` segments.
+    /// manifest, then starts an empty journal, all under the exclusive lock: for an import, and for
+    /// a commit that finds the journal ``inlineFoldFactor`` times too long (compactions fold it
+    /// otherwise, outside the lock). Merges are left to ``compact()``, outside the lock, unless
+    /// there are more than ``segmentLimit`` segments.
     private mutating func fold(adding imported: (capacity: Int, next: () throws -> SegmentWriter.Entry?)?) throws {
         // A manifest exists before any segment file does, so segment files without one always mean
         // a lost manifest (an error), never a first fold that crashed before its commit.
@@ -461,19 +481,29 @@ struct StorageEngine {
         return segments.count > 8 ? segments.count - 2 : nil
     }
 
-    /// Runs the merges ``plannedMerge(_:)`` wants, one after another, without keeping writers or
-    /// readers waiting: each merge reads its two segments (immutable files) with no lock held and
-    /// streams them into new files, and only its commit takes the exclusive lock, to rename the new
-    /// files into a segment and replace the two in the manifest. One compaction runs at a time
-    /// (``CompactionLock``); a process killed during one leaves the old segments live, and its
-    /// files are removed by the next.
-    /// - Returns: whether this call compacted (`false`: another process is compacting, or the
+    /// Folds the journal and runs the merges ``plannedMerge(_:)`` wants, without keeping writers or
+    /// readers waiting: a fold writes the journal's documents as a segment, a merge streams two
+    /// segments (immutable files) into one, each with no lock held, and only the commit takes the
+    /// exclusive lock, to rename the new files into a segment and replace the manifest (and, for a
+    /// fold, start the journal again from the records committed since). One fold and one merge
+    /// run at a time (``CompactionLock``), side by side; a process killed during either leaves the
+    /// store as it was, and its files are removed by the next of its kind.
+    /// - Parameter beforeFoldCommit: runs between writing a fold's segment and committing it (for
+    ///   tests: a commit made there must survive the fold).
+    /// - Returns: whether this call ran the merges (`false`: another process is merging, or the
     ///   store cannot be written).
-    mutating func compact() throws -> Bool {
-        guard writable, let compaction = try CompactionLock.acquire(directory) else { return false }
-        defer { CompactionLock.release(compaction) }
-        let output = CompactionLock.outputName(pid: getpid())
-        CompactionLock.removeAbandonedOutputs(directory)
+    mutating func compact(beforeFoldCommit: () throws -> Void = {}) throws -> Bool {
+        guard writable else { return false }
+        if let folding = try CompactionLock.acquire(directory, .fold) {
+            defer { CompactionLock.release(folding) }
+            CompactionLock.removeAbandonedOutputs(directory, .fold)
+            let output = CompactionLock.outputName(.fold, pid: getpid())
+            while try foldJournal(into: output, beforeCommit: beforeFoldCommit) {}
+        }
+        guard let merging = try CompactionLock.acquire(directory, .merge) else { return false }
+        defer { CompactionLock.release(merging) }
+        let output = CompactionLock.outputName(.merge, pid: getpid())
+        CompactionLock.removeAbandonedOutputs(directory, .merge)
         while true {
             let planned: (older: Int, names: [String], sources: [Segment])? = try withLock(exclusive: false) { engine in
                 guard let older = Self.plannedMerge(engine.manifest.segments) else { return nil }
@@ -504,6 +534,96 @@ struct StorageEngine {
         }
     }
 
+    /// What a fold read from the journal, under the shared lock, and what it expects to find
+    /// unchanged when it commits.
+    private struct FoldPlan {
+        /// The journal's documents, sorted by path; deletions dropped when there is no segment.
+        var entries: [SegmentWriter.Entry]
+        /// The last record folded, and where the next one would start.
+        var sequence: Int64
+        var journalOffset: Int
+        var journalInode: UInt64
+        /// The manifest's, when planned: a fold committed since (by a writer that could not wait)
+        /// changes it.
+        var foldedSequence: Int64
+        var hadSegments: Bool
+    }
+
+    /// Folds the journal, if it wants it, into a segment written as `output` outside any lock, then
+    /// committed under the exclusive lock with the records that came meanwhile kept in a new journal.
+    /// - Returns: whether it folded (`false`: the journal is short, or another fold came first).
+    private mutating func foldJournal(into output: String, beforeCommit: () throws -> Void) throws -> Bool {
+        let planned: FoldPlan? = try withLock(exclusive: false) { engine in
+            guard engine.wantsFold, engine.sequence > engine.manifest.foldedSequence else { return nil }
+            let hadSegments = !engine.manifest.segments.isEmpty
+            // Nothing older to hide: the journal's deletions need not be kept.
+            let entries = try engine.snapshot.memtable.sortedEntries().filter { hadSegments || $0.data != nil }
+            return FoldPlan(
+                entries: entries, sequence: engine.sequence, journalOffset: engine.offset,
+                journalInode: engine.journalInode, foldedSequence: engine.manifest.foldedSequence,
+                hadSegments: hadSegments)
+        }
+        guard let plan = planned else { return false }
+        do {
+            var iterator = plan.entries.makeIterator()
+            let count = try SegmentWriter(directory: directory, indexes: indexes).write(
+                name: output, atMost: plan.entries.count
+            ) { iterator.next() }
+            try beforeCommit()
+            return try withLock(exclusive: true) { engine in
+                try engine.commitFold(plan, output: output, documents: count)
+            }
+        } catch {
+            Self.removeOutput(output, in: directory)
+            throw error
+        }
+    }
+
+    /// Adds the fold written as `output` to the manifest as the newest segment, then replaces the
+    /// journal with one that holds only the records after the fold's: the manifest is the commit
+    /// point, and a crash before the journal is replaced leaves records the replay skips (up to
+    /// ``Manifest/foldedSequence``). If another fold came first, this one is dropped.
+    /// - Returns: whether it committed.
+    private mutating func commitFold(_ plan: FoldPlan, output: String, documents: Int) throws -> Bool {
+        guard manifest.foldedSequence == plan.foldedSequence, journalInode == plan.journalInode,
+            offset >= plan.journalOffset, manifest.segments.isEmpty != plan.hadSegments
+        else {
+            Self.removeOutput(output, in: directory)
+            return false
+        }
+        let tail = try FileIO.readBytes(
+            from: journal.fd, offset: plan.journalOffset, count: offset - plan.journalOffset, path: journalPath)
+        // A manifest exists before any segment file does (see ``fold(adding:)``).
+        if FileIO.stamp(of: PathName.join(directory, Manifest.fileName)) == .missing {
+            try manifest.save(directory: directory)
+        }
+        var updated = manifest
+        if documents > 0 {
+            let name = SegmentFormat.segmentName(updated.nextSegment)
+            updated.nextSegment += 1
+            try Self.rename(output, to: name, in: directory)
+            updated.segments.append(.init(name: name, documents: documents))
+        } else {
+            Self.removeOutput(output, in: directory)
+        }
+        updated.foldedSequence = plan.sequence
+        updated.lastTime = lastTime == .distantPast ? nil : lastTime
+        try updated.save(directory: directory)  // The commit point; it syncs the directory too.
+        try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader() + tail, directory: directory)
+        manifestStamp = nil
+        try refresh(exclusive: true)
+        return true
+    }
+
+    /// Renames the compaction output `output`'s files to segment `name`'s.
+    private static func rename(_ output: String, to name: String, in directory: String) throws {
+        for file in [SegmentFormat.dataFileName, SegmentFormat.indexFileName] {
+            guard Glibc.rename(PathName.join(directory, file(output)), PathName.join(directory, file(name))) == 0 else {
+                throw StoreError.io(path: PathName.join(directory, file(output)), reason: FileIO.errnoText())
+            }
+        }
+    }
+
     /// Deletes the files of the compaction output `name`, if they are there.
     private static func removeOutput(_ name: String, in directory: String) {
         for file in [SegmentFormat.dataFileName(name), SegmentFormat.indexFileName(name)] {
@@ -530,11 +650,7 @@ struct StorageEngine {
         } else {
             let name = SegmentFormat.segmentName(updated.nextSegment)
             updated.nextSegment += 1
-            for file in [SegmentFormat.dataFileName, SegmentFormat.indexFileName] {
-                guard rename(PathName.join(directory, file(output)), PathName.join(directory, file(name))) == 0 else {
-                    throw StoreError.io(path: PathName.join(directory, file(output)), reason: FileIO.errnoText())
-                }
-            }
+            try Self.rename(output, to: name, in: directory)
             updated.segments.replaceSubrange(older...(older + 1), with: [.init(name: name, documents: documents)])
         }
         try updated.save(directory: directory)  // The commit point; it syncs the directory too.

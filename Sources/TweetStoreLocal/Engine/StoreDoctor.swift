@@ -13,13 +13,16 @@ import TweetStore
 public struct StoreDoctor: StoreMaintenance {
     public let directory: String
     private let indexes: [IndexDefinition]
+    private let foldThreshold: Int
 
     /// - Parameters:
     ///   - directory: the store's directory.
     ///   - indexes: the indexes rebuilt segments get (the same the store is opened with).
-    public init(directory: String, indexes: [IndexDefinition]) {
+    ///   - foldThreshold: the journal records ``compact()`` folds at (the store's own).
+    public init(directory: String, indexes: [IndexDefinition], foldThreshold: Int = 128) {
         self.directory = directory
         self.indexes = indexes
+        self.foldThreshold = foldThreshold
     }
 
     private var journalPath: String { PathName.join(directory, StorageEngine.journalName) }
@@ -41,11 +44,11 @@ public struct StoreDoctor: StoreMaintenance {
     /// and the journal is rewritten with the intact ones; a segment with damaged lines or a bad
     /// index is rewritten from its intact lines (damaged ones to a side file), under a new name
     /// committed by the manifest. A damaged manifest or a file from a newer version is left alone.
-    /// Runs the merges the segments want (see ``StorageEngine/compact()``); a directory without a
-    /// store is left as it is.
+    /// Folds the journal and runs the merges the segments want (see ``StorageEngine/compact(beforeFoldCommit:)``);
+    /// a directory without a store is left as it is.
     public func compact() throws -> Bool {
         guard StorageEngine.exists(in: directory) else { throw StoreError.noStore(path: directory) }
-        var engine = try StorageEngine(directory: directory, clock: Date.init, indexes: indexes, foldThreshold: 128)
+        var engine = try StorageEngine(directory: directory, clock: Date.init, indexes: indexes, foldThreshold: foldThreshold)
         return try engine.compact()
     }
 

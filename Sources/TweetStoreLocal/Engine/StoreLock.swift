@@ -26,14 +26,17 @@ enum StoreLock {
     static func acquire(_ fd: Int32, exclusive: Bool, directory: String) throws {
         let operation = exclusive ? LOCK_EX : LOCK_SH
         let deadline = Date().addingTimeInterval(patience)
-        var pause: useconds_t = 1_000
+        // Polled, since flock cannot wait with a deadline: often enough that a commit waiting behind
+        // another (a few milliseconds of fsyncs) starts within a millisecond of its release, and
+        // a try costs a microsecond, so a thousand a second over the whole patience cost nothing.
+        var pause: useconds_t = 100
         while flock(fd, operation | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw StoreError.io(path: directory, reason: FileIO.errnoText())
             }
             guard Date() < deadline else { throw StoreError.busy(path: directory, holder: holder(of: fd)) }
             usleep(pause)
-            pause = min(pause * 2, 50_000)
+            pause = min(pause * 2, 1_000)
         }
     }
 

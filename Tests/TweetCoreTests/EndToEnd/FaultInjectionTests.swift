@@ -106,9 +106,10 @@ struct FaultWalk {
     }
 }
 
-/// Each system call the store makes failing in turn, under `strace -e inject`, during a post that
-/// folds and merges (journal append, two segments merged into a third with its index, manifest,
-/// journal replacement, old files removed) and during `doctor --repair` of a damaged store.
+/// Each system call the store makes failing in turn, under `strace -e inject`, during a post (its
+/// journal append), a compaction that folds and merges (the journal written as a segment, two
+/// segments merged into a third with its index, manifest, journal replacement, old files removed)
+/// and `doctor --repair` of a damaged store.
 /// Whatever fails, no acknowledged write is lost, nothing crashes, and repair never makes things worse.
 @Suite(.enabled(if: Strace.works), .serialized)
 struct FaultInjectionTests {
@@ -129,35 +130,32 @@ struct FaultInjectionTests {
         return Set(try jsonArray(feed.stdout).compactMap { $0["caption"] as? String })
     }
 
-    /// A store whose next post folds the journal and merges two segments.
+    /// A store whose next compaction (at a fold threshold of 2, the walks') folds the journal and
+    /// merges two segments: one segment from a compaction after four posts, four posts in the
+    /// journal. Built without background compactions (their threshold is far off), so it is the
+    /// same every time.
     func storeAboutToMerge() throws -> (CLIRunner, Set<String>) {
         let cli = try CLIRunner()
         try cli.register("ada", fullname: "Ada")
-        let environment = ["TWEETCLI_FOLD_THRESHOLD": "2"]
+        let never = ["TWEETCLI_FOLD_THRESHOLD": "1000"]
         var captions: Set<String> = []
         for number in 1...8 {
-            #expect(try cli.run(["post", "post \(number)"], environment: environment).status == 0)
+            #expect(try cli.run(["post", "post \(number)"], environment: never).status == 0)
             captions.insert("post \(number)")
+            if number == 4 {
+                #expect(try cli.run(["compact"], environment: ["TWEETCLI_FOLD_THRESHOLD": "2"]).status == 0)
+            }
         }
         return (cli, captions)
     }
 
-    @Test(arguments: ["ENOSPC", "EIO", "EINTR"])
-    func aPostThatFoldsAndMergesLosesNothingWhicheverCallFails(_ error: String) throws {
-        let (cli, before) = try storeAboutToMerge()
-        let walk = try FaultWalk(cli, ["post", "the new one"])
-        // The post does merge: its segments are not the ones it started with.
-        let segments = { Set(try FileManager.default.contentsOfDirectory(atPath: cli.store.path)) }
-        try walk.reset()
-        let start = try segments()
-        #expect(try walk.strace([]) == 0)
-        #expect(try segments().subtracting(start).contains { $0.hasPrefix("seg-") })
-        #expect(try start.subtracting(segments()).contains { $0.hasPrefix("seg-") })
-
+    /// Runs `arguments` through the walk of `error`, checking after each run that every caption in
+    /// `before` (and `added`, when the run succeeded) is still there.
+    func walkLosesNothing(_ walk: FaultWalk, error: String, before: Set<String>, added: String?) throws -> Int {
         let (failed, runs) = try walk.walk(Self.calls[error]!, error: error) { status, name in
             var expected = before
-            if status == 0 { expected.insert("the new one") }
-            let present = try captions(cli, after: name)
+            if status == 0, let added { expected.insert(added) }
+            let present = try captions(walk.cli, after: name)
             #expect(expected.isSubset(of: present), "lost after \(name): \(expected.subtracting(present))")
         }
         if error == "EINTR" {
@@ -165,8 +163,36 @@ struct FaultInjectionTests {
         } else {
             #expect(failed > 0)  // Some calls did fail: the walk reached the store's system calls.
         }
-        #expect(runs > 20)
-        print("fault injection, folding post, \(error): \(runs) runs, \(failed) failed, nothing lost")
+        print("fault injection, \(walk.arguments[0]), \(error): \(runs) runs, \(failed) failed, nothing lost")
+        return runs
+    }
+
+    @Test(arguments: ["ENOSPC", "EIO", "EINTR"])
+    func aCompactionThatFoldsAndMergesLosesNothingWhicheverCallFails(_ error: String) throws {
+        let (cli, before) = try storeAboutToMerge()
+        let walk = try FaultWalk(cli, ["compact"])
+        // The compaction does fold and merge: the journal is emptied into a segment, and the two
+        // segments merged into one.
+        let segments = { Set(try FileManager.default.contentsOfDirectory(atPath: cli.store.path)) }
+        try walk.reset()
+        let start = try segments()
+        #expect(try walk.strace([]) == 0)
+        #expect(try segments().subtracting(start).contains { $0.hasPrefix("seg-") })
+        #expect(try start.subtracting(segments()).contains { $0.hasPrefix("seg-") })
+        let after = try segments()
+        #expect(after.filter { $0.hasPrefix("seg-") }.count == 2, "one segment: \(after)")
+        #expect(try String(contentsOf: cli.journal, encoding: .utf8).split(separator: "\n").count == 1)
+
+        #expect(try walkLosesNothing(walk, error: error, before: before, added: nil) > 20)
+    }
+
+    @Test(arguments: ["ENOSPC", "EIO", "EINTR"])
+    func aPostLosesNothingWhicheverCallFails(_ error: String) throws {
+        let (cli, before) = try storeAboutToMerge()
+        // The post asks for a compaction, which strace follows too (it waits for it): the
+        // injected failures reach the post's own calls and the compaction's.
+        let walk = try FaultWalk(cli, ["post", "the new one"])
+        #expect(try walkLosesNothing(walk, error: error, before: before, added: "the new one") >= 10)
     }
 
     @Test(arguments: ["ENOSPC", "EIO", "EINTR"])
