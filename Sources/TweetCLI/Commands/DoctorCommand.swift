@@ -57,7 +57,8 @@ struct DoctorCommand: Command {
 struct CompactCommand: Command {
     static let name = "compact"
     static let usage = "compact"
-    static let summary = "Fold the journal and merge the store's segments now (writes start this by themselves, in the background)"
+    static let summary =
+        "Fold the journal and merge the store's segments now (writes start this by themselves, in the background)"
 
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)

@@ -44,11 +44,12 @@ public struct StoreDoctor: StoreMaintenance {
     /// and the journal is rewritten with the intact ones; a segment with damaged lines or a bad
     /// index is rewritten from its intact lines (damaged ones to a side file), under a new name
     /// committed by the manifest. A damaged manifest or a file from a newer version is left alone.
-    /// Folds the journal and runs the merges the segments want (see ``StorageEngine/compact(beforeFoldCommit:)``);
-    /// a directory without a store is left as it is.
+    /// Folds the journal and runs the merges the segments want (see
+    /// ``StorageEngine/compact(beforeFoldCommit:)``); a directory without a store is left as it is.
     public func compact() throws -> Bool {
         guard StorageEngine.exists(in: directory) else { throw StoreError.noStore(path: directory) }
-        var engine = try StorageEngine(directory: directory, clock: Date.init, indexes: indexes, foldThreshold: foldThreshold)
+        var engine = try StorageEngine(
+            directory: directory, clock: Date.init, indexes: indexes, foldThreshold: foldThreshold)
         return try engine.compact()
     }
 

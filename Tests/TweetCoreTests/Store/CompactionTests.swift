@@ -93,7 +93,9 @@ struct CompactionTests {
         var random = SplitMix64(seed: 6)
         try await StorageEngineTests.randomWrites(20, store: store, model: &model, random: &random)
         let before = try Self.manifest(directory)
-        let held = try [CompactionLock.Kind.fold, .merge].map { try #require(try CompactionLock.acquire(directory.path, $0)) }
+        let held = try [CompactionLock.Kind.fold, .merge].map {
+            try #require(try CompactionLock.acquire(directory.path, $0))
+        }
         #expect(try await store.compact() == false)
         #expect(try Self.manifest(directory) == before)
         held.forEach(CompactionLock.release)
@@ -116,7 +118,8 @@ struct CompactionTests {
         try await StorageEngineTests.expectMatches(store, model)
         #expect(try await store.compact())
         #expect(
-            !directory.files().contains { $0.hasPrefix("compaction-") || $0.hasPrefix("fold-") }, "\(directory.files())")
+            !directory.files().contains { $0.hasPrefix("compaction-") || $0.hasPrefix("fold-") }, "\(directory.files())"
+        )
         // A name that only looks like a compaction's is not touched.
         #expect(!CompactionLock.isOutputFileName("compaction-42.jsonl.bak", .merge))
         #expect(!CompactionLock.isOutputFileName("compaction-.jsonl", .merge))
