@@ -33,13 +33,14 @@ let package = Package(
         // zlib's declarations (Debian's zlib1g-dev), for reading a zipped Twitter archive; loaded
         // with dlopen by the one command that needs it, like libpq.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // prctl, which Swift cannot call (it is variadic), for the benchmark's subreaper.
+        // prctl, ioprio_set and gettid, which Swift cannot call (variadic, or without a libc
+        // wrapper): the benchmark's subreaper and the priority of compactions' merges.
         .systemLibrary(name: "CProcessControl", path: "Sources/CProcessControl"),
         // The engine-neutral store: the DocumentStore protocol and its value types (queries,
         // transactions, JSON values, index declarations, errors), as swift-nio's NIOCore.
         .target(name: "TweetStore", swiftSettings: sameExecutor),
         // The local engine: a log-structured store of JSON Lines files in one directory, and its doctor.
-        .target(name: "TweetStoreLocal", dependencies: ["TweetStore"], swiftSettings: sameExecutor),
+        .target(name: "TweetStoreLocal", dependencies: ["CProcessControl", "TweetStore"], swiftSettings: sameExecutor),
         // The PostgreSQL engine: documents as JSONB rows, the same queries and transactions.
         .target(name: "TweetStorePostgres", dependencies: ["TweetStore", "CLibPQ"], swiftSettings: sameExecutor),
         // Models, auth, services and view models, over the protocol only.
@@ -48,7 +49,7 @@ let package = Package(
         // the executable only calls it (swift-format's SwiftFormat library and thin executable).
         .target(
             name: "TweetCLI",
-            dependencies: ["CProcessControl", "TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres"],
+            dependencies: ["TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres"],
             swiftSettings: sameExecutor),
         .executableTarget(name: "tweetcli", dependencies: ["TweetCLI"], swiftSettings: sameExecutor),
         // Fetches a twtxt feed over http(s) with URLSession, for tweetcli, which runs it: its own

@@ -19,4 +19,16 @@ static inline int tweetcli_deprioritize(pid_t pid) {
     long idle = syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, (int)pid, 3 << 13);
     return niced == 0 && idle == 0 ? 0 : -1;
 }
+
+/* The same for the calling thread alone: Linux applies both to the thread whose ID it is given,
+   so a compaction's merge can write behind every other process while its commits, on another
+   thread, hold the store's lock at the usual priority. */
+static inline int tweetcli_deprioritize_this_thread(void) {
+    return tweetcli_deprioritize((pid_t)syscall(SYS_gettid));
+}
+
+/* The calling thread's ID (gettid), for tests that read its priority back. */
+static inline pid_t tweetcli_thread_id(void) {
+    return (pid_t)syscall(SYS_gettid);
+}
 #endif

@@ -38,6 +38,8 @@ struct BenchmarkOptions: Equatable {
                             and max latency, peak RSS and bytes written (issue 11)
           --stall-posts N   posts in the write-stall test (default 75000)
           --stall-tweets N  tweets (and likes) its store is seeded with (default 100000)
+          --stall-log FILE  also write each post's start and latency, and when each background
+                            compaction ended, to FILE (tab-separated), to see what the slow ones met
 
           --archive-import    instead: import a synthetic Twitter archive (zipped with zip) into an
                               empty store, each run a fresh process, and report the time and peak
@@ -66,6 +68,8 @@ struct BenchmarkOptions: Equatable {
     var writeStall = false
     var stallPosts = 75_000
     var stallTweets = 100_000
+    /// Where the write-stall test writes each post's and compaction's timing, if anywhere.
+    var stallLog: String?
     /// Run the archive-import benchmark instead.
     var archiveImport = false
     var archiveTweets = 100_000
@@ -133,6 +137,9 @@ struct BenchmarkOptions: Equatable {
             case "--write-stall": writeStall = try flag()
             case "--stall-posts": stallPosts = try number(atLeast: 1)
             case "--stall-tweets": stallTweets = try number(atLeast: 1)
+            case "--stall-log":
+                stallLog = try value()
+                if stallLog?.isEmpty ?? true { throw BenchmarkError.usage("--stall-log needs a file") }
             case "--archive-import": archiveImport = try flag()
             case "--archive-tweets": archiveTweets = try number(atLeast: 1)
             case "--write-archive-to": writeArchiveTo = try value()

@@ -53,8 +53,9 @@ struct WriteStall {
         /// Bytes they wrote (`ru_oublock`, 512-byte blocks).
         var bytesWritten = 0
 
-        /// Reaps the descendants that have exited (waiting for all of them when `waiting`).
-        mutating func reap(waiting: Bool) {
+        /// Reaps the descendants that have exited (waiting for all of them when `waiting`), calling
+        /// `reaped` with each one's CPU seconds and bytes written.
+        mutating func reap(waiting: Bool, reaped: (_ cpuSeconds: Double, _ bytesWritten: Int) -> Void = { _, _ in }) {
             var status: Int32 = 0
             var usage = rusage()
             while true {
@@ -63,9 +64,12 @@ struct WriteStall {
                 guard pid > 0 else { return }
                 count += 1
                 peakRSSKiB = max(peakRSSKiB, Int(usage.ru_maxrss))
-                cpuSeconds += Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-                cpuSeconds += Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+                let cpu =
+                    Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+                    + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+                cpuSeconds += cpu
                 bytesWritten += Int(usage.ru_oublock) * 512
+                reaped(cpu, Int(usage.ru_oublock) * 512)
             }
         }
     }
@@ -116,20 +120,33 @@ struct WriteStall {
         var milliseconds: [Double] = []
         milliseconds.reserveCapacity(options.stallPosts)
         var (peak, peakPost, blocks, captionBytes) = (0, 0, 0, 0)
+        var log = ""
+        let start = DispatchTime.now().uptimeNanoseconds
+        func since() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
+        func logReaped(_ cpu: Double, _ bytes: Int) {
+            log += "compaction ended\t\(since())\t\(cpu)\t\(bytes)\n"
+        }
         for post in 0..<options.stallPosts {
             let caption = "write stall \(post)"
+            let began = since()
             let result = try launcher.run(tweetcli + ["post", caption])
             milliseconds.append(Double(result.wallNanoseconds) / 1e6)
+            if options.stallLog != nil { log += "post\t\(post)\t\(began)\t\(milliseconds[post])\n" }
             if result.peakRSSKiB > peak { (peak, peakPost) = (result.peakRSSKiB, post) }
             blocks += result.blocksWritten
             captionBytes += caption.utf8.count
-            compactions.reap(waiting: false)
+            compactions.reap(waiting: false, reaped: logReaped)
             if (post + 1) % 5000 == 0 {
                 ProgressLog.note("write stall: \(post + 1) posts …")
                 sizes.append((post + 1, try size(of: store, server: server)))
             }
         }
-        compactions.reap(waiting: true)
+        compactions.reap(waiting: true, reaped: logReaped)
+        if let path = options.stallLog {
+            guard FileManager.default.createFile(atPath: path, contents: Data(log.utf8)) else {
+                throw BenchmarkError.io(path: path, reason: "cannot write the log")
+            }
+        }
         return Result(
             options: options, machine: Machine.current(), swiftRuntime: executables.swiftRuntime, seed: seed,
             milliseconds: milliseconds,

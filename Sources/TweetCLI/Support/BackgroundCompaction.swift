@@ -1,4 +1,3 @@
-import CProcessControl
 import FoundationEssentials
 
 #if canImport(Glibc)
@@ -31,10 +30,8 @@ enum BackgroundCompaction {
         var pointers = arguments.map { strdup($0) } + [nil]
         defer { for pointer in pointers { free(pointer) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, &pointers, environ) == 0 else { return }
-        // Behind every command in the queues: the lowest CPU priority, and the idle I/O class (a
-        // merge's writes were what a post's fsync waited behind). Best effort: a system that
-        // refuses either still merges, at the priority it gave.
-        _ = tweetcli_deprioritize(pid)
+        // At the usual priority: its folds and commits hold the store's lock while others wait.
+        // Its merges write from a thread behind every other process (StorageEngine.compact).
+        _ = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, &pointers, environ)
     }
 }

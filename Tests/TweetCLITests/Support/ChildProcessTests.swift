@@ -1,4 +1,3 @@
-import CProcessControl
 import Foundation
 import Testing
 
@@ -61,30 +60,5 @@ import Testing
             return
         }
         #expect(failure.reason.contains("No such file"))
-    }
-
-    /// A background compaction runs behind every command: the lowest CPU priority and the idle
-    /// I/O class, set on the child by the process that starts it (read back from /proc).
-    @Test func aDeprioritizedChildRunsNicedInTheIdleIOClass() async throws {
-        let pid = try ChildProcess.spawn("/bin/sh", arguments: ["sh", "-c", "sleep 5"], standardError: 2).get()
-        defer {
-            kill(pid, SIGKILL)
-            _ = waitpid(pid, nil, 0)
-        }
-        #expect(tweetcli_deprioritize(pid) == 0)
-        errno = 0
-        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(pid)) == 19 && errno == 0)
-        // ioprio_get through /proc is not offered; `ionice` (util-linux) reads it back when present.
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/ionice") {
-            let output = Pipe()
-            let ionice = Process()
-            ionice.executableURL = URL(fileURLWithPath: "/usr/bin/ionice")
-            ionice.arguments = ["-p", String(pid)]
-            ionice.standardOutput = output
-            try ionice.run()
-            ionice.waitUntilExit()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(text.hasPrefix("idle"), "\(text)")
-        }
     }
 }
