@@ -27,6 +27,16 @@ static inline int tweetcli_deprioritize_this_thread(void) {
     return tweetcli_deprioritize((pid_t)syscall(SYS_gettid));
 }
 
+/* Starts writing back the file's dirty pages in [offset, offset + length) and, with `wait`, waits
+   for those already under way first and for these to finish: sync_file_range, which glibc declares
+   only under _GNU_SOURCE (flags from linux/fs.h: WAIT_BEFORE 1, WRITE 2, WAIT_AFTER 4). It makes
+   nothing durable (no metadata, no disk cache flush); a writer calls it to keep its unwritten
+   bytes bounded, so that no one fsync later has a long queue to flush. Best effort: -1 if refused. */
+static inline int tweetcli_write_back(int fd, long long offset, long long length, int wait) {
+    unsigned int flags = wait ? 1 | 2 | 4 : 2;
+    return (int)syscall(SYS_sync_file_range, fd, (long long)offset, (long long)length, flags);
+}
+
 /* The calling thread's ID (gettid), for tests that read its priority back. */
 static inline pid_t tweetcli_thread_id(void) {
     return (pid_t)syscall(SYS_gettid);

@@ -1,3 +1,4 @@
+import CProcessControl
 import FoundationEssentials
 import TweetStore
 
@@ -41,10 +42,14 @@ struct SegmentWriter {
     var sortBudget = 16 << 20
     /// Offsets kept in memory before they go to a temporary file.
     var offsetsInMemory = 1 << 20
+    /// Whether the files are written back to the disk as they are written, a megabyte at a time
+    /// (``FileOutput/boundedWriteback``): for a merge, which writes beside the commits of others.
+    var boundedWriteback = false
 
-    init(directory: String, indexes: [IndexDefinition]) {
+    init(directory: String, indexes: [IndexDefinition], boundedWriteback: Bool = false) {
         self.directory = directory
         self.indexes = indexes
+        self.boundedWriteback = boundedWriteback
     }
 
     /// Writes `entries` (sorted by ``SegmentFormat/comparePaths(_:_:)``, one per path) as segment
@@ -63,7 +68,7 @@ struct SegmentWriter {
     func write(name: String, atMost capacity: Int, next: () throws -> Entry?) throws -> Int {
         let dataPath = PathName.join(directory, SegmentFormat.dataFileName(name))
         let indexPath = PathName.join(directory, SegmentFormat.indexFileName(name))
-        let output = try FileOutput(path: dataPath)
+        let output = try FileOutput(path: dataPath, boundedWriteback: boundedWriteback)
         // The count is known at the end: it is written then, over spaces kept for it (JSON allows
         // them after a number).
         let countWidth = 20
@@ -106,7 +111,7 @@ struct SegmentWriter {
 
         // The index file, written as it is computed; its header last, with the checksum of
         // everything after it (bytes 40–47, which the doctor checks).
-        let indexOutput = try FileOutput(path: indexPath)
+        let indexOutput = try FileOutput(path: indexPath, boundedWriteback: boundedWriteback)
         var checksum = CRC32.Running()
         var pending: [UInt8] = []
         pending.reserveCapacity(1 << 20)
@@ -193,9 +198,19 @@ final class FileOutput {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private(set) var offset = 0
+    /// Whether each megabyte is sent to the disk as soon as it is written, after waiting for the
+    /// one before: a writer then has at most about two megabytes the disk has not taken, where
+    /// otherwise the page cache holds all of a merge's output until its fsync. On ext4, another
+    /// process's fsync (a post's journal append) can wait for that whole flush; bounded, it waits
+    /// for a megabyte at most (RocksDB's `bytes_per_sync` does the same, with `sync_file_range`).
+    let boundedWriteback: Bool
+    /// Where the bytes flushed so far end, and where those the disk is known to have taken end.
+    private var flushed = 0
+    private var writtenBack = 0
 
-    init(path: String) throws {
+    init(path: String, boundedWriteback: Bool = false) throws {
         self.path = path
+        self.boundedWriteback = boundedWriteback
         fd = FileIO.createExclusive(path)
         guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         buffer.reserveCapacity(1 << 20)
@@ -211,7 +226,16 @@ final class FileOutput {
 
     private func flush() throws {
         try FileIO.writeAll(fd, buffer, path: path)
+        let start = flushed
+        flushed += buffer.count
         buffer.removeAll(keepingCapacity: true)
+        guard boundedWriteback, flushed > start else { return }
+        // Best effort: refused (not Linux, another file system), the fsync at the end does it all.
+        _ = tweetcli_write_back(fd, Int64(start), Int64(flushed - start), 0)
+        if start > writtenBack {
+            _ = tweetcli_write_back(fd, Int64(writtenBack), Int64(start - writtenBack), 1)
+            writtenBack = start
+        }
     }
 
     /// Writes `bytes` over what is at `offset` already (the buffer is written out first).

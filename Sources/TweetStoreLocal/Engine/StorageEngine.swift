@@ -518,14 +518,16 @@ struct StorageEngine {
             do {
                 let (directory, indexes) = (directory, indexes)
                 // On a thread of its own, behind every other process for the CPU and the disk
-                // (best effort: refused, it runs as it is), while this one commits at the usual
-                // priority: a commit holds the lock others wait for, and a deprioritized holder
-                // kept posts waiting up to 843 ms in the write-stall test.
+                // (best effort: refused, it runs as it is; the idle I/O class counts only under
+                // the BFQ scheduler), while this one commits at the usual priority: a commit holds
+                // the lock others wait for, and a deprioritized holder kept posts waiting up to
+                // 843 ms in the write-stall test. Its files go to the disk as they are written, so
+                // that no post's fsync waits behind the whole merge's.
                 let count = try BackgroundWork {
                     _ = tweetcli_deprioritize_this_thread()
                     // The oldest segment hides nothing older: deletions go with the merge into it.
                     var merge = try SegmentMerge(planned.sources, dropDeletions: planned.older == 0, indexes: indexes)
-                    return try SegmentWriter(directory: directory, indexes: indexes).write(
+                    return try SegmentWriter(directory: directory, indexes: indexes, boundedWriteback: true).write(
                         name: output, atMost: merge.capacity
                     ) { try merge.next() }
                 }.wait()
