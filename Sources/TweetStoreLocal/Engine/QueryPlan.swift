@@ -160,6 +160,8 @@ struct QueryPlan {
                 ]
             }
         }
+        // One check for all of this segment's streams (it owns memory of its own).
+        let required = stringSets.first.map { RequiredValue(field: $0.key, values: $0.value) }
         return try prefixes.map { prefix in
             let range = try segment.range(index, prefix)
             var (low, high) = (range.lowerBound, range.upperBound)
@@ -181,9 +183,7 @@ struct QueryPlan {
             // A text search's literal, and a residual `in` of strings (the following feed's uids),
             // are checked on the raw line first.
             stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
-            if let (field, values) = stringSets.first {
-                stream.requiredValue = (Array("\"\(field)\":\"".utf8), UTF8Set(values))
-            }
+            stream.requiredValue = required
             return stream
         }
     }

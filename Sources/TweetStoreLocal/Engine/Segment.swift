@@ -280,42 +280,10 @@ final class Segment {
         return false
     }
 
-    /// Whether document `ordinal`'s line may hold `key` (`"name":"`) followed by one of `values`:
-    /// false only when every occurrence of the key is followed by a plain string not in `values`
-    /// (the top-level field is among the occurrences, so no match is ever skipped).
-    func lineMayHave(_ ordinal: Int, _ key: [UInt8], oneOf values: UTF8Set) throws -> Bool {
-        try withLine(ordinal) { Self.mayHave($0, key, oneOf: values) }
-    }
-
-    /// ``lineMayHave(_:_:oneOf:)`` on the bytes of a line.
-    static func mayHave(_ line: UnsafeBufferPointer<UInt8>, _ key: [UInt8], oneOf values: UTF8Set) -> Bool {
-        guard !key.isEmpty else { return true }
-        guard let base = line.baseAddress, key.count <= line.count else { return false }
-        return key.withUnsafeBufferPointer { key in
-            let end = base + line.count
-            // The key's second byte (its first is the `"` every JSON string starts with) found by
-            // the C library's memchr, many bytes at a time, then the whole key checked there.
-            let probe = key.count > 1 ? 1 : 0
-            let probeByte = Int32(key[probe])
-            var position = base
-            while end - position >= key.count {
-                guard let found = memchr(position + probe, probeByte, end - position - key.count + 1) else { break }
-                let candidate = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - probe
-                guard memcmp(candidate, key.baseAddress!, key.count) == 0 else {
-                    position = candidate + 1
-                    continue
-                }
-                // The value up to its closing quote; one with a backslash before it, or none, is
-                // decided later.
-                let start = candidate + key.count
-                guard let quote = memchr(start, 0x22, end - start) else { return true }
-                let stop = UnsafePointer(quote.assumingMemoryBound(to: UInt8.self))
-                if memchr(start, 0x5C, stop - start) != nil { return true }
-                if values.contains(UnsafeBufferPointer(start: start, count: stop - start)) { return true }
-                position = stop
-            }
-            return false  // no occurrence, or none with an accepted value: the field cannot match
-        }
+    /// Whether document `ordinal`'s line may hold `required`'s field with one of its values
+    /// (``RequiredValue/mayMatch(_:)``).
+    func lineMayHave(_ ordinal: Int, _ required: RequiredValue) throws -> Bool {
+        try withLine(ordinal) { required.mayMatch($0) }
     }
 
     // MARK: Lookups

@@ -149,7 +149,7 @@ struct SegmentStream: CandidateStream {
     /// Bytes every candidate's line must contain, ignoring ASCII case (a text search's literal).
     var requiredBytes: [UInt8]? = nil
     /// A top-level string field (its `"name":"` bytes) whose value must be one of these.
-    var requiredValue: (key: [UInt8], values: UTF8Set)? = nil
+    var requiredValue: RequiredValue? = nil
     /// The index's ordinals in this segment, found at the first position read.
     var table: Segment.OrdinalTable? = nil
 
@@ -171,7 +171,7 @@ struct SegmentStream: CandidateStream {
                 ordinal = try segment.ordinal(in: table, position)
             }
             if let requiredBytes, try !segment.lineMayContain(ordinal, requiredBytes) { continue }
-            if let requiredValue, try !segment.lineMayHave(ordinal, requiredValue.key, oneOf: requiredValue.values) {
+            if let requiredValue, try !segment.lineMayHave(ordinal, requiredValue) {
                 continue
             }
             // A deletion yields nothing here; older versions of its path are skipped as replaced.
