@@ -10,6 +10,8 @@ struct QueryPlan {
     let residual: [Query.Filter]
     /// The values of residual `in` filters made only of strings, by field.
     private let stringSets: [String: Set<String>]
+    /// The first of them, checked on each candidate's raw line before it is parsed.
+    private let requiredValue: RequiredValue?
     private let textSearch: Query.TextSearch?
     /// Whether each stream comes in the query's order (else everything is collected and sorted).
     let isOrdered: Bool
@@ -87,6 +89,7 @@ struct QueryPlan {
             prefixes = []
             residual = query.filters
             stringSets = Self.stringSets(of: query.filters)
+            requiredValue = nil  // a scan checks its filters on each parsed document
             isOrdered = false
             return
         }
@@ -100,6 +103,7 @@ struct QueryPlan {
         let servedPositions = Set(equalityFields.compactMap { served[$0] })
         residual = query.filters.enumerated().filter { !servedPositions.contains($0.offset) }.map(\.element)
         stringSets = Self.stringSets(of: residual)
+        requiredValue = stringSets.first.map { RequiredValue(field: $0.key, values: $0.value) }
         isOrdered = ordered
     }
 
@@ -160,8 +164,6 @@ struct QueryPlan {
                 ]
             }
         }
-        // One check for all of this segment's streams (it owns memory of its own).
-        let required = stringSets.first.map { RequiredValue(field: $0.key, values: $0.value) }
         return try prefixes.map { prefix in
             let range = try segment.range(index, prefix)
             var (low, high) = (range.lowerBound, range.upperBound)
@@ -183,7 +185,7 @@ struct QueryPlan {
             // A text search's literal, and a residual `in` of strings (the following feed's uids),
             // are checked on the raw line first.
             stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
-            stream.requiredValue = required
+            stream.requiredValue = requiredValue
             return stream
         }
     }
