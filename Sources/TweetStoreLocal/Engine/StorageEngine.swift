@@ -442,20 +442,7 @@ struct StorageEngine {
             try add(capacity: journal.count) { iterator.next() }
         }
         if let imported { try add(capacity: imported.capacity, imported.next) }
-        // The newest are the smallest: merging them here costs little.
-        while infos.count > Self.segmentLimit {
-            let pair = infos.suffix(2)
-            let sources = try pair.reversed().map { info in
-                try created[info.name] ?? openSegments[info.name] ?? Segment(directory: directory, name: info.name)
-            }
-            let name = SegmentFormat.segmentName(next)
-            next += 1
-            var merge = try SegmentMerge(sources, dropDeletions: false, indexes: indexes)
-            let count = try writer.write(name: name, atMost: merge.capacity) { try merge.next() }
-            infos.removeLast(2)
-            created[name] = try Segment(directory: directory, name: name)
-            infos.append(.init(name: name, documents: count))
-        }
+        try mergeNewest(&infos, next: &next, created: &created)
         var updated = manifest
         updated.segments = infos
         updated.foldedSequence = sequence
@@ -467,6 +454,30 @@ struct StorageEngine {
         manifestStamp = nil  // Reload everything from the files just written.
         try refresh(exclusive: true)
         removeUnreferencedFiles()
+    }
+
+    /// Merges the newest two of `infos` (the smallest: it costs little) while there are more than
+    /// ``segmentLimit``, as new segments named from `next` and kept in `created`: under the exclusive
+    /// lock, by a fold that finds the merges not keeping up (another process's merge into a large
+    /// base segment can take minutes while folds come every 128 commits). A merge running
+    /// meanwhile that read one of these two finds them gone when it commits, and is dropped.
+    private func mergeNewest(
+        _ infos: inout [Manifest.SegmentInfo], next: inout Int, created: inout [String: Segment]
+    ) throws {
+        while infos.count > Self.segmentLimit {
+            let sources = try infos.suffix(2).reversed().map { info in
+                try created[info.name] ?? openSegments[info.name] ?? Segment(directory: directory, name: info.name)
+            }
+            let name = SegmentFormat.segmentName(next)
+            next += 1
+            var merge = try SegmentMerge(sources, dropDeletions: false, indexes: indexes)
+            let count = try SegmentWriter(directory: directory, indexes: indexes).write(
+                name: name, atMost: merge.capacity
+            ) { try merge.next() }
+            infos.removeLast(2)
+            created[name] = try Segment(directory: directory, name: name)
+            infos.append(.init(name: name, documents: count))
+        }
     }
 
     /// The merge the size-tiered rule wants next, as the position of the older of two neighbouring
@@ -493,14 +504,30 @@ struct StorageEngine {
     ///   tests: a commit made there must survive the fold).
     /// - Returns: whether this call ran the merges (`false`: another process is merging, or the
     ///   store cannot be written).
+    /// - Throws: a fold's or a merge's error; a fold that fails still lets the merges run first.
     mutating func compact(beforeFoldCommit: () throws -> Void = {}) throws -> Bool {
         guard writable else { return false }
+        var foldFailure: (any Error)?
         if let folding = try CompactionLock.acquire(directory, .fold) {
             defer { CompactionLock.release(folding) }
             CompactionLock.removeAbandonedOutputs(directory, .fold)
             let output = CompactionLock.outputName(.fold, pid: getpid())
-            while try foldJournal(into: output, beforeCommit: beforeFoldCommit) {}
+            do {
+                while try foldJournal(into: output, beforeCommit: beforeFoldCommit) {}
+            } catch {
+                // A fold that cannot commit (the store busy for longer than the lock waits, a
+                // full disk) is no reason to leave the segments unmerged.
+                foldFailure = error
+            }
         }
+        let merged = try mergeWhileWanted()
+        if let foldFailure { throw foldFailure }
+        return merged
+    }
+
+    /// The merges of ``compact(beforeFoldCommit:)``, while ``plannedMerge(_:)`` wants one.
+    /// - Returns: `false` if another process holds the merge lock.
+    private mutating func mergeWhileWanted() throws -> Bool {
         guard let merging = try CompactionLock.acquire(directory, .merge) else { return false }
         defer { CompactionLock.release(merging) }
         let output = CompactionLock.outputName(.merge, pid: getpid())
@@ -617,12 +644,18 @@ struct StorageEngine {
         } else {
             Self.removeOutput(output, in: directory)
         }
+        // Bounded as a writer's own fold bounds them, when merges do not keep up.
+        var created: [String: Segment] = [:]
+        try mergeNewest(&updated.segments, next: &updated.nextSegment, created: &created)
         updated.foldedSequence = plan.sequence
         updated.lastTime = lastTime == .distantPast ? nil : lastTime
         try updated.save(directory: directory)  // The commit point; it syncs the directory too.
         try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader() + tail, directory: directory)
+        openSegments.merge(created) { old, _ in old }
         manifestStamp = nil
         try refresh(exclusive: true)
+        // The pairs merged above: under the lock, so no other fold's files can be caught.
+        if !created.isEmpty { removeUnreferencedFiles() }
         return true
     }
 

@@ -76,6 +76,66 @@ struct FoldTests {
         try await StorageEngineTests.expectMatches(store, model)
     }
 
+    /// While another process merges (a merge into a large base segment can take minutes), folds
+    /// keep coming: they merge the newest segments themselves beyond ``StorageEngine/segmentLimit``,
+    /// so reads and open descriptors stay bounded, and leave no file the manifest does not name.
+    @Test func foldsKeepTheSegmentsBoundedWhileAnotherProcessMerges() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(
+            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 4,
+            compaction: .background(start: Requests().start))
+        // Held as another process's merge holds it, for the whole test.
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        let merging = try #require(try CompactionLock.acquire(directory.path, .merge))
+        defer { CompactionLock.release(merging) }
+        var model: [DocumentPath: JSONObject] = [:]
+        for round in 0..<40 {
+            try await Self.write((round * 4)..<(round * 4 + 4), to: store, model: &model)
+            var engine = try Self.engine(directory, foldThreshold: 4)
+            #expect(try !engine.compact(), "merges are the lock holder's")
+        }
+        let manifest = try Manifest.load(directory: directory.path)
+        #expect(manifest.segments.count == StorageEngine.segmentLimit)
+        #expect(manifest.segments.reduce(0) { $0 + $1.documents } == 160 && manifest.foldedSequence == 160)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(
+            Set(files.filter(StorageEngine.isSegmentFileName))
+                == Set(
+                    manifest.segments.flatMap {
+                        [SegmentFormat.dataFileName($0.name), SegmentFormat.indexFileName($0.name)]
+                    }))
+        try await StorageEngineTests.expectMatches(store, model)
+    }
+
+    /// A fold that fails (here: its commit refused) still lets the compaction merge, then says why.
+    @Test func aFailingFoldLeavesTheMergesToRun() async throws {
+        struct Refused: Error {}
+        let directory = Directory()
+        let store = try LocalDocumentStore(
+            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 4,
+            compaction: .background(start: Requests().start))
+        var model: [DocumentPath: JSONObject] = [:]
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        do {
+            // Two folds of the same size while another process holds the merge lock: a merge is due.
+            let merging = try #require(try CompactionLock.acquire(directory.path, .merge))
+            defer { CompactionLock.release(merging) }
+            for round in 0..<2 {
+                try await Self.write((round * 4)..<(round * 4 + 4), to: store, model: &model)
+                var engine = try Self.engine(directory, foldThreshold: 4)
+                _ = try engine.compact()
+            }
+        }
+        #expect(try Manifest.load(directory: directory.path).segments.map(\.documents) == [4, 4])
+        try await Self.write(8..<12, to: store, model: &model)
+        var engine = try Self.engine(directory, foldThreshold: 4)
+        #expect(throws: Refused.self) { try engine.compact(beforeFoldCommit: { throw Refused() }) }
+        // Merged, and the journal's four records still there for the next fold.
+        #expect(try Manifest.load(directory: directory.path).segments.map(\.documents) == [8])
+        #expect(try Self.pendingRecords(directory) == 4)
+        try await StorageEngineTests.expectMatches(store, model)
+    }
+
     @Test func aFoldHoldsNoLockWhileItWritesAndKeepsWhatIsCommittedMeanwhile() async throws {
         let directory = Directory()
         let store = try LocalDocumentStore(
