@@ -76,24 +76,37 @@ struct FoldTests {
         try await StorageEngineTests.expectMatches(store, model)
     }
 
+    /// A store whose commits ask for a fold every 4 records (the requests go nowhere).
+    static func smallFoldStore(_ directory: Directory) throws -> LocalDocumentStore {
+        try LocalDocumentStore(
+            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 4,
+            compaction: .background(start: Requests().start))
+    }
+
+    /// `rounds` times: 4 tweets written (from `first`), then a compaction, while the merge lock is
+    /// held as another process's merge holds it, so that each compaction only folds.
+    static func foldWithTheMergeLockHeld(
+        rounds: Int, from first: Int, _ directory: Directory, _ store: LocalDocumentStore,
+        model: inout [DocumentPath: JSONObject]
+    ) async throws {
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        let merging = try #require(try CompactionLock.acquire(directory.path, .merge))
+        defer { CompactionLock.release(merging) }
+        for round in 0..<rounds {
+            try await write((first + round * 4)..<(first + round * 4 + 4), to: store, model: &model)
+            var engine = try engine(directory, foldThreshold: 4)
+            #expect(try !engine.compact(), "merges are the lock holder's")
+        }
+    }
+
     /// While another process merges (a merge into a large base segment can take minutes), folds
     /// keep coming: they merge the newest segments themselves beyond ``StorageEngine/segmentLimit``,
     /// so reads and open descriptors stay bounded, and leave no file the manifest does not name.
     @Test func foldsKeepTheSegmentsBoundedWhileAnotherProcessMerges() async throws {
         let directory = Directory()
-        let store = try LocalDocumentStore(
-            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 4,
-            compaction: .background(start: Requests().start))
-        // Held as another process's merge holds it, for the whole test.
-        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
-        let merging = try #require(try CompactionLock.acquire(directory.path, .merge))
-        defer { CompactionLock.release(merging) }
+        let store = try Self.smallFoldStore(directory)
         var model: [DocumentPath: JSONObject] = [:]
-        for round in 0..<40 {
-            try await Self.write((round * 4)..<(round * 4 + 4), to: store, model: &model)
-            var engine = try Self.engine(directory, foldThreshold: 4)
-            #expect(try !engine.compact(), "merges are the lock holder's")
-        }
+        try await Self.foldWithTheMergeLockHeld(rounds: 40, from: 0, directory, store, model: &model)
         let manifest = try Manifest.load(directory: directory.path)
         #expect(manifest.segments.count == StorageEngine.segmentLimit)
         #expect(manifest.segments.reduce(0) { $0 + $1.documents } == 160 && manifest.foldedSequence == 160)
@@ -111,21 +124,10 @@ struct FoldTests {
     @Test func aFailingFoldLeavesTheMergesToRun() async throws {
         struct Refused: Error {}
         let directory = Directory()
-        let store = try LocalDocumentStore(
-            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 4,
-            compaction: .background(start: Requests().start))
+        let store = try Self.smallFoldStore(directory)
         var model: [DocumentPath: JSONObject] = [:]
-        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
-        do {
-            // Two folds of the same size while another process holds the merge lock: a merge is due.
-            let merging = try #require(try CompactionLock.acquire(directory.path, .merge))
-            defer { CompactionLock.release(merging) }
-            for round in 0..<2 {
-                try await Self.write((round * 4)..<(round * 4 + 4), to: store, model: &model)
-                var engine = try Self.engine(directory, foldThreshold: 4)
-                _ = try engine.compact()
-            }
-        }
+        // Two folds of the same size while the merges wait: a merge is due.
+        try await Self.foldWithTheMergeLockHeld(rounds: 2, from: 0, directory, store, model: &model)
         #expect(try Manifest.load(directory: directory.path).segments.map(\.documents) == [4, 4])
         try await Self.write(8..<12, to: store, model: &model)
         var engine = try Self.engine(directory, foldThreshold: 4)
