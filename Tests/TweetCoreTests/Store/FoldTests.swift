@@ -76,11 +76,12 @@ struct FoldTests {
         try await StorageEngineTests.expectMatches(store, model)
     }
 
-    /// A store whose commits ask for a fold every 4 records (the requests go nowhere).
-    static func smallFoldStore(_ directory: Directory) throws -> LocalDocumentStore {
+    /// A store whose commits ask for a fold every `foldThreshold` records (the requests go
+    /// nowhere: the tests compact by hand).
+    static func store(_ directory: Directory, foldThreshold: Int) throws -> LocalDocumentStore {
         try LocalDocumentStore(
-            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 4,
-            compaction: .background(start: Requests().start))
+            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: foldThreshold,
+            compaction: .background(start: { _ in }))
     }
 
     /// `rounds` times: 4 tweets written (from `first`), then a compaction, while the merge lock is
@@ -104,7 +105,7 @@ struct FoldTests {
     /// so reads and open descriptors stay bounded, and leave no file the manifest does not name.
     @Test func foldsKeepTheSegmentsBoundedWhileAnotherProcessMerges() async throws {
         let directory = Directory()
-        let store = try Self.smallFoldStore(directory)
+        let store = try Self.store(directory, foldThreshold: 4)
         var model: [DocumentPath: JSONObject] = [:]
         try await Self.foldWithTheMergeLockHeld(rounds: 40, from: 0, directory, store, model: &model)
         let manifest = try Manifest.load(directory: directory.path)
@@ -124,7 +125,7 @@ struct FoldTests {
     @Test func aFailingFoldLeavesTheMergesToRun() async throws {
         struct Refused: Error {}
         let directory = Directory()
-        let store = try Self.smallFoldStore(directory)
+        let store = try Self.store(directory, foldThreshold: 4)
         var model: [DocumentPath: JSONObject] = [:]
         // Two folds of the same size while the merges wait: a merge is due.
         try await Self.foldWithTheMergeLockHeld(rounds: 2, from: 0, directory, store, model: &model)
@@ -140,9 +141,7 @@ struct FoldTests {
 
     @Test func aFoldHoldsNoLockWhileItWritesAndKeepsWhatIsCommittedMeanwhile() async throws {
         let directory = Directory()
-        let store = try LocalDocumentStore(
-            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 3,
-            compaction: .background(start: { _ in }))
+        let store = try Self.store(directory, foldThreshold: 3)
         var model: [DocumentPath: JSONObject] = [:]
         try await Self.write(0..<5, to: store, model: &model)
         var compaction = try Self.engine(directory, foldThreshold: 3)
@@ -172,9 +171,7 @@ struct FoldTests {
 
     @Test func aFoldOvertakenByAnotherIsDroppedAndOneThatFailsLeavesNothing() async throws {
         let directory = Directory()
-        let store = try LocalDocumentStore(
-            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 3,
-            compaction: .background(start: { _ in }))
+        let store = try Self.store(directory, foldThreshold: 3)
         var model: [DocumentPath: JSONObject] = [:]
         try await Self.write(0..<5, to: store, model: &model)
 
