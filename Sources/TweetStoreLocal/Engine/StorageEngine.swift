@@ -155,13 +155,16 @@ struct StorageEngine {
         defer { StoreLock.release(lock.fd) }
         let operations = try Self.resolve(writes, reader: snapshot)
         guard !operations.isEmpty else { return false }
+        let before = offset
         try append(operations, time: time)
         let records = snapshot.memtable.recordCount
         guard records >= Self.inlineFoldFactor * foldThreshold || offset >= Self.inlineFoldFactor * Self.foldBytes
         else {
-            // Asked at the threshold, then again every few records while the fold has not come
-            // (a compaction that could not start, or was killed), not at every one.
-            return offset >= Self.foldBytes
+            // Asked at the threshold (of records or of bytes), then again every few records while
+            // the fold has not come (a compaction that could not start, or was killed), not at
+            // every one: each request is a process started.
+            let crossedBytes = before < Self.foldBytes && offset >= Self.foldBytes
+            return crossedBytes || (offset >= Self.foldBytes && records % Self.foldRequestInterval == 0)
                 || (records >= foldThreshold && (records - foldThreshold) % Self.foldRequestInterval == 0)
         }
         // Compactions do not keep up (or never run): this commit folds, under its lock. The

@@ -76,6 +76,32 @@ struct FoldTests {
         try await StorageEngineTests.expectMatches(store, model)
     }
 
+    /// A journal long in bytes, not in records, asks for a fold when it passes
+    /// ``StorageEngine/foldBytes``, then every few records as the records' threshold does, not at
+    /// every commit (each request starts a process).
+    @Test func aJournalLongInBytesAsksForAFoldEveryFewRecords() async throws {
+        let directory = Directory()
+        let requests = Requests()
+        let store = try LocalDocumentStore(
+            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 1000,
+            compaction: .background(start: requests.start))
+        let padding = String(repeating: "x", count: 200 << 10)
+        var crossed: Int?
+        for number in 0..<64 {
+            try await store.setData(
+                ["author": .string("a"), "padding": .string(padding)],
+                at: DocumentPath(collection: "posts", documentID: "p\(number)"))
+            let size =
+                try FileManager.default.attributesOfItem(
+                    atPath: directory.path + "/" + StorageEngine.journalName)[.size] as? Int ?? 0
+            if crossed == nil, size >= StorageEngine.foldBytes { crossed = number + 1 }
+        }
+        let at = try #require(crossed, "the journal passed foldBytes")
+        // Once at the crossing, then at each multiple of the interval after it.
+        let expected = 1 + (at + 1...64).count { $0 % StorageEngine.foldRequestInterval == 0 }
+        #expect(requests.directories.withLock { $0.count } == expected, "crossed at record \(at)")
+    }
+
     /// A store whose commits ask for a fold every `foldThreshold` records (the requests go
     /// nowhere: the tests compact by hand).
     static func store(_ directory: Directory, foldThreshold: Int) throws -> LocalDocumentStore {
