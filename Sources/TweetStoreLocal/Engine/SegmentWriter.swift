@@ -44,7 +44,7 @@ struct SegmentWriter {
     var offsetsInMemory = 1 << 20
     /// Whether the files are written back to the disk as they are written, a megabyte at a time
     /// (``FileOutput/boundedWriteback``): for a merge, which writes beside the commits of others.
-    var boundedWriteback = false
+    let boundedWriteback: Bool
 
     init(directory: String, indexes: [IndexDefinition], boundedWriteback: Bool = false) {
         self.directory = directory
