@@ -111,9 +111,19 @@ public struct Query: Sendable {
         filtered(field, .lessThan, value)
     }
 
+    /// Keeps documents whose `field` is less than or equal to `value`.
+    public func whereField(_ field: String, isLessThanOrEqualTo value: JSONValue) -> Query {
+        filtered(field, .lessThanOrEqual, value)
+    }
+
     /// Keeps documents whose `field` is greater than `value`.
     public func whereField(_ field: String, isGreaterThan value: JSONValue) -> Query {
         filtered(field, .greaterThan, value)
+    }
+
+    /// Keeps documents whose `field` is greater than or equal to `value`.
+    public func whereField(_ field: String, isGreaterThanOrEqualTo value: JSONValue) -> Query {
+        filtered(field, .greaterThanOrEqual, value)
     }
 
     /// Keeps documents where at least one of `fields` is a string containing `text`, ignoring case

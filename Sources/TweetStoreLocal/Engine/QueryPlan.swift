@@ -8,6 +8,9 @@ struct QueryPlan {
     let prefixes: [[JSONValue]]
     /// Filters the index range does not guarantee, checked on each candidate.
     let residual: [Query.Filter]
+    /// Range filters (`<`, `<=`, `>`, `>=`) on the index field after the prefixes', which narrow
+    /// each range with a binary search (a timeline's rows since a time). They stay in ``residual``.
+    private let rangeFilters: [Query.Filter]
     /// The values of residual `in` filters made only of strings, by field.
     private let stringSets: [String: Set<String>]
     /// The first of them, checked on each candidate's raw line before it is parsed.
@@ -48,8 +51,12 @@ struct QueryPlan {
                 served[filter.field] = position
             case .in:
                 guard case .array(let values) = filter.value else { continue }
+                // One range per value, so duplicates are dropped; past a few times the most ranges,
+                // the values cannot be ranges anyway, and hashing them cost more than the query's
+                // scan spared (a following feed's hundred uids).
                 var seen = Set<JSONValue>()
-                equalities[filter.field] = values.filter { seen.insert($0).inserted }  // one range per value
+                equalities[filter.field] =
+                    values.count > 4 * Self.maximumRanges ? values : values.filter { seen.insert($0).inserted }
                 served[filter.field] = position
             default: break
             }
@@ -88,6 +95,7 @@ struct QueryPlan {
             self.index = nil
             prefixes = []
             residual = query.filters
+            rangeFilters = []
             stringSets = Self.stringSets(of: query.filters)
             requiredValue = nil  // a scan checks its filters on each parsed document
             isOrdered = false
@@ -100,6 +108,11 @@ struct QueryPlan {
             prefixes = prefixes.flatMap { prefix in equalities[field]!.map { prefix + [$0] } }
         }
         self.prefixes = prefixes
+        let rangeField = equalityCount < index.fields.count ? index.fields[equalityCount] : nil
+        rangeFilters = query.filters.filter { filter in
+            filter.field == rangeField
+                && [.lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual].contains(filter.op)
+        }
         let servedPositions = Set(equalityFields.compactMap { served[$0] })
         residual = query.filters.enumerated().filter { !servedPositions.contains($0.offset) }.map(\.element)
         stringSets = Self.stringSets(of: residual)
@@ -167,6 +180,17 @@ struct QueryPlan {
         return try prefixes.map { prefix in
             let range = try segment.range(index, prefix)
             var (low, high) = (range.lowerBound, range.upperBound)
+            // A range filter on the next field: its bound, from the same comparison as the filter's
+            // (the index's keys are ordered by `JSONValue.compare`), so no match is left out.
+            for filter in rangeFilters {
+                let key = prefix + [filter.value]
+                switch filter.op {
+                case .greaterThan, .greaterThanOrEqual:
+                    low = try segment.bound(index, key, upper: filter.op == .greaterThan, in: low..<high)
+                default:
+                    high = try segment.bound(index, key, upper: filter.op == .lessThanOrEqual, in: low..<high)
+                }
+            }
             // Start after the cursor with a binary search rather than by skipping entries.
             if isOrdered, let cursor = query.startAfter, index.scope == .collection,
                 cursor.count == index.fields.count - (prefix.count - 1) + 1
@@ -175,13 +199,13 @@ struct QueryPlan {
                 let path = cursor.last?.stringValue ?? ""
                 let key = prefix + cursor.dropLast() + [.string(String(path.split(separator: "/").last ?? ""))]
                 if descending {
-                    high = min(high, try segment.bound(index, key, upper: false))
+                    high = try segment.bound(index, key, upper: false, in: low..<high)
                 } else {
-                    low = max(low, try segment.bound(index, key, upper: true))
+                    low = try segment.bound(index, key, upper: true, in: low..<high)
                 }
             }
             var stream = SegmentStream(
-                segment: segment, rank: rank, index: index, positions: low..<max(low, high), descending: descending)
+                segment: segment, rank: rank, index: index, positions: low..<high, descending: descending)
             // A text search's literal, and a residual `in` of strings (the following feed's uids),
             // are checked on the raw line first.
             stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)

@@ -416,19 +416,26 @@ final class Segment {
         return ordinal
     }
 
-    /// The first position in index `definition` whose key is not below `key` (with `upper`, not at or
-    /// below), comparing only the first `key.count` elements.
-    func bound(_ definition: IndexDefinition, _ key: [JSONValue], upper: Bool) throws -> Int {
-        guard let table = ordinalTable(definition) else { return 0 }
+    /// The first of `positions` in index `definition` whose key is not below `key` (with `upper`,
+    /// not at or below), comparing only the first `key.count` elements; `positions.upperBound`
+    /// when there is none.
+    func bound(_ definition: IndexDefinition, _ key: [JSONValue], upper: Bool, in positions: Range<Int>) throws -> Int {
+        guard let table = ordinalTable(definition) else { return positions.lowerBound }
         let probe = IndexProbe(segment: self, definition: definition, table: table, key: key)
-        return try Bisection.bound(0..<entryCount(definition), upper: upper, probe.order(at:))
+        return try Bisection.bound(positions.clamped(to: 0..<entryCount(definition)), upper: upper, probe.order(at:))
     }
 
     /// The positions of index `definition` whose keys begin with `key`.
     func range(_ definition: IndexDefinition, _ key: [JSONValue]) throws -> Range<Int> {
         guard let table = ordinalTable(definition) else { return 0..<0 }
         let probe = IndexProbe(segment: self, definition: definition, table: table, key: key)
-        return try Bisection.equalRange(0..<entryCount(definition), probe.order(at:))
+        let count = entryCount(definition)
+        // A prefix every entry has (a top-level collection's path, in its own index) takes two
+        // probes, not two bisections.
+        if count > 0, try probe.order(at: 0) == .orderedSame, try probe.order(at: count - 1) == .orderedSame {
+            return 0..<count
+        }
+        return try Bisection.equalRange(0..<count, probe.order(at:))
     }
 
     /// Comparisons of one index's entries with one key prefix.

@@ -24,28 +24,32 @@ final class UTF8Set {
     /// Whether a value has a byte past ASCII: then no byte comparison can say no.
     private let isUndecided: Bool
 
-    init(_ strings: some Sequence<String>) {
-        var unique: [[UInt8]] = []
-        var seen = Set<String>()
-        for string in strings where seen.insert(string).inserted { unique.append(Array(string.utf8)) }
-        isUndecided = unique.contains { $0.contains { $0 >= 0x80 } }
-        let joined = unique.flatMap { $0 }
-        bytes = .allocate(capacity: max(1, joined.count))
-        _ = bytes.initialize(from: joined)
-        starts = .allocate(capacity: unique.count + 1)
+    /// A duplicate is stored twice and found at its first copy; no `Set` is made to drop it (the
+    /// hashing of a hundred strings cost more than the lines it would spare).
+    init(_ strings: some Collection<String>) {
+        let total = strings.reduce(0) { $0 + $1.utf8.count }
+        bytes = .allocate(capacity: max(1, total))
+        starts = .allocate(capacity: strings.count + 1)
         var start = 0
-        for (index, value) in unique.enumerated() {
+        var isUndecided = false
+        for (index, string) in strings.enumerated() {
             starts[index] = start
-            start += value.count
+            for byte in string.utf8 {
+                bytes[start] = byte
+                start += 1
+                if byte >= 0x80 { isUndecided = true }
+            }
         }
-        starts[unique.count] = start
+        starts[strings.count] = start
+        self.isUndecided = isUndecided
         var size = 8
-        while size < unique.count * 2 { size *= 2 }
+        while size < strings.count * 2 { size *= 2 }
         mask = size - 1
         buckets = .allocate(capacity: size)
         buckets.initialize(repeating: 0)
-        for (index, value) in unique.enumerated() {
-            var bucket = value.withUnsafeBufferPointer { Self.scan($0).hash } & mask
+        for index in 0..<strings.count {
+            let (from, to) = (starts[index], starts[index + 1])
+            var bucket = Self.scan(UnsafeBufferPointer(start: bytes.baseAddress! + from, count: to - from)).hash & mask
             while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
             buckets[bucket] = index + 1
         }
@@ -116,7 +120,7 @@ final class RequiredValue {
         keyCount = key.count
     }
 
-    convenience init(field: String, values: some Sequence<String>) {
+    convenience init(field: String, values: some Collection<String>) {
         self.init(key: Array("\"\(field)\":\"".utf8), values: UTF8Set(values))
     }
 
@@ -128,6 +132,7 @@ final class RequiredValue {
     func mayMatch(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         guard keyCount > 0 else { return true }
         guard let base = line.baseAddress, keyCount <= line.count, let keyBase = key.baseAddress else { return false }
+        if let value = lastMember(of: line) { return values.contains(value) }
         let end = base + line.count
         // The name's last byte (of `"name":"`, the byte before `":"`) found by the C library's
         // memchr, many bytes at a time, then the whole key checked there: in a tweet's line, 5
@@ -156,6 +161,61 @@ final class RequiredValue {
             position = stop
         }
         return false  // no occurrence, or none with an accepted value: the field cannot match
+    }
+
+    /// The value of the line's last top-level member when that member is the key with a string
+    /// value and no backslash is near: a segment's line ends `…,"uid":"V"},"checksum"]`, and a
+    /// tweet's or a retweet's `uid` sorts after its other fields. Without a backslash in that tail,
+    /// each of its quotes is a string's delimiter, so the member found is the object's own, not
+    /// text inside a string, and it decides the field (of a key written twice, the last is kept).
+    /// `nil` when the line does not end so: the caller searches the whole line.
+    private func lastMember(of line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        guard let base = line.baseAddress, line.count > keyCount + 8, let keyBase = key.baseAddress else { return nil }
+        let quote = UInt8(ascii: "\"")
+        /// The position of the quote that opens the string whose closing quote is at `close`, if
+        /// no backslash comes between them and it is at most `limit` bytes back.
+        func opening(_ close: Int, limit: Int) -> Int? {
+            guard let found = Self.lastQuoteOrBackslash(base, before: close, after: max(0, close - limit) - 1),
+                base[found] == quote
+            else { return nil }
+            return found
+        }
+        // The checksum: `,"…"]` at the end, after the object's closing brace.
+        var end = line.count - 1
+        guard base[end] == UInt8(ascii: "]"), base[end - 1] == quote, let checksum = opening(end - 1, limit: 32),
+            checksum >= 2, base[checksum - 1] == UInt8(ascii: ","), base[checksum - 2] == UInt8(ascii: "}")
+        else { return nil }
+        // The last member's string value, and the key (`"name":"`, ending with the value's opening quote).
+        end = checksum - 3
+        guard end > 0, base[end] == quote, let start = opening(end, limit: 256), start + 1 >= keyCount,
+            Self.equal(base + start + 1 - keyCount, keyBase, keyCount)
+        else { return nil }
+        let before = start - keyCount
+        guard before >= 0, base[before] == UInt8(ascii: ",") || base[before] == UInt8(ascii: "{") else { return nil }
+        return UnsafeBufferPointer(start: base + start + 1, count: end - start - 1)
+    }
+
+    /// The position of the last `"` or `\` in `base[(after + 1)..<before]`, eight bytes at a time
+    /// (a bit for each zero byte of the word xor the byte, exact, so the highest is the last).
+    private static func lastQuoteOrBackslash(_ base: UnsafePointer<UInt8>, before end: Int, after low: Int) -> Int? {
+        let (quotes, backslashes): (UInt64, UInt64) = (0x2222_2222_2222_2222, 0x5C5C_5C5C_5C5C_5C5C)
+        func zeroBytes(_ word: UInt64) -> UInt64 {
+            let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            return ~(((word & low7) &+ low7) | word | low7)
+        }
+        let raw = UnsafeRawPointer(base)
+        var position = end
+        while position - 8 > low {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position - 8, as: UInt64.self))
+            let found = zeroBytes(word ^ quotes) | zeroBytes(word ^ backslashes)
+            if found != 0 { return position - 8 + (63 - found.leadingZeroBitCount) / 8 }
+            position -= 8
+        }
+        while position - 1 > low {
+            position -= 1
+            if base[position] == 0x22 || base[position] == 0x5C { return position }
+        }
+        return nil
     }
 
     private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {

@@ -138,6 +138,46 @@ struct PartialParseTests {
         }
     }
 
+    /// The raw-line check on whole segment lines, where it reads the last member first: it never
+    /// says no to a line whose parsed top-level `uid` is one of the values, whatever the other
+    /// fields hold (the key and quotes inside strings, backslashes, a nested `uid`, `uid` twice).
+    @Test func mayHaveNeverMissesTheParsedUid() throws {
+        var generator = SplitMix64(seed: 9)
+        let texts = ["a", "ab", "b", "\"uid\":\"a\"", "a\\", "\"", "},\"0\"]", "\u{E9}a", ""]
+        let names = ["uid", "text", "zz", "a"]
+        let required = RequiredValue(field: "uid", values: ["a", "ab"])
+        var fastAnswers = (yes: 0, no: 0)
+        for _ in 0..<20_000 {
+            var members: [(String, JSONValue)] = []
+            for _ in 0..<Int.random(in: 0...4, using: &generator) {
+                let text = JSONValue.string(texts.randomElement(using: &generator)!)
+                let value: JSONValue =
+                    Bool.random(using: &generator) ? text : .object(["uid": text])
+                members.append((names.randomElement(using: &generator)!, value))
+            }
+            // Serialized in this order (not sorted), duplicates included, as a hostile file may.
+            let object =
+                "{"
+                + members.map { name, value in
+                    "\"\(name)\":" + String(decoding: value.serialized(), as: UTF8.self)
+                }.joined(separator: ",") + "}"
+            let line = Array("[\"tweets/t\",\(object),\"0a1b2c3d\"]".utf8)
+            guard case .array(let parts) = try JSONValue.parse(line), case .object(let fields) = parts[1] else {
+                Issue.record("not a line: \(String(decoding: line, as: UTF8.self))")
+                return
+            }
+            let parsedMatches = ["a", "ab"].contains(fields["uid"]?.stringValue ?? "-")
+            let found = line.withUnsafeBufferPointer { required.mayMatch($0) }
+            if parsedMatches {
+                #expect(found, "\(String(decoding: line, as: UTF8.self))")
+                fastAnswers.yes += 1
+            } else if !found {
+                fastAnswers.no += 1
+            }
+        }
+        #expect(fastAnswers.yes > 200 && fastAnswers.no > 1000, "\(fastAnswers)")
+    }
+
     /// The raw-line check's set of values: on ASCII it answers as a `Set<String>` does, values
     /// colliding in its table, prefixes and the empty string included; past ASCII it never says
     /// no (a `String` equal to a value may have other bytes), and the parsed document decides.
@@ -157,7 +197,7 @@ struct PartialParseTests {
             longest = round % 2 == 0 ? 4 : 19
             // Up to 40 values in a table of at most 128 buckets: probes run past collisions.
             let values = Set((0..<Int.random(in: 0...40, using: &generator)).map { _ in word() })
-            let set = UTF8Set(values + Array(values.prefix(3)))  // duplicates are kept once
+            let set = UTF8Set(Array(values) + Array(values.prefix(3)))  // duplicates found at their first copy
             for _ in 0..<50 {
                 let candidate = Bool.random(using: &generator) ? values.randomElement(using: &generator) ?? "" : word()
                 let found = Array(candidate.utf8).withUnsafeBufferPointer { set.contains($0) }

@@ -140,6 +140,39 @@ struct QueryTests {
         #expect(try await ids(people.query.whereField("age", isLessThan: .integer(30))) == ["b"])
     }
 
+    /// A range on the field an index orders by narrows the index's range (a binary search in a
+    /// segment); it selects what filtering every document would, with each operator, alone, with
+    /// an equality before it, and with a cursor.
+    @Test(arguments: StoreLayout.allCases)
+    func rangeFiltersOnTheOrderedFieldSelectWhatAFilterOfEveryDocumentWould(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let all = try await people.query.order(by: "age", descending: true).getDocuments()
+        let ascending = try await people.query.order(by: "age").getDocuments()
+        let ages = all.compactMap { $0.data["age"]?.integerValue }
+        #expect(Set(ages).count > 2, "the people have ages to cut between")
+        for bound in Set(ages).sorted() + [ages.min()! - 1, ages.max()! + 1] {
+            let cases: [(Query, (Int64) -> Bool)] = [
+                (people.query.whereField("age", isLessThan: .integer(bound)), { $0 < bound }),
+                (people.query.whereField("age", isLessThanOrEqualTo: .integer(bound)), { $0 <= bound }),
+                (people.query.whereField("age", isGreaterThan: .integer(bound)), { $0 > bound }),
+                (people.query.whereField("age", isGreaterThanOrEqualTo: .integer(bound)), { $0 >= bound }),
+            ]
+            for (query, keeps) in cases {
+                for descending in [true, false] {
+                    let expected = (descending ? all : ascending).filter { keeps($0.data["age"]!.integerValue!) }
+                    let got = try await ids(query.order(by: "age", descending: descending))
+                    #expect(got == expected.map(\.documentID), "\(query.filters) \(descending)")
+                }
+                let inOslo = all.filter { keeps($0.data["age"]!.integerValue!) && $0.data["city"] == .string("Oslo") }
+                let oslo = query.whereField("city", isEqualTo: .string("Oslo")).order(by: "age", descending: true)
+                #expect(try await ids(oslo) == inOslo.map(\.documentID), "\(query.filters) in Oslo")
+                if let first = inOslo.first {
+                    #expect(try await ids(oslo.start(after: first)) == inOslo.dropFirst().map(\.documentID))
+                }
+            }
+        }
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func filtersCombineAndDottedFieldsReachIntoObjects(_ layout: StoreLayout) async throws {
         let people = try await addPeople(layout)
