@@ -195,11 +195,11 @@ extension TweetService {
             return snapshot
         }
 
-        /// Whether every document not yet returned is older than `time` (so need not be read to
-        /// place something at `time`).
+        /// Whether every document not yet returned is known to be older than `time` (so need not
+        /// be read to place something at `time`): all that is left is before the split.
         func isAllOlder(than time: Date) -> Bool {
             guard isPastSplit, buffer.isEmpty, let split = split?.stringValue.flatMap(Timestamp.date(from:)) else {
-                return exhausted && buffer.isEmpty
+                return false
             }
             return split <= time
         }
