@@ -244,19 +244,21 @@ public actor LocalDocumentStore: DocumentStore {
     }
 
     /// What an import sorts for each document: its segment line's length (4 bytes, little-endian),
-    /// the line, then each index key as its index's position (2 bytes), its length (4) and its bytes.
+    /// the line, then each index key as its index's position (2 bytes), its length (4), its bytes
+    /// and its tag (4).
     fileprivate static func record(_ path: DocumentPath, _ fields: JSONObject, indexes: [IndexDefinition]) -> [UInt8] {
         let line = SegmentFormat.line(path: path, data: fields)
         let keys = SegmentWriter.keys(of: fields, at: path, indexes: indexes)
         var record: [UInt8] = []
-        record.reserveCapacity(4 + line.count + keys.reduce(0) { $0 + 6 + $1.key.count })
+        record.reserveCapacity(4 + line.count + keys.reduce(0) { $0 + 10 + $1.key.count })
         appendLittleEndian(UInt32(line.count), to: &record)
         record += line
-        for (position, key) in keys {
-            record.append(UInt8(position & 0xFF))
-            record.append(UInt8(position >> 8))
-            appendLittleEndian(UInt32(key.count), to: &record)
-            record += key
+        for key in keys {
+            record.append(UInt8(key.index & 0xFF))
+            record.append(UInt8(key.index >> 8))
+            appendLittleEndian(UInt32(key.key.count), to: &record)
+            record += key.key
+            appendLittleEndian(key.tag, to: &record)
         }
         return record
     }
@@ -269,12 +271,15 @@ public actor LocalDocumentStore: DocumentStore {
         let start = record.startIndex
         let lineEnd = start + 4 + number(start, 4)
         let line = Array(record[(start + 4)..<lineEnd])
-        var keys: [(index: Int, key: [UInt8])] = []
+        var keys: [SegmentWriter.IndexKey] = []
         var position = lineEnd
         while position < record.endIndex {
             let length = number(position + 2, 4)
-            keys.append((number(position, 2), Array(record[(position + 6)..<(position + 6 + length)])))
-            position += 6 + length
+            keys.append(
+                SegmentWriter.IndexKey(
+                    index: number(position, 2), key: Array(record[(position + 6)..<(position + 6 + length)]),
+                    tag: UInt32(number(position + 6 + length, 4))))
+            position += 10 + length
         }
         let text = try line.withUnsafeBufferPointer { buffer in
             try JSONValue.parseString(in: UnsafeBufferPointer(rebasing: buffer[0..<(buffer.count - 1)]), at: 1).0

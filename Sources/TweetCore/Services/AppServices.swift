@@ -26,13 +26,13 @@ public struct AppServices: Sendable {
 
     /// The indexes the services' queries need, as Firestore's `firestore.indexes.json` lists them.
     public static let indexes: [IndexDefinition] = [
-        IndexDefinition(Collections.tweets, ["timestamp"]),  // the feed
+        IndexDefinition(Collections.tweets, ["timestamp"], tagging: "uid"),  // the feed; the following feed of many
         IndexDefinition(Collections.tweets, ["uid", "timestamp"]),  // the following feed
         IndexDefinition(Collections.tweets, ["uid", "replyToId?", "timestamp"]),  // the Tweets and Replies tabs
         IndexDefinition(Collections.tweets, ["replyToId", "timestamp"]),  // a tweet's replies
         IndexDefinition(Collections.userLikes, ["timestamp"]),  // the Likes tab
         IndexDefinition(Collections.userLikes, ["tweetId"], scope: .collectionGroup),  // a deleted tweet's likes
-        IndexDefinition(Collections.retweets, ["timestamp"]),  // a following feed of many users
+        IndexDefinition(Collections.retweets, ["timestamp"], tagging: "uid"),  // a following feed of many users
         IndexDefinition(Collections.retweets, ["uid", "timestamp"]),  // timelines with retweets
         IndexDefinition(Collections.retweets, ["tweetId", "timestamp"]),  // a tweet's retweets
         IndexDefinition(Collections.bookmarks, ["timestamp"]),  // the Bookmarks list

@@ -18,7 +18,7 @@ import TweetStore
 /// 171 µs. A command reads a few hundred blocks, a scan thousands; the pool's pages fault once.
 final class BlockFile {
     static let blockSize = 4096
-    /// The blocks kept at once (1 MiB): past it, the block least recently used of those sampled
+    /// The blocks kept at once (128 KiB): past it, the block least recently used of those sampled
     /// (a clock sweep) gives up its buffer.
     static let poolBlocks = 32
 

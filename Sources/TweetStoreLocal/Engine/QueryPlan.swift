@@ -12,7 +12,7 @@ struct QueryPlan {
     /// each range with a binary search (a timeline's rows since a time). They stay in ``residual``.
     private let rangeFilters: [Query.Filter]
     /// The values of residual `in` filters made only of strings, by field.
-    private let stringSets: [String: Set<String>]
+    private let stringSets: [String: StringValues]
     /// The first of them, checked on each candidate's raw line before it is parsed.
     private let requiredValue: RequiredValue?
     private let textSearch: Query.TextSearch?
@@ -116,16 +116,16 @@ struct QueryPlan {
         let servedPositions = Set(equalityFields.compactMap { served[$0] })
         residual = query.filters.enumerated().filter { !servedPositions.contains($0.offset) }.map(\.element)
         stringSets = Self.stringSets(of: residual)
-        requiredValue = stringSets.first.map { RequiredValue(field: $0.key, values: $0.value) }
+        requiredValue = stringSets.first.map { RequiredValue(field: $0.key, values: $0.value.bytes) }
         isOrdered = ordered
     }
 
-    private static func stringSets(of filters: [Query.Filter]) -> [String: Set<String>] {
-        var sets: [String: Set<String>] = [:]
+    private static func stringSets(of filters: [Query.Filter]) -> [String: StringValues] {
+        var sets: [String: StringValues] = [:]
         for filter in filters where filter.op == .in && sets[filter.field] == nil {
             guard case .array(let values) = filter.value else { continue }
             let strings = values.compactMap(\.stringValue)
-            if strings.count == values.count { sets[filter.field] = Set(strings) }
+            if strings.count == values.count { sets[filter.field] = StringValues(strings) }
         }
         return sets
     }
@@ -134,7 +134,7 @@ struct QueryPlan {
     func residualMatches(_ snapshot: DocumentSnapshot) -> Bool {
         if let textSearch, !textSearch.matches(snapshot) { return false }
         for filter in residual {
-            // An `in` of strings (a following feed's hundred uids) is a set lookup, not a scan.
+            // An `in` of strings (a following feed's hundred uids) is a lookup of bytes, not a scan.
             if filter.op == .in, let strings = stringSets[filter.field] {
                 guard case .string(let value)? = snapshot.lookup(filter.field), strings.contains(value) else {
                     return false
@@ -210,6 +210,11 @@ struct QueryPlan {
             // are checked on the raw line first.
             stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
             stream.requiredValue = requiredValue
+            // An `in` of ASCII strings on the field this segment's entries tag: most entries are
+            // passed over by their tag, without reading their lines.
+            if let field = segment.ordinalTable(index)?.taggedField, field == index.taggedField {
+                stream.requiredTags = stringSets[field]?.tags
+            }
             return stream
         }
     }

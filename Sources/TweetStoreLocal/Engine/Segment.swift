@@ -17,11 +17,11 @@ final class Segment {
     let count: Int
     private let offsetsStart: Int
     private let bloomStart: Int
-    /// Whether the Bloom filter is blocked (index version 02) or classic (01).
+    /// Whether the Bloom filter is blocked (index versions 02 and 03) or classic (01).
     private let blockedBloom: Bool
     private let bloomWords: Int
-    /// Each secondary index's first byte and entry count, by name.
-    private let secondary: [String: (start: Int, count: Int)]
+    /// Each secondary index's first byte, entry count and tagged field, by name.
+    private let secondary: [String: (start: Int, count: Int, taggedField: String?)]
     /// Collections' ordinal ranges found so far.
     private var collectionRanges: [String: Range<Int>] = [:]
 
@@ -34,10 +34,13 @@ final class Segment {
         let indexFile = indexPath
         let damaged = { (reason: String) in StoreError.corruptRecord(file: indexFile, line: 0, reason: reason) }
         let magic = index.count >= SegmentFormat.headerSize ? try index.read(0..<8) : []
-        guard magic == SegmentFormat.indexMagic || magic == SegmentFormat.classicBloomIndexMagic else {
+        let isTagged = magic == SegmentFormat.indexMagic
+        guard isTagged || magic == SegmentFormat.untaggedIndexMagic || magic == SegmentFormat.classicBloomIndexMagic
+        else {
             throw damaged("not a segment index")
         }
-        blockedBloom = magic == SegmentFormat.indexMagic
+        blockedBloom = magic != SegmentFormat.classicBloomIndexMagic
+        let tableEntrySize = isTagged ? SegmentFormat.indexTableEntrySize : SegmentFormat.untaggedIndexTableEntrySize
         // Every number in the header is untrusted: none can exceed what the file could hold, so
         // none can trap when it becomes an Int or when sizes are added up.
         let index = index
@@ -49,7 +52,7 @@ final class Segment {
         count = try number(at: 8, atMost: index.count / 8, "document count")
         let dataSize = try index.uint64(at: 16)
         let bloomWords = try number(at: 24, atMost: index.count / 8, "Bloom filter size")
-        let indexCount = try number(at: 32, atMost: index.count / SegmentFormat.indexTableEntrySize, "index count")
+        let indexCount = try number(at: 32, atMost: index.count / tableEntrySize, "index count")
         // The data file's own header: a segment of a newer format is refused, never read as this one.
         let head = try data.read(0..<min(data.count, 512))
         guard let newline = head.firstIndex(of: 0x0A) else {
@@ -68,13 +71,19 @@ final class Segment {
                 file: dataPath, line: 0, reason: "it has \(data.count) bytes where its index expects \(dataSize)")
         }
         var position = SegmentFormat.headerSize
-        var table: [(String, Int)] = []
+        var table: [(String, Int, String?)] = []
         for _ in 0..<indexCount {
-            guard position + SegmentFormat.indexTableEntrySize <= index.count else { throw damaged("truncated") }
+            guard position + tableEntrySize <= index.count else { throw damaged("truncated") }
             let nameBytes = try index.read(position..<(position + SegmentFormat.indexNameSize)).prefix { $0 != 0 }
             let entries = try number(at: position + 64, atMost: min(count, index.count / 4), "index entry count")
-            table.append((String(decoding: nameBytes, as: UTF8.self), entries))
-            position += SegmentFormat.indexTableEntrySize
+            var taggedField: String?
+            if isTagged {
+                let start = position + SegmentFormat.indexNameSize + 8
+                let bytes = try index.read(start..<(start + SegmentFormat.taggedFieldSize)).prefix { $0 != 0 }
+                if !bytes.isEmpty { taggedField = String(decoding: bytes, as: UTF8.self) }
+            }
+            table.append((String(decoding: nameBytes, as: UTF8.self), entries, taggedField))
+            position += tableEntrySize
         }
         let sizeMismatch = damaged("its size does not match its header")
         func advance(by bytes: Int) throws {
@@ -85,10 +94,11 @@ final class Segment {
         try advance(by: count * 8)
         let bloomStart = position
         try advance(by: bloomWords * 8)
-        var secondary: [String: (start: Int, count: Int)] = [:]
-        for (indexName, entries) in table {
-            secondary[indexName] = (position, entries)
-            try advance(by: (entries + entries % 2) * 4)
+        var secondary: [String: (start: Int, count: Int, taggedField: String?)] = [:]
+        for (indexName, entries, taggedField) in table {
+            secondary[indexName] = (position, entries, taggedField)
+            // A tagged index's entries are 8 bytes (ordinal, tag); others 4, padded to 8.
+            try advance(by: taggedField == nil ? (entries + entries % 2) * 4 : entries * 8)
         }
         guard position == index.count, bloomWords > 0 else { throw sizeMismatch }
         self.secondary = secondary
@@ -394,11 +404,16 @@ final class Segment {
     struct OrdinalTable {
         let start: Int
         let name: String
+        /// The field whose tags its entries carry (then each entry is 8 bytes), as the file says.
+        let taggedField: String?
+        var stride: Int { taggedField == nil ? 4 : 8 }
     }
 
     /// Index `definition`'s ordinals, or `nil` when this segment does not have it.
     func ordinalTable(_ definition: IndexDefinition) -> OrdinalTable? {
-        secondary[definition.name].map { OrdinalTable(start: $0.start, name: definition.name) }
+        secondary[definition.name].map {
+            OrdinalTable(start: $0.start, name: definition.name, taggedField: $0.taggedField)
+        }
     }
 
     /// The document ordinal at position `position` of index `definition`.
@@ -408,7 +423,16 @@ final class Segment {
 
     /// The document ordinal at position `position` of `table`.
     func ordinal(in table: OrdinalTable, _ position: Int) throws -> Int {
-        let ordinal = Int(try index.uint32(at: table.start + position * 4))
+        try checked(Int(try index.uint32(at: table.start + position * table.stride)), in: table)
+    }
+
+    /// The document ordinal at position `position` of a tagged `table`, and its entry's tag, from one read.
+    func taggedOrdinal(in table: OrdinalTable, _ position: Int) throws -> (ordinal: Int, tag: UInt32) {
+        let entry = try index.uint64(at: table.start + position * 8)
+        return (try checked(Int(entry & 0xFFFF_FFFF), in: table), UInt32(truncatingIfNeeded: entry >> 32))
+    }
+
+    private func checked(_ ordinal: Int, in table: OrdinalTable) throws -> Int {
         guard ordinal < count else {
             throw StoreError.corruptRecord(
                 file: indexPath, line: 0, reason: "index \(table.name) names document \(ordinal) of \(count)")

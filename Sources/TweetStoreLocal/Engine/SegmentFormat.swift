@@ -5,13 +5,20 @@ import TweetStore
 enum SegmentFormat {
     static let formatName = "tweetcli-segment"
     static let dataVersion: Int64 = 1
-    /// The index file's magic: version 02 keeps a blocked Bloom filter (each path's bits in one
-    /// 512-bit block, so a lookup reads one block of it); 01, still read, a classic one.
-    static let indexMagic = Array("TWTIDX02".utf8)
+    /// The index file's magic: version 03 gives each index a tagged field (``IndexDefinition/taggedField``),
+    /// whose entries are then 8 bytes, the ordinal and the tag; 02, still read, has no tags; 02 and
+    /// 03 keep a blocked Bloom filter (each path's bits in one 512-bit block, so a lookup reads one
+    /// block of it); 01, still read, a classic one.
+    static let indexMagic = Array("TWTIDX03".utf8)
+    static let untaggedIndexMagic = Array("TWTIDX02".utf8)
     static let classicBloomIndexMagic = Array("TWTIDX01".utf8)
     static let headerSize = 48
     static let indexNameSize = 64
-    static let indexTableEntrySize = 72
+    /// The tagged field's name in an index's table entry (version 03), zero-padded; empty for none.
+    static let taggedFieldSize = 32
+    /// An index's table entry: its name, its entry count, and (version 03) its tagged field.
+    static let indexTableEntrySize = indexNameSize + 8 + taggedFieldSize
+    static let untaggedIndexTableEntrySize = indexNameSize + 8
 
     /// `["collection/id",{…},"crc"]`: the trailing `,"xxxxxxxx"]` is 12 bytes.
     static let checksumSuffixLength = 12

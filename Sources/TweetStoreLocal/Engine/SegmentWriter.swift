@@ -7,7 +7,8 @@ import TweetStore
 #endif
 
 /// Writes one immutable segment: a data file of document lines sorted by path, and its index file
-/// (line offsets, a Bloom filter of paths, and each secondary index as ordinals sorted by key).
+/// (line offsets, a Bloom filter of paths, and each secondary index as ordinals sorted by key, each
+/// with its tag when the index has a tagged field).
 struct SegmentWriter {
     /// One document to write; `data == nil` records a deletion, or, with `line`, a document no
     /// index covers (only index keys need its fields).
@@ -17,21 +18,29 @@ struct SegmentWriter {
         /// The document's line as another segment holds it, copied as is when present.
         var line: [UInt8]?
         /// Its index keys, made already (``SegmentWriter/keys(of:at:indexes:)``): then `data` is not needed.
-        var keys: [(index: Int, key: [UInt8])]?
+        var keys: [IndexKey]?
     }
 
-    /// The keys `indexes` give a document, each as the bytes its index sorts by, with its index's position.
-    static func keys(of data: JSONObject, at path: DocumentPath, indexes: [IndexDefinition]) -> [(
-        index: Int, key: [UInt8]
-    )] {
-        var keys: [(index: Int, key: [UInt8])] = []
+    /// A document's entry in one index: the index's position, the bytes the index sorts by, and
+    /// the entry's tag (``IndexDefinition/tag(of:)``; 0 when the index tags nothing).
+    struct IndexKey {
+        var index: Int
+        var key: [UInt8]
+        var tag: UInt32
+    }
+
+    /// The keys `indexes` give a document.
+    static func keys(of data: JSONObject, at path: DocumentPath, indexes: [IndexDefinition]) -> [IndexKey] {
+        var keys: [IndexKey] = []
         for (position, index) in indexes.enumerated() {
             guard let key = index.key(collection: path.collection, documentID: path.documentID, data: data) else {
                 continue
             }
             var bytes: [UInt8] = []
             for value in key { SortKey.append(value, to: &bytes) }
-            keys.append((position, bytes))
+            keys.append(
+                IndexKey(
+                    index: position, key: bytes, tag: index.taggedField.map { IndexDefinition.tag(of: data[$0]) } ?? 0))
         }
         return keys
     }
@@ -94,12 +103,16 @@ struct SegmentWriter {
             BloomFilter.insert(BloomFilter.hashes(entry.path.description.utf8), into: &bloom)
             guard let made = entry.keys ?? entry.data.map({ Self.keys(of: $0, at: entry.path, indexes: indexes) })
             else { continue }
-            for (position, key) in made {
-                try withUnsafeBytes(of: UInt32(ordinal).littleEndian) { value in
-                    try keys.add(value: value) { bytes in
+            for made in made {
+                // The value is the entry as the file holds it: the ordinal, then the tag if the index has one.
+                let position = made.index
+                let entryValue =
+                    indexes[position].taggedField == nil ? UInt64(ordinal) : UInt64(ordinal) | UInt64(made.tag) << 32
+                try withUnsafeBytes(of: entryValue.littleEndian) { value in
+                    try keys.add(value: value.prefix(indexes[position].taggedField == nil ? 4 : 8)) { bytes in
                         bytes.append(UInt8(position >> 8))
                         bytes.append(UInt8(position & 0xFF))
-                        bytes += key
+                        bytes += made.key
                     }
                 }
                 counts[position] += 1
@@ -130,6 +143,9 @@ struct SegmentWriter {
             name += [UInt8](repeating: 0, count: SegmentFormat.indexNameSize - name.count)
             try emit(name)
             try emit(Self.bytes(UInt64(counts[position])))
+            var tagged = Array((index.taggedField ?? "").utf8.prefix(SegmentFormat.taggedFieldSize))
+            tagged += [UInt8](repeating: 0, count: SegmentFormat.taggedFieldSize - tagged.count)
+            try emit(tagged)
         }
         try offsets.forEachChunk { try emit($0) }
         for word in bloom { try emit(Self.bytes(word)) }
@@ -141,7 +157,7 @@ struct SegmentWriter {
                 }
                 try emit(ordinal)
             }
-            if counts[position] % 2 == 1 { try emit([0, 0, 0, 0]) }
+            if indexes[position].taggedField == nil, counts[position] % 2 == 1 { try emit([0, 0, 0, 0]) }
         }
         try flush()
         var header = SegmentFormat.indexMagic

@@ -150,6 +150,8 @@ struct SegmentStream: CandidateStream {
     var requiredBytes: [UInt8]? = nil
     /// A top-level string field (its `"name":"` bytes) whose value must be one of these.
     var requiredValue: RequiredValue? = nil
+    /// The tags an entry of a tagged index must have, one of (its tagged field's `in` filter).
+    var requiredTags: TagSet? = nil
     /// The index's ordinals in this segment, found at the first position read.
     var table: Segment.OrdinalTable? = nil
 
@@ -168,7 +170,13 @@ struct SegmentStream: CandidateStream {
                     throw StoreError.io(
                         path: segment.indexPath, reason: "a query read index \(index.name), which it lacks")
                 }
-                ordinal = try segment.ordinal(in: table, position)
+                if let requiredTags, table.taggedField != nil {
+                    let (entry, tag) = try segment.taggedOrdinal(in: table, position)
+                    if !requiredTags.mayContain(tag) { continue }
+                    ordinal = entry
+                } else {
+                    ordinal = try segment.ordinal(in: table, position)
+                }
             }
             if let requiredBytes, try !segment.lineMayContain(ordinal, requiredBytes) { continue }
             if let requiredValue, try !segment.lineMayHave(ordinal, requiredValue) {

@@ -1,3 +1,5 @@
+import TweetStore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -26,22 +28,24 @@ final class UTF8Set {
 
     /// A duplicate is stored twice and found at its first copy; no `Set` is made to drop it (the
     /// hashing of a hundred strings cost more than the lines it would spare).
-    init(_ strings: some Collection<String>) {
+    init(_ strings: [String]) {
         let total = strings.reduce(0) { $0 + $1.utf8.count }
-        bytes = .allocate(capacity: max(1, total))
-        starts = .allocate(capacity: strings.count + 1)
+        let bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, total))
+        let starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: strings.count + 1)
         var start = 0
-        var isUndecided = false
+        var bytesOr: UInt8 = 0
         for (index, string) in strings.enumerated() {
             starts[index] = start
-            for byte in string.utf8 {
-                bytes[start] = byte
-                start += 1
-                if byte >= 0x80 { isUndecided = true }
+            var string = string
+            string.withUTF8 { utf8 in
+                for byte in utf8 { bytesOr |= byte }
+                _ = UnsafeMutableBufferPointer(rebasing: bytes[start..<(start + utf8.count)]).initialize(from: utf8)
+                start += utf8.count
             }
         }
         starts[strings.count] = start
-        self.isUndecided = isUndecided
+        (self.bytes, self.starts) = (bytes, starts)
+        self.isUndecided = bytesOr >= 0x80
         var size = 8
         while size < strings.count * 2 { size *= 2 }
         mask = size - 1
@@ -64,9 +68,15 @@ final class UTF8Set {
     /// Whether `candidate` is one of the values' bytes, or holds a byte past ASCII (undecided,
     /// see above).
     func contains(_ candidate: UnsafeBufferPointer<UInt8>) -> Bool {
-        if isUndecided { return true }
+        exactly(candidate) ?? true
+    }
+
+    /// Whether `candidate` is one of the values' bytes, as a `String` comparison would say; `nil`
+    /// when bytes cannot say (a byte past ASCII in it or in a value).
+    func exactly(_ candidate: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if isUndecided { return nil }
         let (hash, bytesOr) = Self.scan(candidate)
-        if bytesOr & 0x8080_8080_8080_8080 != 0 { return true }
+        if bytesOr & 0x8080_8080_8080_8080 != 0 { return nil }
         var bucket = hash & mask
         while buckets[bucket] != 0 {
             let value = buckets[bucket] - 1
@@ -120,8 +130,8 @@ final class RequiredValue {
         keyCount = key.count
     }
 
-    convenience init(field: String, values: some Collection<String>) {
-        self.init(key: Array("\"\(field)\":\"".utf8), values: UTF8Set(values))
+    convenience init(field: String, values: UTF8Set) {
+        self.init(key: Array("\"\(field)\":\"".utf8), values: values)
     }
 
     deinit { key.deallocate() }
@@ -221,5 +231,70 @@ final class RequiredValue {
     private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
         for offset in 0..<count where a[offset] != b[offset] { return false }
         return true
+    }
+}
+
+/// An `in` filter's strings, in the forms each check on a candidate needs: their bytes (for a raw
+/// line), their tags (for a tagged index's entries), and the strings (for a parsed document), made
+/// once per query with no `Set` of strings (hashing a following feed's hundred uids cost more
+/// than the lookups it served).
+final class StringValues {
+    let strings: [String]
+    let bytes: UTF8Set
+    /// `nil` when a value is past ASCII: its tag cannot rule out an entry (see ``IndexDefinition/tag(of:)``).
+    let tags: TagSet?
+
+    init(_ strings: [String]) {
+        self.strings = strings
+        bytes = UTF8Set(strings)
+        var tags: [UInt32] = []
+        tags.reserveCapacity(strings.count)
+        for string in strings {
+            var string = string
+            guard let tag = string.withUTF8({ IndexDefinition.tag(ofBytes: $0) }) else { break }
+            tags.append(tag)
+        }
+        self.tags = tags.count == strings.count ? TagSet(tags) : nil
+    }
+
+    /// Whether `value` equals one of the strings (as `String` compares): by bytes when they are
+    /// ASCII, else by comparing strings.
+    func contains(_ value: String) -> Bool {
+        var value = value
+        if let known = value.withUTF8({ bytes.exactly($0) }) { return known }
+        return strings.contains(value)
+    }
+}
+
+/// The tags of an `in` filter's strings: whether an index entry's tag may be one of them, from a
+/// 4096-bit filter and then a binary search of the sorted tags. Tag 0 (not known) may be anything.
+final class TagSet {
+    private static let filterWords = 64
+    private let filter: UnsafeMutablePointer<UInt64>
+    private let tags: UnsafeMutableBufferPointer<UInt32>
+
+    init(_ values: [UInt32]) {
+        filter = .allocate(capacity: Self.filterWords)
+        filter.initialize(repeating: 0, count: Self.filterWords)
+        for tag in values { filter[Int(tag >> 6) & (Self.filterWords - 1)] |= 1 << UInt64(tag & 63) }
+        tags = .allocate(capacity: max(1, values.count))
+        _ = tags.initialize(from: values.sorted())
+        if values.isEmpty { tags[0] = 0 }
+    }
+
+    deinit {
+        filter.deallocate()
+        tags.deallocate()
+    }
+
+    func mayContain(_ tag: UInt32) -> Bool {
+        if tag == 0 { return true }
+        guard filter[Int(tag >> 6) & (Self.filterWords - 1)] & (1 << UInt64(tag & 63)) != 0 else { return false }
+        var (low, high) = (0, tags.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if tags[middle] < tag { low = middle + 1 } else { high = middle }
+        }
+        return low < tags.count && tags[low] == tag
     }
 }

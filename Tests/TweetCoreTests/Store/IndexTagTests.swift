@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+@testable import TweetCore
+@testable import TweetStore
+@testable import TweetStoreLocal
+
+/// A tagged index (``IndexDefinition/taggedField``): a scan of it with an `in` filter on the tagged
+/// field passes over the entries whose tag no value has, and never over one that could match.
+struct IndexTagTests {
+    static let tagged = IndexDefinition("posts", ["timestamp"], tagging: "uid")
+    static let untagged = IndexDefinition("posts", ["timestamp"])
+
+    /// Uids of every kind a tag must get right: ASCII ones, ones past ASCII (U+212A KELVIN SIGN
+    /// equals "K" as a `String`; "é" composed and decomposed are equal too), an empty one, a
+    /// number, and none at all.
+    static let uids: [JSONValue?] = [
+        .string("ada"), .string("bob"), .string("cy"), .string("K"), .string("\u{212A}"), .string("caf\u{E9}"),
+        .string("cafe\u{301}"), .string(""), .integer(7), nil,
+    ]
+
+    static func post(_ number: Int, uid: JSONValue?) -> (DocumentPath, JSONObject) {
+        var data: JSONObject = ["timestamp": .integer(Int64(number % 37))]
+        if let uid { data["uid"] = uid }
+        return (DocumentPath(collection: "posts", documentID: String(format: "p%04d", number)), data)
+    }
+
+    /// Every `in` filter over the uids, in every layout (several segments, the journal), newest
+    /// first, selects what a filter of every document by `String` equality selects.
+    @Test(arguments: StoreLayout.localCases)
+    func anInFilterOnTheTaggedFieldSelectsWhatAFilterOfEveryDocumentWould(_ layout: StoreLayout) async throws {
+        let env = try TestEnvironment()
+        let store = try env.makeStore(layout, indexes: [Self.tagged])
+        var generator = SplitMix64(seed: 11)
+        var documents: [(DocumentPath, JSONObject)] = []
+        for number in 0..<240 {
+            let post = Self.post(number, uid: Self.uids[Int(generator.next() % UInt64(Self.uids.count))])
+            documents.append(post)
+            try await store.setData(post.1, at: post.0)
+        }
+        let everything = documents.sorted {
+            let (a, b) = ($0.1["timestamp"]!.integerValue!, $1.1["timestamp"]!.integerValue!)
+            return a != b ? a > b : $0.0.documentID > $1.0.documentID
+        }
+        let values: [[String]] = [
+            ["ada"], ["ada", "cy"], ["K"], ["\u{212A}"], ["caf\u{E9}"], ["cafe\u{301}", "bob"], [""], ["7"],
+            ["nobody"], (0..<20).map { "u\($0)" } + ["bob"],
+        ]
+        for strings in values {
+            let expected = everything.filter { post in
+                guard case .string(let uid)? = post.1["uid"] else { return false }
+                return strings.contains(uid)
+            }.map(\.0.documentID)
+            #expect(!expected.isEmpty || ["nobody", "7"].contains(strings[0]), "\(strings) matches something")
+            let query = store.collection("posts").whereField("uid", in: strings.map { .string($0) })
+                .order(by: "timestamp", descending: true)
+            let all = try await query.getDocuments().map(\.documentID)
+            #expect(all == expected, "\(strings) in \(layout)")
+            let page = try await query.limit(to: 5).getDocuments().map(\.documentID)
+            #expect(page == Array(expected.prefix(5)), "\(strings) in \(layout), a page")
+        }
+    }
+
+    /// The entries' tags in `store`'s only segment, each replaced by `body(tag)`.
+    static func rewriteTags(in directory: String, _ body: (UInt32) -> UInt32) throws {
+        let path = (directory as NSString).appendingPathComponent("seg-000001.idx")
+        var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(Array(bytes[0..<8]) == Array("TWTIDX03".utf8))
+        func number(_ offset: Int) -> Int {
+            Int(bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        }
+        let (documents, bloomWords, indexCount) = (number(8), number(24), number(32))
+        #expect(indexCount == 1)
+        let entries = number(SegmentFormat.headerSize + SegmentFormat.indexNameSize)
+        let start = SegmentFormat.headerSize + SegmentFormat.indexTableEntrySize + documents * 8 + bloomWords * 8
+        #expect(start + entries * 8 == bytes.count, "the tagged entries are 8 bytes each")
+        for entry in 0..<entries {
+            let at = start + entry * 8 + 4
+            let tag = bytes[at..<(at + 4)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            let new = body(tag)
+            for byte in 0..<4 { bytes[at + byte] = UInt8(truncatingIfNeeded: new >> (8 * UInt32(byte))) }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// The tags are read, and decide: with every tag replaced by one no value has, an `in` filter
+    /// finds nothing in the segment; with every tag 0 ("read the document"), it finds every match.
+    @Test func theEntriesTagsDecideWhichLinesAreRead() async throws {
+        let env = try TestEnvironment()
+        let directory = env.storeDirectory
+        let posts = (0..<60).map { Self.post($0, uid: .string(["ada", "bob", "cy"][$0 % 3])) }
+        try await env.makeStore(directory: directory, indexes: [Self.tagged], foldThreshold: 1000)
+            .importDocuments(posts)
+        func adas() async throws -> Int {
+            let store = try env.makeStore(directory: directory, indexes: [Self.tagged], foldThreshold: 1000)
+            return try await store.collection("posts").whereField("uid", in: [.string("ada"), .string("cy")])
+                .order(by: "timestamp", descending: true).getDocuments().count
+        }
+        #expect(try await adas() == 40)
+        let ada = IndexDefinition.tag(of: .string("ada"))
+        let unused = (1...UInt32(100)).first { ![ada, IndexDefinition.tag(of: .string("cy"))].contains($0) }!
+        try Self.rewriteTags(in: directory) { _ in unused }
+        #expect(try await adas() == 0, "every entry passed over by its tag")
+        try Self.rewriteTags(in: directory) { _ in 0 }
+        #expect(try await adas() == 40, "a tag of 0 has the line read")
+    }
+
+    /// An index file of version 02 (no tagged fields, 72-byte table entries) is still read: its
+    /// entries are the ones a version 03 file of the same documents has.
+    @Test func anIndexOfVersion02IsStillRead() throws {
+        let env = try TestEnvironment()
+        let directory = env.path("segments")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var generator = SplitMix64(seed: 3)
+        let entries = (0..<101).map { number in
+            let (path, data) = Self.post(number, uid: .string("u\(generator.next() % 9)"))
+            return SegmentWriter.Entry(path: path, data: data)
+        }
+        let definitions = [Self.untagged, IndexDefinition("posts", ["uid", "timestamp"])]
+        for name in ["seg-000001", "seg-000002"] {
+            _ = try SegmentWriter(directory: directory, indexes: definitions).write(name: name, entries: entries)
+        }
+        // seg-000002 rewritten as version 02: its magic, and each table entry without a tagged field.
+        let path = directory + "/seg-000002.idx"
+        var bytes = try env.bytes(of: path)
+        bytes.replaceSubrange(0..<8, with: Array("TWTIDX02".utf8))
+        for index in (0..<definitions.count).reversed() {
+            let tagStart =
+                SegmentFormat.headerSize + index * SegmentFormat.indexTableEntrySize
+                + SegmentFormat.untaggedIndexTableEntrySize
+            #expect(bytes[tagStart..<(tagStart + SegmentFormat.taggedFieldSize)].allSatisfy { $0 == 0 })
+            bytes.removeSubrange(tagStart..<(tagStart + SegmentFormat.taggedFieldSize))
+        }
+        try env.write(bytes, to: path)
+        let current = try Segment(directory: directory, name: "seg-000001")
+        let old = try Segment(directory: directory, name: "seg-000002")
+        for definition in definitions {
+            #expect(old.hasIndex(definition) && old.ordinalTable(definition)?.taggedField == nil)
+            #expect(old.entryCount(definition) == entries.count)
+            let ordinals = { (segment: Segment) in
+                try (0..<entries.count).map { try segment.ordinal(definition, $0) }
+            }
+            #expect(try ordinals(old) == ordinals(current), "\(definition.name)")
+            #expect(Set(try ordinals(old)) == Set(0..<entries.count))
+        }
+        for entry in entries { #expect(try old.find(entry.path) != nil) }
+    }
+
+    /// A tagged index's entries carry each document's tag, and the same ordinals as the untagged index.
+    @Test func aTaggedIndexCarriesEachDocumentsTag() throws {
+        let env = try TestEnvironment()
+        let directory = env.path("segments")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let entries = (0..<50).map { number in
+            let (path, data) = Self.post(number, uid: Self.uids[number % Self.uids.count])
+            return SegmentWriter.Entry(path: path, data: data)
+        }
+        _ = try SegmentWriter(directory: directory, indexes: [Self.tagged]).write(name: "seg-000001", entries: entries)
+        _ = try SegmentWriter(directory: directory, indexes: [Self.untagged]).write(
+            name: "seg-000002", entries: entries)
+        let tagged = try Segment(directory: directory, name: "seg-000001")
+        let untagged = try Segment(directory: directory, name: "seg-000002")
+        let table = try #require(tagged.ordinalTable(Self.tagged))
+        #expect(table.taggedField == "uid" && untagged.ordinalTable(Self.untagged)?.taggedField == nil)
+        for position in 0..<entries.count {
+            let (ordinal, tag) = try tagged.taggedOrdinal(in: table, position)
+            #expect(ordinal == (try untagged.ordinal(Self.untagged, position)))
+            let uid = entries[ordinal].data?["uid"]
+            #expect(tag == IndexDefinition.tag(of: uid))
+            let isASCIIString = uid?.stringValue.map { $0.utf8.allSatisfy { $0 < 0x80 } } ?? false
+            #expect((tag != 0) == isASCIIString, "\(String(describing: uid))")
+        }
+    }
+}
