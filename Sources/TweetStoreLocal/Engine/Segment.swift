@@ -454,11 +454,13 @@ final class Segment {
         guard let table = ordinalTable(definition) else { return 0..<0 }
         let probe = IndexProbe(segment: self, definition: definition, table: table, key: key)
         let count = entryCount(definition)
+        guard count > 0 else { return 0..<0 }
         // A prefix every entry has (a top-level collection's path, in its own index) takes two
-        // probes, not two bisections.
-        if count > 0, try probe.order(at: 0) == .orderedSame, try probe.order(at: count - 1) == .orderedSame {
-            return 0..<count
-        }
+        // probes, not two bisections; so does one before every entry or after every entry.
+        let (first, last) = (try probe.order(at: 0), try probe.order(at: count - 1))
+        if first == .orderedSame, last == .orderedSame { return 0..<count }
+        if first == .orderedDescending { return 0..<0 }
+        if last == .orderedAscending { return count..<count }
         return try Bisection.equalRange(0..<count, probe.order(at:))
     }
 

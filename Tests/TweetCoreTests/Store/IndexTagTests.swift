@@ -172,3 +172,67 @@ struct IndexTagTests {
         }
     }
 }
+
+/// An index range (``Segment/range(_:_:)``) is the one a scan of every entry finds, whatever the
+/// keys look like; an absent prefix gives an empty range where it would go.
+struct IndexRangeTests {
+    /// Every prefix, present or not, of an index over random uids, uids sharing a long prefix,
+    /// numbers among the strings, and a collection index whose paths share `users/`.
+    @Test(arguments: [0, 1, 2, 3])
+    func everyPrefixsRangeIsTheEntriesWithIt(shape: Int) throws {
+        let env = try TestEnvironment()
+        let directory = env.path("segments")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var generator = SplitMix64(seed: UInt64(shape) + 20)
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+        func word(_ length: Int) -> String {
+            String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+        }
+        let owners: [JSONValue] = (0..<60).map { number -> JSONValue in
+            switch shape {
+            case 1: return .string("sameprefix-" + word(1 + number % 3))
+            case 2: return number % 7 == 0 ? .integer(Int64(number)) : .string(word(8))
+            default: return .string(word(20))
+            }
+        }
+        var entries: [SegmentWriter.Entry] = []
+        for number in 0..<1_500 {
+            let owner = owners[Int(generator.next() % UInt64(owners.count))]
+            let collection = shape == 3 ? "users/\(owner.stringValue!)/likes" : "posts"
+            entries.append(
+                SegmentWriter.Entry(
+                    path: DocumentPath(collection: collection, documentID: String(format: "d%05d", number)),
+                    data: ["owner": owner, "timestamp": .integer(Int64(generator.next() % 50))]))
+        }
+        entries.sort { SegmentFormat.comparePaths($0.path, $1.path) == .orderedAscending }
+        let definition =
+            shape == 3 ? IndexDefinition("likes", ["timestamp"]) : IndexDefinition("posts", ["owner", "timestamp"])
+        _ = try SegmentWriter(directory: directory, indexes: [definition]).write(name: "seg-000001", entries: entries)
+        let segment = try Segment(directory: directory, name: "seg-000001")
+        let keys = try (0..<segment.entryCount(definition)).map { position -> [JSONValue] in
+            let entry = entries[try segment.ordinal(definition, position)]
+            return definition.key(
+                collection: entry.path.collection, documentID: entry.path.documentID, data: entry.data!)!
+        }
+        var prefixes: [[JSONValue]] = owners.map {
+            shape == 3 ? [.string("users/\($0.stringValue!)/likes")] : [.string("posts"), $0]
+        }
+        prefixes += [
+            [.string("posts"), .string("")], [.string("posts"), .string("zzzz")], [.string("posts"), .string("M")],
+        ]
+        prefixes += [
+            [.string("users/")], [.string("users/zz/likes")], [.string("a")], [.string("posts"), .integer(3)],
+        ]
+        for prefix in prefixes {
+            let expected = keys.indices.filter { compareKeys(keys[$0], prefix) == .orderedSame }
+            let found = try segment.range(definition, prefix)
+            if expected.isEmpty {
+                #expect(found.isEmpty, "\(prefix)")
+                let insertion = keys.firstIndex { compareKeys($0, prefix) == .orderedDescending } ?? keys.count
+                #expect(found.lowerBound == insertion, "\(prefix) would go at \(insertion)")
+            } else {
+                #expect(Array(found) == expected, "\(prefix)")
+            }
+        }
+    }
+}
