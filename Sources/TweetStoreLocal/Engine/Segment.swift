@@ -432,6 +432,39 @@ final class Segment {
         return (try checked(Int(entry & 0xFFFF_FFFF), in: table), UInt32(truncatingIfNeeded: entry >> 32))
     }
 
+    /// The first of `positions` (the last, when `descending`) whose entry in tagged `table` has a
+    /// tag `tags` may hold, and its ordinal; `nil` when none has. Reads the entries a block at a
+    /// time: a following feed passes over a hundred for each it reads.
+    func firstTagged(in table: OrdinalTable, _ positions: Range<Int>, descending: Bool, passing tags: TagSet) throws
+        -> (position: Int, ordinal: Int)?
+    {
+        var remaining = positions
+        while !remaining.isEmpty {
+            // The positions of `remaining` whose entries lie in the block of its next one (a
+            // table starts at a multiple of 8, so no entry straddles two blocks).
+            let next = descending ? remaining.upperBound - 1 : remaining.lowerBound
+            let blockStart = (table.start + next * 8) / BlockFile.blockSize * BlockFile.blockSize
+            let first = max(remaining.lowerBound, (blockStart - table.start) / 8)
+            let end = min(remaining.upperBound, (blockStart + BlockFile.blockSize - table.start) / 8)
+            let found: Int? = try index.withBytes((table.start + first * 8)..<(table.start + end * 8)) { bytes in
+                let raw = UnsafeRawBufferPointer(bytes)
+                let count = end - first
+                for step in 0..<count {
+                    let offset = descending ? count - 1 - step : step
+                    let entry = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset * 8, as: UInt64.self))
+                    if tags.mayContain(UInt32(truncatingIfNeeded: entry >> 32)) { return first + offset }
+                }
+                return nil
+            }
+            if let found {
+                let entry = try index.uint64(at: table.start + found * 8)
+                return (found, try checked(Int(entry & 0xFFFF_FFFF), in: table))
+            }
+            remaining = descending ? remaining.lowerBound..<first : end..<remaining.upperBound
+        }
+        return nil
+    }
+
     private func checked(_ ordinal: Int, in table: OrdinalTable) throws -> Int {
         guard ordinal < count else {
             throw StoreError.corruptRecord(

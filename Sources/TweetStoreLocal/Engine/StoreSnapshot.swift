@@ -157,12 +157,7 @@ struct SegmentStream: CandidateStream {
 
     mutating func next() throws -> (DocumentSnapshot, Int)? {
         while !positions.isEmpty {
-            let position = descending ? positions.upperBound - 1 : positions.lowerBound
-            if descending {
-                positions = positions.lowerBound..<(positions.upperBound - 1)
-            } else {
-                positions = (positions.lowerBound + 1)..<positions.upperBound
-            }
+            var position = descending ? positions.upperBound - 1 : positions.lowerBound
             var ordinal = position
             if let index {
                 if table == nil { table = segment.ordinalTable(index) }
@@ -171,12 +166,23 @@ struct SegmentStream: CandidateStream {
                         path: segment.indexPath, reason: "a query read index \(index.name), which it lacks")
                 }
                 if let requiredTags, table.taggedField != nil {
-                    let (entry, tag) = try segment.taggedOrdinal(in: table, position)
-                    if !requiredTags.mayContain(tag) { continue }
-                    ordinal = entry
+                    // The entries whose tags no value has are passed over without a line read.
+                    guard
+                        let found = try segment.firstTagged(
+                            in: table, positions, descending: descending, passing: requiredTags)
+                    else {
+                        positions = positions.lowerBound..<positions.lowerBound
+                        return nil
+                    }
+                    (position, ordinal) = found
                 } else {
                     ordinal = try segment.ordinal(in: table, position)
                 }
+            }
+            if descending {
+                positions = positions.lowerBound..<position
+            } else {
+                positions = (position + 1)..<positions.upperBound
             }
             if let requiredBytes, try !segment.lineMayContain(ordinal, requiredBytes) { continue }
             if let requiredValue, try !segment.lineMayHave(ordinal, requiredValue) {

@@ -61,6 +61,35 @@ struct IndexTagTests {
         }
     }
 
+    /// A scan of many blocks of tagged entries, in both directions, with a cursor and pages,
+    /// finds what a filter of every document finds (the entries are read a block at a time).
+    @Test func aScanOfManyBlocksOfEntriesMissesNothing() async throws {
+        let env = try TestEnvironment()
+        var generator = SplitMix64(seed: 5)
+        let posts = (0..<3_000).map { number in
+            Self.post(number, uid: generator.next() % 40 == 0 ? .string("rare") : Self.uids[number % 3])
+        }
+        let store = try env.makeStore(directory: env.storeDirectory, indexes: [Self.tagged], foldThreshold: 1000)
+        try await store.importDocuments(posts)
+        for descending in [true, false] {
+            let expected = posts.filter { $0.1["uid"] == .string("rare") }.sorted {
+                let (a, b) = ($0.1["timestamp"]!.integerValue!, $1.1["timestamp"]!.integerValue!)
+                return a != b ? (a > b) == descending : ($0.0.documentID > $1.0.documentID) == descending
+            }.map(\.0.documentID)
+            #expect(expected.count > 40)
+            let query = store.collection("posts").whereField("uid", in: [.string("rare")])
+                .order(by: "timestamp", descending: descending)
+            #expect(try await query.getDocuments().map(\.documentID) == expected, "descending \(descending)")
+            var paged: [String] = []
+            var page = try await query.limit(to: 7).getDocuments()
+            while let last = page.last {
+                paged += page.map(\.documentID)
+                page = try await query.limit(to: 7).start(after: last).getDocuments()
+            }
+            #expect(paged == expected, "paged, descending \(descending)")
+        }
+    }
+
     /// The entries' tags in `store`'s only segment, each replaced by `body(tag)`.
     static func rewriteTags(in directory: String, _ body: (UInt32) -> UInt32) throws {
         let path = (directory as NSString).appendingPathComponent("seg-000001.idx")
