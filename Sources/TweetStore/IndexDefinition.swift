@@ -35,8 +35,9 @@ public struct IndexDefinition: Sendable, Hashable {
         self.collectionID = collectionID
         self.fields = fields
         self.scope = scope
-        // A segment's index table keeps 32 bytes of the name; a longer or empty one tags nothing.
-        self.taggedField = taggedField.flatMap { (1...32).contains($0.utf8.count) ? $0 : nil }
+        // A segment's index table keeps 32 bytes of the name, zero-padded: a longer or empty one,
+        // or one with a zero byte, tags nothing.
+        self.taggedField = taggedField.flatMap { (1...32).contains($0.utf8.count) && !$0.utf8.contains(0) ? $0 : nil }
         name = "\(collectionID)\(scope == .collectionGroup ? "*" : "")(\(fields.concatenated(separator: ",")))"
     }
 

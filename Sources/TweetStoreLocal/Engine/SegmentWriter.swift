@@ -106,10 +106,10 @@ struct SegmentWriter {
             for made in made {
                 // The value is the entry as the file holds it: the ordinal, then the tag if the index has one.
                 let position = made.index
-                let entryValue =
-                    indexes[position].taggedField == nil ? UInt64(ordinal) : UInt64(ordinal) | UInt64(made.tag) << 32
+                let isTagged = indexes[position].taggedField != nil
+                let entryValue = UInt64(ordinal) | (isTagged ? UInt64(made.tag) << 32 : 0)
                 try withUnsafeBytes(of: entryValue.littleEndian) { value in
-                    try keys.add(value: value.prefix(indexes[position].taggedField == nil ? 4 : 8)) { bytes in
+                    try keys.add(value: value.prefix(isTagged ? 8 : 4)) { bytes in
                         bytes.append(UInt8(position >> 8))
                         bytes.append(UInt8(position & 0xFF))
                         bytes += made.key
