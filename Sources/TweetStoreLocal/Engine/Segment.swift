@@ -457,8 +457,7 @@ final class Segment {
                 return nil
             }
             if let found {
-                let entry = try index.uint64(at: table.start + found * 8)
-                return (found, try checked(Int(entry & 0xFFFF_FFFF), in: table))
+                return (found, try taggedOrdinal(in: table, found).ordinal)
             }
             remaining = descending ? remaining.lowerBound..<first : end..<remaining.upperBound
         }
