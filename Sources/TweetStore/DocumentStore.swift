@@ -170,23 +170,23 @@ public struct DocumentPath: Sendable, Hashable, CustomStringConvertible {
     package init?(_ string: String) {
         // One pass over the bytes: every line a segment reads is parsed here.
         var string = string
-        let split: (collection: String, documentID: String)? = string.withUTF8 { bytes in
-            var slashes = 0
-            var last = -1
-            for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
-                guard index > last + 1 else { return nil }  // an empty component
-                slashes += 1
-                last = index
-            }
-            guard slashes % 2 == 1, last < bytes.count - 1 else { return nil }
-            return (
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[..<last]), as: UTF8.self),
-                String(decoding: UnsafeBufferPointer(rebasing: bytes[(last + 1)...]), as: UTF8.self)
-            )
+        guard let path = string.withUTF8({ Self(utf8: $0) }) else { return nil }
+        self = path
+    }
+
+    /// ``init(_:)`` from the path's UTF-8 bytes, which must be valid UTF-8: a journal's paths are
+    /// read in place.
+    package init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        var slashes = 0
+        var last = -1
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "/") {
+            guard index > last + 1 else { return nil }  // an empty component
+            slashes += 1
+            last = index
         }
-        guard let split else { return nil }
-        collection = split.collection
-        documentID = split.documentID
+        guard slashes % 2 == 1, last < bytes.count - 1 else { return nil }
+        collection = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<last]), as: UTF8.self)
+        documentID = String(decoding: UnsafeBufferPointer(rebasing: bytes[(last + 1)...]), as: UTF8.self)
     }
 
     /// The last component of the collection path: `"user-likes"` for `"users/abc/user-likes"`.

@@ -167,6 +167,21 @@ extension JSONValue {
     }
 }
 
+/// Eight bytes of a JSON text tested at once.
+enum JSONWord {
+    /// Whether none of the eight bytes in `word` is a quote, a backslash, a control character or a
+    /// byte past ASCII. Each test is the exact "some byte is" of the bit tricks: a borrow can
+    /// only spread from a byte that already matched.
+    static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs = ones &* 0x80
+        func hasZero(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let special = control | (word & highs) | hasZero(word ^ (ones &* 0x22)) | hasZero(word ^ (ones &* 0x5C))
+        return special == 0
+    }
+}
+
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -200,23 +215,23 @@ private struct JSONParser {
     /// ASCII), a number or literal is parsed, and an object or array is walked with a stack of
     /// its open brackets (no recursion), `depth` counting towards the same nesting limit.
     mutating func skipValue(depth: Int) throws(JSONParseError) {
-        var open: [UInt8] = []
+        var open = BracketStack()
         repeat {
             // Every value counts, a number or a string as much as a bracket: the parse refuses a
             // scalar at the limit too, and the walk must refuse what it refuses.
-            guard depth + open.count < 512 else { throw error("nesting too deep") }
+            guard depth + open.count < BracketStack.capacity else { throw error("nesting too deep") }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of data") }
             switch bytes[index] {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let closing = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let isObject = bytes[index] == UInt8(ascii: "{")
                 index += 1
                 skipWhitespace()
-                if index < bytes.count, bytes[index] == closing {
+                if index < bytes.count, bytes[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1  // {} or []: a whole value, followed by what follows a value
                 } else {
-                    open.append(closing)
-                    if closing == UInt8(ascii: "}") { try skipKey() }
+                    open.push(isObject: isObject)
+                    if isObject { try skipKey() }
                     continue
                 }
             case UInt8(ascii: "\""): try skipString()
@@ -226,21 +241,45 @@ private struct JSONParser {
             default: _ = try parseNumber()
             }
             // After a value: a comma and the next member, or the brackets it closes.
-            while let closing = open.last {
+            while let inObject = open.top {
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of data") }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
-                    if closing == UInt8(ascii: "}") { try skipKey() }
+                    if inObject { try skipKey() }
                     break
                 }
-                guard bytes[index] == closing else {
-                    throw error("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+                guard bytes[index] == (inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else {
+                    throw error(inObject ? "expected ',' or '}'" : "expected ',' or ']'")
                 }
-                open.removeLast()
+                open.pop()
                 index += 1
             }
-        } while !open.isEmpty
+        } while open.count > 0
+    }
+
+    /// The open objects and arrays of a walk, one bit each, up to the nesting limit: no array to
+    /// allocate for every document skipped.
+    private struct BracketStack {
+        /// The nesting limit of a parse: no walk holds more.
+        static let capacity = 512
+        private var bits = InlineArray<8, UInt64>(repeating: 0)
+        private(set) var count = 0
+
+        /// Whether the innermost open bracket is an object's, `nil` when none is open.
+        var top: Bool? {
+            guard count > 0 else { return nil }
+            let position = count - 1
+            return bits[position >> 6] & (1 << UInt64(position & 63)) != 0
+        }
+
+        mutating func push(isObject: Bool) {
+            let bit: UInt64 = 1 << UInt64(count & 63)
+            if isObject { bits[count >> 6] |= bit } else { bits[count >> 6] &= ~bit }
+            count += 1
+        }
+
+        mutating func pop() { count -= 1 }
     }
 
     /// Moves past an object member's key and its colon.
@@ -256,21 +295,32 @@ private struct JSONParser {
     /// Moves past a string, checking it as ``parseString()`` would: ASCII without escapes is only
     /// scanned; anything else is parsed.
     private mutating func skipString() throws(JSONParseError) {
-        let start = index
-        index += 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                return
-            case UInt8(ascii: "\\"), 0..<0x20, 0x80...:
-                index = start
-                _ = try parseString()
-                return
-            default: index += 1
+        if let end = plainStringEnd() {
+            index = end + 1
+        } else {
+            _ = try parseString()
+        }
+    }
+
+    /// Where the string at the cursor (at its opening quote) ends, its closing quote, when it is
+    /// plain ASCII (no escape, no control character, no byte past ASCII): such a string needs no
+    /// decoding to be read or checked. `nil` for any other string, or an unterminated one.
+    func plainStringEnd() -> Int? {
+        var end = index + 1
+        // Eight bytes at a time while none of them is special: IDs and paths are twenty or more.
+        if let base = bytes.baseAddress {
+            while end + 8 <= bytes.count, JSONWord.isPlain(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self))
+            {
+                end += 8
             }
         }
-        throw error("unterminated string")
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") { return end }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+            end += 1
+        }
+        return nil
     }
 
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -408,20 +458,25 @@ private struct JSONParser {
     /// or `known.count`. Plain ASCII is compared in place; anything else is parsed, so the string
     /// is refused exactly when ``parseString()`` refuses it.
     mutating func matchString(among known: [[UInt8]]) throws(JSONParseError) -> Int {
-        let start = index + 1
-        var end = start
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                let text = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                index = end + 1
-                return known.firstIndex { $0.elementsEqual(text) } ?? known.count
-            }
-            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
-            end += 1
+        if let end = plainStringEnd() {
+            let text = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+            index = end + 1
+            return known.firstIndex { $0.elementsEqual(text) } ?? known.count
         }
         let string = try parseString()
         return known.firstIndex { $0.elementsEqual(string.utf8) } ?? known.count
+    }
+
+    /// The string at the cursor (at its opening quote) as a document path, `nil` when it is not
+    /// one. Plain ASCII is split in place; anything else is parsed, so the string is refused
+    /// exactly when ``parseString()`` refuses it.
+    mutating func parsePath() throws(JSONParseError) -> DocumentPath? {
+        if let end = plainStringEnd() {
+            let text = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+            index = end + 1
+            return DocumentPath(utf8: text)
+        }
+        return DocumentPath(try parseString())
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {
@@ -574,6 +629,16 @@ package struct JSONCursor {
         }
         started[started.count - 1] = true
         return true
+    }
+
+    /// The next value as a document path: `nil` when it is not a string (then it is walked, and
+    /// checked, as ``skipValue()`` walks it) or not a path.
+    package mutating func readPath() throws(JSONParseError) -> DocumentPath? {
+        guard peek() == UInt8(ascii: "\"") else {
+            try skipValue()
+            return nil
+        }
+        return try parser.parsePath()
     }
 
     /// The next value, built.

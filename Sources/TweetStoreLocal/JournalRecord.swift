@@ -55,7 +55,6 @@ struct JournalRecord: Equatable {
         return ChecksummedLine.encode(key: "tx", payload: body)
     }
 
-    /// Parses and verifies one line (without its newline).
     /// A record read without its documents' fields: its sequence, time, and each operation's
     /// kind and path. Replaying a journal reads every record this way first, then in full only the
     /// records that hold the newest operation on some path (a tweet liked and unliked fifty times
@@ -63,11 +62,19 @@ struct JournalRecord: Equatable {
     struct Outline {
         var sequence: Int64
         var time: Date
-        var paths: [DocumentPath]
-        /// For each operation, where a set's `data` object is in the line (indices of the slice
-        /// given to ``outline(line:file:lineNumber:)``); `nil` for a delete. Parsed alone, those
-        /// bytes give what the full read gives: the walk checked them as strictly.
-        var data: [Range<Int>?]
+        var operations: [OutlinedOperation]
+
+        var paths: [DocumentPath] { operations.map(\.path) }
+        var data: [Range<Int>?] { operations.map(\.data) }
+    }
+
+    /// One operation of an outline.
+    struct OutlinedOperation {
+        var path: DocumentPath
+        /// Where a set's `data` object is in the line (indices of the slice given to
+        /// ``outline(line:file:lineNumber:)``); `nil` for a delete. Parsed alone, those bytes give
+        /// what the full read gives: the walk checked them as strictly.
+        var data: Range<Int>?
     }
 
     static func outline(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws -> Outline {
@@ -80,7 +87,7 @@ struct JournalRecord: Equatable {
         // seq, time and ops, then each operation in order.
         var sequence: Int64?
         var timeText: String?
-        var operations: [(kind: Int?, path: String?, data: Range<Int>?)]?
+        var operations: (list: [OutlinedOperation], problem: String?)?
         do {
             try body.withUnsafeBufferPointer { (buffer) throws(JSONParseError) in
                 var cursor = JSONCursor(buffer)
@@ -94,7 +101,7 @@ struct JournalRecord: Equatable {
                     switch key {
                     case 0: sequence = try cursor.readValue().integerValue
                     case 1: timeText = try cursor.readValue().stringValue
-                    case 2: operations = try outlineOperations(&cursor)
+                    case 2: operations = try outlineOperations(&cursor, offset: body.startIndex)
                     default: try cursor.skipValue()
                     }
                 }
@@ -106,25 +113,8 @@ struct JournalRecord: Equatable {
         guard let sequence, let timeText, let time = Timestamp.date(from: timeText), let operations else {
             throw damaged("missing seq, time or ops")
         }
-        var paths: [DocumentPath] = []
-        var data: [Range<Int>?] = []
-        paths.reserveCapacity(operations.count)
-        data.reserveCapacity(operations.count)
-        for operation in operations {
-            guard let pathText = operation.path, let path = DocumentPath(pathText) else {
-                throw damaged("an operation without a valid path")
-            }
-            switch operation.kind {
-            case 0:
-                guard let bytes = operation.data else { throw damaged("a set without data") }
-                let start = body.startIndex
-                data.append((start + bytes.lowerBound)..<(start + bytes.upperBound))
-            case 1: data.append(nil)
-            default: throw damaged("an unknown operation")
-            }
-            paths.append(path)
-        }
-        return Outline(sequence: sequence, time: time, paths: paths, data: data)
+        if let problem = operations.problem { throw damaged(problem) }
+        return Outline(sequence: sequence, time: time, operations: operations.list)
     }
 
     /// The keys and operation kinds the outline knows, compared as bytes.
@@ -135,42 +125,60 @@ struct JournalRecord: Equatable {
         static let kinds = ["set", "delete"].map { Array($0.utf8) }
     }
 
-    /// The `ops` array's operations, each as its kind, path and where its `data` is when that is
-    /// an object (offsets in the cursor's buffer); `nil` when `ops` is not an array. An operation
-    /// that is not an object has none of them.
-    private static func outlineOperations(_ cursor: inout JSONCursor) throws(JSONParseError) -> [(
-        kind: Int?, path: String?, data: Range<Int>?
-    )]? {
+    /// The `ops` array's operations (their `data` as indices of the cursor's buffer moved by
+    /// `offset`) and the first operation's problem, as the full read words it; `nil` when `ops` is
+    /// not an array. The walk goes on past a problem: invalid JSON after it is refused first.
+    private static func outlineOperations(_ cursor: inout JSONCursor, offset: Int) throws(JSONParseError) -> (
+        list: [OutlinedOperation], problem: String?
+    )? {
         guard cursor.peek() == UInt8(ascii: "[") else {
             try cursor.skipValue()
             return nil
         }
-        var operations: [(kind: Int?, path: String?, data: Range<Int>?)] = []
+        var list: [OutlinedOperation] = []
+        var problem: String?
         try cursor.enterArray()
         while try cursor.nextElement() {
-            guard cursor.peek() == UInt8(ascii: "{") else {
+            // An operation that is not an object has no path.
+            var kind: Int?
+            var path: DocumentPath?
+            var data: Range<Int>?
+            if cursor.peek() == UInt8(ascii: "{") {
+                try cursor.enterObject()
+                while let key = try cursor.nextKey(among: Keys.operation) {
+                    switch key {
+                    case 0: kind = try cursor.readString(among: Keys.kinds)
+                    case 1: path = try cursor.readPath()
+                    case 2:
+                        let isObject = cursor.peek() == UInt8(ascii: "{")
+                        let bytes = try cursor.skipValueBytes()
+                        data = isObject ? (offset + bytes.lowerBound)..<(offset + bytes.upperBound) : nil
+                    default: try cursor.skipValue()
+                    }
+                }
+            } else {
                 try cursor.skipValue()
-                operations.append((nil, nil, nil))
+            }
+            guard problem == nil else { continue }
+            guard let path else {
+                problem = "an operation without a valid path"
                 continue
             }
-            var operation: (kind: Int?, path: String?, data: Range<Int>?) = (nil, nil, nil)
-            try cursor.enterObject()
-            while let key = try cursor.nextKey(among: Keys.operation) {
-                switch key {
-                case 0: operation.kind = try cursor.readString(among: Keys.kinds)
-                case 1: operation.path = try cursor.readValue().stringValue
-                case 2:
-                    let isObject = cursor.peek() == UInt8(ascii: "{")
-                    let bytes = try cursor.skipValueBytes()
-                    operation.data = isObject ? bytes : nil
-                default: try cursor.skipValue()
+            switch kind {
+            case 0:
+                guard data != nil else {
+                    problem = "a set without data"
+                    continue
                 }
+                list.append(OutlinedOperation(path: path, data: data))
+            case 1: list.append(OutlinedOperation(path: path, data: nil))
+            default: problem = "an unknown operation"
             }
-            operations.append(operation)
         }
-        return operations
+        return (list, problem)
     }
 
+    /// Parses and verifies one line (without its newline).
     init(line: ArraySlice<UInt8>, file: String, lineNumber: Int) throws {
         let (sequence, time, operations) = try Self.read(line, file: file, lineNumber: lineNumber)
         self.init(sequence: sequence, time: time, operations: operations)

@@ -69,9 +69,9 @@ final class Memtable {
     /// Applies a replayed record from its outline: `line` is the record's line (the slice the
     /// outline was made from), its documents kept as bytes until read.
     func apply(_ outline: JournalRecord.Outline, line: ArraySlice<UInt8>, file: String, lineNumber: Int) {
-        for (path, data) in zip(outline.paths, outline.data) {
-            collections[path.collection, default: [:]][path.documentID] =
-                data.map { .journal(line[$0], file: file, line: lineNumber) } ?? .deleted
+        for operation in outline.operations {
+            collections[operation.path.collection, default: [:]][operation.path.documentID] =
+                operation.data.map { .journal(line[$0], file: file, line: lineNumber) } ?? .deleted
         }
         recordCount += 1
     }

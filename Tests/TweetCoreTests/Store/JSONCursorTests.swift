@@ -91,6 +91,68 @@ struct JSONCursorTests {
         #expect(refused > text.count)
     }
 
+    /// Strings long enough to be scanned eight bytes at a time, with one byte of every kind at
+    /// every position: a walk that skips them, reads them as keys or as paths accepts and refuses
+    /// exactly what a parse does, and reads the same string.
+    @Test func longStringsAreScannedAsAParseReadsThem() throws {
+        let specials: [[UInt8]] = [
+            [0x22], [0x5C, 0x22], [0x5C, 0x6E], [0x5C], [0x01], [0x1F], [0x20], [0x7F], [0x80], [0xC3, 0xA9],
+            [0xC3], [0xFF], [0x2F], Array("\\u00e9".utf8),
+        ]
+        var refused = 0
+        for length in [7, 8, 9, 15, 16, 17, 24, 31, 40] {
+            for position in 0..<length {
+                for special in specials {
+                    var content = Array(repeating: UInt8(ascii: "a"), count: length)
+                    content.replaceSubrange(position..<(position + 1), with: special)
+                    let text = [UInt8(ascii: "[")] + [0x22] + content + [0x22] + Array(",1]".utf8)
+                    let parsed = Result { () throws(JSONParseError) in try JSONValue.parse(text) }
+                    let skipped = Self.walk(text) { $0 == 2 }
+                    let read = Self.walk(text)
+                    switch (parsed, skipped, read) {
+                    case (.success(let value), .success, .success(let walked)):
+                        #expect(value == walked, "\(content)")
+                    case (.failure, .failure, .failure): refused += 1
+                    default: Issue.record("\(content): parse \(parsed), skipped \(skipped), read \(read)")
+                    }
+                    // As a path: what a parse reads, split; refused where a parse refuses.
+                    let pathText = [0x22] + Array("c/".utf8) + content + [0x22]
+                    let parsedPath = Result { () throws(JSONParseError) in try JSONValue.parse(pathText) }
+                    let readPath = pathText.withUnsafeBufferPointer { buffer in
+                        Result { () throws(JSONParseError) -> DocumentPath? in
+                            var cursor = JSONCursor(buffer)
+                            let path = try cursor.readPath()
+                            try cursor.finish()
+                            return path
+                        }
+                    }
+                    switch (parsedPath, readPath) {
+                    case (.success(let value), .success(let path)):
+                        #expect(path == value.stringValue.flatMap { DocumentPath($0) }, "\(content)")
+                    case (.failure, .failure): break
+                    default: Issue.record("\(content) as a path: parse \(parsedPath), read \(readPath)")
+                    }
+                }
+            }
+        }
+        #expect(refused > 100)
+    }
+
+    /// The eight-byte test, against the byte-by-byte definition, on words with one or two chosen
+    /// bytes among plain ones (a borrow from one byte must not hide or invent another).
+    @Test func aWordIsPlainExactlyWhenEachOfItsBytesIs() {
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x80 && byte != 0x22 && byte != 0x5C }
+        let bytes: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x61, 0x7F, 0x80, 0xA2, 0xFF]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            var word = (0..<8).map { _ in UInt8.random(in: 0x23...0x5B, using: &generator) }
+            word[Int.random(in: 0..<8, using: &generator)] = bytes.randomElement(using: &generator)!
+            word[Int.random(in: 0..<8, using: &generator)] = bytes.randomElement(using: &generator)!
+            let value = word.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            #expect(JSONWord.isPlain(value) == word.allSatisfy(plain), "\(word)")
+        }
+    }
+
     @Test func nestingPastTheLimitIsRefusedAsAParseRefusesIt() {
         for depth in [510, 511, 512, 513, 600] {
             // Empty innermost and a scalar innermost: the parse counts a scalar's depth too.
