@@ -322,7 +322,9 @@ extension TweetService {
             let buckets =
                 before.map { SearchIndex.bucketHolding($0, term: term, store: store) }
                 ?? store.collection(SearchIndex.bucketsCollection(term)).order(by: "start", descending: true)
-            candidates = .buckets(term: term, before: before, query: buckets, pending: [])
+            // Without `before` the first bucket read is the open one, whose size the term says.
+            let newest = before == nil ? rarest.data["openSize"]?.integerValue.map { Int(clamping: $0) } : nil
+            candidates = .buckets(term: term, before: before, query: buckets, pending: [], newest: newest)
         } else {
             var page = tweetsCollection.whereField("uid", isEqualTo: .string(author ?? ""))
                 .order(by: "timestamp", descending: true)
@@ -389,8 +391,9 @@ extension TweetService {
 /// Candidate tweets for a search, newest first: a term's buckets, or an author's tweets.
 private enum SearchCandidates {
     /// `query` is the buckets still to read (nil once all are read); `pending` the IDs of the
-    /// buckets read and not handed out yet.
-    case buckets(term: String, before: String?, query: Query?, pending: [String])
+    /// buckets read and not handed out yet; `newest` how many IDs the next bucket holds, when the
+    /// term's document says so (its open bucket, read first).
+    case buckets(term: String, before: String?, query: Query?, pending: [String], newest: Int?)
     case tweets(Query)
     case finished
 
@@ -408,9 +411,15 @@ private enum SearchCandidates {
             let page = try await query.limit(to: count).getDocuments()
             self = page.count < count ? .finished : page.last.map { .tweets(query.start(after: $0)) } ?? .finished
             return page
-        case .buckets(let term, let before, var query, var pending):
+        case .buckets(let term, let before, var query, var pending, var newest):
             while pending.count < count, let buckets = query {
-                let page = try await buckets.limit(to: count / SearchIndex.bucketSize + 2).getDocuments()
+                // The open bucket alone when it holds enough (a seeded one has 64 IDs, three
+                // times a page); otherwise enough buckets of posts' size. A size that lies costs
+                // one more read, never a result.
+                let needed = count - pending.count
+                let limit = newest.map { $0 >= needed } == true ? 1 : needed / SearchIndex.bucketSize + 2
+                newest = nil
+                let page = try await buckets.limit(to: limit).getDocuments()
                 for bucket in page {
                     pending += SearchIndex.ids(bucket.data).reversed().filter { id in
                         before.map { ByteOrder.precedes(id, $0) } ?? true
@@ -423,7 +432,7 @@ private enum SearchCandidates {
             // Done only when nothing is left to read: a batch whose tweets were all deleted is not the end.
             self =
                 query == nil && pending.isEmpty
-                ? .finished : .buckets(term: term, before: before, query: query, pending: pending)
+                ? .finished : .buckets(term: term, before: before, query: query, pending: pending, newest: nil)
             let tweets = store.collection(Collections.tweets)
             let found = try await store.getDocuments(taken.map { tweets.document($0) })
             let byID = Dictionary(found.map { ($0.documentID, $0) }) { first, _ in first }

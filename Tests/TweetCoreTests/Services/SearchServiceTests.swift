@@ -79,6 +79,30 @@ struct SearchServiceTests {
         #expect(term?.data["tweets"]?.integerValue == Int64(expected.count))
     }
 
+    /// The first page of a term's buckets is sized by the open bucket's size its document gives:
+    /// whatever that size says, true or not, a search finds the same tweets.
+    @Test func theOpenBucketsSizeDecidesHowManyBucketsAreReadNeverWhatIsFound() async throws {
+        var posted: [String] = []
+        for number in 0..<(SearchIndex.bucketSize * 2 + 5) {
+            posted.append(try await env.post("sized \(number)", as: ada, in: services).caption)
+        }
+        let path = SearchIndex.termPath("sized")
+        let term = try #require(try await services.store.getDocument(path))
+        #expect(term.data["openSize"]?.integerValue == 5)
+        for size: JSONValue in [
+            .integer(5), .integer(0), .integer(1), .integer(10_000), .integer(-3), .integer(.max), .string("x"),
+        ] {
+            var fields = term.data
+            fields["openSize"] = size
+            try await services.store.setData(fields, at: path)
+            for limit in [1, 4, 5, 6, 20, 100] {
+                #expect(
+                    try await search("sized", limit: limit) == Array(posted.reversed().prefix(limit)),
+                    "\(size), \(limit)")
+            }
+        }
+    }
+
     @Test func deletingATweetTakesItOutOfSearchAndTrends() async throws {
         let tweet = try await env.post("ephemeral #Gone", as: ada, in: services)
         _ = try await env.post("stays #Kept", as: ada, in: services)
