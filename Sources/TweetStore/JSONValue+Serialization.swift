@@ -154,6 +154,28 @@ extension JSONValue {
         return value
     }
 
+    /// Walks the JSON value that starts at byte `start` of `buffer`, checking it as a parse of it
+    /// at nesting `depth` would, without building it.
+    /// - Returns: the index just after the value.
+    package static func skipValue(
+        in buffer: UnsafeBufferPointer<UInt8>, at start: Int, depth: Int
+    ) throws(JSONParseError) -> Int {
+        var parser = JSONParser(bytes: buffer)
+        parser.index = start
+        try parser.skipValue(depth: depth)
+        return parser.index
+    }
+
+    /// The index of the closing quote of the string that starts at byte `start` of `buffer` (at
+    /// its opening quote), when that string is plain ASCII: no escape, no control character, no
+    /// byte past ASCII, so its bytes are its text. `nil` for any other string or none.
+    package static func plainStringEnd(in buffer: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        guard start < buffer.count, buffer[start] == UInt8(ascii: "\"") else { return nil }
+        var parser = JSONParser(bytes: buffer)
+        parser.index = start
+        return parser.plainStringEnd()
+    }
+
     /// Parses the JSON string that starts at byte `start` of `buffer` (at its opening quote).
     /// - Returns: the string and the index just after its closing quote.
     package static func parseString(

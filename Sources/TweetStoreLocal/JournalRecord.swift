@@ -1,6 +1,10 @@
 import FoundationEssentials
 import TweetStore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One committed transaction: a journal line `{"crc":"<8 hex>","tx":{"ops":[…],"seq":N,"time":"…"}}`.
 ///
 /// The CRC-32 covers the exact bytes of the `tx` value, so any changed byte is caught, even one
@@ -82,6 +86,9 @@ struct JournalRecord: Equatable {
             StoreError.corruptRecord(file: file, line: lineNumber, reason: reason)
         }
         let body = try checkedBody(line, damaged: damaged)
+        if let outline = body.withUnsafeBufferPointer({ Canonical.outline($0, offset: body.startIndex) }) {
+            return outline
+        }
         // Walked with a cursor: no object is built, no field of a document decoded. What the full
         // read would refuse is refused here too, and for the same reason first: the JSON, then
         // seq, time and ops, then each operation in order.
@@ -115,6 +122,84 @@ struct JournalRecord: Equatable {
         }
         if let problem = operations.problem { throw damaged(problem) }
         return Outline(sequence: sequence, time: time, operations: operations.list)
+    }
+
+    /// The outline of a record exactly as ``line()`` writes it (keys in order, no whitespace,
+    /// plain ASCII paths and time, a positive sequence), read by comparing its fixed parts as bytes
+    /// and walking only the documents (as strictly as the cursor walks them). Anything else, a
+    /// damaged record included, is left to the cursor, which finds the same outline or the reason.
+    private enum Canonical {
+        static func outline(_ buffer: UnsafeBufferPointer<UInt8>, offset: Int) -> Outline? {
+            var index = 0
+            func skip(_ literal: StaticString) -> Bool {
+                let count = literal.utf8CodeUnitCount
+                guard index + count <= buffer.count,
+                    memcmp(buffer.baseAddress! + index, literal.utf8Start, count) == 0
+                else { return false }
+                index += count
+                return true
+            }
+            /// A plain string's text, its quotes passed.
+            func plainString() -> UnsafeBufferPointer<UInt8>? {
+                guard let end = JSONValue.plainStringEnd(in: buffer, at: index) else { return nil }
+                defer { index = end + 1 }
+                return UnsafeBufferPointer(rebasing: buffer[(index + 1)..<end])
+            }
+            guard buffer.baseAddress != nil, skip(#"{"ops":["#) else { return nil }
+            var operations: [OutlinedOperation] = []
+            if !skip("]") {
+                repeat {
+                    var data: Range<Int>?
+                    if skip(#"{"data":"#) {
+                        // The data's depth in the record: the record, `ops` and the operation.
+                        let start = index
+                        guard start < buffer.count, buffer[start] == UInt8(ascii: "{"),
+                            let end = skipDocument(buffer, at: start, depth: 3)
+                        else { return nil }
+                        index = end
+                        guard skip(#","op":"set","path":"#) else { return nil }
+                        data = (offset + start)..<(offset + end)
+                    } else {
+                        guard skip(#"{"op":"delete","path":"#) else { return nil }
+                    }
+                    guard let text = plainString(), let path = DocumentPath(utf8: text), skip("}") else { return nil }
+                    operations.append(OutlinedOperation(path: path, data: data))
+                } while skip(",")
+                guard skip("]") else { return nil }
+            }
+            guard skip(#","seq":"#), let sequence = positiveInteger(buffer, &index), skip(#","time":"#) else {
+                return nil
+            }
+            guard let text = plainString(), let time = Timestamp.date(from: String(decoding: text, as: UTF8.self)),
+                skip("}"), index == buffer.count
+            else { return nil }
+            return Outline(sequence: sequence, time: time, operations: operations)
+        }
+
+        /// The end of the document at `start`, walked as the cursor walks it; `nil` where the
+        /// cursor would refuse it (and then says why).
+        private static func skipDocument(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int, depth: Int) -> Int? {
+            do {
+                return try JSONValue.skipValue(in: buffer, at: start, depth: depth)
+            } catch {
+                return nil
+            }
+        }
+
+        /// `1`–`999999999999999999` as JSON writes it (no sign, no leading zero, no fraction):
+        /// what the parse reads as that integer. Anything else is the cursor's to read.
+        private static func positiveInteger(_ buffer: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Int64? {
+            var value: Int64 = 0
+            var digits = 0
+            while index < buffer.count, (48...57).contains(buffer[index]), digits < 18 {
+                if digits == 0 && buffer[index] == 48 { return nil }
+                value = value * 10 + Int64(buffer[index] - 48)
+                digits += 1
+                index += 1
+            }
+            guard digits > 0, index < buffer.count, !(48...57).contains(buffer[index]) else { return nil }
+            return value
+        }
     }
 
     /// The keys and operation kinds the outline knows, compared as bytes.
