@@ -128,7 +128,7 @@ struct JournalRecord: Equatable {
     /// plain ASCII paths and time, a positive sequence), read by comparing its fixed parts as bytes
     /// and walking only the documents (as strictly as the cursor walks them). Anything else, a
     /// damaged record included, is left to the cursor, which finds the same outline or the reason.
-    private enum Canonical {
+    enum Canonical {
         static func outline(_ buffer: UnsafeBufferPointer<UInt8>, offset: Int) -> Outline? {
             var index = 0
             func skip(_ literal: StaticString) -> Bool {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TweetCore
 @testable import TweetStore
 @testable import TweetStoreLocal
 
@@ -189,6 +190,99 @@ struct JSONCursorTests {
         }
     }
 
+    /// Whether the outline and the full read of `line` agree: `true` when both read it (the same
+    /// sequence, time, paths and documents), `false` when both refuse it for the same reason, `nil`
+    /// (recorded as an issue) when they disagree.
+    private static func agreement(_ line: [UInt8]) -> Bool? {
+        switch (full(line), outline(line)) {
+        case (.success(let full), .success(let outline)):
+            #expect(full.sequence == outline.sequence && full.time == outline.time)
+            #expect(
+                full.operations.map {
+                    switch $0 {
+                    case .set(let path, _), .delete(let path): path
+                    }
+                } == outline.paths)
+            // What the memtable keeps unparsed: each set's bytes, parsed alone, are the document
+            // the full read gives.
+            #expect(outline.data.count == full.operations.count)
+            for (operation, data) in zip(full.operations, outline.data) {
+                switch operation {
+                case .set(_, let fields):
+                    #expect(data.map { try? JSONValue.parse(line[$0]) } == .some(.object(fields)))
+                case .delete: #expect(data == nil)
+                }
+            }
+            return true
+        case (.failure(let full), .failure(let outline)):
+            #expect("\(full)" == "\(outline)" || "\(full)".contains("invalid JSON"), "\(full) / \(outline)")
+            return false
+        case (let full, let outline):
+            Issue.record("full \(full), outline \(outline)")
+            return nil
+        }
+    }
+
+    /// Records of the shapes the store writes (sets and deletes; paths plain, escaped or past
+    /// ASCII; documents of every kind of value; sequences of every length), whole and with a byte
+    /// changed: the outline, read byte for byte or walked, agrees with the full read.
+    @Test func recordsOfEveryShapeOutlineAsTheyAreRead() throws {
+        var random = SplitMix64(seed: 11)
+        let plainNames = ["tweets", "users", "a b", "x", "0VckZsakbLjlTpcrJWJj"]
+        let otherNames = ["é", "東京", "q\"uote", "back\\slash", "tab\t"]
+        // Mostly plain names, so that most records are read byte for byte and some walked.
+        func name() -> String {
+            (Int.random(in: 0..<12, using: &random) == 0 ? otherNames : plainNames).randomElement(using: &random)!
+        }
+        func value(_ depth: Int) -> JSONValue {
+            switch Int.random(in: 0..<(depth > 2 ? 5 : 7), using: &random) {
+            case 0: return .null
+            case 1: return .bool(Bool.random(using: &random))
+            case 2: return .integer(Int64.random(in: -1_000_000...Int64.max, using: &random))
+            case 3: return .double(Double.random(in: -1e6...1e6, using: &random))
+            case 4: return .string(name())
+            case 5: return .array((0..<Int.random(in: 0..<4, using: &random)).map { _ in value(depth + 1) })
+            default: return object(depth + 1)
+            }
+        }
+        func object(_ depth: Int) -> JSONValue {
+            .object(
+                Dictionary((0..<Int.random(in: 0..<4, using: &random)).map { _ in (name(), value(depth)) }) { a, _ in a
+                })
+        }
+        var read = (whole: 0, byteForByte: 0, damagedAndRead: 0, refused: 0)
+        for round in 0..<300 {
+            let operations: [JournalRecord.Operation] = (0..<Int.random(in: 0..<5, using: &random)).map { _ in
+                let nested = Bool.random(using: &random) ? "/\(name())/\(name())" : ""
+                let path = DocumentPath(collection: name() + nested, documentID: name())
+                guard Bool.random(using: &random), case .object(let fields) = object(1) else { return .delete(path) }
+                return .set(path, fields)
+            }
+            let sequence = [1, 9, 10, 41, 999_999_999_999_999_999, Int64.random(in: 1...Int64.max, using: &random)]
+                .randomElement(using: &random)!
+            let record = JournalRecord(
+                sequence: sequence, time: Date(timeIntervalSince1970: 1_790_000_000.125 + Double(round)),
+                operations: operations)
+            let line = Array(record.line().dropLast())
+            #expect(try Self.full(line).get() == record)
+            if Self.agreement(line) == true { read.whole += 1 }
+            var body = Array(try ChecksummedLine.decode(key: "tx", line: line[...]))
+            if body.withUnsafeBufferPointer({ JournalRecord.Canonical.outline($0, offset: 0) }) != nil {
+                read.byteForByte += 1
+            }
+            body[Int.random(in: 0..<body.count, using: &random)] = Array("\"\\{}[]:,0a-. 9".utf8 + [0x01, 0x80])
+                .randomElement(using: &random)!
+            switch Self.agreement(Array(ChecksummedLine.encode(key: "tx", payload: body).dropLast())) {
+            case true?: read.damagedAndRead += 1
+            case false?: read.refused += 1
+            case nil: return
+            }
+        }
+        // Most whole records take the byte-for-byte reading, some the walk.
+        #expect(read.whole == 300 && (150..<300).contains(read.byteForByte), "\(read)")
+        #expect(read.damagedAndRead > 10 && read.refused > 100, "\(read)")
+    }
+
     /// A record's body damaged byte by byte, its checksum made to match (so the parse is what is
     /// tested): the outline succeeds exactly when the full read does, with the same sequence, time
     /// and paths, and otherwise fails for the same reason.
@@ -213,31 +307,11 @@ struct JSONCursorTests {
                     if let damage { bytes.append(damage) }
                     bytes += body[(replaces || damage == nil ? position + 1 : position)...]
                     let damaged = Array(ChecksummedLine.encode(key: "tx", payload: bytes).dropLast())
-                    switch (Self.full(damaged), Self.outline(damaged)) {
-                    case (.success(let full), .success(let outline)):
-                        #expect(full.sequence == outline.sequence && full.time == outline.time)
-                        #expect(
-                            full.operations.map {
-                                switch $0 {
-                                case .set(let path, _), .delete(let path): path
-                                }
-                            } == outline.paths)
-                        // What the memtable keeps unparsed: each set's bytes, parsed alone, are
-                        // the document the full read gives.
-                        #expect(outline.data.count == full.operations.count)
-                        for (operation, data) in zip(full.operations, outline.data) {
-                            switch operation {
-                            case .set(_, let fields):
-                                #expect(data.map { try? JSONValue.parse(damaged[$0]) } == .some(.object(fields)))
-                            case .delete: #expect(data == nil)
-                            }
-                        }
-                        agreedSuccesses += 1
-                    case (.failure(let full), .failure(let outline)):
-                        #expect("\(full)" == "\(outline)" || "\(full)".contains("invalid JSON"), "\(full) / \(outline)")
-                        agreedFailures += 1
-                    case (let full, let outline):
-                        Issue.record("\(String(decoding: bytes, as: UTF8.self)): full \(full), outline \(outline)")
+                    switch Self.agreement(damaged) {
+                    case true?: agreedSuccesses += 1
+                    case false?: agreedFailures += 1
+                    case nil:
+                        Issue.record("\(String(decoding: bytes, as: UTF8.self))")
                         return
                     }
                 }
