@@ -41,9 +41,11 @@ final class TmuxSession {
         ]
         variables.merge(environment) { _, new in new }
         let exports = variables.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        // bash takes its prompt, and tmux a new pane's PATH, from elsewhere than -e: an rc file sets both.
+        // bash takes its prompt, and tmux a new pane's PATH, from elsewhere than -e: an rc file sets both,
+        // and leaves no history behind (bash would write it as it exits, after deinit removed the home).
         let rcfile = home.appendingPathComponent("bashrc")
-        try "PS1='$ '\nexport PATH='\(bin)':/usr/bin:/bin\n".write(to: rcfile, atomically: true, encoding: .utf8)
+        let rc = "PS1='$ '\nexport PATH='\(bin)':/usr/bin:/bin\nunset HISTFILE\n"
+        try rc.write(to: rcfile, atomically: true, encoding: .utf8)
         try tmux(
             ["new-session", "-d", "-x", "\(width)", "-y", "\(height)"] + exports
                 + ["bash --noprofile --rcfile \(rcfile.path)"])

@@ -3,9 +3,13 @@ import Testing
 
 @testable import TweetCLI
 
-struct ConfigFileTests {
+final class ConfigFileTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID())").path
     var path: String { directory + "/tweetcli/config" }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)  // Best effort: a temporary directory.
+    }
 
     func write(_ text: String) throws {
         try FileManager.default.createDirectory(atPath: directory + "/tweetcli", withIntermediateDirectories: true)
