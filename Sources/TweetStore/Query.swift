@@ -46,6 +46,9 @@ public struct Query: Sendable {
     public private(set) var startAfter: [JSONValue]?
     /// Text one of some string fields must contain, ignoring case (see ``whereAny(_:containsText:)``).
     public private(set) var textSearch: TextSearch?
+    /// The top-level fields each document comes back with, when the query asks for only some
+    /// (see ``select(_:)``); `nil` for whole documents.
+    public private(set) var selectedFields: [String]?
 
     /// A case-insensitive substring search over string fields.
     public struct TextSearch: Sendable, Equatable {
@@ -140,6 +143,16 @@ public struct Query: Sendable {
     public func order(by field: String, descending: Bool = false) -> Query {
         var copy = self
         copy.orders.append(Order(field: field, descending: descending))
+        return copy
+    }
+
+    /// Returns each document with only the top-level fields named in `fields` (those it has), as
+    /// Firestore's `select` does; `select([])` returns their paths alone. Filters, orders and
+    /// cursors still see whole documents. An engine may leave the rest of each stored document
+    /// undecoded: a list of IDs costs a fraction of the documents' parse.
+    public func select(_ fields: [String]) -> Query {
+        var copy = self
+        copy.selectedFields = fields
         return copy
     }
 
@@ -259,6 +272,28 @@ extension Query {
             if result != .orderedSame { return result == .orderedDescending }
         }
         return false
+    }
+
+    /// The top-level fields an engine must decode of each candidate document: the selected ones
+    /// and those its filters, orders and text search read; `nil` for all of them.
+    package var decodedFields: Set<String>? {
+        guard let selectedFields else { return nil }
+        var names = Set(selectedFields)
+        for field in filters.map(\.field) + orders.map(\.field) + (textSearch?.fields ?? [])
+        where field != Query.documentID {
+            names.insert(String(field.prefix { $0 != "." }))
+        }
+        return names
+    }
+
+    /// `snapshot` as the query returns it: with only the selected fields, when it selects some.
+    package func projected(_ snapshot: DocumentSnapshot) -> DocumentSnapshot {
+        guard let selectedFields else { return snapshot }
+        var data = JSONObject(minimumCapacity: selectedFields.count)
+        for field in selectedFields {
+            if let value = snapshot.data[field] { data[field] = value }
+        }
+        return DocumentSnapshot(path: snapshot.path, data: data)
     }
 
     /// Applies filters, cursor, order and limit to candidate documents.

@@ -137,7 +137,7 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
-        try await reading(orEmpty: []) { try Self.run(query, on: $0) }
+        try await reading(orEmpty: []) { try Self.run(query, on: $0).map(query.projected) }
     }
 
     public func count(_ query: Query) async throws -> Int {
@@ -504,10 +504,11 @@ private struct PostgresTransactionReader: TransactionReader {
 
     func query(_ query: Query) async throws -> [DocumentSnapshot] {
         let found = try await store.transactionRead(number) { try PostgresDocumentStore.transactionQuery(query, $0) }
+        // The whole documents are what the commit resolves updates against; the body gets the selection.
         reads.documents.withLock { known in
             for snapshot in found { known[snapshot.path] = .some(snapshot.data) }
         }
-        return found
+        return found.map(query.projected)
     }
 }
 

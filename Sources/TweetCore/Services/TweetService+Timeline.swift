@@ -137,7 +137,7 @@ extension TweetService {
             }
             query = query.start(after: cursor)
         }
-        let ids = try await query.getDocuments().map(\.documentID)
+        let ids = try await query.select([]).getDocuments().map(\.documentID)
         let found = try await fetchTweets(withIDs: ids)
         // deleteTweet removes a tweet's bookmarks in the same transaction, so every one has its tweet.
         return ids.compactMap { found[$0] }

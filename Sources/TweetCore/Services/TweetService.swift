@@ -76,7 +76,7 @@ public final class TweetService: Sendable {
             }
             query = query.start(after: cursor)
         }
-        let likedIDs = try await query.getDocuments().map(\.documentID)
+        let likedIDs = try await query.select([]).getDocuments().map(\.documentID)
         let found = try await store.getDocuments(likedIDs.map { tweets.document($0) })
         let byID = Dictionary(found.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
         // deleteTweet removes a tweet's likes in the same transaction, so every like has its tweet.

@@ -255,7 +255,8 @@ public final class UserService: Sendable {
 
     /// The uids `uid` follows.
     public func followingUids(of uid: String) async throws -> [String] {
-        try await store.collection(Collections.following(of: uid)).query.getDocuments().map(\.documentID)
+        // Their IDs are the uids: nothing of the documents themselves is decoded.
+        try await store.collection(Collections.following(of: uid)).query.select([]).getDocuments().map(\.documentID)
     }
 
     /// Following, followers and tweets of `uid`: one read of its counters (counted, for a store

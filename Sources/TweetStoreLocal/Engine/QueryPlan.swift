@@ -16,6 +16,9 @@ struct QueryPlan {
     /// The first of them, checked on each candidate's raw line before it is parsed.
     private let requiredValue: RequiredValue?
     private let textSearch: Query.TextSearch?
+    /// The only top-level fields a stream decodes of each line, for a query that selects some
+    /// (``Query/decodedFields``): the rest is checked as strictly but not built. `nil` for all.
+    let decodedFields: [[UInt8]]?
     /// Whether each stream comes in the query's order (else everything is collected and sorted).
     let isOrdered: Bool
     let descending: Bool
@@ -29,6 +32,7 @@ struct QueryPlan {
         var orderFields = query.orders.map(\.field)
         if orderFields.last == Query.documentID { orderFields.removeLast() }
         textSearch = query.textSearch
+        decodedFields = query.decodedFields.map { $0.sorted().map { Array($0.utf8) } }
         let isDescending = query.orders.first?.descending ?? false
         descending = isDescending
         // One equality (or `in`) filter per field can be served by an index; any other filter,
@@ -168,13 +172,14 @@ struct QueryPlan {
                 var stream = SegmentStream(
                     segment: segment, rank: rank, index: nil, positions: range, descending: false)
                 stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
+                stream.fields = decodedFields
                 return [stream]
             case .collectionGroup(let id):
-                return [
-                    SegmentStream(
-                        segment: segment, rank: rank, index: nil, positions: 0..<segment.count, descending: false,
-                        collectionID: id)
-                ]
+                var stream = SegmentStream(
+                    segment: segment, rank: rank, index: nil, positions: 0..<segment.count, descending: false,
+                    collectionID: id)
+                stream.fields = decodedFields
+                return [stream]
             }
         }
         return try prefixes.map { prefix in
@@ -210,6 +215,7 @@ struct QueryPlan {
             // are checked on the raw line first.
             stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
             stream.requiredValue = requiredValue
+            stream.fields = decodedFields
             // An `in` of ASCII strings on the field this segment's entries tag: most entries are
             // passed over by their tag, without reading their lines.
             if let field = segment.ordinalTable(index)?.taggedField, field == index.taggedField {

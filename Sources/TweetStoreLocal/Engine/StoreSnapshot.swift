@@ -60,7 +60,7 @@ final class StoreSnapshot {
                     if try accepts(snapshot, rank) { matches.append(snapshot) }
                 }
             }
-            return query.select(from: matches)
+            return query.select(from: matches).map(query.projected)
         }
         // Each stream is in the query's order: merge them, taking the smallest head each time.
         var heads: [(DocumentSnapshot, Int)?] = try streams.indices.map { try streams[$0].next() }
@@ -80,7 +80,7 @@ final class StoreSnapshot {
             heads[chosen] = try streams[chosen].next()
             if try accepts(snapshot, rank) { result.append(snapshot) }
         }
-        return result
+        return query.selectedFields == nil ? result : result.map(query.projected)
     }
 
     /// Every live document in path order (segments merged, newest version wins), for export.
@@ -154,6 +154,8 @@ struct SegmentStream: CandidateStream {
     var requiredTags: TagSet? = nil
     /// The index's ordinals in this segment, found at the first position read.
     var table: Segment.OrdinalTable? = nil
+    /// The only top-level fields to decode of each line (``QueryPlan/decodedFields``); `nil` for all.
+    var fields: [[UInt8]]? = nil
 
     mutating func next() throws -> (DocumentSnapshot, Int)? {
         while !positions.isEmpty {
@@ -189,7 +191,7 @@ struct SegmentStream: CandidateStream {
                 continue
             }
             // A deletion yields nothing here; older versions of its path are skipped as replaced.
-            if case (let path, let data?) = try segment.entry(at: ordinal),
+            if case (let path, let data?) = try segment.entry(at: ordinal, keepingFields: fields),
                 collectionID.map({ path.collectionID == $0 }) ?? true
             {
                 return (DocumentSnapshot(path: path, data: data), rank)

@@ -297,6 +297,55 @@ struct QueryTests {
         #expect(try await store.getDocument(people.document("q")) == nil)
     }
 
+    /// `select` returns only the named fields, while the filters, the order and the cursor still
+    /// read the whole documents; `select([])` returns paths alone.
+    @Test(arguments: StoreLayout.allCases)
+    func aSelectionKeepsOnlyItsFieldsAndStillFiltersAndOrdersByTheOthers(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let query = people.whereField("city", in: [.string("Oslo"), .string("Lima"), .string("Rome")])
+            .order(by: "age", descending: true)
+        let named = try await query.select(["name", "address"]).getDocuments()
+        #expect(named.map(\.documentID) == ["r", "q", "a", "b"])
+        #expect(
+            named.map(\.data) == [
+                ["name": .string("eve")], ["name": .string("cat")], ["name": .string("ann")],
+                ["name": .string("bob"), "address": .object(["zip": .string("00100")])],
+            ])
+        let bare = try await query.select([]).limit(to: 2).getDocuments()
+        #expect(bare.map(\.documentID) == ["r", "q"])
+        #expect(bare.allSatisfy { $0.data.isEmpty })
+        // A cursor from a selected document (no `age` in it) is not a cursor at its age: the page
+        // after it comes from a whole document, as a client would page.
+        let whole = try await query.limit(to: 2).getDocuments()
+        let next = try await query.select([]).start(after: try #require(whole.last)).getDocuments()
+        #expect(next.map(\.documentID) == ["a", "b"])
+        #expect(try await ids(people.query.select([])) == ["a", "b", "d", "q", "r"])
+        #expect(try await people.query.select(["age"]).count() == 5)
+        #expect(
+            try await people.query.whereAny(["name"], containsText: "AN").select([]).getDocuments().map(\.documentID)
+                == [
+                    "a", "d",
+                ])
+    }
+
+    /// In a transaction a selected read gives the selection, and an update after it still
+    /// starts from the whole document.
+    @Test(arguments: StoreLayout.allCases)
+    func aSelectionInATransactionLeavesTheUpdateWhole(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let store = people.store
+        let seen = try await store.runTransaction { transaction in
+            let found = try await transaction.getDocuments(people.whereField("age", isEqualTo: .integer(25)).select([]))
+            for snapshot in found { transaction.updateData(["age": .increment(1)], at: snapshot.path) }
+            return found.map(\.data)
+        }
+        #expect(seen == [[:]])
+        let bob = try #require(try await store.getDocument(people.document("b")))
+        #expect(bob.data["age"] == .integer(26))
+        #expect(bob.data["name"] == .string("bob"))
+        #expect(bob.data["address"] == .object(["zip": .string("00100")]))
+    }
+
     @Test func documentPathsSplitIntoCollectionAndID() throws {
         let path = try #require(DocumentPath("users/u1/user-likes/t1"))
         #expect(path.collection == "users/u1/user-likes")
