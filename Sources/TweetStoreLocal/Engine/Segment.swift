@@ -16,6 +16,11 @@ final class Segment {
     /// Documents (and deletions) in the segment.
     let count: Int
     private let offsetsStart: Int
+    /// Where each line's ``SegmentFormat/idKey(_:)`` is (index version 04); `nil` without them.
+    private let idKeysStart: Int?
+    /// Where the collection directory's blocks are, and how many (index version 04; 0 for none).
+    private let directoryStart: Int
+    private let directoryBlocks: Int
     private let bloomStart: Int
     /// Whether the Bloom filter is blocked (index versions 02 and 03) or classic (01).
     private let blockedBloom: Bool
@@ -24,6 +29,8 @@ final class Segment {
     private let secondary: [String: (start: Int, count: Int, taggedField: String?)]
     /// Collections' ordinal ranges found so far.
     private var collectionRanges: [String: Range<Int>] = [:]
+    /// Lines read so far: what the tests of a lookup count.
+    private(set) var linesRead = 0
 
     init(directory: String, name: String) throws {
         self.name = name
@@ -34,7 +41,8 @@ final class Segment {
         let indexFile = indexPath
         let damaged = { (reason: String) in StoreError.corruptRecord(file: indexFile, line: 0, reason: reason) }
         let magic = index.count >= SegmentFormat.headerSize ? try index.read(0..<8) : []
-        let isTagged = magic == SegmentFormat.indexMagic
+        let isKeyed = magic == SegmentFormat.indexMagic
+        let isTagged = isKeyed || magic == SegmentFormat.unkeyedIndexMagic
         guard isTagged || magic == SegmentFormat.untaggedIndexMagic || magic == SegmentFormat.classicBloomIndexMagic
         else {
             throw damaged("not a segment index")
@@ -92,8 +100,19 @@ final class Segment {
         }
         offsetsStart = position
         try advance(by: count * 8)
+        idKeysStart = isKeyed ? position : nil
+        if isKeyed { try advance(by: count * 8) }
         let bloomStart = position
         try advance(by: bloomWords * 8)
+        if isKeyed {
+            let blocks = try number(at: position, atMost: index.count / CollectionDirectory.blockSize, "directory size")
+            try advance(by: 8)
+            try advance(by: SegmentFormat.directoryPadding(after: position))
+            (directoryStart, directoryBlocks) = (position, blocks)
+            try advance(by: blocks * CollectionDirectory.blockSize)
+        } else {
+            (directoryStart, directoryBlocks) = (0, 0)
+        }
         var secondary: [String: (start: Int, count: Int, taggedField: String?)] = [:]
         for (indexName, entries, taggedField) in table {
             secondary[indexName] = (position, entries, taggedField)
@@ -131,7 +150,8 @@ final class Segment {
 
     /// Calls `body` with the line of document `ordinal`, without its newline.
     private func withLine<T>(_ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
-        try data.withBytes(try lineRange(ordinal), body)
+        linesRead &+= 1
+        return try data.withBytes(try lineRange(ordinal), body)
     }
 
     /// How document `ordinal`'s path compares with `target` (given as its collection's and ID's
@@ -310,14 +330,28 @@ final class Segment {
         let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
         // Search only the collection's range: a user among a thousand, not among three million lines.
         let range = try self.range(ofCollection: path.collection)
+        // The ID keys steer the probes without reading lines; they are only hints (a damaged one
+        // could hide a document), so what they do not find is searched for again by the lines.
+        if idKeysStart != nil, let found = try search(range, collection: collection, id: id, byKeys: true) {
+            return found
+        }
+        return try search(range, collection: collection, id: id, byKeys: false)
+    }
+
+    /// The ordinal of the document with `id` in `range` (its collection's), by interpolation and
+    /// bisection; `byKeys` compares the ID keys first and reads a line only when they tie.
+    private func search(_ range: Range<Int>, collection: [UInt8], id: [UInt8], byKeys: Bool) throws -> Int? {
         var (low, high) = (range.lowerBound, range.upperBound)
+        let key = byKeys ? SegmentFormat.idKey(id) : nil
         // Interpolation on the IDs' first characters (as base-62 digits: IDs are random or start
         // with their time, so a guess lands near) while the range is wide, with a bisection after
         // any guess that did not halve the range: a few probes among a million instead of twenty,
         // never many more than a binary search's. Each probe's own ID becomes the new bound.
-        let target = Self.idValue(id)
+        let target = byKeys ? Self.idValue(id.prefix(8)) : Self.idValue(id)
         var bounds: (low: Double, high: Double)?
-        if high - low > 16, let first = try idValue(at: low), let last = try idValue(at: high - 1) {
+        if high - low > 16, let first = try idValue(at: low, byKeys: byKeys),
+            let last = try idValue(at: high - 1, byKeys: byKeys)
+        {
             bounds = (first, last)
         }
         var bisectNext = false
@@ -328,7 +362,7 @@ final class Segment {
                 middle = min(high - 1, max(low, low + Int(fraction * Double(high - 1 - low))))
             }
             let before = high - low
-            let (order, value) = try probe(at: middle, collection: collection, id: id)
+            let (order, value) = try probe(at: middle, collection: collection, id: id, key: key)
             switch order {
             case .orderedAscending:
                 low = middle + 1
@@ -366,8 +400,19 @@ final class Segment {
         return value
     }
 
-    /// How document `ordinal` compares with the target, and its ID's ``idValue(_:)``, from one read.
-    private func probe(at ordinal: Int, collection: [UInt8], id: [UInt8]) throws -> (ComparisonResult, Double?) {
+    /// How document `ordinal` compares with the target, and its ID's ``idValue(_:)``, from one read:
+    /// with the target's `key`, of the ID keys when they differ (the value then of the key's bytes).
+    private func probe(at ordinal: Int, collection: [UInt8], id: [UInt8], key: UInt64?) throws -> (
+        ComparisonResult, Double?
+    ) {
+        if let key {
+            let entryKey = try idKey(at: ordinal)
+            if entryKey != key {
+                return (entryKey < key ? .orderedAscending : .orderedDescending, Self.idValue(keyBytes: entryKey))
+            }
+            // Tied keys: the line decides, and the value stays the key's, as the bounds are.
+            return (try comparePath(at: ordinal, collection: collection, id: id), Self.idValue(keyBytes: key))
+        }
         let simple: (ComparisonResult, Double?)? = try withPath(ordinal) { entryCollection, entryID in
             let order = Self.compare(entryCollection, collection)
             guard order == .orderedSame else { return (order, nil) }
@@ -376,9 +421,21 @@ final class Segment {
         return try simple ?? (comparePath(at: ordinal, collection: collection, id: id), nil)
     }
 
-    /// The ``idValue(_:)`` of document `ordinal`'s ID; `nil` for a line not read simply.
-    private func idValue(at ordinal: Int) throws -> Double? {
-        try withPath(ordinal) { _, entryID in Self.idValue(entryID) }
+    /// The ``idValue(_:)`` of document `ordinal`'s ID (of its key's bytes, `byKeys`); `nil` for a
+    /// line not read simply.
+    private func idValue(at ordinal: Int, byKeys: Bool) throws -> Double? {
+        if byKeys { return Self.idValue(keyBytes: try idKey(at: ordinal)) }
+        return try withPath(ordinal) { _, entryID in Self.idValue(entryID) }
+    }
+
+    /// Document `ordinal`'s ID key (index version 04 only).
+    private func idKey(at ordinal: Int) throws -> UInt64 {
+        try index.uint64(at: idKeysStart! + ordinal * 8)
+    }
+
+    /// The ``idValue(_:)`` of the bytes a key holds.
+    private static func idValue(keyBytes key: UInt64) -> Double {
+        withUnsafeBytes(of: key.bigEndian) { idValue($0) }
     }
 
     /// The ordinals of `collection`'s documents (subcollections excluded), remembered: the segment
@@ -386,9 +443,37 @@ final class Segment {
     func range(ofCollection collection: String) throws -> Range<Int> {
         if let known = collectionRanges[collection] { return known }
         let bytes = Array(collection.utf8)
-        let range = try Bisection.equalRange(0..<count) { try comparePath(at: $0, collection: bytes, id: nil) }
+        let range =
+            try directoryRange(of: bytes)
+            ?? Bisection.equalRange(0..<count) { try comparePath(at: $0, collection: bytes, id: nil) }
         collectionRanges[collection] = range
         return range
+    }
+
+    /// The range the collection directory gives `collection`, when its block is whole and the
+    /// lines at and beside the range's ends bear it out; `nil` otherwise (then a binary search
+    /// decides). A collection the directory does not have is empty.
+    private func directoryRange(of collection: [UInt8]) throws -> Range<Int>? {
+        guard directoryBlocks > 0 else { return nil }
+        let hash = CollectionDirectory.hash(collection)
+        let (block, slot) = CollectionDirectory.home(of: hash, blocks: directoryBlocks)
+        let start = directoryStart + block * CollectionDirectory.blockSize
+        let answer = try index.withBytes(start..<(start + CollectionDirectory.blockSize)) {
+            CollectionDirectory.look(up: hash, startingAt: slot, in: $0)
+        }
+        switch answer {
+        case nil: return nil
+        case .absent: return 0..<0
+        case .found(let found):
+            let (first, end) = (Int(found.first), Int(found.first) + Int(found.count))
+            guard found.count > 0, end <= count else { return nil }
+            let inside = { (ordinal: Int) in try self.comparePath(at: ordinal, collection: collection, id: nil) }
+            guard try inside(first) == .orderedSame, try inside(end - 1) == .orderedSame,
+                try first == 0 || inside(first - 1) == .orderedAscending,
+                try end == count || inside(end) == .orderedDescending
+            else { return nil }
+            return first..<end
+        }
     }
 
     // MARK: Secondary indexes

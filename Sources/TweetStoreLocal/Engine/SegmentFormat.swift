@@ -5,11 +5,14 @@ import TweetStore
 enum SegmentFormat {
     static let formatName = "tweetcli-segment"
     static let dataVersion: Int64 = 1
-    /// The index file's magic: version 03 gives each index a tagged field (``IndexDefinition/taggedField``),
-    /// whose entries are then 8 bytes, the ordinal and the tag; 02, still read, has no tags; 02 and
-    /// 03 keep a blocked Bloom filter (each path's bits in one 512-bit block, so a lookup reads one
-    /// block of it); 01, still read, a classic one.
-    static let indexMagic = Array("TWTIDX03".utf8)
+    /// The index file's magic: version 04 keeps, beside each line's offset, its ID key
+    /// (``idKey(_:)``), so a lookup's probes read the index and not the lines, and a directory of
+    /// its collections (``CollectionDirectory``); 03, still read, has neither; 03 and 04 give each index a tagged field (``IndexDefinition/taggedField``), whose
+    /// entries are then 8 bytes, the ordinal and the tag; 02, still read, has no tags; 02 to 04 keep
+    /// a blocked Bloom filter (each path's bits in one 512-bit block, so a lookup reads one block
+    /// of it); 01, still read, a classic one.
+    static let indexMagic = Array("TWTIDX04".utf8)
+    static let unkeyedIndexMagic = Array("TWTIDX03".utf8)
     static let untaggedIndexMagic = Array("TWTIDX02".utf8)
     static let classicBloomIndexMagic = Array("TWTIDX01".utf8)
     static let headerSize = 48
@@ -19,6 +22,24 @@ enum SegmentFormat {
     /// An index's table entry: its name, its entry count, and (version 03) its tagged field.
     static let indexTableEntrySize = indexNameSize + 8 + taggedFieldSize
     static let untaggedIndexTableEntrySize = indexNameSize + 8
+
+    /// A document ID's key: its first 8 bytes (zeros after a shorter one), big-endian, so keys
+    /// order as the IDs' bytes do, ties apart. Only a hint to a lookup: the line decides.
+    static func idKey(_ id: some Sequence<UInt8>) -> UInt64 {
+        var key: UInt64 = 0
+        var taken = 0
+        for byte in id.prefix(8) {
+            key = key << 8 | UInt64(byte)
+            taken += 1
+        }
+        return taken == 8 ? key : key << (8 * UInt64(8 - taken))
+    }
+
+    /// The zeros between a collection directory's block count, which ends at byte `end` of the
+    /// index file, and its first block, which starts on a 4 KiB boundary (one read a block).
+    static func directoryPadding(after end: Int) -> Int {
+        (CollectionDirectory.blockSize - end % CollectionDirectory.blockSize) % CollectionDirectory.blockSize
+    }
 
     /// `["collection/id",{…},"crc"]`: the trailing `,"xxxxxxxx"]` is 12 bytes.
     static let checksumSuffixLength = 12

@@ -7,7 +7,7 @@ import TweetStore
 #endif
 
 /// Writes one immutable segment: a data file of document lines sorted by path, and its index file
-/// (line offsets, a Bloom filter of paths, and each secondary index as ordinals sorted by key, each
+/// (line offsets, their IDs' keys, a Bloom filter of paths, and each secondary index as ordinals sorted by key, each
 /// with its tag when the index has a tagged field).
 struct SegmentWriter {
     /// One document to write; `data == nil` records a deletion, or, with `line`, a document no
@@ -90,15 +90,33 @@ struct SegmentWriter {
         // so that a merge or an import of any size holds about the Bloom filter's 10 bits per
         // document and the sorter's budget.
         var offsets = WordList(directory: directory, chunkWords: offsetsInMemory)
+        var idKeys = WordList(directory: directory, chunkWords: offsetsInMemory)
         var bloom = [UInt64](repeating: 0, count: BloomFilter.wordCount(forCount: capacity))
         // Every index's keys in one sort, each prefixed with its index's position, so that they
         // come out index by index, as the file lays them out; the value is the document's ordinal.
         var keys = ExternalSorter(directory: directory, budget: sortBudget)
         var counts = [Int](repeating: 0, count: indexes.count)
+        // Each collection's hash, first ordinal and count, for the collection directory; the
+        // entries come by path, so a collection's documents come together.
+        var collections: [CollectionDirectory.Slot] = []
+        var collection: String?
         var ordinal = 0
         while let entry = try next() {
             defer { ordinal += 1 }
+            // Past the most a directory holds, one more is kept, which is enough to write none.
+            let isCounting = collections.count <= CollectionDirectory.maximumCollections
+            if entry.path.collection != collection {
+                collection = entry.path.collection
+                if isCounting {
+                    let hash = CollectionDirectory.hash(entry.path.collection.utf8)
+                    collections.append(.init(hash: hash, first: UInt32(truncatingIfNeeded: ordinal), count: 0))
+                }
+            }
+            if collections.count <= CollectionDirectory.maximumCollections {
+                collections[collections.count - 1].count &+= 1
+            }
             try offsets.append(UInt64(output.offset))
+            try idKeys.append(SegmentFormat.idKey(entry.path.documentID.utf8))
             try output.write(entry.line ?? SegmentFormat.line(path: entry.path, data: entry.data))
             BloomFilter.insert(BloomFilter.hashes(entry.path.description.utf8), into: &bloom)
             guard let made = entry.keys ?? entry.data.map({ Self.keys(of: $0, at: entry.path, indexes: indexes) })
@@ -128,8 +146,10 @@ struct SegmentWriter {
         var checksum = CRC32.Running()
         var pending: [UInt8] = []
         pending.reserveCapacity(1 << 20)
+        var emitted = SegmentFormat.headerSize
         func emit(_ bytes: some Collection<UInt8>) throws {
             pending.append(contentsOf: bytes)
+            emitted += bytes.count
             if pending.count >= 1 << 20 { try flush() }
         }
         func flush() throws {
@@ -148,7 +168,14 @@ struct SegmentWriter {
             try emit(tagged)
         }
         try offsets.forEachChunk { try emit($0) }
+        try idKeys.forEachChunk { try emit($0) }
         for word in bloom { try emit(Self.bytes(word)) }
+        // The collection directory: its block count, zeros to the file's next 4 KiB boundary, and
+        // its blocks (none for a segment with too many collections, or none to tell apart).
+        let directory = CollectionDirectory.blocks(collections) ?? []
+        try emit(Self.bytes(UInt64(directory.count / CollectionDirectory.blockSize)))
+        try emit([UInt8](repeating: 0, count: SegmentFormat.directoryPadding(after: emitted)))
+        try emit(directory)
         var sorted = try keys.sorted()
         for position in indexes.indices {
             for _ in 0..<counts[position] {

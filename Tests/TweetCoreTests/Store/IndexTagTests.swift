@@ -94,14 +94,10 @@ struct IndexTagTests {
     static func rewriteTags(in directory: String, _ body: (UInt32) -> UInt32) throws {
         let path = (directory as NSString).appendingPathComponent("seg-000001.idx")
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(Array(bytes[0..<8]) == Array("TWTIDX03".utf8))
-        func number(_ offset: Int) -> Int {
-            Int(bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-        }
-        let (documents, bloomWords, indexCount) = (number(8), number(24), number(32))
-        #expect(indexCount == 1)
-        let entries = number(SegmentFormat.headerSize + SegmentFormat.indexNameSize)
-        let start = SegmentFormat.headerSize + SegmentFormat.indexTableEntrySize + documents * 8 + bloomWords * 8
+        #expect(Array(bytes[0..<8]) == Array("TWTIDX04".utf8))
+        #expect(IndexFileBytes.number(bytes, 32) == 1)
+        let entries = IndexFileBytes.number(bytes, SegmentFormat.headerSize + SegmentFormat.indexNameSize)
+        let start = IndexFileBytes.secondaryStart(in: bytes)
         #expect(start + entries * 8 == bytes.count, "the tagged entries are 8 bytes each")
         for entry in 0..<entries {
             let at = start + entry * 8 + 4
@@ -134,8 +130,8 @@ struct IndexTagTests {
         #expect(try await adas() == 40, "a tag of 0 has the line read")
     }
 
-    /// An index file of version 02 (no tagged fields, 72-byte table entries) is still read: its
-    /// entries are the ones a version 03 file of the same documents has.
+    /// An index file of version 02 (no ID keys, no tagged fields, 72-byte table entries) is still
+    /// read: its entries are the ones a version 04 file of the same documents has.
     @Test func anIndexOfVersion02IsStillRead() throws {
         let env = try TestEnvironment()
         let directory = env.path("segments")
@@ -149,9 +145,9 @@ struct IndexTagTests {
         for name in ["seg-000001", "seg-000002"] {
             _ = try SegmentWriter(directory: directory, indexes: definitions).write(name: name, entries: entries)
         }
-        // seg-000002 rewritten as version 02: its magic, and each table entry without a tagged field.
+        // seg-000002 rewritten as version 02: its magic, no ID keys, and each table entry without a tagged field.
         let path = directory + "/seg-000002.idx"
-        var bytes = try env.bytes(of: path)
+        var bytes = IndexFileBytes.withoutIDKeys(try env.bytes(of: path))
         bytes.replaceSubrange(0..<8, with: Array("TWTIDX02".utf8))
         for index in (0..<definitions.count).reversed() {
             let tagStart =
