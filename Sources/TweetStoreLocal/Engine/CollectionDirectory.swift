@@ -73,13 +73,15 @@ enum CollectionDirectory {
         return bytes
     }
 
-    /// What one block says of `hash`: its slot, `.absent` when the search reached an empty slot,
-    /// `nil` when the block cannot be trusted (its checksum) or says nothing (full).
+    /// What a block says of a collection: where it is, or that the segment has none of it.
     enum Answer: Equatable {
         case found(Slot)
         case absent
     }
 
+    /// What `block` says of `hash`, searching from slot `start`: its slot, `.absent` when the
+    /// search reached an empty slot, `nil` when the block cannot be trusted (its checksum) or says
+    /// nothing (it is full).
     static func look(up hash: UInt64, startingAt start: Int, in block: UnsafeBufferPointer<UInt8>) -> Answer? {
         guard block.count == blockSize else { return nil }
         let raw = UnsafeRawBufferPointer(block)
