@@ -320,7 +320,7 @@ final class Segment {
 
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).
     func find(_ path: DocumentPath) throws -> Int? {
-        let hashes = BloomFilter.hashes(path.description.utf8)
+        let hashes = BloomFilter.hashes(of: path)
         let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
         guard
             try blockedBloom

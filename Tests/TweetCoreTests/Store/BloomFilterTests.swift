@@ -35,6 +35,24 @@ struct BloomFilterTests {
         }
     }
 
+    /// A lookup hashes a path's parts where the writer hashed its whole text: the same hashes, or
+    /// the filter would turn documents away.
+    @Test func aPathsPartsHashAsItsTextDoes() {
+        let paths = [
+            DocumentPath(collection: "users", documentID: "yeL9aTqRXshsdJ7ChijN"),
+            DocumentPath(collection: "users/u1/user-likes", documentID: "0VRBf1pwuFp8HN74x03d"),
+            DocumentPath(collection: "t", documentID: ""),
+            DocumentPath(collection: "東京", documentID: "café ☕️ \u{0}"),
+            DocumentPath(
+                collection: String(repeating: "c/d/", count: 40) + "e", documentID: String(repeating: "x", count: 300)),
+        ]
+        for path in paths {
+            let (a, b) = BloomFilter.hashes(of: path)
+            let (c, d) = BloomFilter.hashes(path.description.utf8)
+            #expect(a == c && b == d, "\(path)")
+        }
+    }
+
     @Test func aSegmentWhoseIndexHasTheClassicFilterIsStillRead() throws {
         let env = try TestEnvironment()
         let directory = env.path("segments")
