@@ -104,13 +104,22 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
             }
             // Styles never span a line break, so a pager or a cut-off line cannot leak them.
             var first = true
-            for line in run.text.split(separator: "\n", omittingEmptySubsequences: false) {
+            for line in Self.lines(of: run.text) {
                 if !first { output += "\n" }
                 first = false
                 if !line.isEmpty { output += "\u{1B}[\(code)m\(line)\u{1B}[0m" }
             }
         }
         return output
+    }
+
+    /// `text`'s lines as `split(separator: "\n", omittingEmptySubsequences: false)` gives them (so
+    /// a CR LF, one `Character`, is not a break), without walking its characters when it has no
+    /// line feed, as most runs have none.
+    static func lines(of text: String) -> [Substring] {
+        let hasLineFeed =
+            text.utf8.withContiguousStorageIfAvailable { $0.contains(0x0A) } ?? text.utf8.contains(0x0A)
+        return hasLineFeed ? text.split(separator: "\n", omittingEmptySubsequences: false) : [text[...]]
     }
 
     /// Taking `lhs` by value lets a chain `a + b + c` append to one buffer in place instead of
@@ -125,6 +134,35 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     /// one copies each run once, not once per row after it.
     public static func += (lhs: inout TerminalText, rhs: TerminalText) {
         lhs.runs.append(contentsOf: rhs.runs)
+    }
+
+    // MARK: Building in place
+
+    /// tweetcli's own text for ``append(_:_:)``: only a literal in its source becomes one.
+    struct Literal: ExpressibleByStringLiteral {
+        let text: String
+        init(stringLiteral value: String) { text = value }
+    }
+
+    /// Room for `count` runs, so a row built a run at a time is not copied as it grows.
+    mutating func reserve(runs count: Int) {
+        runs.reserveCapacity(count)
+    }
+
+    /// Appends tweetcli's own text in `style`, trusted as it is: no intermediate text is made.
+    mutating func append(_ literal: Literal, _ style: Style = .plain) {
+        if !literal.text.isEmpty { runs.append(Run(text: literal.text, style: style)) }
+    }
+
+    /// Appends untrusted text, neutralised, in `style` (line breaks kept only when `multiline`).
+    mutating func append(untrusted text: some StringProtocol, _ style: Style = .plain, multiline: Bool = false) {
+        let safe = Self.neutralize(text, multiline: multiline)
+        if !safe.isEmpty { runs.append(Run(text: safe, style: style)) }
+    }
+
+    /// Appends a number (digits, nothing to neutralise) in `style`.
+    mutating func append(_ number: Int, _ style: Style = .plain) {
+        runs.append(Run(text: String(number), style: style))
     }
 
     // MARK: Styles
@@ -142,7 +180,7 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
         guard !indent.isEmpty else { return text }
         var runs: [Run] = [Run(text: indent, style: .plain)]
         for run in text.runs {
-            let lines = run.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = Self.lines(of: run.text)
             for (number, line) in lines.enumerated() {
                 if number > 0 {
                     runs.append(Run(text: "\n", style: .plain))
@@ -178,7 +216,7 @@ extension TerminalText {
     /// U+2028, U+2029) become "\n" when `multiline`, else a visible escape. Applying it twice gives
     /// the same text, since an escape is printable ASCII.
     public static func neutralize(_ text: some StringProtocol, multiline: Bool) -> String {
-        guard needsNeutralizing(text.utf8) else { return String(text) }
+        guard needsNeutralizing(text) else { return String(text) }
         var output = ""
         output.reserveCapacity(text.utf8.count + 16)
         var scalars = text.unicodeScalars.makeIterator()
@@ -211,10 +249,33 @@ extension TerminalText {
 
     /// Whether any byte could start something ``neutralize(_:multiline:)`` changes: the fast path
     /// for the usual text, which needs nothing.
-    private static func needsNeutralizing(_ bytes: some Sequence<UInt8>) -> Bool {
+    private static func needsNeutralizing(_ text: some StringProtocol) -> Bool {
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ needsNeutralizing(bytes: $0) }) {
+            return answer
+        }
+        var copy = String(text)
+        return copy.withUTF8 { needsNeutralizing(bytes: $0) }
+    }
+
+    private static func needsNeutralizing(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        // Printable ASCII eight bytes at a time: no byte with its top bit set (UTF-8 past ASCII),
+        // none below 0x20 (adding 0x60 carries it no higher than 0x7F), none that is DEL (adding 1
+        // makes 0x80). Nothing carries from one byte into the next, since each is below 0x80.
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let high: UInt64 = 0x8080_8080_8080_8080
+            if word & high != 0 { break }
+            if (word &+ 0x6060_6060_6060_6060) & high != high { break }
+            if (word &+ 0x0101_0101_0101_0101) & high != 0 { break }
+            index += 8
+        }
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
-        for byte in bytes {
+        while index < bytes.count {
+            let byte = base[index]
+            index += 1
             if byte < 0x20 || byte == 0x7F { return true }
             // C1 controls are C2 80–C2 9F in UTF-8.
             if previous == 0xC2 && byte < 0xA0 && byte >= 0x80 { return true }

@@ -9,66 +9,108 @@ struct TweetRenderer {
     /// Whether mentions, hashtags and links are coloured (only when colour is on: finding them costs).
     var highlights = false
 
+    /// The row, built a run at a time into one text sized for it (each `a + b` made a text of
+    /// its own and grew the row's runs by copying them, about half of a feed's rendering).
     func render(_ tweet: Tweet) -> TerminalText {
         var text = TerminalText()
+        text.reserve(runs: 32)
         if let retweeter = tweet.retweetedBy {
             let when = tweet.retweetedAt.map { " · " + time.string(for: $0, now: now) } ?? ""
-            text += .dim("↻ ") + .dim(retweeter.fullname) + .dim(" retweeted" + when) + "\n"
+            text.append("↻ ", .dim)
+            text.append(untrusted: retweeter.fullname, .dim)
+            text.append(untrusted: " retweeted" + when, .dim)
+            text.append("\n")
         }
-        text += "\(author(tweet)) \(TerminalText.dim("· " + time.string(for: tweet.timestamp, now: now)))\n"
+        appendAuthor(tweet, to: &text)
+        text.append(" ")
+        text.append(untrusted: "· " + time.string(for: tweet.timestamp, now: now), .dim)
+        text.append("\n")
         if let parent = tweet.replyTo {
             if let username = parent.username {
-                text += .dim("↳ replying to ") + .styled("@" + username, .accent) + "\n"
+                text.append("↳ replying to ", .dim)
+                text.append(untrusted: "@" + username, .accent)
             } else {
-                text += .dim("↳ replying to a tweet that was deleted") + "\n"
+                text.append("↳ replying to a tweet that was deleted", .dim)
             }
+            text.append("\n")
         } else if let parent = tweet.replyToId {
-            text += .dim("↳ replying to \(parent)") + "\n"
+            text.append(untrusted: "↳ replying to " + parent, .dim)
+            text.append("\n")
         }
-        text += caption(tweet) + "\n"
-        if let quoted = tweet.quoted { text += quote(quoted) }
-        let heart: TerminalText =
-            tweet.didLike == true ? .styled("♥ \(tweet.likes)", .like) : TerminalText("♡ \(tweet.likes)")
-        let retweets: TerminalText =
-            tweet.didRetweet == true ? .styled("↻ \(tweet.retweets)", .accent) : TerminalText("↻ \(tweet.retweets)")
-        text += "\(heart)  \(retweets)  ↩ \(tweet.replyCount)"
-        if tweet.quotes > 0 { text += "  ❝ \(tweet.quotes)" }
-        text += "  \(TerminalText.dim("id " + tweet.id))\n"
+        appendCaption(tweet, to: &text)
+        text.append("\n")
+        if let quoted = tweet.quoted { appendQuote(quoted, to: &text) }
+        let liked = tweet.didLike == true
+        text.append(untrusted: (liked ? "♥ " : "♡ ") + String(tweet.likes), liked ? .like : .plain)
+        text.append("  ")
+        text.append(untrusted: "↻ \(tweet.retweets)", tweet.didRetweet == true ? .accent : .plain)
+        text.append("  ↩ ")
+        text.append(tweet.replyCount)
+        if tweet.quotes > 0 {
+            text.append("  ❝ ")
+            text.append(tweet.quotes)
+        }
+        text.append("  ")
+        text.append(untrusted: "id " + tweet.id, .dim)
+        text.append("\n")
         return text
     }
 
-    private func author(_ tweet: Tweet) -> TerminalText {
-        tweet.user.map { .bold($0.fullname) + " " + .dim("@" + $0.username) } ?? .dim("unknown user")
+    private func appendAuthor(_ tweet: Tweet, to text: inout TerminalText) {
+        guard let user = tweet.user else {
+            text.append("unknown user", .dim)
+            return
+        }
+        text.append(untrusted: user.fullname, .bold)
+        text.append(" ")
+        text.append(untrusted: "@" + user.username, .dim)
     }
 
     /// The quoted tweet, indented under the quote.
-    private func quote(_ quoted: Tweet.Quoted) -> TerminalText {
-        let bar: TerminalText = .dim("  │ ")
+    private func appendQuote(_ quoted: Tweet.Quoted, to text: inout TerminalText) {
+        let bar: TerminalText.Literal = "  │ "
+        text.append(bar, .dim)
         switch quoted {
         case .deleted:
-            return bar + .dim("this tweet was deleted") + "\n"
+            text.append("this tweet was deleted", .dim)
+            text.append("\n")
         case .tweet(let tweet):
-            var text = bar + author(tweet) + " " + .dim("· " + time.string(for: tweet.timestamp, now: now)) + "\n"
-            for line in tweet.caption.split(separator: "\n", omittingEmptySubsequences: false) {
-                text += bar + TerminalText(line) + "\n"
+            appendAuthor(tweet, to: &text)
+            text.append(" ")
+            text.append(untrusted: "· " + time.string(for: tweet.timestamp, now: now), .dim)
+            text.append("\n")
+            for line in TerminalText.lines(of: tweet.caption) {
+                text.append(bar, .dim)
+                text.append(untrusted: line)
+                text.append("\n")
             }
-            return text + bar + .dim("id " + tweet.id) + "\n"
+            text.append(bar, .dim)
+            text.append(untrusted: "id " + tweet.id, .dim)
+            text.append("\n")
         }
     }
 
     /// The caption, its mentions, hashtags, cashtags and links coloured from their exact ranges.
     func caption(_ tweet: Tweet) -> TerminalText {
-        let caption = tweet.caption
-        guard highlights, tweet.entities?.isEmpty != true else { return TerminalText(caption, multiline: true) }
         var text = TerminalText()
+        appendCaption(tweet, to: &text)
+        return text
+    }
+
+    private func appendCaption(_ tweet: Tweet, to text: inout TerminalText) {
+        let caption = tweet.caption
+        guard highlights, tweet.entities?.isEmpty != true else {
+            text.append(untrusted: caption, multiline: true)
+            return
+        }
         var position = caption.startIndex
         for entity in TweetText.extractEntitiesWithIndices(caption) {
             guard let range = entity.stringRange(in: caption), range.lowerBound >= position else { continue }
-            text += TerminalText(caption[position..<range.lowerBound], multiline: true)
-            text += TerminalText(caption[range], style: .accent)
+            text.append(untrusted: caption[position..<range.lowerBound], multiline: true)
+            text.append(untrusted: caption[range], .accent)
             position = range.upperBound
         }
-        return text + TerminalText(caption[position...], multiline: true)
+        text.append(untrusted: caption[position...], multiline: true)
     }
 
     /// Rows separated by blank lines.

@@ -18,19 +18,23 @@ struct BloomFilter {
     /// Two independent 64-bit hashes (FNV-1a with two offsets), combined by double hashing.
     /// ``hashes(_:)`` of `path.description`'s bytes, without making that string: a lookup's first step.
     static func hashes(of path: DocumentPath) -> (UInt64, UInt64) {
-        var a: UInt64 = 0xcbf2_9ce4_8422_2325
-        var b: UInt64 = 0x8422_2325_cbf2_9ce4
-        func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // The running hashes are passed in and returned, not captured: a nested function that
+        // mutates captured variables has each access checked for exclusivity at run time (six
+        // checks a byte, two thirds of a lookup's hashing).
+        func add(_ bytes: UnsafeBufferPointer<UInt8>, to hashes: (UInt64, UInt64)) -> (UInt64, UInt64) {
+            var (a, b) = hashes
             for byte in bytes {
                 a = (a ^ UInt64(byte)) &* 0x100_0000_01b3
                 b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 &+ 0x9E37_79B9
             }
+            return (a, b)
         }
         var (collection, id) = (path.collection, path.documentID)
-        collection.withUTF8(add)
-        withUnsafeBytes(of: UInt8(ascii: "/")) { add($0.bindMemory(to: UInt8.self)) }
-        id.withUTF8(add)
-        return (a, b | 1)
+        var running: (UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4)
+        running = collection.withUTF8 { add($0, to: running) }
+        running = withUnsafeBytes(of: UInt8(ascii: "/")) { add($0.bindMemory(to: UInt8.self), to: running) }
+        running = id.withUTF8 { add($0, to: running) }
+        return (running.0, running.1 | 1)
     }
 
     static func hashes(_ bytes: some Sequence<UInt8>) -> (UInt64, UInt64) {

@@ -36,6 +36,30 @@ struct TerminalTextTests {
         }
     }
 
+    /// The fast path passes over printable ASCII eight bytes at a time: a control anywhere in a
+    /// long line, at every offset from a chunk's start, is still found. (Every C0 control, DEL,
+    /// a C1 control, a bidirectional override, an isolate and a line separator.)
+    @Test func aControlIsFoundAtEveryOffsetOfALongLine() {
+        let controls =
+            (0..<0x20).map { String(UnicodeScalar(UInt8($0))) } + [
+                "\u{7F}", "\u{9B}", "\u{202E}", "\u{2066}", "\u{2028}",
+            ]
+        for control in controls {
+            for offset in 0..<20 {
+                for tail in ["", "after", "é"] {
+                    let line = String(repeating: "a", count: offset) + control + tail
+                    let safe = TerminalText.neutralize(line, multiline: false)
+                    #expect(safe != line && isInert(safe), "\(line.debugDescription) at \(offset)")
+                }
+            }
+        }
+        // Printable text of any length, ASCII or not, is left as it is.
+        for length in 0..<20 {
+            let line = String(repeating: "~ ", count: length) + "東京 café"
+            #expect(TerminalText.neutralize(line, multiline: false) == line)
+        }
+    }
+
     @Test func controlsAreShownVisiblyNotDropped() {
         #expect(TerminalText.neutralize("a\u{1B}[2Jb", multiline: false) == "a\\x1b[2Jb")
         #expect(TerminalText.neutralize("\u{9B}", multiline: false) == "\\u009b")
