@@ -25,7 +25,10 @@ let package = Package(
         .executable(name: "textbench", targets: ["textbench"]),
     ],
     targets: [
-        // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing.
+        // libxcrypt (Debian's libcrypt-dev): yescrypt password hashing. Linked as its archive
+        // (libcrypt.a, by TweetCore below), not as libcrypt.so: one shared library fewer for the
+        // dynamic loader to map, relocate and search on every symbol it binds, which cost every
+        // command about 116,000 instructions and a dozen page faults before main (callgrind, perf).
         .systemLibrary(name: "CCrypt", path: "Sources/CCrypt"),
         // libpq's declarations (Debian's libpq-dev), for the server engine, which loads libpq with
         // dlopen when a PostgreSQL store is used: linked, it would slow every command's start-up.
@@ -44,7 +47,9 @@ let package = Package(
         // The PostgreSQL engine: documents as JSONB rows, the same queries and transactions.
         .target(name: "TweetStorePostgres", dependencies: ["TweetStore", "CLibPQ"], swiftSettings: sameExecutor),
         // Models, auth, services and view models, over the protocol only.
-        .target(name: "TweetCore", dependencies: ["CCrypt", "CZlib", "TweetStore"], swiftSettings: sameExecutor),
+        .target(
+            name: "TweetCore", dependencies: ["CCrypt", "CZlib", "TweetStore"], swiftSettings: sameExecutor,
+            linkerSettings: [.linkedLibrary(":libcrypt.a")]),
         // The CLI's logic (arguments, commands, rendering, terminal), unit-tested without processes;
         // the executable only calls it (swift-format's SwiftFormat library and thin executable).
         .target(

@@ -413,18 +413,29 @@ private struct JSONParser {
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes.
+        // Fast path: no escapes. Plain ASCII goes eight bytes at a time; a string that is all
+        // ASCII is valid UTF-8 as it is, so only one with bytes past ASCII is validated.
+        var isASCII = true
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count,
+                JSONWord.isPlain(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+            }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if isASCII { return String(decoding: slice, as: UTF8.self) }
                 guard let string = ByteOrder.validString(slice) else {
                     throw error("invalid UTF-8 in string")
                 }
                 return string
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            if byte >= 0x80 { isASCII = false }
             index += 1
         }
         var scalars: [UInt8] = Array(bytes[start..<index])
