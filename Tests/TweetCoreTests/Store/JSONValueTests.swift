@@ -110,9 +110,16 @@ struct JSONValueTests {
         #expect(throws: JSONParseError.self) { try parse(text) }
     }
 
-    @Test func invalidUTF8InAStringFailsToParse() {
+    @Test func invalidUTF8InAStringFailsToParse() throws {
         #expect(throws: JSONParseError.self) { try JSONValue.parse([0x22, 0xFF, 0xFE, 0x22]) }
         #expect(throws: JSONParseError.self) { try JSONValue.parse([0x22, 0x5C, 0x6E, 0xC3, 0x22]) }
+        // After plain ASCII read eight bytes at a time, and after ASCII that needs no validating.
+        let ascii = Array("sixteen ascii by".utf8)
+        for bad: [UInt8] in [[0xFF], [0xC3], [0xE2, 0x82], [0xC0, 0xAF], [0xED, 0xA0, 0x80]] {
+            #expect(throws: JSONParseError.self) { try JSONValue.parse([0x22] + ascii + bad + [0x22]) }
+            #expect(throws: JSONParseError.self) { try JSONValue.parse([0x22] + ascii + bad + ascii + [0x22]) }
+        }
+        #expect(try JSONValue.parse([0x22] + ascii + [0xC3, 0xA9] + [0x22]) == .string("sixteen ascii byé"))
     }
 
     @Test func aParseErrorSaysWhereParsingStopped() {
