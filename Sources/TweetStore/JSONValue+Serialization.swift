@@ -34,11 +34,13 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let fields):
             output.append(UInt8(ascii: "{"))
-            for (index, key) in fields.keys.sorted().enumerated() {
+            // In the keys' byte order, as they are told apart: equal objects, equal bytes.
+            let sorted = fields.sorted { ByteOrder.compare($0.key, $1.key) == .orderedAscending }
+            for (index, field) in sorted.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &output)
+                Self.writeString(field.key, into: &output)
                 output.append(UInt8(ascii: ":"))
-                fields[key]!.write(into: &output)
+                field.value.write(into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }

@@ -8,11 +8,8 @@ public enum JSONValue: Sendable, Hashable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 }
-
-/// The fields of one document.
-public typealias JSONObject = [String: JSONValue]
 
 extension JSONValue {
     /// The string this value holds, or `nil` for any other kind of value.

@@ -97,7 +97,9 @@ enum FeedRow: Encodable {
 
     /// The tweets in their order, each entry placed before the first tweet older than it.
     static func merged(_ tweets: [Tweet], _ entries: [TwtxtEntry]) -> [FeedRow] {
+        guard !entries.isEmpty else { return tweets.map(FeedRow.tweet) }
         var rows: [FeedRow] = []
+        rows.reserveCapacity(tweets.count + entries.count)
         var pending = entries[...]
         for tweet in tweets {
             let row = FeedRow.tweet(tweet)

@@ -78,7 +78,7 @@ enum SearchIndex {
     }
 
     static func trendFields(_ counts: [String: (hashtag: String, tweets: Int64)]) -> JSONObject {
-        ["tags": .object(counts.mapValues { .array([.string($0.hashtag), .integer($0.tweets)]) })]
+        ["tags": .object(JSONObject(counts.mapValues { .array([.string($0.hashtag), .integer($0.tweets)]) }))]
     }
 
     /// A bucket's fields.

@@ -247,8 +247,10 @@ struct JSONCursorTests {
         }
         func object(_ depth: Int) -> JSONValue {
             .object(
-                Dictionary((0..<Int.random(in: 0..<4, using: &random)).map { _ in (name(), value(depth)) }) { a, _ in a
-                })
+                JSONObject(
+                    Dictionary((0..<Int.random(in: 0..<4, using: &random)).map { _ in (name(), value(depth)) }) {
+                        a, _ in a
+                    }))
         }
         var read = (whole: 0, byteForByte: 0, damagedAndRead: 0, refused: 0)
         for round in 0..<300 {

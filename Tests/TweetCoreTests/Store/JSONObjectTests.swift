@@ -1,0 +1,79 @@
+import Testing
+
+@testable import TweetStore
+
+/// ``JSONObject`` keeps a document's fields in a list, with a dictionary of positions past a
+/// couple of dozen: both must answer as a dictionary would.
+struct JSONObjectTests {
+    /// Sizes below, at and past the point where the positions are kept.
+    static let sizes = [0, 1, 5, JSONObject.indexedCount, JSONObject.indexedCount + 1, 200]
+
+    @Test(arguments: sizes)
+    func itAnswersAsADictionaryDoes(_ size: Int) {
+        var object = JSONObject()
+        var dictionary: [String: JSONValue] = [:]
+        // Keys of every length around a probe's fifteen bytes, some sharing long prefixes.
+        let keys = (0..<size).map { String(repeating: "k", count: $0 % 20) + "\($0)" }
+        for (position, key) in keys.enumerated() {
+            object[key] = .integer(Int64(position))
+            dictionary[key] = .integer(Int64(position))
+        }
+        #expect(object.count == dictionary.count)
+        for key in keys { #expect(object[key] == dictionary[key]) }
+        #expect(object["absent"] == nil && object[String(repeating: "k", count: 19)] == nil)
+        // Replacing keeps the count; removing every third key leaves the rest.
+        for key in keys { object[key] = .string(key) }
+        #expect(object.count == size)
+        for key in keys.enumerated().filter({ $0.offset % 3 == 0 }).map(\.element) {
+            #expect(object.removeValue(forKey: key) == .string(key))
+            dictionary[key] = nil
+        }
+        #expect(object.count == dictionary.count)
+        for key in keys { #expect(object[key] == dictionary[key].map { _ in .string(key) }) }
+        // Keys come out in the order they were first set.
+        #expect(object.keys == keys.filter { dictionary[$0] != nil })
+    }
+
+    @Test(arguments: sizes)
+    func equalityAndHashingIgnoreTheOrder(_ size: Int) {
+        let pairs = (0..<size).map { ("key\($0)", JSONValue.integer(Int64($0))) }
+        let forwards = JSONObject(pairs)
+        let backwards = JSONObject(pairs.reversed())
+        #expect(forwards == backwards)
+        #expect(forwards.hashValue == backwards.hashValue)
+        guard size > 0 else { return }
+        var changed = backwards
+        changed["key0"] = .integer(-1)
+        #expect(changed != forwards)
+        var smaller = forwards
+        smaller["key0"] = nil
+        #expect(smaller != forwards && smaller.count == size - 1)
+    }
+
+    /// Keys are the same when their bytes are: two spellings of "é" are two fields, as they are in
+    /// the JSON text and in PostgreSQL's `jsonb`.
+    @Test func keysAreComparedByTheirBytes() throws {
+        var object: JSONObject = ["caf\u{E9}": .integer(1)]
+        object["cafe\u{301}"] = .integer(2)
+        #expect(object.count == 2)
+        #expect(object["caf\u{E9}"] == .integer(1) && object["cafe\u{301}"] == .integer(2))
+        // Written in their bytes' order whichever was set first, and read back as two.
+        var reversed: JSONObject = ["cafe\u{301}": .integer(2)]
+        reversed["caf\u{E9}"] = .integer(1)
+        #expect(JSONValue.object(object).serialized() == JSONValue.object(reversed).serialized())
+        #expect(try JSONValue.parse(JSONValue.object(object).serialized()) == .object(object))
+    }
+
+    /// A parse of an object with many keys stays linear: each key is found through the positions.
+    @Test func aParseOfManyKeysKeepsTheLastOfADuplicate() throws {
+        let count = 20_000
+        let text = "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k7\":-7}"
+        guard case .object(let object) = try JSONValue.parse(Array(text.utf8)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object.count == count)
+        #expect(object["k7"] == .integer(-7))
+        #expect(object["k19999"] == .integer(19_999))
+    }
+}
