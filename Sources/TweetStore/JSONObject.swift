@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The fields of one document, or of an object inside one: each key once, in the order it was
 /// first set.
 ///
@@ -49,20 +53,47 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         var isWhole: Bool { tail >> 56 <= 15 }
     }
 
-    /// A key compared and hashed by its bytes.
+    /// A key compared and hashed by its bytes, through its probe where that is the whole key.
     private struct ByteKey: Hashable {
         let text: String
+        let probe: Probe
 
-        static func == (lhs: ByteKey, rhs: ByteKey) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+        init(_ text: String, _ probe: Probe) {
+            self.text = text
+            self.probe = probe
+        }
+
+        static func == (lhs: ByteKey, rhs: ByteKey) -> Bool {
+            lhs.probe == rhs.probe && (lhs.probe.isWhole || JSONObject.sameBytes(lhs.text, rhs.text))
+        }
 
         func hash(into hasher: inout Hasher) {
-            var text = text
-            text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            guard probe.isWhole else {
+                var text = text
+                text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                return
+            }
+            // Both words, not one folded from them: keys crafted to fold alike would all collide.
+            hasher.combine(probe.head)
+            hasher.combine(probe.tail)
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
+            }
         }
     }
 
     private static func positions(of entries: [Entry]) -> [ByteKey: Int] {
-        Dictionary(uniqueKeysWithValues: entries.indices.map { (ByteKey(text: entries[$0].key), $0) })
+        var positions: [ByteKey: Int] = [:]
+        positions.reserveCapacity(entries.count * 4)  // room to grow before it rehashes
+        for (position, entry) in entries.enumerated() { positions[ByteKey(entry.key, entry.probe)] = position }
+        return positions
     }
 
     /// Objects up to this many fields are searched in order; larger ones through ``positions``.
@@ -109,13 +140,14 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// The position of `key`'s entry, if the object has it.
     public func index(forKey key: String) -> Int? {
-        if let positions { return positions[ByteKey(text: key)] }
-        return position(of: key, Probe(key))
+        let probe = Probe(key)
+        if let positions { return positions[ByteKey(key, probe)] }
+        return position(of: key, probe)
     }
 
     private func position(of key: String, _ probe: Probe) -> Int? {
         for position in entries.indices where entries[position].probe == probe {
-            if probe.isWhole || entries[position].key.utf8.elementsEqual(key.utf8) { return position }
+            if probe.isWhole || Self.sameBytes(entries[position].key, key) { return position }
         }
         return nil
     }
@@ -140,14 +172,14 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     @discardableResult
     public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
         let probe = Probe(key)
-        if let position = positions.map({ $0[ByteKey(text: key)] }) ?? position(of: key, probe) {
+        if let position = positions.map({ $0[ByteKey(key, probe)] }) ?? position(of: key, probe) {
             let old = entries[position].value
             entries[position].value = value
             return old
         }
         entries.append(Entry(key: key, value: value, probe: probe))
         if positions != nil {
-            positions?[ByteKey(text: key)] = entries.count - 1
+            positions?[ByteKey(key, probe)] = entries.count - 1
         } else if entries.count > Self.indexedCount {
             positions = Self.positions(of: entries)
         }
@@ -216,7 +248,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         var sum = 0
         for (key, value) in self {
             var entryHasher = Hasher()
-            entryHasher.combine(ByteKey(text: key))
+            entryHasher.combine(ByteKey(key, Probe(key)))
             entryHasher.combine(value)
             sum &+= entryHasher.finalize()
         }
