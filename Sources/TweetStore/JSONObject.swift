@@ -35,19 +35,24 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// A key's first fifteen UTF-8 bytes and its length, in two words: for a key of up to fifteen
     /// bytes (almost every key) the same probe means the same bytes, and comparing two costs two
     /// integer comparisons; longer keys with the same probe are compared whole.
-    private struct Probe: Equatable, Sendable {
-        var head: UInt64 = 0
-        var tail: UInt64 = 0
+    struct Probe: Equatable, Sendable {
+        private(set) var head: UInt64 = 0
+        private(set) var tail: UInt64 = 0
 
         init(_ key: String) {
             var key = key
-            (head, tail) = key.withUTF8 { bytes in
-                var words: (UInt64, UInt64) = (0, UInt64(Swift.min(bytes.count, 255)) << 56)
+            self = key.withUTF8 { Probe(bytes: $0) }
+        }
+
+        /// The probe of the key whose UTF-8 bytes are `bytes` (a parse makes it from the text).
+        init(bytes: UnsafeBufferPointer<UInt8>) {
+            var words: (UInt64, UInt64) = (0, UInt64(Swift.min(bytes.count, 255)) << 56)
+            if let base = bytes.baseAddress {
                 withUnsafeMutableBytes(of: &words) { raw in
-                    raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes).prefix(15)))
+                    raw.baseAddress!.copyMemory(from: base, byteCount: Swift.min(bytes.count, 15))
                 }
-                return words
             }
+            (head, tail) = words
         }
 
         var isWhole: Bool { tail >> 56 <= 15 }
@@ -171,7 +176,12 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// Sets `key`'s value, returning the value it replaced.
     @discardableResult
     public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
-        let probe = Probe(key)
+        updateValue(value, forKey: key, probe: Probe(key))
+    }
+
+    /// ``updateValue(_:forKey:)`` with the key's probe made already (by a parse, from the text).
+    @discardableResult
+    mutating func updateValue(_ value: JSONValue, forKey key: String, probe: Probe) -> JSONValue? {
         if let position = positions.map({ $0[ByteKey(key, probe)] }) ?? position(of: key, probe) {
             let old = entries[position].value
             entries[position].value = value

@@ -380,14 +380,14 @@ private struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
-            let key = try parseString()
+            let (key, probe) = try parseKey()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             if depth == 1, kept != nil, !isKept(key) {
                 try skipValue(depth: depth + 1)
             } else {
-                fields[key] = try parseValue(depth: depth + 1)
+                fields.updateValue(try parseValue(depth: depth + 1), forKey: key, probe: probe)
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of data") }
@@ -395,6 +395,18 @@ private struct JSONParser {
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(fields) }
             throw error("expected ',' or '}'")
         }
+    }
+
+    /// An object's key (at its opening quote) and its probe, made from the text's bytes when the
+    /// key has no escapes: then they are its UTF-8 bytes (an escape always decodes to fewer).
+    mutating func parseKey() throws(JSONParseError) -> (String, JSONObject.Probe) {
+        let start = index + 1
+        let key = try parseString()
+        let length = index - 1 - start
+        if length == key.utf8.count, let base = bytes.baseAddress {
+            return (key, JSONObject.Probe(bytes: UnsafeBufferPointer(start: base + start, count: length)))
+        }
+        return (key, JSONObject.Probe(key))
     }
 
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {

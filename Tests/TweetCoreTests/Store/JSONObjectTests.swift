@@ -77,3 +77,30 @@ struct JSONObjectTests {
         #expect(object["k19999"] == .integer(19_999))
     }
 }
+
+extension JSONObjectTests {
+    /// A parse makes each key's probe from the text's bytes: the same probe as the key's own, for
+    /// keys of every length around the probe's fifteen bytes, with escapes, and past ASCII.
+    @Test func aParsedKeysProbeIsTheKeysOwn() throws {
+        let keys =
+            (0..<40).map { String(repeating: "x", count: $0) } + [
+                "caf\u{E9}", "\u{6771}\u{4EAC}", "a\"b", "tab\tin", "\u{1F600}",
+            ]
+        for key in keys {
+            let text = JSONValue.object([key: .integer(1)]).serialized()
+            guard case .object(let object) = try JSONValue.parse(text) else {
+                Issue.record("not an object")
+                continue
+            }
+            #expect(object[key] == .integer(1), "\(key.debugDescription)")
+            #expect(object.keys == [key])
+            // The key's bytes in the text, when it needed no escapes: `{"…":1}`.
+            let raw = Array(key.utf8)
+            guard text.count == raw.count + 6 else { continue }
+            text.withUnsafeBufferPointer { buffer in
+                let probe = JSONObject.Probe(bytes: UnsafeBufferPointer(rebasing: buffer[2..<(2 + raw.count)]))
+                #expect(probe == JSONObject.Probe(key), "\(key.debugDescription)")
+            }
+        }
+    }
+}
