@@ -693,6 +693,15 @@ package struct JSONCursor {
         try parser.parseValue(depth: started.count)
     }
 
+    /// ``readValue()``, keeping of an object read at depth 1 (inside the top-level value, as a
+    /// segment line's document) only the fields named in `fields`, as
+    /// ``JSONValue/parse(_:keepingFields:)`` keeps them; `nil` keeps all.
+    package mutating func readValue(keepingFields fields: [[UInt8]]?) throws(JSONParseError) -> JSONValue {
+        parser.kept = fields
+        defer { parser.kept = nil }
+        return try parser.parseValue(depth: started.count)
+    }
+
     /// Moves past the next value without building it.
     package mutating func skipValue() throws(JSONParseError) {
         try parser.skipValue(depth: started.count)
