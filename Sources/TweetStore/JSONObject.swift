@@ -130,11 +130,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         for (key, value) in dictionary { self[key] = value }
     }
 
-    /// The fields of `pairs`, whose keys are all different.
-    public init(uniqueKeysWithValues pairs: some Sequence<(String, JSONValue)>) {
-        self.init(pairs)
-    }
-
     // MARK: Collection
 
     public var startIndex: Int { 0 }
@@ -166,11 +161,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
                 removeValue(forKey: key)
             }
         }
-    }
-
-    public subscript(key: String, default defaultValue: @autoclosure () -> JSONValue) -> JSONValue {
-        get { self[key] ?? defaultValue() }
-        set { self[key] = newValue }
     }
 
     /// Sets `key`'s value, returning the value it replaced.
@@ -206,18 +196,8 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     public var keys: [String] { entries.map(\.key) }
-    public var values: [JSONValue] { entries.map(\.value) }
 
     // MARK: Building others
-
-    /// The same keys with their values transformed.
-    public func mapValues(_ transform: (JSONValue) throws -> JSONValue) rethrows -> JSONObject {
-        var result = self
-        for position in result.entries.indices {
-            result.entries[position].value = try transform(result.entries[position].value)
-        }
-        return result
-    }
 
     /// The fields that pass `isIncluded`.
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> JSONObject {

@@ -81,7 +81,7 @@ enum SegmentFormat {
         -> (path: DocumentPath, data: JSONObject?)
     {
         try checkChecksum(bytes)
-        if let line = try? readLine(bytes, keepingFields: fields) { return line }
+        if let line = readLine(bytes, keepingFields: fields) { return line }
         // Not the shape a segment writes: parsed whole, for the same answer and the same error.
         let value: JSONValue
         do {
@@ -108,27 +108,34 @@ enum SegmentFormat {
     /// made the array around it and the path's string, then split the string again: about a
     /// thousand instructions a line.)
     private static func readLine(_ bytes: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]]?)
-        throws(JSONParseError) -> (path: DocumentPath, data: JSONObject?)?
+        -> (path: DocumentPath, data: JSONObject?)?
     {
         var cursor = JSONCursor(bytes)
-        guard cursor.peek() == UInt8(ascii: "[") else { return nil }
-        try cursor.enterArray()
-        guard try cursor.nextElement(), let path = try cursor.readPath(), try cursor.nextElement() else { return nil }
-        let data: JSONObject?
-        switch cursor.peek() {
-        case UInt8(ascii: "{"):
-            guard case .object(let object) = try cursor.readValue(keepingFields: fields) else { return nil }
-            data = object
-        case UInt8(ascii: "n"):
-            guard case .null = try cursor.readValue() else { return nil }
-            data = nil
-        default: return nil
+        do {
+            guard cursor.peek() == UInt8(ascii: "[") else { return nil }
+            try cursor.enterArray()
+            guard try cursor.nextElement(), let path = try cursor.readPath(), try cursor.nextElement() else {
+                return nil
+            }
+            let data: JSONObject?
+            switch cursor.peek() {
+            case UInt8(ascii: "{"):
+                guard case .object(let object) = try cursor.readValue(keepingFields: fields) else { return nil }
+                data = object
+            case UInt8(ascii: "n"):
+                guard case .null = try cursor.readValue() else { return nil }
+                data = nil
+            default: return nil
+            }
+            guard try cursor.nextElement() else { return nil }
+            try cursor.skipValue()
+            guard try !cursor.nextElement() else { return nil }
+            try cursor.finish()
+            return (path, data)
+        } catch {
+            // Not JSON: the whole parse refuses it too, and its error is the one to report.
+            return nil
         }
-        guard try cursor.nextElement() else { return nil }
-        try cursor.skipValue()
-        guard try !cursor.nextElement() else { return nil }
-        try cursor.finish()
-        return (path, data)
     }
 
     /// Checks a document line's checksum (the line without its newline), without parsing it.
