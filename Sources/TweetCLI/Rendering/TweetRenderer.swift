@@ -9,8 +9,8 @@ struct TweetRenderer {
     /// Whether mentions, hashtags and links are coloured (only when colour is on: finding them costs).
     var highlights = false
 
-    /// The row, built a run at a time into one text sized for it (each `a + b` made a text of
-    /// its own and grew the row's runs by copying them, about half of a feed's rendering).
+    /// The row, built a run at a time into one text sized for it: each `a + b` had made a text of
+    /// its own and grown the row's runs by copying them.
     func render(_ tweet: Tweet) -> TerminalText {
         var text = TerminalText()
         text.reserve(runs: 32)

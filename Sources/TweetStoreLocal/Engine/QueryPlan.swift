@@ -11,10 +11,9 @@ struct QueryPlan {
     /// Range filters (`<`, `<=`, `>`, `>=`) on the index field after the prefixes', which narrow
     /// each range with a binary search (a timeline's rows since a time). They stay in ``residual``.
     private let rangeFilters: [Query.Filter]
-    /// The values of residual `in` filters made only of strings, by field, in the filters' order.
-    /// Pairs, not a dictionary: `[String: StringValues]`'s storage type is made at run time, and
-    /// making it found `String: Hashable` by scanning every conformance in the binary (156,000
-    /// instructions in the following feed, callgrind), for a list that holds one or two fields.
+    /// The values of residual `in` filters made only of strings, by field, in the filters' order:
+    /// a list, so the first (checked on each raw line) is the first filter's, where a dictionary's
+    /// first changed with its per-process hash seed.
     private let stringSets: [(field: String, values: StringValues)]
     /// The first of them, checked on each candidate's raw line before it is parsed.
     private let requiredValue: RequiredValue?

@@ -105,8 +105,8 @@ enum SegmentFormat {
     /// its bytes, the document parsed (or `null`), the checksum walked. `nil` for any other line,
     /// which ``parseLine(_:keepingFields:)`` then parses whole: it accepts what this accepts, with
     /// the same path and fields, and decides what any other line is. (Parsing the line as one value
-    /// made the array around it and the path's string, then split the string again: about a
-    /// thousand instructions a line.)
+    /// made the array around it and the path's string, then split the string again: about 1,500
+    /// instructions a line more, callgrind.)
     private static func readLine(_ bytes: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]]?)
         -> (path: DocumentPath, data: JSONObject?)?
     {
