@@ -140,12 +140,12 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// The position of `key`'s entry, if the object has it.
     public func index(forKey key: String) -> Int? {
-        let probe = Probe(key)
-        if let positions { return positions[ByteKey(key, probe)] }
-        return position(of: key, probe)
+        position(of: key, Probe(key))
     }
 
+    /// The position of the key whose probe is `probe`, through the table of positions when kept.
     private func position(of key: String, _ probe: Probe) -> Int? {
+        if let positions { return positions[ByteKey(key, probe)] }
         for position in entries.indices where entries[position].probe == probe {
             if probe.isWhole || Self.sameBytes(entries[position].key, key) { return position }
         }
@@ -172,7 +172,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// ``updateValue(_:forKey:)`` with the key's probe made already (by a parse, from the text).
     @discardableResult
     mutating func updateValue(_ value: JSONValue, forKey key: String, probe: Probe) -> JSONValue? {
-        if let position = positions.map({ $0[ByteKey(key, probe)] }) ?? position(of: key, probe) {
+        if let position = position(of: key, probe) {
             let old = entries[position].value
             entries[position].value = value
             return old
@@ -226,8 +226,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.entries.count == rhs.entries.count else { return false }
-        for (key, value) in lhs {
-            guard let other = rhs[key], other == value else { return false }
+        for entry in lhs.entries {
+            guard let position = rhs.position(of: entry.key, entry.probe), rhs.entries[position].value == entry.value
+            else { return false }
         }
         return true
     }
@@ -236,10 +237,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// does not count.
     public func hash(into hasher: inout Hasher) {
         var sum = 0
-        for (key, value) in self {
+        for entry in entries {
             var entryHasher = Hasher()
-            entryHasher.combine(ByteKey(key, Probe(key)))
-            entryHasher.combine(value)
+            entryHasher.combine(ByteKey(entry.key, entry.probe))
+            entryHasher.combine(entry.value)
             sum &+= entryHasher.finalize()
         }
         hasher.combine(entries.count)
