@@ -69,11 +69,20 @@ struct Benchmark {
     ) throws -> [BenchmarkResult.OperationResult] {
         let empty = Array(repeating: Timings(), count: datasets.count)
         var results = group.map {
-            BenchmarkResult.OperationResult(name: $0.name, hasTargets: $0.hasTargets, tweetcli: empty, peer: empty)
+            BenchmarkResult.OperationResult(
+                name: $0.name, hasTargets: $0.hasTargets, tweetcli: empty, peer: empty, floor: [])
         }
+        // The floor runs beside every group of commands, so that each command's ratio to it
+        // compares runs made moments apart: before the commands in even rounds and after them in
+        // odd ones, so that neither order is favoured.
+        let pairsFloor = group.allSatisfy { $0.program != .floor }
+        var floor = empty
         for round in 0...options.runs {
             for (index, dataset) in datasets.enumerated() {
                 for side in Side.allCases {
+                    let floorFirst = round.isMultiple(of: 2)
+                    let timesFloor = pairsFloor && side == .tweetcli
+                    if timesFloor && floorFirst { try runFloor(round: round, into: &floor[index], launcher: launcher) }
                     for (position, operation) in group.enumerated() {
                         let commandLine = self.commandLine(
                             operation, side: side, dataset: dataset, subjects: subjects[index], run: round)
@@ -84,10 +93,20 @@ struct Benchmark {
                         case .peer: results[position].peer[index].append(result)
                         }
                     }
+                    if timesFloor && !floorFirst { try runFloor(round: round, into: &floor[index], launcher: launcher) }
                 }
             }
         }
+        if pairsFloor {
+            for position in results.indices { results[position].floor = floor }
+        }
         return results
+    }
+
+    /// Runs the floor once, keeping its time unless `round` is the warm-up.
+    private func runFloor(round: Int, into timings: inout Timings, launcher: ProcessLauncher) throws {
+        let result = try launcher.run([executables.floor])
+        if round > 0 { timings.append(result) }
     }
 
     /// The command line that runs `operation` on one side for run number `run`.

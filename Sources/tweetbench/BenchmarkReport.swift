@@ -73,13 +73,14 @@ struct BenchmarkReport {
         let targets = result.options.engine.targets
         var table = TextTable([
             ("operation", .left), ("median ms (min–max) at \(large)", .right), ("ms at \(small)", .right),
-            ("growth", .right), ("peak RSS MiB", .right), ("× floor", .right), ("\(peer) ms", .right),
-            ("× \(peer)", .right), ("targets", .left),
+            ("growth", .right), ("peak RSS MiB", .right), ("floor ms beside", .right), ("× floor", .right),
+            ("\(peer) ms", .right), ("× \(peer)", .right), ("targets", .left),
         ])
         let floor = result.operations.first.map { $0.tweetcli[1].median } ?? 0
         for operation in result.operations {
             let (large, small, sqlite) = (operation.tweetcli[1], operation.tweetcli[0], operation.peer[1])
-            let (floorRatio, growth) = (ratio(large.median, floor), ratio(large.median, small.median))
+            let floorRatio = operation.floorRatio(at: 1, floorMedian: floor)
+            let growth = ratio(large.median, small.median)
             let verdict =
                 operation.hasTargets
                 ? Targets.verdict([
@@ -89,8 +90,9 @@ struct BenchmarkReport {
             table.append([
                 operation.name,
                 "\(milliseconds(large.median)) (\(milliseconds(large.minimum))–\(milliseconds(large.maximum)))",
-                milliseconds(small.median), times(growth), String(format: "%.1f", large.peakRSSMiB), times(floorRatio),
-                milliseconds(sqlite.median), times(ratio(large.median, sqlite.median)), verdict,
+                milliseconds(small.median), times(growth), String(format: "%.1f", large.peakRSSMiB),
+                milliseconds(operation.floorMedian(at: 1) ?? floor), times(floorRatio), milliseconds(sqlite.median),
+                times(ratio(large.median, sqlite.median)), verdict,
             ])
         }
         return table
@@ -101,13 +103,14 @@ struct BenchmarkReport {
     private func hugeTable(huge: String, large: String, peer: String) -> TextTable {
         var table = TextTable([
             ("operation", .left), ("median ms (min–max) at \(huge)", .right), ("growth from \(large)", .right),
-            ("peak RSS MiB", .right), ("× floor", .right), ("\(peer) ms", .right), ("× \(peer)", .right),
-            ("targets", .left),
+            ("peak RSS MiB", .right), ("floor ms beside", .right), ("× floor", .right), ("\(peer) ms", .right),
+            ("× \(peer)", .right), ("targets", .left),
         ])
         let floor = result.operations.first.map { $0.tweetcli[2].median } ?? 0
         for operation in result.operations {
             let (timings, large, sqlite) = (operation.tweetcli[2], operation.tweetcli[1], operation.peer[2])
-            let (floorRatio, peerRatio) = (ratio(timings.median, floor), ratio(timings.median, sqlite.median))
+            let floorRatio = operation.floorRatio(at: 2, floorMedian: floor)
+            let peerRatio = ratio(timings.median, sqlite.median)
             let growth = ratio(timings.median, large.median)
             let verdict =
                 operation.hasTargets
@@ -119,8 +122,9 @@ struct BenchmarkReport {
             table.append([
                 operation.name,
                 "\(milliseconds(timings.median)) (\(milliseconds(timings.minimum))–\(milliseconds(timings.maximum)))",
-                times(growth), String(format: "%.1f", timings.peakRSSMiB), times(floorRatio),
-                milliseconds(sqlite.median), times(peerRatio), verdict,
+                times(growth), String(format: "%.1f", timings.peakRSSMiB),
+                milliseconds(operation.floorMedian(at: 2) ?? floor),
+                times(floorRatio), milliseconds(sqlite.median), times(peerRatio), verdict,
             ])
         }
         return table
@@ -176,6 +180,9 @@ struct BenchmarkReport {
             + " peak RSS (\(peer) running SELECT 1: \(milliseconds(floor?.peer[1].median ?? 0)) ms)"
         var lines = [
             floorLine,
+            "× floor: the median of each run's time over the time of the floor's run in the same round, on the "
+                + "same data set (the floor runs beside every command, before it in even rounds, after it in odd ones); "
+                + "floor ms beside: the median of those runs of the floor",
             "targets (issue \(targets.issue)): each command's median ≤ \(times(targets.floorRatio)) the floor's, growth "
                 + "(median at \(compact(result.options.tweets)) ÷ median at \(compact(result.options.small))) "
                 + "≤ \(times(Targets.growth)), peak RSS ≤ \(Int(Targets.peakRSSMiB)) MiB; seed ≤ "

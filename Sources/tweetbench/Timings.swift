@@ -12,8 +12,18 @@ struct Timings {
     }
 
     /// The median wall time (the mean of the middle two for an even count), or 0 with no runs.
-    var median: Double {
-        let sorted = milliseconds.sorted()
+    var median: Double { Self.median(of: milliseconds) }
+
+    /// The median of run `i`'s time over `base`'s run `i`, for every run both have, or `nil` when
+    /// they have none in common or a base run took no time.
+    func pairedRatio(to base: Timings) -> Double? {
+        let ratios = zip(milliseconds, base.milliseconds).map { $0 / $1 }
+        guard !ratios.isEmpty, ratios.allSatisfy(\.isFinite) else { return nil }
+        return Self.median(of: ratios)
+    }
+
+    private static func median(of values: [Double]) -> Double {
+        let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         let middle = sorted.count / 2
         return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
