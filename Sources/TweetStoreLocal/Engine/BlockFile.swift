@@ -18,9 +18,11 @@ import TweetStore
 /// 171 µs. A command reads a few hundred blocks, a scan thousands; the pool's pages fault once.
 final class BlockFile {
     static let blockSize = 4096
-    /// The blocks kept at once (128 KiB): past it, the block least recently used of those sampled
-    /// (a clock sweep) gives up its buffer.
-    static let poolBlocks = 32
+    /// The blocks kept at once (64 KiB): past it, the block least recently used of those sampled
+    /// (a clock sweep) gives up its buffer. Each block's page costs a fault on first use (about
+    /// 1.2 µs here, as much as reading a cached block again): with 16 rather than 32, `feed` reads
+    /// 195 blocks instead of 174 and takes 474 page faults instead of 507 (strace, perf stat).
+    static let poolBlocks = 16
 
     let path: String
     let count: Int
