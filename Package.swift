@@ -19,7 +19,8 @@ let sameExecutor: [SwiftSetting] = [
 
 /// The static Swift runtime's link arguments export every symbol of the program's own modules
 /// (`-export-dynamic`), which nothing looks up: a dynamic symbol table of 2,600 Swift symbols that
-/// the runtime's start-up `dladdr` scans symbol by symbol (93,000 instructions per command).
+/// the runtime's start-up `dladdr` scans symbol by symbol (93,000 instructions of the 104,000 a
+/// command saves without them).
 /// Linked after those arguments, this takes the export back; the floor is linked the same way.
 let privateSymbols: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
 
@@ -27,9 +28,12 @@ let privateSymbols: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dy
 /// order `Linker/<program>.order` gives (written by Scripts/function-order.py from callgrind runs):
 /// a command touched 91 pages' worth of the text section's 64 KiB windows before, 40 after
 /// (`feed`, perf record -e page-faults), each a page fault. The floor is linked the same way.
+/// The option is gold's, so gold is named (the toolchain's default linker today).
 func functionOrder(_ program: String) -> [LinkerSetting] {
     let order = "\(Context.packageDirectory)/Linker/\(program).order"
-    return [.unsafeFlags(["-Xlinker", "--section-ordering-file=\(order)"], .when(configuration: .release))]
+    return [
+        .unsafeFlags(["-use-ld=gold", "-Xlinker", "--section-ordering-file=\(order)"], .when(configuration: .release))
+    ]
 }
 
 let package = Package(
@@ -54,8 +58,9 @@ let package = Package(
         // zlib's declarations (Debian's zlib1g-dev), for reading a zipped Twitter archive; loaded
         // with dlopen by the one command that needs it, like libpq.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // prctl, ioprio_set and gettid, which Swift cannot call (variadic, or without a libc
-        // wrapper): the benchmark's subreaper and the priority of compactions' merges.
+        // prctl, ioprio_set, gettid and malloc.h's M_MMAP_THRESHOLD, which Swift cannot call or see
+        // (variadic, without a libc wrapper, or in no module): the benchmark's subreaper, the
+        // priority of compactions' merges, and how the bulk commands' heap is held.
         .systemLibrary(name: "CProcessControl", path: "Sources/CProcessControl"),
         // The engine-neutral store: the DocumentStore protocol and its value types (queries,
         // transactions, JSON values, index declarations, errors), as swift-nio's NIOCore.
@@ -72,7 +77,7 @@ let package = Package(
         // the executable only calls it (swift-format's SwiftFormat library and thin executable).
         .target(
             name: "TweetCLI",
-            dependencies: ["TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres"],
+            dependencies: ["CProcessControl", "TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres"],
             swiftSettings: sameExecutor),
         .executableTarget(
             name: "tweetcli", dependencies: ["TweetCLI"], swiftSettings: sameExecutor,

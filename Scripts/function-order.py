@@ -7,7 +7,7 @@ A command runs code from all over an 11 MB text section; each first touch of a 6
 it is a page fault. With the functions the commands run placed together, `feed` took 40 text
 page faults instead of 91 (perf record -e page-faults).
 
-Run from the package root after `swift build -c release --static-swift-stdlib`; it needs
+Run after `swift build -c release --static-swift-stdlib`; it needs
 valgrind. It seeds a small store in a temporary directory, runs every kind of command once under
 callgrind (which lists each function it saw run), and orders the functions by how many of the
 commands ran them, then by how many instructions they ran. Names the linker does not find are
@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.getcwd()
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELEASE = os.path.join(ROOT, ".build", "release")
 COMMANDS = [
     ["feed", "--limit", "20"],
@@ -37,6 +37,7 @@ COMMANDS = [
     ["search", "the", "--limit", "20"],
     ["search", "#swiftui", "--limit", "20"],
     ["search", "@{username}", "--limit", "20"],
+    ["search", "東京", "--limit", "20"],
     ["explore", "ada"],
     ["trends"],
     ["whoami"],
@@ -56,22 +57,30 @@ def run(arguments, **options):
 
 
 def functions_run(profile):
-    """Each function a callgrind output file names, with the instructions it ran itself."""
-    names, costs, current = {}, collections.Counter(), None
+    """Each function a callgrind output file names, with the instructions it ran itself (a call's
+    line, which follows its `calls=` line, carries the callee's inclusive cost and is skipped)."""
+    names, costs, current, call = {}, collections.Counter(), None, False
     with open(profile, errors="replace") as lines:
         for line in lines:
+            if line.startswith(("totals:", "summary:")):
+                break
             match = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
             if match:
                 kind, number, name = match.groups()
                 if name:
-                    names[number] = name
+                    names[number] = name.split("'")[0]  # name'2: a deeper level of recursion
                 if kind == "fn":
                     current = names.get(number)
                     if current:
                         costs[current] += 0
                 continue
+            if line.startswith("calls="):
+                call = True
+                continue
             fields = line.split()
-            if current and len(fields) >= 2 and fields[1].isdigit():
+            if call:
+                call = False
+            elif current and len(fields) >= 2 and fields[1].isdigit():
                 costs[current] += int(fields[1])
     return costs
 
@@ -115,7 +124,8 @@ def main():
         user = json.loads(run(base + ["explore", "--json"], env=environment))[0]
         run(base + ["login", "--username", user["username"], "--password-stdin"], env=environment,
             input="tweetcli-demo\n")
-        tweet = json.loads(run(base + ["feed", "--json", "--limit", "1"], env=environment))[0]["id"]
+        page = json.loads(run(base + ["feed", "--json", "--limit", "20"], env=environment))
+        tweet = next(item["id"] for item in page if not item.get("didLike"))  # so that `like` likes it
         values = {"uid": user["id"], "username": user["username"], "tweet": tweet}
         profiles = []
         for index, command in enumerate(COMMANDS):

@@ -1,5 +1,6 @@
 #ifndef TWEETCLI_CPROCESSCONTROL_SHIM_H
 #define TWEETCLI_CPROCESSCONTROL_SHIM_H
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -41,4 +42,11 @@ static inline int tweetcli_write_back(int fd, long long offset, long long length
 static inline pid_t tweetcli_thread_id(void) {
     return (pid_t)syscall(SYS_gettid);
 }
+/* Fixes glibc's mmap threshold at `bytes` (malloc.h's M_MMAP_THRESHOLD, which Swift does not
+   see): blocks that large are mapped and unmapped for themselves, and the threshold no longer
+   rises with each one freed. */
+static inline int tweetcli_fix_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
 #endif

@@ -83,6 +83,7 @@ public enum CommandLineTool {
         async throws -> Int32
     {
         try command.validate()
+        if type(of: command).movesBulkData { MemoryTuning.holdHeapToUse() }
         // Help, the version, completions, the man page and `config` itself work whatever the file says.
         let config =
             type(of: command).readsConfig

@@ -63,7 +63,8 @@ struct Benchmark {
     /// One warm-up round, then ``BenchmarkOptions/runs`` timed rounds. Each round runs every
     /// operation of the group once, in order, each as a fresh process, on every data set and
     /// through both tweetcli and the peer's shell: interleaved, so that load from elsewhere on a shared
-    /// machine touches every series alike instead of skewing one of them.
+    /// machine touches every series alike instead of skewing one of them. The floor runs once per
+    /// round and data set beside a group of commands, for their ratios to it.
     private func measure(
         _ group: [Operation], datasets: [Dataset], subjects: [Subjects], launcher: ProcessLauncher
     ) throws -> [BenchmarkResult.OperationResult] {
@@ -74,7 +75,7 @@ struct Benchmark {
         }
         // The floor runs beside every group of commands, so that each command's ratio to it
         // compares runs made moments apart: before the commands in even rounds and after them in
-        // odd ones, so that neither order is favoured.
+        // odd ones, so that the two orders come within one round of each other's count.
         let pairsFloor = group.allSatisfy { $0.program != .floor }
         var floor = empty
         for round in 0...options.runs {

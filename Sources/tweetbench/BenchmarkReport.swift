@@ -183,7 +183,7 @@ struct BenchmarkReport {
             "× floor: the median of each run's time over the time of the floor's run in the same round, on the "
                 + "same data set (the floor runs beside every command, before it in even rounds, after it in odd ones); "
                 + "floor ms beside: the median of those runs of the floor",
-            "targets (issue \(targets.issue)): each command's median ≤ \(times(targets.floorRatio)) the floor's, growth "
+            "targets (issue \(targets.issue)): each command's × floor ≤ \(times(targets.floorRatio)), growth "
                 + "(median at \(compact(result.options.tweets)) ÷ median at \(compact(result.options.small))) "
                 + "≤ \(times(Targets.growth)), peak RSS ≤ \(Int(Targets.peakRSSMiB)) MiB; seed ≤ "
                 + "\(Int(targets.seedSeconds)) s"
@@ -197,8 +197,8 @@ struct BenchmarkReport {
         if let huge = result.datasets.count > 2 ? result.datasets[2] : nil {
             let (size, large) = (compact(huge.tweets), compact(result.options.tweets))
             lines.append(
-                "targets at \(size) (issue 11): each command's median ≤ \(times(Targets.Huge.floorRatio)) the floor's "
-                    + "and ≤ \(times(Targets.Huge.peerRatio)) \(peer)'s on the same query, growth (median at \(size) ÷ "
+                "targets at \(size) (issue 11): each command's × floor ≤ \(times(Targets.Huge.floorRatio)) "
+                    + "and median ≤ \(times(Targets.Huge.peerRatio)) \(peer)'s on the same query, growth (median at \(size) ÷ "
                     + "median at \(large)) ≤ \(times(Targets.Huge.growth)), peak RSS ≤ \(Int(Targets.peakRSSMiB)) MiB; "
                     + "seed ≤ \(Int(Targets.Huge.seedSeconds)) s within \(Int(Targets.Huge.seedPeakRSSMiB)) MiB; "
                     + "export and import ≥ \(Int(Targets.Huge.documentsPerSecond)) documents/s")

@@ -14,13 +14,13 @@ struct BenchmarkResult {
         /// itself): run `i` of the floor came in the same round as run `i` of the operation.
         var floor: [Timings]
 
-        /// The operation's time over the floor's at data set `index`: the median of the ratios of
-        /// runs made in the same round, or, without runs beside it, its median over `floorMedian`.
         /// The median of the floor's runs beside this operation at data set `index`, if it had any.
         func floorMedian(at index: Int) -> Double? {
             floor.indices.contains(index) && !floor[index].milliseconds.isEmpty ? floor[index].median : nil
         }
 
+        /// The operation's time over the floor's at data set `index`: the median of the ratios of
+        /// runs made in the same round, or, without runs beside it, its median over `floorMedian`.
         func floorRatio(at index: Int, floorMedian: Double) -> Double {
             if floor.indices.contains(index), let paired = tweetcli[index].pairedRatio(to: floor[index]) {
                 return paired

@@ -18,6 +18,10 @@ protocol Command {
     static var createsStore: Bool { get }
     /// Whether the command reads the config file (not help, version, completions, man page, config).
     static var readsConfig: Bool { get }
+    /// Whether the command sorts a whole store's worth of entries in memory-bounded runs (seed,
+    /// doctor), so that its heap is held to what it uses (``MemoryTuning``). Not import or export:
+    /// there mapping each large block anew cost more time than the memory it saved.
+    static var movesBulkData: Bool { get }
     /// Whether the command changes the store, so that output lost afterwards must say it was saved.
     var commits: Bool { get }
 
@@ -40,6 +44,7 @@ extension Command {
 
     static var createsStore: Bool { false }
     static var readsConfig: Bool { true }
+    static var movesBulkData: Bool { false }
     var commits: Bool { false }
     static var options: [Option] { [] }
     static var completes: Completion { .nothing }

@@ -5,6 +5,7 @@ import TweetStorePostgres
 
 struct DoctorCommand: Command {
     static let name = "doctor"
+    static let movesBulkData = true
     static let usage = "doctor [--repair]"
     static let summary = "Check the store's files; --repair keeps every intact record and moves the rest aside"
     static let options = [Option("--repair", "repair what can be: intact records stay, damaged lines go to side files")]

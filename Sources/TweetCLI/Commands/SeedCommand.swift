@@ -3,6 +3,7 @@ import TweetStore
 
 struct SeedCommand: Command {
     static let name = "seed"
+    static let movesBulkData = true
     static let usage = "seed [--users N] [--tweets N] [--likes N] [--follows N] [--seed S]"
     static let summary = "Fill an empty store with demo data (the same S gives the same data)"
     static let createsStore = true
