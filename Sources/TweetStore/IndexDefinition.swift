@@ -28,6 +28,11 @@ public struct IndexDefinition: Sendable, Hashable {
     /// (the following feed reads the newest tweets for the 1% its reader follows). Not part of
     /// ``name``: a segment written without tags still serves the index, and a query reads its lines.
     public let taggedField: String?
+    /// ``collectionIDHash(_:)`` of ``collectionID``: a document whose collection's last
+    /// component hashes otherwise is not in this index, found without comparing strings.
+    package let collectionIDHash: UInt64
+    /// ``fields`` as read from a document: each name without its `?`, and whether it had one.
+    private let keyFields: [(name: String, isPresence: Bool)]
 
     public init(
         _ collectionID: String, _ fields: [String], scope: Scope = .collection, tagging taggedField: String? = nil
@@ -38,7 +43,22 @@ public struct IndexDefinition: Sendable, Hashable {
         // A segment's index table keeps 32 bytes of the name, zero-padded: a longer or empty one,
         // or one with a zero byte, tags nothing.
         self.taggedField = taggedField.flatMap { (1...32).contains($0.utf8.count) && !$0.utf8.contains(0) ? $0 : nil }
+        var id = collectionID
+        collectionIDHash = id.withUTF8 { Self.collectionIDHash($0) }
+        keyFields = fields.map { $0.hasSuffix("?") ? (String($0.dropLast()), true) : ($0, false) }
         name = "\(collectionID)\(scope == .collectionGroup ? "*" : "")(\(fields.concatenated(separator: ",")))"
+    }
+
+    public static func == (lhs: IndexDefinition, rhs: IndexDefinition) -> Bool {
+        (lhs.collectionID, lhs.fields, lhs.scope, lhs.taggedField)
+            == (rhs.collectionID, rhs.fields, rhs.scope, rhs.taggedField)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(collectionID)
+        hasher.combine(fields)
+        hasher.combine(scope)
+        hasher.combine(taggedField)
     }
 
     /// The tag an entry carries for a document whose ``taggedField`` holds `value`: FNV-1a of the
@@ -59,9 +79,25 @@ public struct IndexDefinition: Sendable, Hashable {
         return hash == 0 ? 1 : hash
     }
 
-    /// Whether documents of `collection` belong in this index.
+    /// FNV-1a (64 bits) of a collection ID's UTF-8 bytes.
+    package static func collectionIDHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+    }
+
+    /// Whether documents of `collection` belong in this index: its last component is
+    /// ``collectionID``. Compared as bytes, without making `"/" + collectionID`: an import asks
+    /// every index about every document.
     package func covers(collection: String) -> Bool {
-        collection == collectionID || collection.hasSuffix("/" + collectionID)
+        var (whole, last) = (collection, collectionID)
+        return whole.withUTF8 { whole in
+            last.withUTF8 { last in
+                guard whole.count >= last.count else { return false }
+                let start = whole.count - last.count
+                guard start == 0 || whole[start - 1] == UInt8(ascii: "/") else { return false }
+                for offset in 0..<last.count where whole[start + offset] != last[offset] { return false }
+                return true
+            }
+        }
     }
 
     /// The document's key in this index, or `nil` when the document is not indexed.
@@ -70,9 +106,9 @@ public struct IndexDefinition: Sendable, Hashable {
         var key: [JSONValue] = []
         key.reserveCapacity(fields.count + 2)
         if scope == .collection { key.append(.string(collection)) }
-        for field in fields {
-            if field.hasSuffix("?") {
-                let value = data[String(field.dropLast())]
+        for (field, isPresence) in keyFields {
+            if isPresence {
+                let value = data[field]
                 key.append(.bool(value != nil && value != .null))
                 continue
             }

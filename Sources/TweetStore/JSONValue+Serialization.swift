@@ -34,34 +34,71 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let fields):
             output.append(UInt8(ascii: "{"))
-            // In the keys' byte order, as they are told apart: equal objects, equal bytes.
-            let sorted = fields.sorted { ByteOrder.compare($0.key, $1.key) == .orderedAscending }
-            for (index, field) in sorted.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(field.key, into: &output)
-                output.append(UInt8(ascii: ":"))
-                field.value.write(into: &output)
+            // In the keys' byte order, as they are told apart: equal objects, equal bytes. An
+            // object parsed from such text (every stored one) is in that order already.
+            func writeFields(_ fields: some Collection<JSONObject.Element>) {
+                for (index, field) in fields.enumerated() {
+                    if index > 0 { output.append(UInt8(ascii: ",")) }
+                    Self.writeString(field.key, into: &output)
+                    output.append(UInt8(ascii: ":"))
+                    field.value.write(into: &output)
+                }
+            }
+            let inOrder = zip(fields, fields.dropFirst()).allSatisfy {
+                ByteOrder.compare($0.key, $1.key) == .orderedAscending
+            }
+            if inOrder {
+                writeFields(fields)
+            } else {
+                writeFields(fields.sorted { ByteOrder.compare($0.key, $1.key) == .orderedAscending })
             }
             output.append(UInt8(ascii: "}"))
         }
     }
 
     package static func writeString(_ string: String, into output: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
+        var string = string
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
+        string.withUTF8 { appendEscaped($0, to: &output) }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// `"<first>/<second>"`, as ``writeString(_:into:)`` writes the joined string, without joining
+    /// it: a document's path, once for every line a segment writes.
+    package static func writeString(_ first: String, slash second: String, into output: inout [UInt8]) {
+        var (first, second) = (first, second)
+        output.append(UInt8(ascii: "\""))
+        first.withUTF8 { appendEscaped($0, to: &output) }
+        output.append(UInt8(ascii: "/"))
+        second.withUTF8 { appendEscaped($0, to: &output) }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `bytes` with `"`, `\\` and the C0 controls escaped: the runs between them copied
+    /// whole, since almost every string has none.
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var run = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+            run = index + 1
+            output.append(92)
             switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [92, 92])
-            case 0x0A: output.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20:
-                output.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: output.append(byte)
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+            case 0x0A: output.append(UInt8(ascii: "n"))
+            case 0x0D: output.append(UInt8(ascii: "r"))
+            case 0x09: output.append(UInt8(ascii: "t"))
+            default:
+                output.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hexDigit(byte >> 4), hexDigit(byte & 15)])
             }
         }
-        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+    }
+
+    /// The lowercase hexadecimal digit of `value` (0–15).
+    package static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? 48 + value : 87 + value
     }
 }
 
@@ -71,33 +108,45 @@ extension JSONValue {
     /// already escapes C0 controls; these can only stand inside strings, so the text decodes to the
     /// same values. For JSON that may be shown on a terminal (`--json`, `export`).
     public static func escapingTerminalControls(_ json: [UInt8]) -> [UInt8] {
-        func escapeLength(at index: Int) -> (length: Int, scalar: UInt32)? {
-            let byte = json[index]
-            if byte == 0x7F { return (1, 0x7F) }
-            guard index + 1 < json.count else { return nil }
-            let next = json[index + 1]
-            if byte == 0xC2 && (0x80...0x9F).contains(next) { return (2, UInt32(next)) }
-            guard byte == 0xE2, index + 2 < json.count else { return nil }
-            let last = json[index + 2]
-            if next == 0x80 && (0xA8...0xAE).contains(last) { return (3, 0x2000 + UInt32(last - 0x80)) }
-            if next == 0x81 && (0xA6...0xA9).contains(last) { return (3, 0x2040 + UInt32(last - 0x80)) }
-            return nil
-        }
-        guard json.indices.contains(where: { escapeLength(at: $0) != nil }) else { return json }
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(json.count + 32)
-        var index = 0
-        while index < json.count {
-            guard let (length, scalar) = escapeLength(at: index) else {
-                output.append(json[index])
-                index += 1
-                continue
+        json.withUnsafeBufferPointer(escapingTerminalControls) ?? json
+    }
+
+    /// ``escapingTerminalControls(_:)`` of `json`, or `nil` when there is nothing to escape.
+    private static func escapingTerminalControls(_ json: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        do {
+            // What to escape starts with 0x7F, 0xC2 or 0xE2: most text has none of them, and is
+            // handed back after one pass that looks at nothing else.
+            func escapeLength(at index: Int) -> (length: Int, scalar: UInt32)? {
+                let byte = json[index]
+                if byte == 0x7F { return (1, 0x7F) }
+                guard byte == 0xC2 || byte == 0xE2, index + 1 < json.count else { return nil }
+                let next = json[index + 1]
+                if byte == 0xC2 { return (0x80...0x9F).contains(next) ? (2, UInt32(next)) : nil }
+                guard index + 2 < json.count else { return nil }
+                let last = json[index + 2]
+                if next == 0x80 && (0xA8...0xAE).contains(last) { return (3, 0x2000 + UInt32(last - 0x80)) }
+                if next == 0x81 && (0xA6...0xA9).contains(last) { return (3, 0x2040 + UInt32(last - 0x80)) }
+                return nil
             }
-            output += [92, UInt8(ascii: "u")] + [12, 8, 4, 0].map { hex[Int((scalar >> UInt32($0)) & 15)] }
-            index += length
+            func mayStartEscape(_ byte: UInt8) -> Bool { byte == 0x7F || byte == 0xC2 || byte == 0xE2 }
+            guard let first = json.indices.first(where: { mayStartEscape(json[$0]) && escapeLength(at: $0) != nil })
+            else { return nil }
+            var output: [UInt8] = []
+            output.reserveCapacity(json.count + 32)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: json[..<first]))
+            var index = first
+            while index < json.count {
+                guard mayStartEscape(json[index]), let (length, scalar) = escapeLength(at: index) else {
+                    output.append(json[index])
+                    index += 1
+                    continue
+                }
+                output += [92, UInt8(ascii: "u")]
+                for shift in [12, 8, 4, 0] { output.append(hexDigit(UInt8((scalar >> UInt32(shift)) & 15))) }
+                index += length
+            }
+            return output
         }
-        return output
     }
 }
 

@@ -360,17 +360,29 @@ public actor LocalDocumentStore: DocumentStore {
 
     public func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
         try await waitForTransactions()
-        try read(orEmpty: ()) { snapshot in
-            var batch: [DocumentSnapshot] = []
-            batch.reserveCapacity(Self.exportBatch)
-            try snapshot.forEachDocument { document in
-                batch.append(document)
-                if batch.count == Self.exportBatch {
-                    try body(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
+        // Each batch goes to `body` on a thread of its own while the next is read (an export's
+        // serializing costs about what its reading does), one at a time and in order. Every
+        // thread is joined before this returns, a thrown error too (dropping the work joins it):
+        // `body` does not outlive the call.
+        try withoutActuallyEscaping(body) { body in
+            var handing: BackgroundWork<Void>?
+            func hand(_ batch: [DocumentSnapshot]) throws {
+                try handing?.wait()
+                handing = try BackgroundWork { try body(batch) }
             }
-            if !batch.isEmpty { try body(batch) }
+            try read(orEmpty: ()) { snapshot in
+                var batch: [DocumentSnapshot] = []
+                batch.reserveCapacity(Self.exportBatch)
+                try snapshot.forEachDocument { document in
+                    batch.append(document)
+                    if batch.count == Self.exportBatch {
+                        try hand(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !batch.isEmpty { try hand(batch) }
+            }
+            try handing?.wait()
         }
     }
 

@@ -73,9 +73,14 @@ public final class ExportViewModel: ErrorRecording {
     }
 
     public nonisolated static func line(_ document: DocumentSnapshot) -> [UInt8] {
-        var line = JSONValue.escapingTerminalControls(
-            JSONValue.object(["path": .string(document.path.description), "data": .object(document.data)])
-                .serialized())
+        // `{"data":…,"path":…}`, as the object's serialization orders its keys, written directly.
+        var json: [UInt8] = Array(#"{"data":"#.utf8)
+        json.reserveCapacity(256)
+        JSONValue.object(document.data).write(into: &json)
+        json.append(contentsOf: #","path":"#.utf8)
+        JSONValue.writeString(document.path.collection, slash: document.path.documentID, into: &json)
+        json.append(UInt8(ascii: "}"))
+        var line = JSONValue.escapingTerminalControls(json)
         line.append(0x0A)
         return line
     }

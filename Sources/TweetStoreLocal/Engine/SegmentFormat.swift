@@ -56,7 +56,7 @@ enum SegmentFormat {
     static func line(path: DocumentPath, data: JSONObject?) -> [UInt8] {
         var line: [UInt8] = [UInt8(ascii: "[")]
         line.reserveCapacity(256)
-        JSONValue.writeString(path.description, into: &line)
+        JSONValue.writeString(path.collection, slash: path.documentID, into: &line)
         line.append(UInt8(ascii: ","))
         if let data { JSONValue.object(data).write(into: &line) } else { line.append(contentsOf: "null".utf8) }
         appendChecksum(to: &line)
@@ -65,9 +65,11 @@ enum SegmentFormat {
 
     /// Appends `,"<crc of everything so far>"]\n`.
     static func appendChecksum(to line: inout [UInt8]) {
-        let crc = String(CRC32.checksum(line), radix: 16)
+        let crc = CRC32.checksum(line)
         line.append(contentsOf: ",\"".utf8)
-        line.append(contentsOf: (String(repeating: "0", count: 8 - crc.count) + crc).utf8)
+        for shift in stride(from: 28, through: 0, by: -4) {
+            line.append(JSONValue.hexDigit(UInt8(truncatingIfNeeded: crc >> UInt32(shift)) & 15))
+        }
         line.append(contentsOf: "\"]\n".utf8)
     }
 

@@ -32,15 +32,22 @@ struct SegmentWriter {
     /// The keys `indexes` give a document.
     static func keys(of data: JSONObject, at path: DocumentPath, indexes: [IndexDefinition]) -> [IndexKey] {
         var keys: [IndexKey] = []
-        for (position, index) in indexes.enumerated() {
+        // The collection's last component, found once: most indexes are not the document's, and
+        // asking each whether it is cost more than making the keys of those that are.
+        var collection = path.collection
+        let last = collection.withUTF8 { bytes in
+            let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            return IndexDefinition.collectionIDHash(UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        for position in indexes.indices where indexes[position].collectionIDHash == last {
+            let index = indexes[position]
             guard let key = index.key(collection: path.collection, documentID: path.documentID, data: data) else {
                 continue
             }
             var bytes: [UInt8] = []
             for value in key { SortKey.append(value, to: &bytes) }
-            keys.append(
-                IndexKey(
-                    index: position, key: bytes, tag: index.taggedField.map { IndexDefinition.tag(of: data[$0]) } ?? 0))
+            let tag = index.taggedField.map { IndexDefinition.tag(of: data[$0]) } ?? 0
+            keys.append(IndexKey(index: position, key: bytes, tag: tag))
         }
         return keys
     }
@@ -118,7 +125,7 @@ struct SegmentWriter {
             try offsets.append(UInt64(output.offset))
             try idKeys.append(SegmentFormat.idKey(entry.path.documentID.utf8))
             try output.write(entry.line ?? SegmentFormat.line(path: entry.path, data: entry.data))
-            BloomFilter.insert(BloomFilter.hashes(entry.path.description.utf8), into: &bloom)
+            BloomFilter.insert(BloomFilter.hashes(of: entry.path), into: &bloom)
             guard let made = entry.keys ?? entry.data.map({ Self.keys(of: $0, at: entry.path, indexes: indexes) })
             else { continue }
             for made in made {

@@ -32,11 +32,32 @@ enum SortKey {
 
     static func appendString(_ text: String, to bytes: inout [UInt8], tag: UInt8? = 0x04) {
         if let tag { bytes.append(tag) }
-        for byte in text.utf8 {
-            bytes.append(byte)
-            if byte == 0 { bytes.append(0xFF) }
+        var text = text
+        text.withUTF8 { appendEscaped($0, to: &bytes) }
+        bytes.append(0x00)
+        bytes.append(0x01)
+    }
+
+    /// The encoding of the string `"<first>/<second>"`, without joining it.
+    static func appendString(_ first: String, slash second: String, to bytes: inout [UInt8]) {
+        var (first, second) = (first, second)
+        bytes.append(0x04)
+        first.withUTF8 { appendEscaped($0, to: &bytes) }
+        bytes.append(UInt8(ascii: "/"))
+        second.withUTF8 { appendEscaped($0, to: &bytes) }
+        bytes.append(0x00)
+        bytes.append(0x01)
+    }
+
+    /// Appends `text` with each zero byte escaped as `00 FF`: the runs between them copied whole.
+    private static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        var run = 0
+        for index in text.indices where text[index] == 0 {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run...index]))
+            bytes.append(0xFF)
+            run = index + 1
         }
-        bytes += [0x00, 0x01]
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run...]))
     }
 
     private static func appendNumber(_ number: Double, to bytes: inout [UInt8]) {
