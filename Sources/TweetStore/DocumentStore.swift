@@ -8,7 +8,8 @@ public protocol DocumentStore: Sendable {
     /// The document at `path`, or `nil` when there is none.
     func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot?
 
-    /// Several documents in one read; paths with no document are left out of the result.
+    /// Several documents in one read, in the order of `paths` (a path asked twice comes twice);
+    /// paths with no document are left out of the result.
     func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot]
 
     /// The documents a query selects, in the query's order and within its limit.

@@ -135,11 +135,7 @@ public actor LocalDocumentStore: DocumentStore {
 
     public func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
         try await waitForTransactions()
-        return try read(orEmpty: []) { snapshot in
-            try paths.compactMap { path in
-                try snapshot.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
-            }
-        }
+        return try read(orEmpty: []) { snapshot in try snapshot.documents(at: paths) }
     }
 
     public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {

@@ -83,16 +83,8 @@ final class BlockFile {
 
     /// The slot holding block `number`, read into one if it is not there.
     private func slot(_ number: Int) throws -> Int {
+        if let slot = pooledSlot(number) { return slot }
         let hint = number & (Self.hintCount - 1)
-        if slots[hints[hint]].block == number {
-            slots[hints[hint]].used = true
-            return hints[hint]
-        }
-        for slot in 0..<state.pointee.filled where slots[slot].block == number {
-            slots[slot].used = true
-            hints[hint] = slot
-            return slot
-        }
         let slot: Int
         if state.pointee.filled < Self.poolBlocks {
             slot = state.pointee.filled
@@ -165,6 +157,42 @@ final class BlockFile {
             position += take
         }
         return try result.withUnsafeBufferPointer(body)
+    }
+
+    /// Calls `body` with the bytes of `range` (at most a block's), from the pool when their block
+    /// is there, else read from the file straight into a buffer of their own without taking a
+    /// slot: for reads that are seldom read again, a Bloom filter's 64 bytes among megabytes, which
+    /// in the pool gave up blocks that a batch of lookups reads again (the ID keys and offsets
+    /// of the collection it searches).
+    func withBytesOutsidePool<T>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
+        guard range.lowerBound >= 0, range.upperBound <= count, range.count <= Self.blockSize else {
+            throw StoreError.io(path: path, reason: "a read past the end of the file")
+        }
+        let first = range.lowerBound / Self.blockSize
+        if (range.upperBound - 1) / Self.blockSize == first || range.isEmpty, let slot = pooledSlot(first) {
+            let offset = range.lowerBound - first * Self.blockSize
+            return try withSlot(slot, offset..<(offset + range.count), body)
+        }
+        return try withUnsafeTemporaryAllocation(byteCount: max(1, range.count), alignment: 8) { buffer in
+            let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<range.count])
+            try FileIO.readExactly(from: file.fd, into: bytes, offset: range.lowerBound, path: path)
+            return try body(UnsafeBufferPointer(bytes.bindMemory(to: UInt8.self)))
+        }
+    }
+
+    /// The slot holding block `number`, if the pool has it; it counts as used.
+    private func pooledSlot(_ number: Int) -> Int? {
+        let hint = number & (Self.hintCount - 1)
+        if slots[hints[hint]].block == number {
+            slots[hints[hint]].used = true
+            return hints[hint]
+        }
+        for slot in 0..<state.pointee.filled where slots[slot].block == number {
+            slots[slot].used = true
+            hints[hint] = slot
+            return slot
+        }
+        return nil
     }
 
     /// The little-endian integer at byte `offset`.

@@ -57,12 +57,20 @@ struct BloomFilter {
         }
     }
 
+    /// The words of the block a blocked filter of `wordCount` words keeps the hashed path's bits
+    /// in (empty when the filter has no whole block).
+    static func block(of hashes: (UInt64, UInt64), wordCount: Int) -> Range<Int> {
+        guard wordCount >= blockWords else { return 0..<0 }
+        let base = Int(hashes.0 % UInt64(wordCount / blockWords)) * blockWords
+        return base..<(base + blockWords)
+    }
+
     /// Whether a blocked filter of `wordCount` words may hold the hashed path: reads one block.
     static func mayContainBlocked(_ hashes: (UInt64, UInt64), wordCount: Int, word: (Int) throws -> UInt64) rethrows
         -> Bool
     {
         guard wordCount >= blockWords else { return true }  // no whole block: a damaged header; say maybe
-        let base = Int(hashes.0 % UInt64(wordCount / blockWords)) * blockWords
+        let base = block(of: hashes, wordCount: wordCount).lowerBound
         for i in 0..<UInt64(hashCount) {
             let bit = (hashes.1 &+ i &* (hashes.0 >> 32 | 1)) % UInt64(blockWords * 64)
             if try word(base + Int(bit / 64)) & (1 << (bit % 64)) == 0 { return false }

@@ -321,12 +321,24 @@ final class Segment {
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).
     func find(_ path: DocumentPath) throws -> Int? {
         let hashes = BloomFilter.hashes(of: path)
-        let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
-        guard
-            try blockedBloom
-                ? BloomFilter.mayContainBlocked(hashes, wordCount: bloomWords, word: word)
-                : BloomFilter.mayContain(hashes, wordCount: bloomWords, word: word)
-        else { return nil }
+        if blockedBloom {
+            // The filter's one block for this path, read outside the block pool: most lookups
+            // read a block of the filter no other lookup of the command reads.
+            let block = BloomFilter.block(of: hashes, wordCount: bloomWords)
+            let start = bloomStart + block.lowerBound * 8
+            let mayHave = try index.withBytesOutsidePool(start..<(start + block.count * 8)) { bytes in
+                BloomFilter.mayContainBlocked(hashes, wordCount: bloomWords) { number in
+                    let position = (number - block.lowerBound) * 8
+                    return UInt64(
+                        littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(
+                            fromByteOffset: position, as: UInt64.self))
+                }
+            }
+            guard mayHave else { return nil }
+        } else {
+            let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
+            guard try BloomFilter.mayContain(hashes, wordCount: bloomWords, word: word) else { return nil }
+        }
         let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
         // Search only the collection's range: a user among a thousand, not among three million lines.
         let range = try self.range(ofCollection: path.collection)

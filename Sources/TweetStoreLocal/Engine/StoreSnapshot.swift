@@ -29,6 +29,31 @@ final class StoreSnapshot {
         return nil
     }
 
+    /// The documents at `paths` that exist, in the order of `paths`. A batch is looked up grouped
+    /// by collection and in ID order within each, the order of the blocks it reads: lookups in
+    /// one collection then go through its ID keys and offsets once, finding each block they share
+    /// still in the block pool, where in the callers' order they took turns evicting them (the
+    /// following feed on ten million tweets: its authors' lookups cross the 20 blocks of
+    /// 10,000 users' ID keys).
+    func documents(at paths: [DocumentPath]) throws -> [DocumentSnapshot] {
+        var order: [(collection: UInt64, id: UInt64, position: Int)] = []
+        order.reserveCapacity(paths.count)
+        for (position, path) in paths.enumerated() {
+            var (collection, id) = (path.collection, path.documentID)
+            order.append(
+                (
+                    collection.withUTF8 { CollectionDirectory.hash($0) }, id.withUTF8 { SegmentFormat.idKey($0) },
+                    position
+                ))
+        }
+        order.sort { ($0.collection, $0.id, $0.position) < ($1.collection, $1.id, $1.position) }
+        var found = [JSONObject?](repeating: nil, count: paths.count)
+        for entry in order { found[entry.position] = try document(at: paths[entry.position]) }
+        return paths.indices.compactMap { position in
+            found[position].map { DocumentSnapshot(path: paths[position], data: $0) }
+        }
+    }
+
     /// Whether a source newer than `rank` (0 is the memtable, 1 the newest segment…) has `path`.
     private func isReplaced(_ path: DocumentPath, rank: Int) throws -> Bool {
         guard rank > 0 else { return false }

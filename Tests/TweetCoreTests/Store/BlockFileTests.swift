@@ -31,6 +31,10 @@ struct BlockFileTests {
                 let inner = try file.uint64(at: other)
                 return (Array(buffer), inner)
             }
+            // A read outside the pool (a Bloom filter's block), from a pooled block or the file.
+            let small = start..<min(size, start + Int.random(in: 0...BlockFile.blockSize, using: &generator))
+            let outside = try file.withBytesOutsidePool(small) { Array($0) }
+            #expect(outside == Array(bytes[small]), "read \(small) outside the pool")
             #expect(outer == Array(bytes[range]), "read \(range)")
             var expected: UInt64 = 0
             for (shift, byte) in bytes[other..<(other + 8)].enumerated() {
@@ -40,6 +44,8 @@ struct BlockFileTests {
             if outer != Array(bytes[range]) || inner != expected { return }
         }
         #expect(throws: StoreError.self) { try file.withBytes((size - 4)..<(size + 1)) { _ in () } }
+        #expect(throws: StoreError.self) { try file.withBytesOutsidePool((size - 4)..<(size + 1)) { _ in () } }
+        #expect(throws: StoreError.self) { try file.withBytesOutsidePool(0..<(BlockFile.blockSize + 1)) { _ in () } }
     }
 
     /// Reads nested deeper than the pool has slots pin every slot: the next read is an error,

@@ -127,6 +127,29 @@ struct LocalDocumentStoreTests {
         #expect(try await first.getDocuments([path("a"), path("zzz"), path("b")]).map(\.documentID) == ["a", "b"])
     }
 
+    /// A batch is looked up in path order but answered in the order asked, from the journal and
+    /// the segments alike, with what does not exist left out and a path asked twice answered twice.
+    @Test(arguments: StoreLayout.allCases)
+    func aBatchIsAnsweredInTheOrderAsked(_ layout: StoreLayout) async throws {
+        let store = try env.makeStore(layout)
+        let ids = ["m", "b", "zz", "a0", "q"]
+        for id in ids {
+            try await store.setData(["id": .string(id)], at: path(id))
+            try await store.setData(["id": .string(id)], at: DocumentPath(collection: "others/\(id)/x", documentID: id))
+        }
+        try await store.runTransaction { $0.deleteDocument(path("q")) }
+        let asked = [
+            path("zz"), DocumentPath(collection: "others/b/x", documentID: "b"), path("missing"), path("a0"),
+            path("q"), DocumentPath(collection: "others/m/x", documentID: "m"), path("b"), path("zz"), path("m"),
+        ]
+        let answered = try await store.getDocuments(asked)
+        #expect(
+            answered.map(\.path.description) == [
+                "things/zz", "others/b/x/b", "things/a0", "others/m/x/m", "things/b", "things/zz", "things/m",
+            ])
+        #expect(answered.allSatisfy { $0.data["id"] == .string($0.documentID) })
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func aTransactionSeesAnotherStoresLatestWrite(_ layout: StoreLayout) async throws {
         let first = try env.makeStore(layout)
