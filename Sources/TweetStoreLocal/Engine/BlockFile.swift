@@ -41,7 +41,11 @@ final class BlockFile {
     private struct State {
         var filled = 0
         var hand = 0
+        var reads = 0
     }
+
+    /// How many times this file was read from disk (`pread`), into the pool or outside it.
+    var reads: Int { state.pointee.reads }
 
     /// Where block `n` was last found or read: `hints[n % hintCount]`, checked against the slot.
     /// A wrong hint costs a scan of the slots; a right one (most hits) costs none.
@@ -96,6 +100,7 @@ final class BlockFile {
         let length = min(Self.blockSize, count - start)
         // It holds no block until it holds this one whole: a failed read leaves it empty.
         slots[slot].block = -1
+        state.pointee.reads &+= 1
         try FileIO.readExactly(
             from: file.fd, into: UnsafeMutableRawBufferPointer(start: pool + slot * Self.blockSize, count: length),
             offset: start, path: path)
@@ -165,8 +170,11 @@ final class BlockFile {
     /// in the pool gave up blocks that a batch of lookups reads again (the ID keys and offsets
     /// of the collection it searches).
     func withBytesOutsidePool<T>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
-        guard range.lowerBound >= 0, range.upperBound <= count, range.count <= Self.blockSize else {
+        guard range.lowerBound >= 0, range.upperBound <= count else {
             throw StoreError.io(path: path, reason: "a read past the end of the file")
+        }
+        guard range.count <= Self.blockSize else {
+            throw StoreError.io(path: path, reason: "a read of more than a block outside the pool")
         }
         let first = range.lowerBound / Self.blockSize
         if (range.upperBound - 1) / Self.blockSize == first || range.isEmpty, let slot = pooledSlot(first) {
@@ -175,6 +183,7 @@ final class BlockFile {
         }
         return try withUnsafeTemporaryAllocation(byteCount: max(1, range.count), alignment: 8) { buffer in
             let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<range.count])
+            state.pointee.reads &+= 1
             try FileIO.readExactly(from: file.fd, into: bytes, offset: range.lowerBound, path: path)
             return try body(UnsafeBufferPointer(bytes.bindMemory(to: UInt8.self)))
         }

@@ -318,23 +318,31 @@ final class Segment {
 
     // MARK: Lookups
 
+    /// The largest Bloom filter read through the block pool (a quarter of it).
+    static let pooledBloomBytes = BlockFile.poolBlocks / 4 * BlockFile.blockSize
+
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).
     func find(_ path: DocumentPath) throws -> Int? {
         let hashes = BloomFilter.hashes(of: path)
         if blockedBloom {
-            // The filter's one block for this path, read outside the block pool: most lookups
-            // read a block of the filter no other lookup of the command reads.
+            // The filter's one block for this path. A large filter's is read outside the block
+            // pool: most lookups read a block of it no other lookup of the command reads. A small
+            // one (a recent fold's, a few blocks) stays in the pool, where every lookup finds it.
             let block = BloomFilter.block(of: hashes, wordCount: bloomWords)
             let start = bloomStart + block.lowerBound * 8
-            let mayHave = try index.withBytesOutsidePool(start..<(start + block.count * 8)) { bytes in
-                BloomFilter.mayContainBlocked(hashes, wordCount: bloomWords) { number in
+            let words = start..<(start + block.count * 8)
+            let check = { (bytes: UnsafeBufferPointer<UInt8>) in
+                BloomFilter.mayContainBlocked(hashes, wordCount: self.bloomWords) { number in
                     let position = (number - block.lowerBound) * 8
                     return UInt64(
                         littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(
                             fromByteOffset: position, as: UInt64.self))
                 }
             }
-            guard mayHave else { return nil }
+            let isSmall = bloomWords * 8 <= Self.pooledBloomBytes
+            guard try isSmall ? index.withBytes(words, check) : index.withBytesOutsidePool(words, check) else {
+                return nil
+            }
         } else {
             let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
             guard try BloomFilter.mayContain(hashes, wordCount: bloomWords, word: word) else { return nil }

@@ -32,7 +32,8 @@ struct BlockFileTests {
                 return (Array(buffer), inner)
             }
             // A read outside the pool (a Bloom filter's block), from a pooled block or the file.
-            let small = start..<min(size, start + Int.random(in: 0...BlockFile.blockSize, using: &generator))
+            let elsewhere = round % 2 == 0 ? start : Int.random(in: 0..<size, using: &generator)
+            let small = elsewhere..<min(size, elsewhere + Int.random(in: 0...BlockFile.blockSize, using: &generator))
             let outside = try file.withBytesOutsidePool(small) { Array($0) }
             #expect(outside == Array(bytes[small]), "read \(small) outside the pool")
             #expect(outer == Array(bytes[range]), "read \(range)")
@@ -46,6 +47,39 @@ struct BlockFileTests {
         #expect(throws: StoreError.self) { try file.withBytes((size - 4)..<(size + 1)) { _ in () } }
         #expect(throws: StoreError.self) { try file.withBytesOutsidePool((size - 4)..<(size + 1)) { _ in () } }
         #expect(throws: StoreError.self) { try file.withBytesOutsidePool(0..<(BlockFile.blockSize + 1)) { _ in () } }
+    }
+
+    /// A read outside the pool takes no slot: the blocks the pool held are all still there after
+    /// as many such reads of other blocks as it has slots, where reading those blocks through the
+    /// pool gives the first ones up.
+    @Test func readsOutsideThePoolLeaveItsBlocks() throws {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("blocks-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let blocks = BlockFile.poolBlocks * 3
+        let bytes = (0..<(blocks * BlockFile.blockSize)).map { UInt8(truncatingIfNeeded: $0 / BlockFile.blockSize) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let file = try BlockFile(path: path)
+        func read(_ block: Int, outside: Bool) throws -> UInt8 {
+            let range = (block * BlockFile.blockSize + 100)..<(block * BlockFile.blockSize + 164)
+            return try outside ? file.withBytesOutsidePool(range) { $0[0] } : file.withBytes(range) { $0[0] }
+        }
+        for block in 0..<BlockFile.poolBlocks { #expect(try read(block, outside: false) == UInt8(block)) }
+        #expect(file.reads == BlockFile.poolBlocks)
+        for block in BlockFile.poolBlocks..<(2 * BlockFile.poolBlocks) {
+            #expect(try read(block, outside: true) == UInt8(block))
+        }
+        #expect(file.reads == 2 * BlockFile.poolBlocks)
+        // The pool's blocks are read from it, without a read of the file, outside it or through it.
+        for block in 0..<BlockFile.poolBlocks {
+            #expect(try read(block, outside: true) == UInt8(block))
+            #expect(try read(block, outside: false) == UInt8(block))
+        }
+        #expect(file.reads == 2 * BlockFile.poolBlocks)
+        // Through the pool, other blocks take its slots.
+        for block in (2 * BlockFile.poolBlocks)..<blocks { _ = try read(block, outside: false) }
+        let before = file.reads
+        _ = try read(0, outside: false)
+        #expect(file.reads == before + 1)
     }
 
     /// Reads nested deeper than the pool has slots pin every slot: the next read is an error,
