@@ -52,9 +52,14 @@ struct BloomFilter {
     static func insert(_ hashes: (UInt64, UInt64), into words: inout [UInt64]) {
         let base = Int(hashes.0 % UInt64(words.count / blockWords)) * blockWords
         for i in 0..<UInt64(hashCount) {
-            let bit = (hashes.1 &+ i &* (hashes.0 >> 32 | 1)) % UInt64(blockWords * 64)
+            let bit = bit(i, of: hashes)
             words[base + Int(bit / 64)] |= 1 << (bit % 64)
         }
+    }
+
+    /// The `i`th of the path's bits within its block.
+    private static func bit(_ i: UInt64, of hashes: (UInt64, UInt64)) -> UInt64 {
+        (hashes.1 &+ i &* (hashes.0 >> 32 | 1)) % UInt64(blockWords * 64)
     }
 
     /// The words of the block a blocked filter of `wordCount` words keeps the hashed path's bits
@@ -65,15 +70,18 @@ struct BloomFilter {
         return base..<(base + blockWords)
     }
 
-    /// Whether a blocked filter of `wordCount` words may hold the hashed path: reads one block.
-    static func mayContainBlocked(_ hashes: (UInt64, UInt64), wordCount: Int, word: (Int) throws -> UInt64) rethrows
+    /// Whether a blocked filter of `wordCount` words may hold the hashed path, given the bytes of
+    /// its block (``block(of:wordCount:)``: 64 bytes, little-endian words).
+    static func mayContainBlocked(_ hashes: (UInt64, UInt64), wordCount: Int, in bytes: UnsafeBufferPointer<UInt8>)
         -> Bool
     {
-        guard wordCount >= blockWords else { return true }  // no whole block: a damaged header; say maybe
-        let base = block(of: hashes, wordCount: wordCount).lowerBound
+        // No whole block (a damaged header): say maybe.
+        guard wordCount >= blockWords, bytes.count >= blockWords * 8 else { return true }
+        let raw = UnsafeRawBufferPointer(bytes)
         for i in 0..<UInt64(hashCount) {
-            let bit = (hashes.1 &+ i &* (hashes.0 >> 32 | 1)) % UInt64(blockWords * 64)
-            if try word(base + Int(bit / 64)) & (1 << (bit % 64)) == 0 { return false }
+            let bit = bit(i, of: hashes)
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: Int(bit / 64) * 8, as: UInt64.self))
+            if word & (1 << (bit % 64)) == 0 { return false }
         }
         return true
     }

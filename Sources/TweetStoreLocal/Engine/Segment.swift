@@ -331,18 +331,15 @@ final class Segment {
             let block = BloomFilter.block(of: hashes, wordCount: bloomWords)
             let start = bloomStart + block.lowerBound * 8
             let words = start..<(start + block.count * 8)
-            let check = { (bytes: UnsafeBufferPointer<UInt8>) in
-                BloomFilter.mayContainBlocked(hashes, wordCount: self.bloomWords) { number in
-                    let position = (number - block.lowerBound) * 8
-                    return UInt64(
-                        littleEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(
-                            fromByteOffset: position, as: UInt64.self))
+            let wordCount = bloomWords
+            // Closures written out in each branch: one held in a variable would be allocated.
+            let mayHave =
+                bloomWords * 8 <= Self.pooledBloomBytes
+                ? try index.withBytes(words) { BloomFilter.mayContainBlocked(hashes, wordCount: wordCount, in: $0) }
+                : try index.withBytesOutsidePool(words) {
+                    BloomFilter.mayContainBlocked(hashes, wordCount: wordCount, in: $0)
                 }
-            }
-            let isSmall = bloomWords * 8 <= Self.pooledBloomBytes
-            guard try isSmall ? index.withBytes(words, check) : index.withBytesOutsidePool(words, check) else {
-                return nil
-            }
+            guard mayHave else { return nil }
         } else {
             let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
             guard try BloomFilter.mayContain(hashes, wordCount: bloomWords, word: word) else { return nil }
