@@ -316,9 +316,15 @@ public struct DemoSeeder: Sendable {
                 stats[other].followers += 1
                 try notify(other, .follow, from: index, tweetID: nil, at: Self.anchor)
             }
+            if chosen.count <= FollowingList.maximumCount {
+                let uids = chosen.map { users[$0].id }.sorted(by: ByteOrder.precedes)
+                try write((FollowingList.path(of: user.id), FollowingList.fields(uids)))
+            }
         }
         for (index, counts) in stats.enumerated() {
-            try write((StatsCounter.path(of: users[index].id), StatsCounter.fields(counts)))
+            var fields = StatsCounter.fields(counts)
+            fields[FollowingList.mark] = .bool(counts.following <= FollowingList.maximumCount)
+            try write((StatsCounter.path(of: users[index].id), fields))
         }
         for (index, count) in unread.enumerated() where count > 0 {
             try write(

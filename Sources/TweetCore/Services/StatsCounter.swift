@@ -31,8 +31,9 @@ enum StatsCounter {
         store: any DocumentStore
     ) async throws {
         let path = path(of: uid)
+        let snapshot = try await transaction.getDocument(path)
         var counts: UserStats
-        if let snapshot = try await transaction.getDocument(path), let saved = stats(from: snapshot.data) {
+        if let snapshot, let saved = stats(from: snapshot.data) {
             counts = saved
         } else {
             counts = try await count(uid, store: store) { try await transaction.getDocuments($0).count }
@@ -40,7 +41,8 @@ enum StatsCounter {
         // A count the store holds is not trusted to leave room: it stays at the largest there is.
         let (sum, overflow) = counts[keyPath: keyPath].addingReportingOverflow(delta)
         counts[keyPath: keyPath] = overflow ? (delta > 0 ? .max : 0) : max(0, sum)
-        transaction.setData(fields(counts), at: path)
+        // The document's other fields (``FollowingList/mark``) stay.
+        transaction.setData((snapshot?.data ?? [:]).merging(fields(counts)) { _, new in new }, at: path)
     }
 
     /// The queries whose counts are `uid`'s following, followers and tweets, in that order.

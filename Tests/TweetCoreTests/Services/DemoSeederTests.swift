@@ -298,6 +298,9 @@ struct DemoSeederTests {
         for user in try await services.users.fetchUsers() {
             let stats = try await services.users.fetchStats(forUid: user.id)
             #expect(stats.following == 3)
+            let following = try await store.collection("following/\(user.id)/user-following").query.getDocuments()
+            let list = try await store.getDocuments([FollowingList.path(of: user.id), StatsCounter.path(of: user.id)])
+            #expect(FollowingList.uids(list: list.first?.data, stats: list.last?.data) == following.map(\.documentID))
             #expect(try await store.collection("followers/\(user.id)/user-followers").query.count() == stats.followers)
             #expect(
                 try await store.collection("tweets").whereField("uid", isEqualTo: .string(user.id)).count()

@@ -272,4 +272,156 @@ struct UserServiceTests {
             }
         }
     }
+
+    // MARK: The following list
+
+    /// Whom `uid` follows as the collection holds it (in ID order, which is byte order).
+    private func followingInCollection(of uid: String) async throws -> [String] {
+        try await services.store.collection("following/\(uid)/user-following").query.getDocuments().map(\.documentID)
+    }
+
+    /// The uids of `uid`'s following list, and whether their stats mark it kept.
+    private func followingList(of uid: String) async throws -> (uids: [String]?, marked: Bool) {
+        let list = try await services.store.getDocument(FollowingList.path(of: uid))
+        let stats = try await services.store.getDocument(StatsCounter.path(of: uid))
+        return (
+            list?.data["uids"]?.arrayValue.map { $0.compactMap(\.stringValue) },
+            stats?.data[FollowingList.mark] == .bool(true)
+        )
+    }
+
+    @Test(arguments: [true, false])
+    func theFollowingListStaysEqualToTheFollows(registered: Bool) async throws {
+        var people: [User] = []
+        for name in ["ann", "ben", "cy", "dee"] {
+            people.append(
+                registered ? try await env.registerUser(name, in: services) : try await env.addUser(name, to: services))
+        }
+        var random = SplitMix64(seed: registered ? 11 : 12)
+        var acted: Set<String> = []
+        for _ in 0..<60 {
+            let me = people[Int(random.next() % 4)]
+            let other = people[Int(random.next() % 4)]
+            guard me.id != other.id else { continue }
+            try await env.signIn(me, in: services)
+            // A follow or unfollow that changes nothing writes nothing, the list included.
+            let changed =
+                random.next() % 3 == 0 ? try await users.unfollow(uid: other.id) : try await users.follow(uid: other.id)
+            if changed { acted.insert(me.id) }
+            for person in people {
+                let counted = try await followingInCollection(of: person.id)
+                #expect(try await users.followingUids(of: person.id) == counted, "\(person.username)")
+                if acted.contains(person.id) {
+                    let list = try await followingList(of: person.id)
+                    #expect(list.uids == counted, "\(person.username)")
+                    #expect(list.marked)
+                }
+            }
+        }
+        #expect(acted.count == 4)
+    }
+
+    @Test func followingUidsReadTheListNotTheCollection() async throws {
+        let counting = CountingDocumentStore(try env.makeStore())
+        let services = try env.makeServices(store: counting)
+        let alice = try await env.addUser("alice", to: services)
+        let followed = [try await env.addUser("bob", to: services), try await env.addUser("carol", to: services)]
+        try await env.signIn(alice, in: services)
+        for user in followed { try await services.users.follow(uid: user.id) }
+        counting.reset()
+        let uids = try await services.users.followingUids(of: alice.id)
+        #expect(uids == followed.map(\.id).sorted(by: ByteOrder.precedes))
+        #expect(counting.counts == CountingDocumentStore.Counts(getDocuments: 1), "one batch: the list and the stats")
+    }
+
+    @Test func aListThatAnOlderBinaryLeftBehindIsNotRead() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let (bob, carol, dave, erin) = (
+            try await env.addUser("bob", to: services), try await env.addUser("carol", to: services),
+            try await env.addUser("dave", to: services), try await env.addUser("erin", to: services)
+        )
+        try await env.signIn(alice, in: services)
+        try await users.follow(uid: bob.id)
+        try await users.follow(uid: carol.id)
+        // A binary from before the list follows dave and unfollows bob: the count stays 2, the list is
+        // stale, and its stats document is written whole, without the mark.
+        try await services.store.runTransaction { transaction in
+            transaction.setData(
+                ["timestamp": .string("2026-01-01T00:00:00.000Z")],
+                at: try #require(
+                    DocumentPath("following/\(alice.id)/user-following/\(dave.id)")))
+            transaction.deleteDocument(try #require(DocumentPath("following/\(alice.id)/user-following/\(bob.id)")))
+            transaction.setData(
+                StatsCounter.fields(UserStats(following: 2, followers: 0, tweets: 0)),
+                at: StatsCounter.path(of: alice.id))
+        }
+        let expected = [carol.id, dave.id].sorted(by: ByteOrder.precedes)
+        #expect(try await followingList(of: alice.id).uids == [bob.id, carol.id].sorted(by: ByteOrder.precedes))
+        #expect(try await users.followingUids(of: alice.id) == expected)
+        // The next follow builds the list again from the collection.
+        try await users.follow(uid: erin.id)
+        let rebuilt = try await followingList(of: alice.id)
+        #expect(rebuilt.uids == (expected + [erin.id]).sorted(by: ByteOrder.precedes))
+        #expect(rebuilt.marked)
+        #expect(try await users.followingUids(of: alice.id) == rebuilt.uids)
+    }
+
+    /// Ways a list can be wrong, with the stats as a follow left them.
+    static let damagedLists: [JSONObject] = [
+        ["uids": .array([])], ["uids": .string("bob")], ["uids": .array([.string("a"), .integer(7)])],
+        ["uids": .array([.string("a"), .string("b/c")])], ["uids": .array([.string("a"), .string("")])], [:],
+    ]
+
+    @Test(arguments: damagedLists)
+    func aDamagedListIsNotReadAndTheNextFollowRepairsIt(_ damaged: JSONObject) async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let (bob, carol) = (try await env.addUser("bob", to: services), try await env.addUser("carol", to: services))
+        try await env.signIn(alice, in: services)
+        try await users.follow(uid: bob.id)
+        try await users.follow(uid: carol.id)
+        try await services.store.runTransaction { $0.setData(damaged, at: FollowingList.path(of: alice.id)) }
+        #expect(try await users.followingUids(of: alice.id) == [bob.id, carol.id].sorted(by: ByteOrder.precedes))
+        try await users.unfollow(uid: carol.id)
+        #expect(try await followingList(of: alice.id).uids == [bob.id])
+        #expect(try await users.followingUids(of: alice.id) == [bob.id])
+    }
+
+    @Test func aMarkThatIsNotTrueIsNotTrusted() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        try await env.signIn(alice, in: services)
+        try await users.follow(uid: bob.id)
+        // A list naming someone else, marked with a string rather than true.
+        try await services.store.runTransaction { transaction in
+            transaction.setData(FollowingList.fields(["someone"]), at: FollowingList.path(of: alice.id))
+            transaction.updateData([FollowingList.mark: .value(.string("true"))], at: StatsCounter.path(of: alice.id))
+        }
+        #expect(try await users.followingUids(of: alice.id) == [bob.id])
+    }
+
+    @Test func pastTheMaximumTheListIsDroppedAndTheCollectionRead() async throws {
+        let alice = try await env.addUser("alice", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        // Alice follows as many as a list holds (written directly: users need not exist for this).
+        let many = (0..<FollowingList.maximumCount).map { String(format: "f%05d", $0) }
+        try await services.store.runTransaction { transaction in
+            for uid in many {
+                transaction.setData(
+                    ["timestamp": .string("2026-01-01T00:00:00.000Z")],
+                    at: DocumentPath(collection: "following/\(alice.id)/user-following", documentID: uid))
+            }
+            var stats = StatsCounter.fields(UserStats(following: many.count, followers: 0, tweets: 0))
+            stats[FollowingList.mark] = .bool(true)
+            transaction.setData(stats, at: StatsCounter.path(of: alice.id))
+            transaction.setData(FollowingList.fields(many), at: FollowingList.path(of: alice.id))
+        }
+        try await env.signIn(alice, in: services)
+        try await users.follow(uid: bob.id)
+        #expect(try await followingList(of: alice.id) == (nil, false))
+        let all = try await users.followingUids(of: alice.id)
+        #expect(all.count == many.count + 1)
+        #expect(all.contains(bob.id))
+        try await users.unfollow(uid: bob.id)
+        #expect(try await followingList(of: alice.id) == (many, true))
+    }
 }

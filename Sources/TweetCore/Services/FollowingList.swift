@@ -1,0 +1,68 @@
+import TweetStore
+
+/// `following-list/{uid}`: the uids `uid` follows in one document, so the following feed reads one
+/// document instead of a collection of them (at 10M tweets, 100 follows were a tenth of the feed's
+/// instructions). Follow and unfollow keep it in the transaction that changes the follow.
+///
+/// It is trusted only while `user-stats/{uid}` says `followingListed` and counts as many follows
+/// as the list holds. A binary from before the list writes the stats document whole, so any follow
+/// it makes drops the mark and the list is not read again until a follow rebuilds it from the
+/// collection. A list that is missing, damaged or over ``maximumCount`` is not read either: the
+/// collection is.
+enum FollowingList {
+    static let collection = "following-list"
+    /// The mark in the stats document that the list is kept.
+    static let mark = "followingListed"
+    /// The most uids one list holds (Twitter's own limit on follows): more are read from the collection.
+    static let maximumCount = 5_000
+
+    static func path(of uid: String) -> DocumentPath {
+        DocumentPath(collection: collection, documentID: uid)
+    }
+
+    /// A list's fields.
+    static func fields(_ uids: [String]) -> JSONObject {
+        ["uids": .array(uids.map { .string($0) })]
+    }
+
+    /// The uids of a list, when `stats` marks it kept and counts as many, each one that could be a document's ID.
+    static func uids(list: JSONObject?, stats: JSONObject?) -> [String]? {
+        guard let stats, stats[mark] == .bool(true), let following = stats["following"]?.integerValue,
+            case .array(let values)? = list?["uids"], values.count == following
+        else { return nil }
+        var uids: [String] = []
+        uids.reserveCapacity(values.count)
+        for value in values {
+            guard let uid = value.stringValue, !uid.isEmpty, !uid.utf8.contains(UInt8(ascii: "/")) else { return nil }
+            uids.append(uid)
+        }
+        return uids
+    }
+
+    /// Records in `transaction` that `uid` follows `other` (or no longer does), with the list as it
+    /// was read or, when it cannot be trusted, as the collection holds it. Call it after the
+    /// transaction's ``StatsCounter/add(_:to:of:in:store:)`` of `uid`'s following count.
+    static func record(
+        _ uid: String, follows other: String, _ follows: Bool, in transaction: Transaction, store: any DocumentStore
+    ) async throws {
+        let statsPath = StatsCounter.path(of: uid)
+        let stats = try await transaction.getDocument(statsPath)?.data
+        let list = try await transaction.getDocument(path(of: uid))?.data
+        var uids: [String]
+        if let kept = Self.uids(list: list, stats: stats) {
+            uids = kept
+        } else {
+            uids = try await transaction.getDocuments(store.collection(Collections.following(of: uid)).query.select([]))
+                .map(\.documentID)
+        }
+        uids.removeAll { $0 == other }
+        if follows { uids.append(other) }
+        uids.sort(by: ByteOrder.precedes)
+        if uids.count <= maximumCount {
+            transaction.setData(fields(uids), at: path(of: uid))
+        } else {
+            transaction.deleteDocument(path(of: uid))
+        }
+        transaction.updateData([mark: .value(.bool(uids.count <= maximumCount))], at: statsPath)
+    }
+}
