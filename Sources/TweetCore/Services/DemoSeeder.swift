@@ -255,7 +255,10 @@ public struct DemoSeeder: Sendable {
         // posting them would write.
         var captions = DemoCaptions()
         var terms = SeedTerms(draws: draws)
-        var trendCounts: [String: [String: (hashtag: String, tweets: Int64)]] = [:]
+        // Tweets are made in time order, so each hour's hashtags are counted and written before
+        // the next hour's: one hour is held, not every hour's (at 10M tweets, about 100 MB).
+        var trendHour: String?
+        var trendCounts: [String: (hashtag: String, tweets: Int64)] = [:]
         var stats = [UserStats](repeating: UserStats(following: 0, followers: 0, tweets: 0), count: users.count)
         for index in 0..<count {
             let shape = draws.shape(index)
@@ -283,16 +286,21 @@ public struct DemoSeeder: Sendable {
             }
             if !entities.hashtags.isEmpty {
                 let hour = SearchIndex.hour(time)
+                if hour != trendHour {
+                    if let trendHour {
+                        try write((SearchIndex.trendPath(trendHour), SearchIndex.trendFields(trendCounts)))
+                    }
+                    trendHour = hour
+                    trendCounts = [:]
+                }
                 for tag in Set(entities.hashtags.map(SearchTerms.fold)) {
                     let shown = entities.hashtags.first { SearchTerms.fold($0) == tag } ?? tag
-                    trendCounts[hour, default: [:]][tag, default: (shown, 0)].tweets += 1
+                    trendCounts[tag, default: (shown, 0)].tweets += 1
                 }
             }
         }
         try terms.finish(write: write)
-        for (hour, counts) in trendCounts {
-            try write((SearchIndex.trendPath(hour), SearchIndex.trendFields(counts)))
-        }
+        if let trendHour { try write((SearchIndex.trendPath(trendHour), SearchIndex.trendFields(trendCounts))) }
 
         var follows = 0
         for (index, user) in users.enumerated() {

@@ -228,6 +228,24 @@ struct DemoSeederTests {
         #expect(try await services.tweets.search("the", limit: 1).first?.id == posted.id)
     }
 
+    @Test func everyHourOfTrendsCountsThatHoursTweetsWithEachHashtag() async throws {
+        // Enough tweets that the hashtags span several hours.
+        let (store, _) = try await seed(
+            DemoSeeder.Options(users: 5, tweets: 400, likes: 0, follows: 0, seed: 3), into: "store")
+        var expected: [String: [String: Int64]] = [:]
+        for tweet in try await documents(Collections.tweets, in: store).map({ try $0.data(as: TweetRecord.self) }) {
+            for tag in Set((tweet.entities?.hashtags ?? []).map(SearchTerms.fold)) {
+                expected[SearchIndex.hour(tweet.timestamp), default: [:]][tag, default: 0] += 1
+            }
+        }
+        #expect(expected.count > 3, "hashtags in several hours")
+        var found: [String: [String: Int64]] = [:]
+        for hour in try await documents(SearchIndex.trendHours, in: store) {
+            found[hour.documentID] = SearchIndex.trendCounts(hour.data).mapValues(\.tweets)
+        }
+        #expect(found == expected)
+    }
+
     @Test func everyFollowHasBothDocumentsAndNobodyFollowsThemselves() async throws {
         let (store, _) = try await seed(into: "store")
         let following = try await store.collectionGroup("user-following").getDocuments()
