@@ -65,4 +65,32 @@ enum FollowingList {
         }
         transaction.updateData([mark: .value(.bool(uids.count <= maximumCount))], at: statsPath)
     }
+
+    /// Stops trusting the lists of `uids` (their stats lose the mark), so that their following is
+    /// read from the collection until a follow writes a list again: after follows were written by
+    /// something other than a follow, such as `import --merge`. The lists stay, unread: a merge
+    /// run again then finds the same documents and adds none.
+    static func forget(_ uids: some Collection<String>, store: any DocumentStore) async throws {
+        let uids = Array(uids)
+        // Batches keep each transaction small; each changes only lists that were trusted.
+        for start in stride(from: 0, to: uids.count, by: 512) {
+            let batch = uids[start..<min(start + 512, uids.count)]
+            try await store.runTransaction { transaction in
+                for uid in batch {
+                    let statsPath = StatsCounter.path(of: uid)
+                    guard try await transaction.getDocument(statsPath)?.data[mark] == .bool(true) else { continue }
+                    transaction.updateData([mark: .value(.bool(false))], at: statsPath)
+                }
+            }
+        }
+    }
+
+    /// The uid whose follows `collection` holds, when it is a `following/{uid}/user-following`.
+    static func follower(inCollection collection: String) -> String? {
+        let parts = collection.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "following", parts[2] == "user-following", !parts[1].isEmpty else {
+            return nil
+        }
+        return String(parts[1])
+    }
 }

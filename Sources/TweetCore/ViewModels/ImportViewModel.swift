@@ -30,6 +30,11 @@ public final class ImportViewModel: ErrorRecording {
             let documents = try Self.documents(in: bytes, source: source)
             if merging {
                 let report = try await services.store.mergeDocuments(documents)
+                // A follow the merge added is in no following list: those of its followers are
+                // read from their collections again. (Whatever the merge added: a merge run again
+                // after one killed before this point adds nothing, and must still do it.)
+                let followers = Set(documents.compactMap { FollowingList.follower(inCollection: $0.0.collection) })
+                try await FollowingList.forget(followers, store: services.store)
                 merge = report
                 imported = report.added
                 return

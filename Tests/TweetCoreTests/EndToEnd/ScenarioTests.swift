@@ -96,8 +96,12 @@ struct ScenarioTests {
     /// store lacks, keeps what it has, and says which documents differ.
     @Test func importMergeAddsABackupToAStoreInUse() throws {
         let old = try CLIRunner()
+        try old.register("carol", fullname: "Carol")
+        try old.register("bob", fullname: "Bob")
+        _ = try old.post("bob's news")
         let alice = try old.register("alice", fullname: "Alice Liddell")
         let first = try old.post("from before the move")
+        #expect(try old.run(["follow", "@carol"]).status == 0)
         let backup = try old.run(["export"])
         #expect(backup.status == 0)
         let current = try CLIRunner()
@@ -109,6 +113,7 @@ struct ScenarioTests {
         let refused = try current.run(["import", "-"], stdin: backup.stdout)
         #expect(refused.status != 0 && refused.stderr.contains("--merge adds to one"), "\(refused.stderr)")
         _ = try old.post("written to the old store later")
+        #expect(try old.run(["follow", "@bob"]).status == 0)
         #expect(try old.run(["edit-profile", "--bio", "written there"]).status == 0)
         let later = try old.run(["export"])
         let merged = try current.run(["import", "--merge", "-"], stdin: later.stdout)
@@ -124,6 +129,10 @@ struct ScenarioTests {
         for caption in ["from before the move", "after the move", "written to the old store later"] {
             #expect(feed.contains(caption), "\(caption) in \(feed)")
         }
+        // The follow made in the old store is followed here too, though alice's counters and
+        // following list were this store's.
+        let following = try current.run(["feed", "--following"]).stdout
+        #expect(following.contains("bob's news"), "\(following)")
         #expect(
             try current.run(["profile", "@alice"]).stdout.contains("written here"), "the conflict kept this store's")
         #expect(try current.run(["thread", first]).status == 0)
