@@ -42,7 +42,7 @@ public actor LocalDocumentStore: DocumentStore {
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` or an error naming a damaged file.
     public init(
         directory: String, indexes: [IndexDefinition] = [], clock: @escaping @Sendable () -> Date = Date.init,
-        foldThreshold: Int = 128, compaction: Compaction = .inProcess, createIfMissing: Bool = true
+        foldThreshold: Int = 64, compaction: Compaction = .inProcess, createIfMissing: Bool = true
     ) throws {
         self.directory = directory
         self.compaction = compaction

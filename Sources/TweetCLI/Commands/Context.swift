@@ -50,7 +50,7 @@ final class Context {
     /// The journal records a local store is folded at: TWEETCLI_FOLD_THRESHOLD tunes it (the safety
     /// tests fold often), and the background compaction a command starts inherits it.
     var foldThreshold: Int {
-        environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 128
+        environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 64
     }
 
     /// The services of the selected store, opened on first use.

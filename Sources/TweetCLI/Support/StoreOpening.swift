@@ -12,7 +12,7 @@ extension AppServices {
     /// - Parameter createIfMissing: whether a missing store is created (see ``LocalDocumentStore``).
     /// - Parameter compaction: where merges run (see ``LocalDocumentStore/Compaction``).
     public static func local(
-        storeDirectory: String, stateDirectory: String, foldThreshold: Int = 128,
+        storeDirectory: String, stateDirectory: String, foldThreshold: Int = 64,
         compaction: LocalDocumentStore.Compaction = .inProcess, createIfMissing: Bool = true
     ) throws -> AppServices {
         let directory = PathName.absolute(storeDirectory, workingDirectory: FileManager.default.currentDirectoryPath)
