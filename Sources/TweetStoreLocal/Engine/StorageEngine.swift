@@ -462,7 +462,7 @@ struct StorageEngine {
     /// Merges the newest two of `infos` (the smallest: it costs little) while there are more than
     /// ``segmentLimit``, as new segments named from `next` and kept in `created`: under the exclusive
     /// lock, by a fold that finds the merges not keeping up (another process's merge into a large
-    /// base segment can take minutes while folds come every 128 commits). A merge running
+    /// base segment can take minutes while folds come every 64 commits). A merge running
     /// meanwhile that read one of these two finds them gone when it commits, and is dropped.
     private func mergeNewest(
         _ infos: inout [Manifest.SegmentInfo], next: inout Int, created: inout [String: Segment]
