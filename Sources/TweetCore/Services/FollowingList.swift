@@ -25,7 +25,9 @@ enum FollowingList {
         ["uids": .array(uids.map { .string($0) })]
     }
 
-    /// The uids of a list, when `stats` marks it kept and counts as many, each one that could be a document's ID.
+    /// The uids of a list, when `stats` marks it kept and counts as many, each one that could be a
+    /// document's ID, in strictly increasing byte order (as ``record(_:follows:_:in:store:)`` writes
+    /// them: none twice).
     static func uids(list: JSONObject?, stats: JSONObject?) -> [String]? {
         guard let stats, stats[mark] == .bool(true), let following = stats["following"]?.integerValue,
             case .array(let values)? = list?["uids"], values.count == following
@@ -33,7 +35,9 @@ enum FollowingList {
         var uids: [String] = []
         uids.reserveCapacity(values.count)
         for value in values {
-            guard let uid = value.stringValue, !uid.isEmpty, !uid.utf8.contains(UInt8(ascii: "/")) else { return nil }
+            guard let uid = value.stringValue, !uid.isEmpty, !uid.utf8.contains(UInt8(ascii: "/")),
+                uids.last.map({ ByteOrder.precedes($0, uid) }) ?? true
+            else { return nil }
             uids.append(uid)
         }
         return uids

@@ -370,6 +370,8 @@ struct UserServiceTests {
     static let damagedLists: [JSONObject] = [
         ["uids": .array([])], ["uids": .string("bob")], ["uids": .array([.string("a"), .integer(7)])],
         ["uids": .array([.string("a"), .string("b/c")])], ["uids": .array([.string("a"), .string("")])], [:],
+        // As many as the counters say, but out of order, or one twice.
+        ["uids": .array([.string("b"), .string("a")])], ["uids": .array([.string("a"), .string("a")])],
     ]
 
     @Test(arguments: damagedLists)
