@@ -44,13 +44,14 @@ enum FollowingList {
     }
 
     /// Records in `transaction` that `uid` follows `other` (or no longer does), with the list as it
-    /// was read or, when it cannot be trusted, as the collection holds it. Call it after the
-    /// transaction's ``StatsCounter/add(_:to:of:in:store:)`` of `uid`'s following count.
+    /// was read or, when it cannot be trusted, as the collection holds it. `stats` is `uid`'s stats
+    /// document as the transaction's ``StatsCounter/add(_:to:of:in:store:)`` of its following count
+    /// read it, before the change; call this after that.
     static func record(
-        _ uid: String, follows other: String, _ follows: Bool, in transaction: Transaction, store: any DocumentStore
+        _ uid: String, follows other: String, _ follows: Bool, stats: JSONObject?, in transaction: Transaction,
+        store: any DocumentStore
     ) async throws {
         let statsPath = StatsCounter.path(of: uid)
-        let stats = try await transaction.getDocument(statsPath)?.data
         let list = try await transaction.getDocument(path(of: uid))?.data
         var uids: [String]
         if let kept = Self.uids(list: list, stats: stats) {

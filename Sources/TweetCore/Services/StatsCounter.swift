@@ -26,10 +26,12 @@ enum StatsCounter {
     }
 
     /// Adds `delta` to one counter of `uid` in `transaction`.
+    /// - Returns: the stats document as the transaction read it (before the change), `nil` for none.
+    @discardableResult
     static func add(
         _ delta: Int, to keyPath: WritableKeyPath<UserStats, Int>, of uid: String, in transaction: Transaction,
         store: any DocumentStore
-    ) async throws {
+    ) async throws -> JSONObject? {
         let path = path(of: uid)
         let snapshot = try await transaction.getDocument(path)
         var counts: UserStats
@@ -43,6 +45,7 @@ enum StatsCounter {
         counts[keyPath: keyPath] = overflow ? (delta > 0 ? .max : 0) : max(0, sum)
         // The document's other fields (``FollowingList/mark``) stay.
         transaction.setData((snapshot?.data ?? [:]).merging(fields(counts)) { _, new in new }, at: path)
+        return snapshot?.data
     }
 
     /// The queries whose counts are `uid`'s following, followers and tweets, in that order.

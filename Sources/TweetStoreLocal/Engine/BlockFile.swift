@@ -142,14 +142,7 @@ final class BlockFile {
 
     /// Calls `body` with the bytes of `range`, without copying them when they lie in one block.
     func withBytes<T>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
-        guard range.lowerBound >= 0, range.upperBound <= count else {
-            throw StoreError.io(path: path, reason: "a read past the end of the file")
-        }
-        let first = range.lowerBound / Self.blockSize
-        if (range.upperBound - 1) / Self.blockSize == first || range.isEmpty {
-            let offset = range.lowerBound - first * Self.blockSize
-            return try withSlot(try slot(first), offset..<(offset + range.count), body)
-        }
+        if let (block, within) = try locate(range) { return try withSlot(try slot(block), within, body) }
         var result: [UInt8] = []
         result.reserveCapacity(range.count)
         var position = range.lowerBound
@@ -170,23 +163,30 @@ final class BlockFile {
     /// in the pool gave up blocks that a batch of lookups reads again (the ID keys and offsets
     /// of the collection it searches).
     func withBytesOutsidePool<T>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
-        guard range.lowerBound >= 0, range.upperBound <= count else {
-            throw StoreError.io(path: path, reason: "a read past the end of the file")
-        }
+        let located = try locate(range)
         guard range.count <= Self.blockSize else {
             throw StoreError.io(path: path, reason: "a read of more than a block outside the pool")
         }
-        let first = range.lowerBound / Self.blockSize
-        if (range.upperBound - 1) / Self.blockSize == first || range.isEmpty, let slot = pooledSlot(first) {
-            let offset = range.lowerBound - first * Self.blockSize
-            return try withSlot(slot, offset..<(offset + range.count), body)
-        }
+        if let (block, within) = located, let slot = pooledSlot(block) { return try withSlot(slot, within, body) }
         return try withUnsafeTemporaryAllocation(byteCount: max(1, range.count), alignment: 8) { buffer in
             let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<range.count])
             state.pointee.reads &+= 1
             try FileIO.readExactly(from: file.fd, into: bytes, offset: range.lowerBound, path: path)
             return try body(UnsafeBufferPointer(bytes.bindMemory(to: UInt8.self)))
         }
+    }
+
+    /// The block `range` lies in and its place in that block, when it lies in one (an empty range
+    /// lies in the block of its start); `nil` when it spans blocks.
+    /// - Throws: when `range` does not lie inside the file.
+    private func locate(_ range: Range<Int>) throws -> (block: Int, within: Range<Int>)? {
+        guard range.lowerBound >= 0, range.upperBound <= count else {
+            throw StoreError.io(path: path, reason: "a read past the end of the file")
+        }
+        let first = range.lowerBound / Self.blockSize
+        guard (range.upperBound - 1) / Self.blockSize == first || range.isEmpty else { return nil }
+        let offset = range.lowerBound - first * Self.blockSize
+        return (first, offset..<(offset + range.count))
     }
 
     /// The slot holding block `number`, if the pool has it; it counts as used.
