@@ -159,7 +159,8 @@ struct ChildProcess {
         let termination: ChildResult.Termination = signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
         return ChildResult(
             commandLine: commandLine, termination: termination, wallNanoseconds: elapsed,
-            peakRSSKiB: Int(usage.ru_maxrss), blocksWritten: Int(usage.ru_oublock), errorPath: errorPath)
+            peakRSSKiB: Int(usage.ru_maxrss), blocksWritten: Int(usage.ru_oublock), blocksRead: Int(usage.ru_inblock),
+            majorFaults: Int(usage.ru_majflt), errorPath: errorPath)
     }
 
     /// A pipe whose two ends are closed on exec, so no other child inherits a stray end and keeps

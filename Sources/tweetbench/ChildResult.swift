@@ -26,6 +26,11 @@ struct ChildResult {
     let peakRSSKiB: Int
     /// Blocks the child wrote to file systems (`ru_oublock`, 512-byte units on Linux).
     var blocksWritten = 0
+    /// Blocks the child read from file systems, that is from the disk and not the page cache
+    /// (`ru_inblock`, 512-byte units on Linux).
+    var blocksRead = 0
+    /// Page faults the child waited on the disk for (`ru_majflt`).
+    var majorFaults = 0
     /// The file holding what the child wrote on standard error.
     let errorPath: String
 

@@ -4,11 +4,17 @@ struct Timings {
     private(set) var milliseconds: [Double] = []
     /// The largest peak resident set size of any run, in KiB.
     private(set) var peakRSSKiB = 0
+    /// What the runs read from the disk rather than the page cache, in 512-byte blocks, and the
+    /// page faults they waited on the disk for: both 0 when the data stayed cached.
+    private(set) var blocksRead = 0
+    private(set) var majorFaults = 0
 
     /// Adds a finished run.
     mutating func append(_ result: ChildResult) {
         milliseconds.append(Double(result.wallNanoseconds) / 1e6)
         peakRSSKiB = max(peakRSSKiB, result.peakRSSKiB)
+        blocksRead += result.blocksRead
+        majorFaults += result.majorFaults
     }
 
     /// The median wall time (the mean of the middle two for an even count), or 0 with no runs.

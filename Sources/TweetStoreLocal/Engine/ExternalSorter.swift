@@ -181,13 +181,22 @@ struct SortedRecords {
 
     /// The next record's value in key order, or `nil` at the end.
     mutating func nextValue() throws -> ArraySlice<UInt8>? {
+        try nextKeyAndValue()?.value
+    }
+
+    /// The next record in key order, or `nil` at the end.
+    mutating func nextKeyAndValue() throws -> (key: ArraySlice<UInt8>, value: ArraySlice<UInt8>)? {
         if let memory {
             guard next < memory.order.count else { return nil }
             let position = memory.order[next]
             next += 1
-            return memory.values[memory.valueStarts[position]..<memory.valueStarts[position + 1]]
+            let (keyStart, keyEnd) = (memory.keys.starts[position], memory.keys.starts[position + 1])
+            return (
+                memory.keys.bytes[keyStart..<keyEnd],
+                memory.values[memory.valueStarts[position]..<memory.valueStarts[position + 1]]
+            )
         }
-        return try nextRecord()?.value[...]
+        return try nextRecord().map { ($0.key[...], $0.value[...]) }
     }
 
     /// The runs' next record in key order, or `nil` at the end.

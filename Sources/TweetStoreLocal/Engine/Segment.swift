@@ -25,8 +25,9 @@ final class Segment {
     /// Whether the Bloom filter is blocked (index versions 02 and 03) or classic (01).
     private let blockedBloom: Bool
     private let bloomWords: Int
-    /// Each secondary index's first byte, entry count and tagged field, by name.
-    private let secondary: [String: (start: Int, count: Int, taggedField: String?)]
+    /// Each secondary index's first byte, entry count, tagged field and (version 05, untagged) the
+    /// bytes every key begins with, after which its entries' windows start, by name.
+    private let secondary: [String: (start: Int, count: Int, taggedField: String?, shared: [UInt8]?)]
     /// Collections' ordinal ranges found so far.
     private var collectionRanges: [String: Range<Int>] = [:]
     /// Lines read so far: what the tests of a lookup count.
@@ -41,14 +42,18 @@ final class Segment {
         let indexFile = indexPath
         let damaged = { (reason: String) in StoreError.corruptRecord(file: indexFile, line: 0, reason: reason) }
         let magic = index.count >= SegmentFormat.headerSize ? try index.read(0..<8) : []
-        let isKeyed = magic == SegmentFormat.indexMagic
+        let isWindowed = magic == SegmentFormat.indexMagic
+        let isKeyed = isWindowed || magic == SegmentFormat.unwindowedIndexMagic
         let isTagged = isKeyed || magic == SegmentFormat.unkeyedIndexMagic
         guard isTagged || magic == SegmentFormat.untaggedIndexMagic || magic == SegmentFormat.classicBloomIndexMagic
         else {
             throw damaged("not a segment index")
         }
         blockedBloom = magic != SegmentFormat.classicBloomIndexMagic
-        let tableEntrySize = isTagged ? SegmentFormat.indexTableEntrySize : SegmentFormat.untaggedIndexTableEntrySize
+        let tableEntrySize =
+            isWindowed
+            ? SegmentFormat.indexTableEntrySize
+            : isTagged ? SegmentFormat.unwindowedIndexTableEntrySize : SegmentFormat.untaggedIndexTableEntrySize
         // Every number in the header is untrusted: none can exceed what the file could hold, so
         // none can trap when it becomes an Int or when sizes are added up.
         let index = index
@@ -79,20 +84,35 @@ final class Segment {
                 file: dataPath, line: 0, reason: "it has \(data.count) bytes where its index expects \(dataSize)")
         }
         var position = SegmentFormat.headerSize
-        var table: [(String, Int, String?)] = []
-        for _ in 0..<indexCount {
-            guard position + tableEntrySize <= index.count else { throw damaged("truncated") }
-            let nameBytes = try index.read(position..<(position + SegmentFormat.indexNameSize)).prefix { $0 != 0 }
-            let entries = try number(at: position + 64, atMost: min(count, index.count / 4), "index entry count")
-            var taggedField: String?
-            if isTagged {
-                let start = position + SegmentFormat.indexNameSize + 8
-                let bytes = try index.read(start..<(start + SegmentFormat.taggedFieldSize)).prefix { $0 != 0 }
-                if !bytes.isEmpty { taggedField = String(decoding: bytes, as: UTF8.self) }
-            }
-            table.append((String(decoding: nameBytes, as: UTF8.self), entries, taggedField))
-            position += tableEntrySize
+        // The table read at once, each entry's fields sliced from it.
+        guard position + indexCount * tableEntrySize <= index.count else { throw damaged("truncated") }
+        let tableBytes = try index.read(position..<(position + indexCount * tableEntrySize))
+        func text(_ range: Range<Int>) -> String? {
+            let bytes = tableBytes[range].prefix { $0 != 0 }
+            return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
         }
+        func tableNumber(at offset: Int, atMost limit: Int, _ what: String) throws -> Int {
+            let value = tableBytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            guard value <= UInt64(limit) else { throw damaged("its \(what) (\(value)) is out of range") }
+            return Int(value)
+        }
+        var table: [(String, Int, String?, [UInt8]?)] = []
+        for number in 0..<indexCount {
+            let entry = number * tableEntrySize
+            let name = text(entry..<(entry + SegmentFormat.indexNameSize)) ?? ""
+            let entries = try tableNumber(
+                at: entry + SegmentFormat.indexNameSize, atMost: min(count, index.count / 4), "index entry count")
+            let fieldStart = entry + SegmentFormat.indexNameSize + 8
+            let taggedField = isTagged ? text(fieldStart..<(fieldStart + SegmentFormat.taggedFieldSize)) : nil
+            var shared: [UInt8]?
+            if isWindowed, taggedField == nil {
+                let start = entry + SegmentFormat.unwindowedIndexTableEntrySize
+                let length = try tableNumber(at: start, atMost: SegmentFormat.windowPrefixSize, "shared key length")
+                shared = Array(tableBytes[(start + 8)..<(start + 8 + length)])
+            }
+            table.append((name, entries, taggedField, shared))
+        }
+        position += indexCount * tableEntrySize
         let sizeMismatch = damaged("its size does not match its header")
         func advance(by bytes: Int) throws {
             position += bytes
@@ -113,11 +133,12 @@ final class Segment {
         } else {
             (directoryStart, directoryBlocks) = (0, 0)
         }
-        var secondary: [String: (start: Int, count: Int, taggedField: String?)] = [:]
-        for (indexName, entries, taggedField) in table {
-            secondary[indexName] = (position, entries, taggedField)
-            // A tagged index's entries are 8 bytes (ordinal, tag); others 4, padded to 8.
-            try advance(by: taggedField == nil ? (entries + entries % 2) * 4 : entries * 8)
+        var secondary: [String: (start: Int, count: Int, taggedField: String?, shared: [UInt8]?)] = [:]
+        for (indexName, entries, taggedField, shared) in table {
+            secondary[indexName] = (position, entries, taggedField, shared)
+            // A tagged index's entries are 8 bytes (ordinal, tag), and so are a windowed one's
+            // (ordinal, window); others 4, padded to 8.
+            try advance(by: taggedField == nil && shared == nil ? (entries + entries % 2) * 4 : entries * 8)
         }
         guard position == index.count, bloomWords > 0 else { throw sizeMismatch }
         self.secondary = secondary
@@ -508,14 +529,23 @@ final class Segment {
         let name: String
         /// The field whose tags its entries carry (then each entry is 8 bytes), as the file says.
         let taggedField: String?
-        var stride: Int { taggedField == nil ? 4 : 8 }
+        /// What every key begins with, when the entries carry windows (then each is 8 bytes).
+        let shared: [UInt8]?
+        var stride: Int { taggedField == nil && shared == nil ? 4 : 8 }
     }
 
     /// Index `definition`'s ordinals, or `nil` when this segment does not have it.
     func ordinalTable(_ definition: IndexDefinition) -> OrdinalTable? {
         secondary[definition.name].map {
-            OrdinalTable(start: $0.start, name: definition.name, taggedField: $0.taggedField)
+            OrdinalTable(start: $0.start, name: definition.name, taggedField: $0.taggedField, shared: $0.shared)
         }
+    }
+
+    /// The document ordinal at position `position` of a windowed `table`, and its entry's window
+    /// (``SegmentFormat/window(of:skipping:)``), from one read.
+    func windowedOrdinal(in table: OrdinalTable, _ position: Int) throws -> (ordinal: Int, window: UInt32) {
+        let entry = try index.uint64(at: table.start + position * 8)
+        return (try checked(Int(entry & 0xFFFF_FFFF), in: table), UInt32(truncatingIfNeeded: entry >> 32))
     }
 
     /// The document ordinal at position `position` of index `definition`.
@@ -579,23 +609,45 @@ final class Segment {
     /// when there is none.
     func bound(_ definition: IndexDefinition, _ key: [JSONValue], upper: Bool, in positions: Range<Int>) throws -> Int {
         guard let table = ordinalTable(definition) else { return positions.lowerBound }
-        let probe = IndexProbe(segment: self, definition: definition, table: table, key: key)
-        return try Bisection.bound(positions.clamped(to: 0..<entryCount(definition)), upper: upper, probe.order(at:))
+        let probe = IndexProbe(segment: self, definition: definition, table: table, key: key, windows: true)
+        let positions = positions.clamped(to: 0..<entryCount(definition))
+        var steered = false
+        let found = try Bisection.bound(positions, upper: upper) { try probe.order(at: $0, steered: &steered) }
+        guard steered else { return found }
+        // The windows only steered the search: the lines beside the bound bear it out (the entries
+        // are in order, so all before it are below and all from it on are not), or a search by
+        // the lines alone decides. A damaged window costs reads, never a wrong answer.
+        let lines = probe.byLines()
+        let below = { (order: ComparisonResult) in order == .orderedAscending || (upper && order == .orderedSame) }
+        if try found == positions.lowerBound || below(lines.order(at: found - 1)),
+            try found == positions.upperBound || !below(lines.order(at: found))
+        {
+            return found
+        }
+        return try Bisection.bound(positions, upper: upper, lines.order(at:))
     }
 
     /// The positions of index `definition` whose keys begin with `key`.
     func range(_ definition: IndexDefinition, _ key: [JSONValue]) throws -> Range<Int> {
         guard let table = ordinalTable(definition) else { return 0..<0 }
-        let probe = IndexProbe(segment: self, definition: definition, table: table, key: key)
+        let probe = IndexProbe(segment: self, definition: definition, table: table, key: key, windows: true)
         let count = entryCount(definition)
-        guard count > 0 else { return 0..<0 }
-        // A prefix every entry has (a top-level collection's path, in its own index) takes two
-        // probes, not two bisections; so does one before every entry or after every entry.
-        let (first, last) = (try probe.order(at: 0), try probe.order(at: count - 1))
-        if first == .orderedSame, last == .orderedSame { return 0..<count }
-        if first == .orderedDescending { return 0..<0 }
-        if last == .orderedAscending { return count..<count }
-        return try Bisection.equalRange(0..<count, probe.order(at:))
+        var steered = false
+        let found = try probe.range(count: count, steered: &steered)
+        guard steered else { return found }
+        // Checked by the lines as a bound is: the first and last entries of the range have the
+        // prefix, the ones beside it do not.
+        let lines = probe.byLines()
+        if try found.isEmpty
+            || (lines.order(at: found.lowerBound) == .orderedSame
+                && lines.order(at: found.upperBound - 1) == .orderedSame),
+            try found.lowerBound == 0 || lines.order(at: found.lowerBound - 1) == .orderedAscending,
+            try found.upperBound == count || lines.order(at: found.upperBound) == .orderedDescending
+        {
+            return found
+        }
+        var byLines = false
+        return try lines.range(count: count, steered: &byLines)
     }
 
     /// Comparisons of one index's entries with one key prefix.
@@ -606,15 +658,75 @@ final class Segment {
         let key: [JSONValue]
         /// Each probe needs only the indexed fields: the rest of the document is skipped, not decoded.
         let fields: [[UInt8]]
+        /// The prefix's window and the mask of the bytes it has (fewer than 4 when its encoding
+        /// ends inside the window), when the entries carry windows and the prefix begins with what
+        /// every key does: then an entry whose window differs is ordered without reading its line.
+        let window: (value: UInt32, mask: UInt32)?
 
-        init(segment: Segment, definition: IndexDefinition, table: OrdinalTable, key: [JSONValue]) {
+        init(segment: Segment, definition: IndexDefinition, table: OrdinalTable, key: [JSONValue], windows: Bool) {
             (self.segment, self.definition, self.table, self.key) = (segment, definition, table, key)
             fields = definition.fields.map { Array(($0.hasSuffix("?") ? String($0.dropLast()) : $0).utf8) }
+            // Objects compare as equal (`JSONValue.compare`) while their encodings differ: a key
+            // holding one is compared by the lines only.
+            window = table.shared.flatMap { shared in
+                guard windows, !key.contains(where: Self.holdsObject) else { return nil }
+                var encoded: [UInt8] = []
+                for value in key { SortKey.append(value, to: &encoded) }
+                guard encoded.count > shared.count, encoded.starts(with: shared) else { return nil }
+                let mask = UInt32.max << (8 * UInt32(max(0, 4 - (encoded.count - shared.count))))
+                return (SegmentFormat.window(of: encoded, skipping: shared.count), mask)
+            }
+        }
+
+        /// The same comparisons, made by the lines alone.
+        func byLines() -> IndexProbe {
+            IndexProbe(segment: segment, definition: definition, table: table, key: key, windows: false)
+        }
+
+        /// The positions of the `count` entries whose keys begin with the prefix; `steered` is set
+        /// if a window ordered an entry.
+        func range(count: Int, steered: inout Bool) throws -> Range<Int> {
+            guard count > 0 else { return 0..<0 }
+            // A prefix every entry has (a top-level collection's path, in its own index) takes two
+            // probes, not two bisections; so does one before every entry or after every entry.
+            let (first, last) = (try order(at: 0, steered: &steered), try order(at: count - 1, steered: &steered))
+            if first == .orderedSame, last == .orderedSame { return 0..<count }
+            if first == .orderedDescending { return 0..<0 }
+            if last == .orderedAscending { return count..<count }
+            return try Bisection.equalRange(0..<count) { try order(at: $0, steered: &steered) }
+        }
+
+        private static func holdsObject(_ value: JSONValue) -> Bool {
+            switch value {
+            case .object: true
+            case .array(let values): values.contains(where: holdsObject)
+            default: false
+            }
         }
 
         /// How the key of the entry at `position` compares with the prefix.
         func order(at position: Int) throws -> ComparisonResult {
-            let ordinal = try segment.ordinal(in: table, position)
+            var steered = false
+            return try order(at: position, steered: &steered)
+        }
+
+        /// How the key of the entry at `position` compares with the prefix; `steered` is set when
+        /// its window, not its line, decided.
+        func order(at position: Int, steered: inout Bool) throws -> ComparisonResult {
+            let ordinal: Int
+            if let window {
+                let entry = try segment.windowedOrdinal(in: table, position)
+                // Where the windows differ, the keys do, in the same direction (SortKey orders as
+                // `compareKeys` does); where they tie, the line decides.
+                let masked = entry.window & window.mask
+                if masked != window.value {
+                    steered = true
+                    return masked < window.value ? .orderedAscending : .orderedDescending
+                }
+                ordinal = entry.ordinal
+            } else {
+                ordinal = try segment.ordinal(in: table, position)
+            }
             let (path, data) = try segment.entry(at: ordinal, keepingFields: fields)
             guard let data,
                 let entryKey = definition.key(collection: path.collection, documentID: path.documentID, data: data)

@@ -5,13 +5,17 @@ import TweetStore
 enum SegmentFormat {
     static let formatName = "tweetcli-segment"
     static let dataVersion: Int64 = 1
-    /// The index file's magic: version 04 keeps, beside each line's offset, its ID key
-    /// (``idKey(_:)``), so a lookup's probes read the index and not the lines, and a directory of
-    /// its collections (``CollectionDirectory``); 03, still read, has neither; 03 and 04 give each index a tagged field (``IndexDefinition/taggedField``), whose
-    /// entries are then 8 bytes, the ordinal and the tag; 02, still read, has no tags; 02 to 04 keep
-    /// a blocked Bloom filter (each path's bits in one 512-bit block, so a lookup reads one block
-    /// of it); 01, still read, a classic one.
-    static let indexMagic = Array("TWTIDX04".utf8)
+    /// The index file's magic: version 05 gives each untagged index's entries a window of their
+    /// keys (``window(of:skipping:)``), so that a binary search over them reads a line only where
+    /// the windows tie; 04, still read, has none. 04 and 05 keep, beside each line's offset, its ID
+    /// key (``idKey(_:)``), so a lookup's probes read the index and not the lines, and a directory
+    /// of its collections (``CollectionDirectory``); 03, still read, has neither; 03 to 05 give
+    /// each index a tagged field (``IndexDefinition/taggedField``), whose entries are then 8 bytes,
+    /// the ordinal and the tag; 02, still read, has no tags; 02 to 05 keep a blocked Bloom filter
+    /// (each path's bits in one 512-bit block, so a lookup reads one block of it); 01, still read,
+    /// a classic one.
+    static let indexMagic = Array("TWTIDX05".utf8)
+    static let unwindowedIndexMagic = Array("TWTIDX04".utf8)
     static let unkeyedIndexMagic = Array("TWTIDX03".utf8)
     static let untaggedIndexMagic = Array("TWTIDX02".utf8)
     static let classicBloomIndexMagic = Array("TWTIDX01".utf8)
@@ -19,9 +23,38 @@ enum SegmentFormat {
     static let indexNameSize = 64
     /// The tagged field's name in an index's table entry (version 03), zero-padded; empty for none.
     static let taggedFieldSize = 32
-    /// An index's table entry: its name, its entry count, and (version 03) its tagged field.
-    static let indexTableEntrySize = indexNameSize + 8 + taggedFieldSize
+    /// The most bytes every key of an index may share that an index's table entry keeps (version
+    /// 05): the rest of a longer shared beginning is in each window.
+    static let windowPrefixSize = 32
+    /// An index's table entry: its name, its entry count, (version 03) its tagged field, and
+    /// (version 05) how many bytes every key of it begins with, and those bytes, zero-padded.
+    static let indexTableEntrySize = unwindowedIndexTableEntrySize + 8 + windowPrefixSize
+    static let unwindowedIndexTableEntrySize = indexNameSize + 8 + taggedFieldSize
     static let untaggedIndexTableEntrySize = indexNameSize + 8
+
+    /// An index entry's window (version 05): the 4 bytes of its key's ``SortKey`` encoding after
+    /// the `skip` bytes every key of its index begins with, zeros past the key's end, as a
+    /// big-endian number. Keys in order have windows in order, so where two windows differ, so do
+    /// the keys, in the same direction; where they tie, only the line can tell.
+    static func window(of key: some Collection<UInt8>, skipping skip: Int) -> UInt32 {
+        var window: UInt32 = 0
+        var taken = 0
+        for byte in key.dropFirst(skip).prefix(4) {
+            window = window << 8 | UInt32(byte)
+            taken += 1
+        }
+        return taken == 4 ? window : taken == 0 ? 0 : window << (8 * UInt32(4 - taken))
+    }
+
+    /// The checksum an index file's header keeps (bytes 40–47): the CRC-32 of its header's numbers
+    /// (bytes 8–39) and of everything after the header, for version 05; of what is after the
+    /// header alone, for older ones.
+    static func indexChecksum(of bytes: [UInt8]) -> UInt64 {
+        var running = CRC32.Running()
+        if bytes.count >= headerSize, Array(bytes[0..<8]) == indexMagic { running.add(bytes[8..<40]) }
+        if bytes.count > headerSize { running.add(bytes[headerSize...]) }
+        return UInt64(running.value)
+    }
 
     /// A document ID's key: its first 8 bytes (zeros after a shorter one), big-endian, so keys
     /// order as the IDs' bytes do, ties apart. Only a hint to a lookup: the line decides.

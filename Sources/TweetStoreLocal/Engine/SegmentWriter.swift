@@ -103,6 +103,9 @@ struct SegmentWriter {
         // come out index by index, as the file lays them out; the value is the document's ordinal.
         var keys = ExternalSorter(directory: directory, budget: sortBudget)
         var counts = [Int](repeating: 0, count: indexes.count)
+        // What every key of each index begins with (up to what a table entry keeps): each entry's
+        // window is the bytes after it.
+        var shared = [[UInt8]?](repeating: nil, count: indexes.count)
         // Each collection's hash, first ordinal and count, for the collection directory; the
         // entries come by path, so a collection's documents come together.
         var collections: [CollectionDirectory.Slot] = []
@@ -141,6 +144,16 @@ struct SegmentWriter {
                     }
                 }
                 counts[position] += 1
+                if let known = shared[position] {
+                    var common = 0
+                    let limit = min(known.count, made.key.count)
+                    while common < limit, known[common] == made.key[common] { common += 1 }
+                    if common < known.count { shared[position] = Array(known.prefix(common)) }
+                } else if isTagged {
+                    shared[position] = []
+                } else {
+                    shared[position] = Array(made.key.prefix(SegmentFormat.windowPrefixSize))
+                }
             }
         }
         let dataSize = output.offset
@@ -150,7 +163,13 @@ struct SegmentWriter {
         // The index file, written as it is computed; its header last, with the checksum of
         // everything after it (bytes 40–47, which the doctor checks).
         let indexOutput = try FileOutput(path: indexPath, boundedWriteback: boundedWriteback)
+        // The checksum covers the header's numbers too (version 05), so `doctor` sees them damaged.
+        var numbers: [UInt8] = []
+        for value in [UInt64(ordinal), UInt64(dataSize), UInt64(bloom.count), UInt64(indexes.count)] {
+            numbers += Self.bytes(value)
+        }
         var checksum = CRC32.Running()
+        checksum.add(numbers)
         var pending: [UInt8] = []
         pending.reserveCapacity(1 << 20)
         var emitted = SegmentFormat.headerSize
@@ -173,6 +192,10 @@ struct SegmentWriter {
             var tagged = Array((index.taggedField ?? "").utf8.prefix(SegmentFormat.taggedFieldSize))
             tagged += [UInt8](repeating: 0, count: SegmentFormat.taggedFieldSize - tagged.count)
             try emit(tagged)
+            // An untagged index's windows skip what every key begins with (nothing for a tagged one).
+            let skipped = index.taggedField == nil ? shared[position] ?? [] : []
+            try emit(Self.bytes(UInt64(skipped.count)))
+            try emit(skipped + [UInt8](repeating: 0, count: SegmentFormat.windowPrefixSize - skipped.count))
         }
         try offsets.forEachChunk { try emit($0) }
         try idKeys.forEachChunk { try emit($0) }
@@ -185,20 +208,23 @@ struct SegmentWriter {
         try emit(directory)
         var sorted = try keys.sorted()
         for position in indexes.indices {
+            // A tagged index's entries are the ordinal and the tag, an untagged one's the ordinal
+            // and the window: 8 bytes, little-endian.
+            let skip = indexes[position].taggedField == nil ? shared[position]?.count ?? 0 : nil
             for _ in 0..<counts[position] {
-                guard let ordinal = try sorted.nextValue() else {
+                guard let (key, value) = try sorted.nextKeyAndValue() else {
                     throw StoreError.io(path: indexPath, reason: "an index's keys ran out while it was written")
                 }
-                try emit(ordinal)
+                try emit(value)
+                if let skip {
+                    // The record's key is the index's position (2 bytes), then the key.
+                    let window = SegmentFormat.window(of: key.dropFirst(2), skipping: skip)
+                    try emit(withUnsafeBytes(of: window.littleEndian) { Array($0) })
+                }
             }
-            if indexes[position].taggedField == nil, counts[position] % 2 == 1 { try emit([0, 0, 0, 0]) }
         }
         try flush()
-        var header = SegmentFormat.indexMagic
-        for value in [UInt64(ordinal), UInt64(dataSize), UInt64(bloom.count), UInt64(indexes.count)] {
-            header += Self.bytes(value)
-        }
-        header += Self.bytes(UInt64(checksum.value))
+        let header = SegmentFormat.indexMagic + numbers + Self.bytes(UInt64(checksum.value))
         try indexOutput.overwrite(header, at: 0)
         try indexOutput.finish()
         return ordinal

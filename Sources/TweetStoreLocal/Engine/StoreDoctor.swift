@@ -361,7 +361,7 @@ public struct StoreDoctor: StoreMaintenance {
                     let stored = bytes[40..<48].withUnsafeBytes {
                         UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))
                     }
-                    consistent = stored == UInt64(CRC32.checksum(bytes[SegmentFormat.headerSize...]))
+                    consistent = stored == SegmentFormat.indexChecksum(of: bytes)
                 }
                 if !consistent {
                     problems.append(

@@ -73,7 +73,8 @@ struct BloomFilterTests {
             Int(bytes[offset..<(offset + 8)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         }
         let (documents, bloomWords, indexCount) = (number(8), number(24), number(32))
-        let bloomStart = SegmentFormat.headerSize + indexCount * SegmentFormat.indexTableEntrySize + documents * 8
+        let bloomStart =
+            SegmentFormat.headerSize + indexCount * SegmentFormat.unwindowedIndexTableEntrySize + documents * 8
         var words = [UInt64](repeating: 0, count: bloomWords)
         for entry in entries { Self.insertClassic(BloomFilter.hashes(entry.path.description.utf8), into: &words) }
         for (position, word) in words.enumerated() {

@@ -94,7 +94,7 @@ struct IndexTagTests {
     static func rewriteTags(in directory: String, _ body: (UInt32) -> UInt32) throws {
         let path = (directory as NSString).appendingPathComponent("seg-000001.idx")
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(Array(bytes[0..<8]) == Array("TWTIDX04".utf8))
+        #expect(Array(bytes[0..<8]) == Array("TWTIDX05".utf8))
         #expect(IndexFileBytes.number(bytes, 32) == 1)
         let entries = IndexFileBytes.number(bytes, SegmentFormat.headerSize + SegmentFormat.indexNameSize)
         let start = IndexFileBytes.secondaryStart(in: bytes)
@@ -151,7 +151,7 @@ struct IndexTagTests {
         bytes.replaceSubrange(0..<8, with: Array("TWTIDX02".utf8))
         for index in (0..<definitions.count).reversed() {
             let tagStart =
-                SegmentFormat.headerSize + index * SegmentFormat.indexTableEntrySize
+                SegmentFormat.headerSize + index * SegmentFormat.unwindowedIndexTableEntrySize
                 + SegmentFormat.untaggedIndexTableEntrySize
             #expect(bytes[tagStart..<(tagStart + SegmentFormat.taggedFieldSize)].allSatisfy { $0 == 0 })
             bytes.removeSubrange(tagStart..<(tagStart + SegmentFormat.taggedFieldSize))
@@ -198,12 +198,32 @@ struct IndexTagTests {
     }
 }
 
-/// An index range (``Segment/range(_:_:)``) is the one a scan of every entry finds, whatever the
-/// keys look like; an absent prefix gives an empty range where it would go.
+/// An index range (``Segment/range(_:_:)``) and bound (``Segment/bound(_:_:upper:in:)``) are the
+/// ones a scan of every entry finds, whatever the keys look like, with the entries' windows
+/// (version 05) or without them (04); an absent prefix gives an empty range where it would go.
 struct IndexRangeTests {
-    /// Every prefix, present or not, of an index over random uids, uids sharing a long prefix,
-    /// numbers among the strings, and a collection index whose paths share `users/`.
-    @Test(arguments: [0, 1, 2, 3])
+    /// The keys' owners in each shape: random uids, uids sharing a long prefix, numbers among the
+    /// strings, a collection index whose paths share `users/`, and values around a window's four
+    /// bytes (short strings, zero bytes, nulls, booleans, arrays, objects).
+    static func owners(shape: Int, _ word: (Int) -> String) -> [JSONValue] {
+        (0..<60).map { number -> JSONValue in
+            switch shape {
+            case 1: return .string("sameprefix-" + word(1 + number % 3))
+            case 2: return number % 7 == 0 ? .integer(Int64(number)) : .string(word(8))
+            case 4:
+                let odd: [JSONValue] = [
+                    .null, .bool(false), .bool(true), .string(""), .string("a"), .string("ab"), .string("abc"),
+                    .string("abcd"), .string("a\u{0}"), .string("a\u{0}\u{0}b"), .string("\u{0}"), .string("ab\u{1}"),
+                    .double(-0.5), .integer(0), .array([.string("a")]), .array([]), .object(["k": .string(word(2))]),
+                ]
+                return odd[number % odd.count]
+            default: return .string(word(20))
+            }
+        }
+    }
+
+    /// Every prefix, present or not, of an index over owners of each shape.
+    @Test(arguments: [0, 1, 2, 3, 4])
     func everyPrefixsRangeIsTheEntriesWithIt(shape: Int) throws {
         let env = try TestEnvironment()
         let directory = env.path("segments")
@@ -213,13 +233,7 @@ struct IndexRangeTests {
         func word(_ length: Int) -> String {
             String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
         }
-        let owners: [JSONValue] = (0..<60).map { number -> JSONValue in
-            switch shape {
-            case 1: return .string("sameprefix-" + word(1 + number % 3))
-            case 2: return number % 7 == 0 ? .integer(Int64(number)) : .string(word(8))
-            default: return .string(word(20))
-            }
-        }
+        let owners = Self.owners(shape: shape, word)
         var entries: [SegmentWriter.Entry] = []
         for number in 0..<1_500 {
             let owner = owners[Int(generator.next() % UInt64(owners.count))]
@@ -233,9 +247,25 @@ struct IndexRangeTests {
         let definition =
             shape == 3 ? IndexDefinition("likes", ["timestamp"]) : IndexDefinition("posts", ["owner", "timestamp"])
         _ = try SegmentWriter(directory: directory, indexes: [definition]).write(name: "seg-000001", entries: entries)
-        let segment = try Segment(directory: directory, name: "seg-000001")
-        let keys = try (0..<segment.entryCount(definition)).map { position -> [JSONValue] in
-            let entry = entries[try segment.ordinal(definition, position)]
+        // seg-000002: the same segment as version 04 wrote it, without windows; seg-000003: with
+        // windows damaged (every third one random), which may cost reads but never a wrong answer.
+        var damage = SplitMix64(seed: UInt64(shape))
+        let index = try env.bytes(of: directory + "/seg-000001.idx")
+        let rewritten = [
+            IndexFileBytes.withoutWindows(index),
+            IndexFileBytes.rewritingWindows(index) { $0 % 3 == 0 ? UInt32(truncatingIfNeeded: damage.next()) : $1 },
+        ]
+        for (name, bytes) in zip(["seg-000002", "seg-000003"], rewritten) {
+            try env.write(try env.bytes(of: directory + "/seg-000001.jsonl"), to: directory + "/\(name).jsonl")
+            try env.write(bytes, to: directory + "/\(name).idx")
+        }
+        let windowed = try Segment(directory: directory, name: "seg-000001")
+        let plain = try Segment(directory: directory, name: "seg-000002")
+        let damaged = try Segment(directory: directory, name: "seg-000003")
+        #expect(windowed.ordinalTable(definition)?.shared != nil && plain.ordinalTable(definition)?.shared == nil)
+        let keys = try (0..<windowed.entryCount(definition)).map { position -> [JSONValue] in
+            #expect(try plain.ordinal(definition, position) == windowed.ordinal(definition, position))
+            let entry = entries[try windowed.ordinal(definition, position)]
             return definition.key(
                 collection: entry.path.collection, documentID: entry.path.documentID, data: entry.data!)!
         }
@@ -244,20 +274,51 @@ struct IndexRangeTests {
         }
         prefixes += [
             [.string("posts"), .string("")], [.string("posts"), .string("zzzz")], [.string("posts"), .string("M")],
+            [.string("posts"), .string("a\u{0}\u{0}")], [.string("posts"), .string("abcde")],
+            [.string("posts"), .string("ab\u{0}")], [.string("posts"), .bool(true)], [.string("posts"), .null],
+            [.string("posts"), .array([.string("a"), .null])], [.string("posts"), .double(0.5)],
         ]
         prefixes += [
             [.string("users/")], [.string("users/zz/likes")], [.string("a")], [.string("posts"), .integer(3)],
+            [.string("post")], [.string("postsa")], [],
         ]
-        for prefix in prefixes {
-            let expected = keys.indices.filter { compareKeys(keys[$0], prefix) == .orderedSame }
-            let found = try segment.range(definition, prefix)
-            if expected.isEmpty {
-                #expect(found.isEmpty, "\(prefix)")
-                let insertion = keys.firstIndex { compareKeys($0, prefix) == .orderedDescending } ?? keys.count
-                #expect(found.lowerBound == insertion, "\(prefix) would go at \(insertion)")
-            } else {
-                #expect(Array(found) == expected, "\(prefix)")
+        // Lines read by the ranges alone, of each segment.
+        var rangeLines = [0, 0, 0]
+        for (number, segment) in [windowed, plain, damaged].enumerated() {
+            for prefix in prefixes {
+                let expected = keys.indices.filter { compareKeys(keys[$0], prefix) == .orderedSame }
+                let before = segment.linesRead
+                let found = try segment.range(definition, prefix)
+                rangeLines[number] += segment.linesRead - before
+                if expected.isEmpty {
+                    #expect(found.isEmpty, "\(prefix)")
+                    let insertion = keys.firstIndex { compareKeys($0, prefix) == .orderedDescending } ?? keys.count
+                    #expect(found.lowerBound == insertion, "\(prefix) would go at \(insertion)")
+                } else {
+                    #expect(Array(found) == expected, "\(prefix)")
+                }
+                // A timeline's bounds: the entries of the prefix below and above a time (not among
+                // objects, which all compare as equal while the index orders them by their text).
+                let holdsObject = prefix.contains { if case .object = $0 { true } else { false } }
+                for time in [-1, 0, 17, 49, 50] where !prefix.isEmpty && !holdsObject {
+                    let key = prefix + [.integer(Int64(time))]
+                    for upper in [false, true] {
+                        let bound = try segment.bound(definition, key, upper: upper, in: found)
+                        let wanted =
+                            found.first { position in
+                                let order = compareKeys(keys[position], key)
+                                return order == .orderedDescending || (!upper && order == .orderedSame)
+                            } ?? found.upperBound
+                        #expect(bound == wanted, "\(key) upper: \(upper)")
+                    }
+                }
             }
         }
+        // The windows spare lines: the probes outside a prefix's entries are ordered without one
+        // (the bounds, inside a prefix's entries, are the lines' to decide either way).
+        if shape == 0 || shape == 3 {
+            #expect(rangeLines[0] * 3 < rangeLines[1] * 2, "\(rangeLines)")
+        }
+        #expect(windowed.linesRead <= plain.linesRead, "\(windowed.linesRead) vs \(plain.linesRead)")
     }
 }
