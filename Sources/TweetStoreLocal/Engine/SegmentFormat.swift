@@ -1,6 +1,10 @@
 import FoundationEssentials
 import TweetStore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The layout of segment files, shared by the writer and the reader (docs/STORAGE.md).
 enum SegmentFormat {
     static let formatName = "tweetcli-segment"
@@ -46,14 +50,28 @@ enum SegmentFormat {
         return taken == 4 ? window : taken == 0 ? 0 : window << (8 * UInt32(4 - taken))
     }
 
-    /// The checksum an index file's header keeps (bytes 40–47): the CRC-32 of its header's numbers
-    /// (bytes 8–39) and of everything after the header, for version 05; of what is after the
-    /// header alone, for older ones.
-    static func indexChecksum(of bytes: [UInt8]) -> UInt64 {
+    /// Whether the index file at `path` holds, in its header's bytes 40–47, the CRC-32 of its
+    /// header's numbers (bytes 8–39, version 05) and of everything after the header (every
+    /// version), read a megabyte at a time (a ten-million-document index is over a gigabyte);
+    /// `nil` when there is no such file.
+    static func indexChecksumHolds(path: String) throws -> Bool? {
+        guard let fd = try FileIO.openRegular(path, O_RDONLY) else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, reason: FileIO.errnoText()) }
+        let size = Int(info.st_size)
+        guard size >= headerSize else { return false }
+        let header = try FileIO.readBytes(from: fd, offset: 0, count: headerSize, path: path)
         var running = CRC32.Running()
-        if bytes.count >= headerSize, Array(bytes[0..<8]) == indexMagic { running.add(bytes[8..<40]) }
-        if bytes.count > headerSize { running.add(bytes[headerSize...]) }
-        return UInt64(running.value)
+        if Array(header[0..<8]) == indexMagic { running.add(header[8..<40]) }
+        var offset = headerSize
+        while offset < size {
+            let count = min(1 << 20, size - offset)
+            running.add(try FileIO.readBytes(from: fd, offset: offset, count: count, path: path))
+            offset += count
+        }
+        let stored = header[40..<48].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return stored == UInt64(running.value)
     }
 
     /// A document ID's key: its first 8 bytes (zeros after a shorter one), big-endian, so keys

@@ -89,15 +89,11 @@ public struct StoreDoctor: StoreMaintenance {
                     report.unrepaired += segment.problems
                     continue
                 }
-                if !segment.removed.isEmpty {
-                    let side = PathName.join(directory, "damaged-\(info.name)-\(stamp).jsonl")
-                    try FileIO.replaceAtomically(path: side, contents: segment.removed, directory: directory)
-                    report.sideFiles.append(side)
-                }
+                let side = PathName.join(directory, "damaged-\(info.name)-\(stamp).jsonl")
                 let name = SegmentFormat.segmentName(manifest.nextSegment)
                 manifest.nextSegment += 1
-                let count = try SegmentWriter(directory: directory, indexes: indexes).write(
-                    name: name, entries: segment.kept)
+                let (count, wroteSide) = try rewriteSegment(info.name, as: name, inspection: segment, side: side)
+                if wroteSide { report.sideFiles.append(side) }
                 manifest.segments[position] = .init(name: name, documents: count)
                 replaced.append(info.name)
                 report.repaired += segment.problems
@@ -252,131 +248,258 @@ public struct StoreDoctor: StoreMaintenance {
         }
     }
 
-    /// A segment's problems, its intact entries (what a rewrite keeps) and its damaged lines.
-    /// - Throws: ``StoreError/io(path:reason:)`` when the segment is there but cannot be read.
-    private func inspectSegment(_ name: String) throws -> (
-        problems: [StoreProblem], kept: [SegmentWriter.Entry], removed: [UInt8]
-    ) {
-        let dataPath = PathName.join(directory, SegmentFormat.dataFileName(name))
-        guard let bytes = try FileIO.readFile(dataPath) else {
-            return (
-                [
-                    StoreProblem(
-                        file: dataPath, reason: "the segment is missing; restore it from a backup", isRepairable: false)
-                ], [], []
-            )
-        }
+    /// What ``inspectSegment(_:)`` found in a segment.
+    private struct SegmentInspection {
         var problems: [StoreProblem] = []
-        var kept: [SegmentWriter.Entry] = []
-        var removed: [UInt8] = []
-        var lineStarts: [Int] = []
-        var outOfOrder = false
-        /// Each kept line's bytes, from the first out-of-order line on (what a repeated path sets aside).
-        var texts: [[UInt8]] = []
-        var start = 0
-        var line = 0
-        bytes.withUnsafeBufferPointer { buffer in
-            while start < buffer.count {
-                line += 1
-                let end = buffer[start...].firstIndex(of: 0x0A) ?? buffer.count
-                defer { start = end + 1 }
-                let text = UnsafeBufferPointer(rebasing: buffer[start..<end])
-                if line == 1 {
-                    // The header; anything else there (a damaged newline can merge it with the first
-                    // document) is moved aside like any damaged line, never dropped.
-                    let header = Result { () throws(FileHeader.Problem) in
-                        try FileHeader.check(
-                            text, format: SegmentFormat.formatName, supportedVersion: SegmentFormat.dataVersion)
-                    }
-                    guard case .failure(let problem) = header else { continue }
-                    switch problem {
-                    case .notAHeader(let why):
-                        problems.append(StoreProblem(file: dataPath, line: 1, reason: why, isRepairable: true))
-                    case .newerVersion(let version):
-                        // A newer tweetcli's segment is never rewritten by this one.
-                        problems.append(
-                            StoreProblem(
-                                file: dataPath, line: 1, reason: "written by a newer tweetcli (format \(version))",
-                                isRepairable: false))
-                    }
-                    // An intact document there is kept (the header was lost or moved); anything else goes aside.
-                    if case .newerVersion = problem {
-                        removed += Array(text) + [0x0A]
-                        continue
-                    }
-                    // Whether it parses as a document decides where it goes; the reason is not needed.
-                    if (try? SegmentFormat.parseLine(text)) == nil {
-                        removed += Array(text) + [0x0A]
-                        continue
-                    }
-                }
-                do throws(SegmentFormat.LineError) {
-                    let (path, fields) = try SegmentFormat.parseLine(text)
-                    // An intact line out of place is kept: the repair sorts the segment again.
-                    if let last = kept.last, SegmentFormat.comparePaths(last.path, path) != .orderedAscending {
-                        problems.append(
-                            StoreProblem(file: dataPath, line: line, reason: "out of order", isRepairable: true))
-                        outOfOrder = true
-                    }
-                    kept.append(SegmentWriter.Entry(path: path, data: fields))
-                    if outOfOrder || !texts.isEmpty { texts.append(Array(text)) }
-                    lineStarts.append(start)
-                } catch {
-                    let reason = end == buffer.count ? "the last line is truncated" : error.reason
-                    problems.append(StoreProblem(file: dataPath, line: line, reason: reason, isRepairable: true))
-                    removed += Array(text) + [0x0A]
-                }
+        /// Its intact documents.
+        var documents = 0
+        /// Whether they come in strictly increasing path order, so a rewrite takes them as they come.
+        var inOrder = true
+    }
+
+    /// What one line of a segment's data file is to the doctor.
+    private enum SegmentLine {
+        /// The file's header (line 1), as it should be.
+        case header
+        /// An intact document line; on line 1, why it is not the header it should be.
+        case document(DocumentPath, JSONObject?, headerProblem: String?)
+        /// A line moved aside by a repair, and why (a header from a newer version cannot be repaired).
+        case damaged(String, isRepairable: Bool)
+    }
+
+    /// How line `number` of a segment's data file (without its newline) reads; `unterminated` when
+    /// the file ends without its newline. A damaged header is moved aside, unless the line is an
+    /// intact document (the header was lost or moved); a newer version's header is never rewritten.
+    private static func classify(_ text: UnsafeBufferPointer<UInt8>, number: Int, unterminated: Bool) -> SegmentLine {
+        var headerProblem: String?
+        if number == 1 {
+            let header = Result { () throws(FileHeader.Problem) in
+                try FileHeader.check(
+                    text, format: SegmentFormat.formatName, supportedVersion: SegmentFormat.dataVersion)
+            }
+            switch header {
+            case .success: return .header
+            case .failure(.newerVersion(let version)):
+                return .damaged("written by a newer tweetcli (format \(version))", isRepairable: false)
+            case .failure(.notAHeader(let why)): headerProblem = why
             }
         }
-        if outOfOrder {
-            // Sorted again by path (line order breaking ties); a path twice keeps its first line,
-            // and the other copies go to the side file.
-            let firstTexted = kept.count - texts.count
-            let sorted = kept.enumerated().sorted {
-                let order = SegmentFormat.comparePaths($0.element.path, $1.element.path)
-                return order == .orderedAscending || (order == .orderedSame && $0.offset < $1.offset)
-            }
-            kept = []
-            for (position, entry) in sorted {
-                if let last = kept.last, SegmentFormat.comparePaths(last.path, entry.path) == .orderedSame,
-                    position >= firstTexted
-                {
-                    removed += texts[position - firstTexted] + [0x0A]
-                } else {
-                    kept.append(entry)
+        do throws(SegmentFormat.LineError) {
+            let (path, fields) = try SegmentFormat.parseLine(text)
+            return .document(path, fields, headerProblem: headerProblem)
+        } catch {
+            return .damaged(
+                headerProblem ?? (unterminated ? "the last line is truncated" : error.reason), isRepairable: true)
+        }
+    }
+
+    /// The lines of a file, read a megabyte at a time, so that a segment of any size is checked
+    /// and rewritten in bounded memory (a line is held whole).
+    private struct LineCursor {
+        let fd: Int32
+        let size: Int
+        let path: String
+        private var buffer: [UInt8] = []
+        /// The first byte of `buffer` not yet handed out, and the next byte of the file to read.
+        private var position = 0
+        private var offset = 0
+        /// The number of the line handed out last (from 1).
+        private(set) var number = 0
+
+        init(fd: Int32, size: Int, path: String) {
+            (self.fd, self.size, self.path) = (fd, size, path)
+        }
+
+        /// The next line without its newline, and whether the file ends without one; `nil` at the end.
+        mutating func next() throws -> (text: [UInt8], unterminated: Bool)? {
+            while true {
+                if let newline = buffer[position...].firstIndex(of: 0x0A) {
+                    number += 1
+                    defer { position = newline + 1 }
+                    return (Array(buffer[position..<newline]), false)
                 }
+                if offset >= size {
+                    guard position < buffer.count else { return nil }
+                    number += 1
+                    defer { position = buffer.count }
+                    return (Array(buffer[position...]), true)
+                }
+                buffer.removeFirst(position)
+                position = 0
+                let count = min(1 << 20, size - offset)
+                buffer += try FileIO.readBytes(from: fd, offset: offset, count: count, path: path)
+                offset += count
             }
         }
-        if problems.isEmpty {
-            do {
-                let segment = try Segment(directory: directory, name: name)
-                var consistent = segment.count == kept.count
-                for ordinal in 0..<min(segment.count, kept.count) where consistent {
-                    consistent = try segment.path(at: ordinal) == kept[ordinal].path
+
+        /// How the line handed out last reads (``StoreDoctor/classify(_:number:unterminated:)``).
+        func classify(_ line: (text: [UInt8], unterminated: Bool)) -> SegmentLine {
+            line.text.withUnsafeBufferPointer {
+                StoreDoctor.classify($0, number: number, unterminated: line.unterminated)
+            }
+        }
+    }
+
+    /// The segment's data file, open, and its size; `nil` when it is missing.
+    private func openData(_ name: String) throws -> (fd: Int32, size: Int, path: String)? {
+        let path = PathName.join(directory, SegmentFormat.dataFileName(name))
+        guard let fd = try FileIO.openRegular(path, O_RDONLY) else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw StoreError.io(path: path, reason: FileIO.errnoText())
+        }
+        return (fd, Int(info.st_size), path)
+    }
+
+    /// A segment's problems: its lines read one at a time, in bounded memory, each intact one's path
+    /// held only until the next is compared with it, and the index checked against them.
+    /// - Throws: ``StoreError/io(path:reason:)`` when the segment is there but cannot be read.
+    private func inspectSegment(_ name: String) throws -> SegmentInspection {
+        guard let data = try openData(name) else {
+            let path = PathName.join(directory, SegmentFormat.dataFileName(name))
+            let problem = StoreProblem(
+                file: path, reason: "the segment is missing; restore it from a backup", isRepairable: false)
+            return SegmentInspection(problems: [problem])
+        }
+        defer { close(data.fd) }
+        var inspection = SegmentInspection()
+        // The index, when it opens, is checked against the lines as they come: its line offsets
+        // must name them in order.
+        let segment = Result { try Segment(directory: directory, name: name) }
+        // An index that does not open is reported below, with its error.
+        var matchesIndex = (try? segment.get()) != nil
+        var last: DocumentPath?
+        var lines = LineCursor(fd: data.fd, size: data.size, path: data.path)
+        while let line = try lines.next() {
+            let number = lines.number
+            switch lines.classify(line) {
+            case .header: break
+            case .damaged(let reason, let isRepairable):
+                inspection.problems.append(
+                    StoreProblem(file: data.path, line: number, reason: reason, isRepairable: isRepairable))
+            case .document(let path, _, let headerProblem):
+                if let headerProblem {
+                    // An intact document where the header should be: kept, the header written again.
+                    inspection.problems.append(
+                        StoreProblem(file: data.path, line: 1, reason: headerProblem, isRepairable: true))
                 }
-                for index in indexes where consistent && !segment.hasIndex(index) { consistent = false }
-                if consistent, let bytes = try FileIO.readFile(segment.indexPath),
-                    bytes.count >= SegmentFormat.headerSize
-                {
-                    let stored = bytes[40..<48].withUnsafeBytes {
-                        UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self))
-                    }
-                    consistent = stored == SegmentFormat.indexChecksum(of: bytes)
+                // An intact line out of place is kept: the repair sorts the segment again.
+                if let last, SegmentFormat.comparePaths(last, path) != .orderedAscending {
+                    inspection.problems.append(
+                        StoreProblem(file: data.path, line: number, reason: "out of order", isRepairable: true))
+                    inspection.inOrder = false
                 }
-                if !consistent {
-                    problems.append(
-                        StoreProblem(
-                            file: segment.indexPath, reason: "the index does not match its segment", isRepairable: true)
-                    )
+                if matchesIndex, case .success(let segment) = segment {
+                    // A line the index cannot give back is a mismatch, reported as one.
+                    matchesIndex =
+                        inspection.documents < segment.count && (try? segment.path(at: inspection.documents)) == path
                 }
-            } catch {
-                let reason = (error as? StoreError)?.errorDescription ?? "\(error)"
-                problems.append(
+                inspection.documents += 1
+                last = path
+            }
+        }
+        guard inspection.problems.isEmpty else { return inspection }
+        switch segment {
+        case .success(let segment):
+            var consistent = matchesIndex && segment.count == inspection.documents
+            for index in indexes where consistent && !segment.hasIndex(index) { consistent = false }
+            if consistent, let holds = try SegmentFormat.indexChecksumHolds(path: segment.indexPath) {
+                consistent = holds
+            }
+            if !consistent {
+                inspection.problems.append(
                     StoreProblem(
-                        file: PathName.join(directory, SegmentFormat.indexFileName(name)), reason: reason,
-                        isRepairable: true))
+                        file: segment.indexPath, reason: "the index does not match its segment", isRepairable: true))
             }
+        case .failure(let error):
+            let reason = (error as? StoreError)?.errorDescription ?? "\(error)"
+            inspection.problems.append(
+                StoreProblem(
+                    file: PathName.join(directory, SegmentFormat.indexFileName(name)), reason: reason,
+                    isRepairable: true))
         }
-        return (problems, kept, removed)
+        return inspection
+    }
+
+    /// Writes segment `name`'s intact documents as segment `newName`, and its damaged lines (and
+    /// the later copies of a path it holds twice), byte for byte, to the side file `side`: a line at
+    /// a time, the documents sorted again on disk (``ExternalSorter``) when they were out of order.
+    /// - Returns: the documents written, and whether there was anything to move aside.
+    private func rewriteSegment(_ name: String, as newName: String, inspection: SegmentInspection, side: String)
+        throws -> (documents: Int, wroteSide: Bool)
+    {
+        guard let data = try openData(name) else { throw StoreError.noStore(path: directory) }
+        defer { close(data.fd) }
+        let sideOutput = PathName.join(directory, ".\(SegmentFormat.dataFileName(newName)).side")
+        unlink(sideOutput)  // One a repair that crashed left (the store's lock is held).
+        var aside: FileOutput?
+        func moveAside(_ text: some Collection<UInt8>) throws {
+            if aside == nil { aside = try FileOutput(path: sideOutput) }
+            try aside!.write(Array(text) + [0x0A])
+        }
+        do {
+            var lines = LineCursor(fd: data.fd, size: data.size, path: data.path)
+            let writer = SegmentWriter(directory: directory, indexes: indexes)
+            let count: Int
+            if inspection.inOrder {
+                // The documents go to the writer as the lines come.
+                count = try writer.write(name: newName, atMost: inspection.documents) {
+                    while let line = try lines.next() {
+                        switch lines.classify(line) {
+                        case .header: continue
+                        case .damaged: try moveAside(line.text)
+                        case .document(let path, let fields, _): return SegmentWriter.Entry(path: path, data: fields)
+                        }
+                    }
+                    return nil
+                }
+            } else {
+                // Sorted by path on disk first, each line's number breaking ties, so that a path twice
+                // keeps its first line and the later copies go aside.
+                var sorter = ExternalSorter(directory: directory)
+                while let line = try lines.next() {
+                    switch lines.classify(line) {
+                    case .header: continue
+                    case .damaged: try moveAside(line.text)
+                    case .document(let path, _, _):
+                        let number = UInt64(lines.number).bigEndian
+                        try sorter.add(value: line.text) { key in
+                            SortKey.path(path, into: &key)
+                            withUnsafeBytes(of: number) { key += $0 }
+                        }
+                    }
+                }
+                var sorted = try sorter.sorted()
+                var previous: [UInt8]?
+                count = try writer.write(name: newName, atMost: inspection.documents) {
+                    while let (key, value) = try sorted.nextKeyAndValue() {
+                        let pathKey = Array(key.dropLast(8))
+                        if let previous, previous == pathKey {
+                            try moveAside(value)
+                            continue
+                        }
+                        previous = pathKey
+                        let (path, fields) = try Array(value).withUnsafeBufferPointer { bytes throws in
+                            try SegmentFormat.parseLine(bytes)
+                        }
+                        return SegmentWriter.Entry(path: path, data: fields)
+                    }
+                    return nil
+                }
+            }
+            if let aside {
+                try aside.finish()
+                guard rename(sideOutput, side) == 0 else { throw StoreError.io(path: side, reason: FileIO.errnoText()) }
+                FileIO.syncDirectory(directory)
+            }
+            return (count, aside != nil)
+        } catch {
+            unlink(sideOutput)
+            for file in [SegmentFormat.dataFileName(newName), SegmentFormat.indexFileName(newName)] {
+                unlink(PathName.join(directory, file))
+            }
+            throw error
+        }
     }
 }

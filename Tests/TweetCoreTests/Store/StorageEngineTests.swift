@@ -402,8 +402,11 @@ struct StorageEngineTests {
         let indexPath = (directory.path as NSString).appendingPathComponent("seg-000001.idx")
         var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: indexPath)))
         let bloomWords = Int(bytes[24..<32].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
-        let bloomStart =
-            bytes.count - 8 * bloomWords - (50 + 50 % 2) * 4 * Self.indexes.filter { $0.collectionID == "posts" }.count
+        // After the filter: the collection directory, then each index's entries, 8 bytes each.
+        let collections = IndexFileBytes.directory(in: bytes).whole
+        let bloomStart = collections.lowerBound - 8 * bloomWords
+        #expect(
+            bytes.count - collections.upperBound == 50 * 8 * Self.indexes.filter { $0.collectionID == "posts" }.count)
         for offset in bloomStart..<(bloomStart + 8 * bloomWords) { bytes[offset] = 0 }
         try Data(bytes).write(to: URL(fileURLWithPath: indexPath))
         let doctor = StoreDoctor(directory: directory.path, indexes: Self.indexes)
