@@ -50,9 +50,14 @@ struct Benchmark {
 
         var operations: [BenchmarkResult.OperationResult] = []
         let peer = PeerQueries(engine: options.engine)
-        for group in Operation.catalog(query: subjects.first?.query ?? "", peer: peer) {
+        let catalog = Operation.catalog(query: subjects.first?.query ?? "", peer: peer)
+        guard let floor = catalog.joined().first(where: { $0.program == .floor }) else {
+            preconditionFailure("the catalog starts with the floor")
+        }
+        for group in catalog {
             ProgressLog.note("timing \(group.map(\.name).joined(separator: " / ")) …")
-            operations += try measure(group, datasets: datasets, subjects: subjects, launcher: launcher)
+            operations += try measure(
+                group, settlingWith: floor, datasets: datasets, subjects: subjects, launcher: launcher)
         }
         return BenchmarkResult(
             options: options, machine: Machine.current(), swiftRuntime: executables.swiftRuntime,
@@ -65,8 +70,15 @@ struct Benchmark {
     /// through both tweetcli and the peer's shell: interleaved, so that load from elsewhere on a shared
     /// machine touches every series alike instead of skewing one of them. The floor runs once per
     /// round and data set beside a group of commands, for their ratios to it.
+    ///
+    /// Before each side's runs, that side's floor (`settle`: the Swift floor, or the peer running
+    /// its `SELECT 1`) runs once untimed, so that neither side is timed straight after the other's
+    /// program: a process started right after a different one (a `sqlite3` scan, even its `SELECT 1`)
+    /// took up to 1.1 ms longer than after one of its own kind (docs/BENCHMARK.md), which
+    /// charged each series for whatever the interleaving put before it.
     private func measure(
-        _ group: [Operation], datasets: [Dataset], subjects: [Subjects], launcher: ProcessLauncher
+        _ group: [Operation], settlingWith settle: Operation, datasets: [Dataset], subjects: [Subjects],
+        launcher: ProcessLauncher
     ) throws -> [BenchmarkResult.OperationResult] {
         let empty = Array(repeating: Timings(), count: datasets.count)
         var results = group.map {
@@ -81,6 +93,8 @@ struct Benchmark {
         for round in 0...options.runs {
             for (index, dataset) in datasets.enumerated() {
                 for side in Side.allCases {
+                    try launcher.run(
+                        commandLine(settle, side: side, dataset: dataset, subjects: subjects[index], run: round))
                     let floorFirst = round.isMultiple(of: 2)
                     let timesFloor = pairsFloor && side == .tweetcli
                     if timesFloor && floorFirst { try runFloor(round: round, into: &floor[index], launcher: launcher) }
