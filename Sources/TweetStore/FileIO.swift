@@ -107,6 +107,27 @@ package enum FileIO {
         syncDirectory(directory)
     }
 
+    /// Deletes a large file a few megabytes at a time: cut from its end, each cut synced, then
+    /// unlinked. On ext4 mounted with `discard`, as this machine's disk is, unlinking a file of
+    /// hundreds of megabytes frees all its blocks in one journal commit, and another process's
+    /// fsync of a few bytes made meanwhile waited up to 43 ms for it (measured: 360 MB unlinked
+    /// beside a loop of appends and fsyncs); cut 4 MiB at a time, the slowest took 7 ms. Best
+    /// effort, like any removal of a file nothing reads: what is left goes at the next try.
+    /// - Parameter step: bytes cut at a time.
+    package static func removeGradually(_ path: String, step: Int = 4 << 20) {
+        let fd = retrying { open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        if fd >= 0 {
+            defer { close(fd) }
+            var info = stat()
+            // Each cut from the size it finds, so that two removals of one file never lengthen it.
+            while fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+                guard retrying({ ftruncate(fd, max(0, info.st_size - off_t(step))) }) == 0 else { break }
+                _ = retrying { fsync(fd) }
+            }
+        }
+        unlink(path)
+    }
+
     package static func syncDirectory(_ path: String) {
         let fd = retrying { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { return }

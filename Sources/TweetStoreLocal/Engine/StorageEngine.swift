@@ -535,6 +535,7 @@ struct StorageEngine {
         defer { CompactionLock.release(merging) }
         let output = CompactionLock.outputName(.merge, pid: getpid())
         CompactionLock.removeAbandonedOutputs(directory, .merge)
+        Self.removeMergedAwayFiles(in: directory)  // Those of a merge killed before it removed them.
         while true {
             let planned: (older: Int, names: [String], sources: [Segment])? = try withLock(exclusive: false) { engine in
                 guard let older = Self.plannedMerge(engine.manifest.segments) else { return nil }
@@ -563,10 +564,13 @@ struct StorageEngine {
                 }.wait()
                 try withLock(exclusive: true) { engine in
                     try engine.commitMerge(of: planned.names, at: planned.older, into: output, documents: count)
+                    engine.setAsideMergedAway(planned.names)
                     // Under the lock: outside it, another process's fold could have written files
                     // this manifest does not name yet, and they would go.
                     engine.removeUnreferencedFiles()
                 }
+                // Outside the lock, for no reader opens them again: the manifest names neither.
+                Self.removeMergedAwayFiles(in: directory)
             } catch {
                 // A merge that failed (a full disk, a damaged line) leaves nothing of itself behind.
                 Self.removeOutput(output, in: directory)
@@ -741,6 +745,33 @@ struct StorageEngine {
             unlink(PathName.join(directory, name))
         }
         if removingDirectory { rmdir(directory) }  // Only if empty: anything else in it stays.
+    }
+
+    /// The name a merged-away segment file takes until it is removed.
+    static func mergedAwayName(_ file: String) -> String { file + ".gone" }
+
+    /// Renames the files of segments `names`, which a merge just replaced, to their
+    /// ``mergedAwayName(_:)``, under the exclusive lock: ``removeMergedAwayFiles(in:)`` then removes
+    /// them a few megabytes at a time with no lock held (a merge's inputs can be the base segment,
+    /// hundreds of megabytes). A segment the manifest still names (the merge was dropped) stays.
+    private func setAsideMergedAway(_ names: [String]) {
+        let live = Set(manifest.segments.map(\.name))
+        for name in names where !live.contains(name) {
+            for file in [SegmentFormat.dataFileName(name), SegmentFormat.indexFileName(name)] {
+                let path = PathName.join(directory, file)
+                if Glibc.rename(path, Self.mergedAwayName(path)) != 0 { unlink(path) }
+            }
+        }
+    }
+
+    /// Removes the files ``setAsideMergedAway(_:)`` renamed, with ``FileIO/removeGradually(_:step:)``:
+    /// under the merge lock, so that one process at a time does.
+    private static func removeMergedAwayFiles(in directory: String) {
+        // Best effort: an unreadable directory leaves them for the next merge.
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasSuffix(".gone") && isSegmentFileName(String(name.dropLast(5))) {
+            FileIO.removeGradually(PathName.join(directory, name))
+        }
     }
 
     /// Deletes segment files the manifest no longer names: merged away, or left by a fold that

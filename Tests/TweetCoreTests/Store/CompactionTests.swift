@@ -115,11 +115,26 @@ struct CompactionTests {
         for name in ["compaction-4242.jsonl", "compaction-4242.idx", "fold-4243.jsonl", "fold-4243.idx"] {
             try Data("half a merge".utf8).write(to: URL(fileURLWithPath: directory.path).appendingPathComponent(name))
         }
+        // A merge killed after its commit, before it removed the segments it replaced: one large,
+        // one a link to a file outside the store, which is not to be touched.
+        let outside = Directory()
+        try FileManager.default.createDirectory(atPath: outside.path, withIntermediateDirectories: true)
+        let target = (outside.path as NSString).appendingPathComponent("kept.jsonl")
+        try Data(repeating: 0x61, count: 3_000).write(to: URL(fileURLWithPath: target))
+        let large = (directory.path as NSString).appendingPathComponent("seg-000900.jsonl.gone")
+        try Data(repeating: 0x62, count: 9 << 20 + 17).write(to: URL(fileURLWithPath: large))
+        let link = (directory.path as NSString).appendingPathComponent("seg-000900.idx.gone")
+        #expect(symlink(target, link) == 0)
+        let lookalike = (directory.path as NSString).appendingPathComponent("notes.jsonl.gone")
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: lookalike))
         try await StorageEngineTests.expectMatches(store, model)
         #expect(try await store.compact())
         #expect(
             !directory.files().contains { $0.hasPrefix("compaction-") || $0.hasPrefix("fold-") }, "\(directory.files())"
         )
+        #expect(!directory.files().contains { $0.hasPrefix("seg-") && $0.hasSuffix(".gone") }, "\(directory.files())")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)).count == 3_000, "the link's target stays")
+        #expect(directory.files().contains("notes.jsonl.gone"), "not a segment's file")
         // A name that only looks like a compaction's is not touched.
         #expect(!CompactionLock.isOutputFileName("compaction-42.jsonl.bak", .merge))
         #expect(!CompactionLock.isOutputFileName("compaction-.jsonl", .merge))
