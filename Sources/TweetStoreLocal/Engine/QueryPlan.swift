@@ -189,17 +189,21 @@ struct QueryPlan {
                 return [stream]
             }
         }
+        let tagged = requiredTags(for: index, in: segment)
         return try prefixes.map { prefix in
             let range = try segment.range(index, prefix)
             var (low, high) = (range.lowerBound, range.upperBound)
+            var trailing: [TrailingBound] = []
             // A range filter on the next field: its bound, from the same comparison as the filter's
             // (the index's keys are ordered by `JSONValue.compare`), so no match is left out.
             for filter in rangeFilters {
                 let key = prefix + [filter.value]
-                switch filter.op {
-                case .greaterThan, .greaterThanOrEqual:
+                let isLower = filter.op == .greaterThan || filter.op == .greaterThanOrEqual
+                if isLower == descending, let bound = trailingBound(filter, tagged: tagged != nil, query: query) {
+                    trailing.append(bound)
+                } else if isLower {
                     low = try segment.bound(index, key, upper: filter.op == .greaterThan, in: low..<high)
-                default:
+                } else {
                     high = try segment.bound(index, key, upper: filter.op == .lessThanOrEqual, in: low..<high)
                 }
             }
@@ -223,12 +227,50 @@ struct QueryPlan {
             stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
             stream.requiredValue = requiredValue
             stream.fields = decodedFields
-            // An `in` of ASCII strings on the field this segment's entries tag: most entries are
-            // passed over by their tag, without reading their lines.
-            if let field = segment.ordinalTable(index)?.taggedField, field == index.taggedField {
-                stream.requiredTags = stringValues(of: field)?.tags
-            }
+            stream.requiredTags = tagged
+            stream.trailingBounds = trailing
             return stream
         }
+    }
+
+    /// The tags a stream of `segment` through `index` passes over entries by: an `in` of ASCII
+    /// strings on the field this segment's entries tag, so that most entries are passed over
+    /// without reading their lines.
+    private func requiredTags(for index: IndexDefinition, in segment: Segment) -> TagSet? {
+        guard let field = segment.ordinalTable(index)?.taggedField, field == index.taggedField else { return nil }
+        return stringValues(of: field)?.tags
+    }
+
+    /// A range filter's bound at the end of a stream's way through the index: the low one going
+    /// down, the high one going up. Rather than a binary search for it before the stream starts
+    /// (where the entries' windows tie, as a day's timestamps do, each step reads a line), the
+    /// stream checks it on each document it reads and ends at the first past it: the documents
+    /// it reads are in the index's order, so every one after is past it too.
+    struct TrailingBound {
+        let field: String
+        let value: JSONValue
+        /// `>=` or `<=`, rather than `>` or `<`.
+        let inclusive: Bool
+
+        func isPassed(by data: JSONObject, descending: Bool) -> Bool {
+            // An index keys a document by its top-level field (`IndexDefinition.key`).
+            guard let found = data[field] else { return false }
+            let order = compareKeys([found], [value])
+            if order == .orderedSame { return !inclusive }
+            return order == (descending ? .orderedAscending : .orderedDescending)
+        }
+    }
+
+    /// `filter` as a ``TrailingBound``, or `nil` when the stream could pass documents beyond it
+    /// without seeing them: lines passed over by their bytes alone (a text search's literal, an
+    /// `in` checked on the raw line of an untagged segment), which could be all that is left of
+    /// the range; or a selection that leaves the field out of the documents read.
+    private func trailingBound(_ filter: Query.Filter, tagged: Bool, query: Query) -> TrailingBound? {
+        guard query.textSearch.flatMap(Self.literalBytes) == nil, requiredValue == nil || tagged,
+            decodedFields.map({ $0.contains(Array(filter.field.utf8)) }) ?? true
+        else { return nil }
+        return TrailingBound(
+            field: filter.field, value: filter.value,
+            inclusive: filter.op == .greaterThanOrEqual || filter.op == .lessThanOrEqual)
     }
 }

@@ -181,6 +181,9 @@ struct SegmentStream: CandidateStream {
     var table: Segment.OrdinalTable? = nil
     /// The only top-level fields to decode of each line (``QueryPlan/decodedFields``); `nil` for all.
     var fields: [[UInt8]]? = nil
+    /// Range filters' bounds at the end of the stream's way (``QueryPlan/TrailingBound``): the
+    /// stream ends at the first document past one.
+    var trailingBounds: [QueryPlan.TrailingBound] = []
 
     mutating func next() throws -> (DocumentSnapshot, Int)? {
         while !positions.isEmpty {
@@ -219,6 +222,11 @@ struct SegmentStream: CandidateStream {
             if case (let path, let data?) = try segment.entry(at: ordinal, keepingFields: fields),
                 collectionID.map({ path.collectionID == $0 }) ?? true
             {
+                // In the index's order, every entry after one past a bound is past it too.
+                if trailingBounds.contains(where: { $0.isPassed(by: data, descending: descending) }) {
+                    positions = positions.lowerBound..<positions.lowerBound
+                    return nil
+                }
                 return (DocumentSnapshot(path: path, data: data), rank)
             }
         }

@@ -173,6 +173,40 @@ struct QueryTests {
         }
     }
 
+    /// A range's bound at the end of the index's way is where the read ends (not found by a
+    /// binary search first). Values of every type are in one order (null, bools, numbers,
+    /// strings), which ranges compare in too; neither a selection without the field nor the
+    /// documents before the bound end the read early.
+    @Test(arguments: StoreLayout.allCases)
+    func aRangeEndsTheReadAtItsFarBoundWhateverTypesTheFieldHolds(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        let store = people.store
+        // A string sorts after every number, a bool and null before them.
+        let others: [(String, JSONValue)] = [("s", .string("thirty")), ("t", .bool(true)), ("u", .null)]
+        for (id, age) in others {
+            try await store.setData(["name": .string(id), "age": age], at: people.document(id))
+        }
+        let down = people.query.whereField("age", isGreaterThanOrEqualTo: .integer(30)).order(
+            by: "age", descending: true)
+        #expect(try await ids(down) == ["s", "d", "r", "q", "a"])
+        #expect(try await ids(down.select([])) == ["s", "d", "r", "q", "a"])
+        #expect(try await ids(down.limit(to: 3)) == ["s", "d", "r"])
+        let downPast = people.query.whereField("age", isGreaterThan: .integer(30)).order(by: "age", descending: true)
+        #expect(try await ids(downPast) == ["s", "d"])
+        let up = people.query.whereField("age", isLessThanOrEqualTo: .integer(30)).order(by: "age")
+        #expect(try await ids(up) == ["u", "t", "b", "a", "q", "r"])
+        #expect(try await ids(up.whereField("city", isEqualTo: .string("Oslo"))) == ["a", "q"])
+        let upBefore = people.query.whereField("age", isLessThan: .integer(30)).order(by: "age")
+        #expect(try await ids(upBefore) == ["u", "t", "b"])
+        // Both bounds: the near one still narrows the range, the far one ends the read.
+        let between = people.query.whereField("age", isGreaterThan: .integer(25))
+            .whereField("age", isLessThan: .integer(41)).order(by: "age", descending: true)
+        #expect(try await ids(between) == ["r", "q", "a"])
+        let strings = people.query.whereField("age", isGreaterThanOrEqualTo: .string("a")).order(
+            by: "age", descending: true)
+        #expect(try await ids(strings) == ["s"])
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func filtersCombineAndDottedFieldsReachIntoObjects(_ layout: StoreLayout) async throws {
         let people = try await addPeople(layout)
