@@ -55,7 +55,9 @@ public struct PasswordHasher: Sendable {
     /// Whether `password` matches `hash`, compared in constant time.
     public func verify(_ password: String, against hash: String) -> Bool {
         guard let computed = try? Self.crypt(password, setting: Array(hash.utf8CString)) else {
-            return false  // A hash libxcrypt cannot read matches no password.
+            // A hash libxcrypt cannot read matches no password; nor does any when its working
+            // memory cannot be had: a sign-in fails closed, never open.
+            return false
         }
         let (a, b) = (Array(computed.utf8), Array(hash.utf8))
         guard a.count == b.count, !computed.hasPrefix("*") else { return false }

@@ -102,6 +102,13 @@ enum SegmentFormat {
     }
     static func dataFileName(_ name: String) -> String { name + ".jsonl" }
     static func indexFileName(_ name: String) -> String { name + ".idx" }
+    /// Segment (or compaction output) `name`'s two files, its data and its index.
+    static func fileNames(_ name: String) -> [String] { [dataFileName(name), indexFileName(name)] }
+
+    /// Deletes segment (or compaction output) `name`'s files in `directory`, if they are there.
+    static func removeFiles(of name: String, in directory: String) {
+        for file in fileNames(name) { unlink(PathName.join(directory, file)) }
+    }
 
     /// One document line, newline included; `data == nil` is a deletion (a tombstone).
     static func line(path: DocumentPath, data: JSONObject?) -> [UInt8] {

@@ -429,9 +429,7 @@ struct StorageEngine {
             let count = try writer.write(name: name, atMost: capacity, next: entries)
             guard count > 0 else {
                 // Nothing to keep: the files go, and the name is not used.
-                for file in [SegmentFormat.dataFileName(name), SegmentFormat.indexFileName(name)] {
-                    unlink(PathName.join(directory, file))
-                }
+                SegmentFormat.removeFiles(of: name, in: directory)
                 return
             }
             next += 1
@@ -535,7 +533,7 @@ struct StorageEngine {
         defer { CompactionLock.release(merging) }
         let output = CompactionLock.outputName(.merge, pid: getpid())
         CompactionLock.removeAbandonedOutputs(directory, .merge)
-        Self.removeMergedAwayFiles(in: directory)  // Those of a merge killed before it removed them.
+        Self.removeMergedAwayFiles(in: directory)
         while true {
             let planned: (older: Int, names: [String], sources: [Segment])? = try withLock(exclusive: false) { engine in
                 guard let older = Self.plannedMerge(engine.manifest.segments) else { return nil }
@@ -562,18 +560,19 @@ struct StorageEngine {
                         name: output, atMost: merge.capacity
                     ) { try merge.next() }
                 }.wait()
-                try withLock(exclusive: true) { engine in
+                let mergedAway = try withLock(exclusive: true) { engine in
                     try engine.commitMerge(of: planned.names, at: planned.older, into: output, documents: count)
-                    engine.setAsideMergedAway(planned.names)
+                    let renamed = engine.setAsideMergedAway(planned.names)
                     // Under the lock: outside it, another process's fold could have written files
                     // this manifest does not name yet, and they would go.
                     engine.removeUnreferencedFiles()
+                    return renamed
                 }
                 // Outside the lock, for no reader opens them again: the manifest names neither.
-                Self.removeMergedAwayFiles(in: directory)
+                mergedAway.forEach { FileIO.removeGradually($0) }
             } catch {
                 // A merge that failed (a full disk, a damaged line) leaves nothing of itself behind.
-                Self.removeOutput(output, in: directory)
+                SegmentFormat.removeFiles(of: output, in: directory)
                 throw error
             }
         }
@@ -619,7 +618,7 @@ struct StorageEngine {
                 try engine.commitFold(plan, output: output, documents: count)
             }
         } catch {
-            Self.removeOutput(output, in: directory)
+            SegmentFormat.removeFiles(of: output, in: directory)
             throw error
         }
     }
@@ -633,7 +632,7 @@ struct StorageEngine {
         guard manifest.foldedSequence == plan.foldedSequence, journalInode == plan.journalInode,
             offset >= plan.journalOffset, manifest.segments.isEmpty != plan.hadSegments
         else {
-            Self.removeOutput(output, in: directory)
+            SegmentFormat.removeFiles(of: output, in: directory)
             return false
         }
         let tail = try FileIO.readBytes(
@@ -649,7 +648,7 @@ struct StorageEngine {
             try Self.rename(output, to: name, in: directory)
             updated.segments.append(.init(name: name, documents: documents))
         } else {
-            Self.removeOutput(output, in: directory)
+            SegmentFormat.removeFiles(of: output, in: directory)
         }
         // Bounded as a writer's own fold bounds them, when merges do not keep up.
         var created: [String: Segment] = [:]
@@ -675,13 +674,6 @@ struct StorageEngine {
         }
     }
 
-    /// Deletes the files of the compaction output `name`, if they are there.
-    private static func removeOutput(_ name: String, in directory: String) {
-        for file in [SegmentFormat.dataFileName(name), SegmentFormat.indexFileName(name)] {
-            unlink(PathName.join(directory, file))
-        }
-    }
-
     /// Replaces segments `names` (at `older` and the next) with the merge written as `output`:
     /// its files renamed to the next segment's name, then the manifest, the commit point. If the
     /// manifest no longer has the two side by side there (a fold's own merge took them), the merge
@@ -691,13 +683,13 @@ struct StorageEngine {
         guard older + 1 < updated.segments.count, updated.segments[older].name == names[0],
             updated.segments[older + 1].name == names[1]
         else {
-            Self.removeOutput(output, in: directory)
+            SegmentFormat.removeFiles(of: output, in: directory)
             return
         }
         if documents == 0 && older == 0 {
             // Nothing but deletions of nothing: both segments simply go.
             updated.segments.removeSubrange(older...(older + 1))
-            Self.removeOutput(output, in: directory)
+            SegmentFormat.removeFiles(of: output, in: directory)
         } else {
             let name = SegmentFormat.segmentName(updated.nextSegment)
             updated.nextSegment += 1
@@ -747,29 +739,37 @@ struct StorageEngine {
         if removingDirectory { rmdir(directory) }  // Only if empty: anything else in it stays.
     }
 
-    /// The name a merged-away segment file takes until it is removed.
-    static func mergedAwayName(_ file: String) -> String { file + ".gone" }
+    /// What a merged-away segment file's name ends with until it is removed.
+    static let mergedAwaySuffix = ".gone"
 
-    /// Renames the files of segments `names`, which a merge just replaced, to their
-    /// ``mergedAwayName(_:)``, under the exclusive lock: ``removeMergedAwayFiles(in:)`` then removes
-    /// them a few megabytes at a time with no lock held (a merge's inputs can be the base segment,
-    /// hundreds of megabytes). A segment the manifest still names (the merge was dropped) stays.
-    private func setAsideMergedAway(_ names: [String]) {
+    /// Renames the files of segments `names`, which a merge just replaced, to end with
+    /// ``mergedAwaySuffix``, under the exclusive lock, for the merge to remove them a few megabytes
+    /// at a time with no lock held (its inputs can be the base segment, hundreds of megabytes). A
+    /// segment the manifest still names (the merge was dropped) stays.
+    /// - Returns: the files' new paths.
+    private func setAsideMergedAway(_ names: [String]) -> [String] {
         let live = Set(manifest.segments.map(\.name))
+        var renamed: [String] = []
         for name in names where !live.contains(name) {
-            for file in [SegmentFormat.dataFileName(name), SegmentFormat.indexFileName(name)] {
+            for file in SegmentFormat.fileNames(name) {
                 let path = PathName.join(directory, file)
-                if Glibc.rename(path, Self.mergedAwayName(path)) != 0 { unlink(path) }
+                if Glibc.rename(path, path + Self.mergedAwaySuffix) == 0 {
+                    renamed.append(path + Self.mergedAwaySuffix)
+                } else {
+                    unlink(path)
+                }
             }
         }
+        return renamed
     }
 
-    /// Removes the files ``setAsideMergedAway(_:)`` renamed, with ``FileIO/removeGradually(_:step:)``:
-    /// under the merge lock, so that one process at a time does.
+    /// Removes, with ``FileIO/removeGradually(_:step:)``, the merged-away files a merge killed
+    /// before it removed them left: under the merge lock, so that one process at a time does.
     private static func removeMergedAwayFiles(in directory: String) {
         // Best effort: an unreadable directory leaves them for the next merge.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasSuffix(".gone") && isSegmentFileName(String(name.dropLast(5))) {
+        for name in names
+        where name.hasSuffix(mergedAwaySuffix) && isSegmentFileName(String(name.dropLast(mergedAwaySuffix.count))) {
             FileIO.removeGradually(PathName.join(directory, name))
         }
     }
@@ -777,8 +777,7 @@ struct StorageEngine {
     /// Deletes segment files the manifest no longer names: merged away, or left by a fold that
     /// crashed before its commit. Their data lives on in the named segments.
     private func removeUnreferencedFiles() {
-        let live = Set(
-            manifest.segments.flatMap { [SegmentFormat.dataFileName($0.name), SegmentFormat.indexFileName($0.name)] })
+        let live = Set(manifest.segments.flatMap { SegmentFormat.fileNames($0.name) })
         // Cleanup is best effort: an unreadable directory leaves the files for the next fold.
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where Self.isSegmentFileName(name) && !live.contains(name) {

@@ -101,10 +101,7 @@ public struct StoreDoctor: StoreMaintenance {
             if !replaced.isEmpty {
                 try manifest.save(directory: directory)
                 // Every byte of the replaced segments is now in the new ones or in a side file.
-                for name in replaced {
-                    unlink(PathName.join(directory, SegmentFormat.dataFileName(name)))
-                    unlink(PathName.join(directory, SegmentFormat.indexFileName(name)))
-                }
+                for name in replaced { SegmentFormat.removeFiles(of: name, in: directory) }
             }
             return report
         }
@@ -496,9 +493,7 @@ public struct StoreDoctor: StoreMaintenance {
             return (count, aside != nil)
         } catch {
             unlink(sideOutput)
-            for file in [SegmentFormat.dataFileName(newName), SegmentFormat.indexFileName(newName)] {
-                unlink(PathName.join(directory, file))
-            }
+            SegmentFormat.removeFiles(of: newName, in: directory)
             throw error
         }
     }
