@@ -343,7 +343,25 @@ final class Segment {
     static let pooledBloomBytes = BlockFile.poolBlocks / 4 * BlockFile.blockSize
 
     /// The ordinal of the entry for `path`, if this segment has one (a document or a deletion).
-    func find(_ path: DocumentPath) throws -> Int? {
+    /// The Bloom filter rules most absent paths out before any search; with `bloomFirst` false
+    /// (for a path likely here) the ID keys are searched first, and the filter is read only when
+    /// they do not find it, before the search by lines that would follow.
+    func find(_ path: DocumentPath, bloomFirst: Bool = true) throws -> Int? {
+        if bloomFirst { guard try bloomMayHave(path) else { return nil } }
+        let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
+        // Search only the collection's range: a user among a thousand, not among three million lines.
+        let range = try self.range(ofCollection: path.collection)
+        // The ID keys steer the probes without reading lines; they are only hints (a damaged one
+        // could hide a document), so what they do not find is searched for again by the lines.
+        if idKeysStart != nil, let found = try search(range, collection: collection, id: id, byKeys: true) {
+            return found
+        }
+        if !bloomFirst { guard try bloomMayHave(path) else { return nil } }
+        return try search(range, collection: collection, id: id, byKeys: false)
+    }
+
+    /// Whether the Bloom filter says this segment may have an entry for `path`.
+    private func bloomMayHave(_ path: DocumentPath) throws -> Bool {
         let hashes = BloomFilter.hashes(of: path)
         if blockedBloom {
             // The filter's one block for this path. A large filter's is read outside the block
@@ -360,20 +378,10 @@ final class Segment {
                 : try index.withBytesOutsidePool(words) {
                     BloomFilter.mayContainBlocked(hashes, wordCount: wordCount, in: $0)
                 }
-            guard mayHave else { return nil }
-        } else {
-            let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
-            guard try BloomFilter.mayContain(hashes, wordCount: bloomWords, word: word) else { return nil }
+            return mayHave
         }
-        let (collection, id) = (Array(path.collection.utf8), Array(path.documentID.utf8))
-        // Search only the collection's range: a user among a thousand, not among three million lines.
-        let range = try self.range(ofCollection: path.collection)
-        // The ID keys steer the probes without reading lines; they are only hints (a damaged one
-        // could hide a document), so what they do not find is searched for again by the lines.
-        if idKeysStart != nil, let found = try search(range, collection: collection, id: id, byKeys: true) {
-            return found
-        }
-        return try search(range, collection: collection, id: id, byKeys: false)
+        let word = { (number: Int) in try self.index.uint64(at: self.bloomStart + number * 8) }
+        return try BloomFilter.mayContain(hashes, wordCount: bloomWords, word: word)
     }
 
     /// The ordinal of the document with `id` in `range` (its collection's), by interpolation and

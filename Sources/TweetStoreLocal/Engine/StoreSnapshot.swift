@@ -18,13 +18,26 @@ final class StoreSnapshot {
     // MARK: Lookups
 
     func document(at path: DocumentPath) throws -> JSONObject? {
+        var holder: Int?
+        return try document(at: path, expectedIn: nil, foundIn: &holder)
+    }
+
+    /// The document at `path`; `holder` becomes the position of the segment that had it. The
+    /// segment at `expected` is searched before its Bloom filter is read (see ``Segment/find(_:bloomFirst:)``).
+    private func document(at path: DocumentPath, expectedIn expected: Int?, foundIn holder: inout Int?) throws
+        -> JSONObject?
+    {
+        holder = nil
         switch try memtable.lookup(path) {
         case .present(let fields): return fields
         case .deleted: return nil
         case .absent: break
         }
-        for segment in segments {
-            if let ordinal = try segment.find(path) { return try segment.entry(at: ordinal).data }
+        for (position, segment) in segments.enumerated() {
+            if let ordinal = try segment.find(path, bloomFirst: position != expected) {
+                holder = position
+                return try segment.entry(at: ordinal).data
+            }
         }
         return nil
     }
@@ -48,7 +61,16 @@ final class StoreSnapshot {
         }
         order.sort { ($0.collection, $0.id, $0.position) < ($1.collection, $1.id, $1.position) }
         var found = [JSONObject?](repeating: nil, count: paths.count)
-        for entry in order { found[entry.position] = try document(at: paths[entry.position]) }
+        // Where the last lookup in a collection found its document, the next is likely found in
+        // the same segment (a page's authors, its tweets by ID): its Bloom filter, a read of its
+        // own for each lookup, is read only if the search there fails.
+        var previous: (collection: UInt64, holder: Int?)?
+        for entry in order {
+            let expected = previous.flatMap { $0.collection == entry.collection ? $0.holder : nil }
+            var holder: Int?
+            found[entry.position] = try document(at: paths[entry.position], expectedIn: expected, foundIn: &holder)
+            previous = (entry.collection, holder)
+        }
         return paths.indices.compactMap { position in
             found[position].map { DocumentSnapshot(path: paths[position], data: $0) }
         }

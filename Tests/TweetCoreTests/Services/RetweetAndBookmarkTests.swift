@@ -122,6 +122,95 @@ struct RetweetAndBookmarkTests {
         #expect(whole.prefix(3).map(\.caption) == ["bob's own", "tweet 4", "tweet 1"])
     }
 
+    /// Tweets and retweets at random times, paged through at every page size, against the rows
+    /// worked out from the stored documents: each tweet once, at its newest row (its own, or a
+    /// retweet by someone followed), newest first. Retweets come in bursts and lulls, so a page's
+    /// rows come from several of the windows the batches of tweets span.
+    @Test(arguments: [7, 42])
+    func everyPageSizeShowsTheRowsTheStoredDocumentsGive(_ seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        var posted: [Tweet] = []
+        let dan = try await env.addUser("dan", to: services)
+        for step in 0..<90 {
+            env.clock.advance(by: 1)
+            let burst = (step / 15) % 2 == 1
+            if !posted.isEmpty, random.next() % 10 < (burst ? 8 : 2) {
+                let retweeter = [bob, ada, dan][Int(random.next() % 3)]
+                try await signIn(retweeter)
+                try await tweets.retweet(id: posted[Int(random.next() % UInt64(posted.count))].id)
+            } else {
+                let author = [ada, cy, bob][Int(random.next() % 3)]
+                posted.append(try await env.post("tweet \(step)", as: author, in: services))
+            }
+        }
+        // Someone nobody follows: neither tweets nor retweets of theirs show.
+        let eve = try await env.addUser("eve", to: services)
+        try await signIn(eve)
+        for tweet in posted.prefix(10) { try await tweets.retweet(id: tweet.id) }
+        _ = try await env.post("eve's own", as: eve, in: services)
+        try await signIn(dan)
+        for user in [ada, bob] { _ = try await services.users.follow(uid: user.id) }
+
+        let shown = Set([ada.id, bob.id, dan.id])
+        var newest: [String: (time: String, retweeter: String?, id: String)] = [:]
+        func offer(_ tweetID: String, _ time: String, _ retweeter: String?, _ rowID: String) {
+            // Every action is a second apart: no two rows share a time.
+            if let known = newest[tweetID], known.time >= time { return }
+            newest[tweetID] = (time, retweeter, rowID)
+        }
+        let store = services.store
+        for document in try await store.collection(Collections.tweets).query.getDocuments() {
+            guard let uid = document.data["uid"]?.stringValue, shown.contains(uid) else { continue }
+            offer(document.documentID, document.data["timestamp"]?.stringValue ?? "", nil, document.documentID)
+        }
+        for document in try await store.collection(Collections.retweets).query.getDocuments() {
+            guard let uid = document.data["uid"]?.stringValue, shown.contains(uid),
+                let tweetID = document.data["tweetId"]?.stringValue
+            else { continue }
+            offer(tweetID, document.data["timestamp"]?.stringValue ?? "", uid, document.documentID)
+        }
+        let expected = newest.sorted { ($0.value.time, $0.value.id) > ($1.value.time, $1.value.id) }
+        #expect(expected.count > 25 && expected.contains { $0.value.retweeter != nil })
+        for limit in [1, 2, 3, 4, 5, 7, 20, 200] {
+            var rows: [Tweet] = []
+            var before: String?
+            repeat {
+                let page = try await tweets.fetchFollowingTweets(limit: limit, before: before)
+                rows += page
+                before = page.count == limit ? page.last?.cursor : nil
+            } while before != nil && rows.count <= expected.count
+            #expect(rows.map(\.id) == expected.map(\.key), "pages of \(limit)")
+            #expect(rows.map(\.retweetedBy?.id) == expected.map(\.value.retweeter), "pages of \(limit)")
+        }
+    }
+
+    /// Where the newest rows are all retweets, the page is found after reading only the first
+    /// batch of tweets (a quarter of a page), not a page of tweets the page does not show.
+    @Test func aPageOfRetweetsReadsAFewTweetsNotAPageOfThem() async throws {
+        let counting = CountingDocumentStore(services.store)
+        let counted = try env.makeServices(store: counting)
+        var posted: [Tweet] = []
+        for number in 0..<12 {
+            env.clock.advance(by: 1)
+            posted.append(try await env.post("tweet \(number)", as: ada, in: services))
+        }
+        try await signIn(bob)
+        for tweet in posted {
+            env.clock.advance(by: 1)
+            try await tweets.retweet(id: tweet.id)
+        }
+        let dan = try await env.addUser("dan", to: services)
+        try await signIn(dan)
+        for user in [ada, bob] { _ = try await services.users.follow(uid: user.id) }
+        _ = try await counted.auth.currentUid()
+        counting.reset()
+        let page = try await counted.tweets.fetchFollowingTweets(limit: 8)
+        #expect(page.map(\.id) == posted.reversed().prefix(8).map(\.id))
+        #expect(page.allSatisfy { $0.retweetedBy?.id == bob.id })
+        #expect(counting.documentsQueried[Collections.tweets] == TweetService.firstBatch(of: 8))
+        #expect(counting.documentsQueried[Collections.retweets] == 8)
+    }
+
     @Test func aReplyToATweetFromBeforeReplyCountsCountsItsEarlierReplies() async throws {
         let parent = try await env.post("old question", as: ada, in: services)
         for number in 0..<2 {

@@ -142,6 +142,12 @@ struct SegmentLookupTests {
             #expect(try segment.find(DocumentPath(collection: "m", documentID: id)) == position + 1, "\(id)")
         }
         let linesPerLookup = Double(segment.linesRead - linesBefore) / Double(sorted.count)
+        // Searched before the Bloom filter is read (as a batch looks up a path likely there), the
+        // same answers: the filter, read after the keys miss, still rules out what is absent.
+        for (position, id) in sorted.enumerated() where position % 7 == 0 {
+            let path = DocumentPath(collection: "m", documentID: id)
+            #expect(try segment.find(path, bloomFirst: false) == position + 1, "\(id), keys first")
+        }
         if Self.shapes[shape].0 == "random" {
             // IDs that nearly all differ in their first 8 bytes: with keys, a lookup reads its own
             // line alone (without them, a few a lookup).
@@ -149,6 +155,12 @@ struct SegmentLookupTests {
         }
         for absent in ["", "0", "~", "m", sorted[0] + "0", sorted[sorted.count / 2] + "!"] where !ids.contains(absent) {
             #expect(try segment.find(DocumentPath(collection: "m", documentID: absent)) == nil, "\(absent)")
+            let linesBeforeAbsent = segment.linesRead
+            #expect(try segment.find(DocumentPath(collection: "m", documentID: absent), bloomFirst: false) == nil)
+            if keys == .written, Self.shapes[shape].0 == "random", !absent.isEmpty {
+                // The keys miss it and the filter rules it out: no search by the lines.
+                #expect(segment.linesRead - linesBeforeAbsent <= 2, "\(absent), keys first")
+            }
         }
     }
 }

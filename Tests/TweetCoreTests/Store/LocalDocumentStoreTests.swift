@@ -150,6 +150,33 @@ struct LocalDocumentStoreTests {
         #expect(answered.allSatisfy { $0.data["id"] == .string($0.documentID) })
     }
 
+    /// A batch answers as one lookup at a time does, however its paths are spread over segments:
+    /// after a path found in one segment the next of its collection is searched there before that
+    /// segment's Bloom filter is read, which must not hide a newer version, a deletion or an absence.
+    @Test(arguments: StoreLayout.localCases)
+    func aBatchFindsWhatSingleLookupsFindAcrossSegments(_ layout: StoreLayout) async throws {
+        let store = try env.makeStore(layout)
+        let ids = (0..<60).map { String(format: "id%03d", $0) }
+        for (number, id) in ids.enumerated() where number % 3 != 2 {
+            try await store.setData(["n": .integer(Int64(number)), "round": .integer(1)], at: path(id))
+        }
+        // A second round, in later folds: some rewritten, some deleted, the rest new.
+        for (number, id) in ids.enumerated() {
+            switch number % 3 {
+            case 0 where number % 2 == 0: try await store.setData(["round": .integer(2)], at: path(id))
+            case 1 where number % 4 == 1: try await store.runTransaction { $0.deleteDocument(path(id)) }
+            case 2 where number % 5 != 0: try await store.setData(["round": .integer(2)], at: path(id))
+            default: break
+            }
+        }
+        let asked = (ids + ids.map { $0 + "x" }).map(path) + [path("id000")]
+        var expected: [DocumentSnapshot] = []
+        for one in asked { if let found = try await store.getDocument(one) { expected.append(found) } }
+        #expect(expected.count > 30 && expected.count < ids.count)
+        #expect(try await store.getDocuments(asked) == expected)
+        #expect(try await store.getDocuments(asked.reversed()) == expected.reversed())
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func aTransactionSeesAnotherStoresLatestWrite(_ layout: StoreLayout) async throws {
         let first = try env.makeStore(layout)
