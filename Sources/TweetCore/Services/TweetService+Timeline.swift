@@ -153,32 +153,26 @@ extension TweetService {
         var tweetID: String
     }
 
-    /// A newest-first stream of one query's documents, read a batch at a time, each as large as the
-    /// caller asks. With a ``split`` time, the documents at or after it are read first, then those
-    /// before it: a timeline's retweets are read in the windows its batches of tweets span. Where
-    /// retweets are few, a window holds the 2 or 3 a page shows (asking for a whole batch of them
-    /// read ten times the rows the page used: on 1M tweets by 10,000 users, 2,350 retweets for 2 or
-    /// 3); where the newest rows are all retweets, the first window has the page, and only a few
-    /// tweets were read to find it.
+    /// A newest-first stream of one query's documents, read a page at a time. With a ``split``
+    /// time, the documents at or after it are read first, then those before it: a following feed's
+    /// retweets are mostly older than its first batch of tweets, and asking for a whole batch of
+    /// them scanned ten times the rows the page used (on 1M tweets by 10,000 users, 2,350 retweets
+    /// read for the 2 or 3 a page shows).
     private struct Stream {
         var query: Query
+        let batch: Int
         var buffer: [DocumentSnapshot] = []
         var last: DocumentSnapshot?
         var exhausted = false
-        /// A `timestamp` value, set by ``narrow(to:)``.
-        private(set) var split: JSONValue?
+        /// A `timestamp` value; set before the first read.
+        var split: JSONValue?
         /// Whether the documents at or after ``split`` have all been read: every one left is older.
         private(set) var isPastSplit = false
+        private(set) var hasRead = false
         /// The oldest document of the last batch read.
         private(set) var oldestRead: DocumentSnapshot?
-        /// How many batches were read.
-        private(set) var reads = 0
 
-        init(query: Query) { self.query = query }
-
-        /// The next document, reading a batch of `batch` documents when none is left from the last.
-        mutating func next(batch: Int) async throws -> DocumentSnapshot? {
-            let batch = max(batch, 1)
+        mutating func next() async throws -> DocumentSnapshot? {
             while buffer.isEmpty && !exhausted {
                 var page = query.limit(to: batch)
                 if let split {
@@ -189,7 +183,7 @@ extension TweetService {
                 }
                 if let last { page = page.start(after: last) }
                 buffer = try await page.getDocuments()
-                reads += 1
+                hasRead = true
                 oldestRead = buffer.last ?? oldestRead
                 if buffer.count < batch {
                     if split != nil && !isPastSplit { isPastSplit = true } else { exhausted = true }
@@ -201,12 +195,6 @@ extension TweetService {
             return snapshot
         }
 
-        /// Reads the documents at or after `time` (older than those read so far) before any older.
-        mutating func narrow(to time: JSONValue?) {
-            guard !exhausted else { return }
-            (split, isPastSplit) = (time, false)
-        }
-
         /// Whether every document not yet returned is known to be older than `time` (so need not
         /// be read to place something at `time`): all that is left is before the split.
         func isAllOlder(than time: Date) -> Bool {
@@ -216,10 +204,6 @@ extension TweetService {
             return split <= time
         }
     }
-
-    /// The first batch of tweets a timeline reads, of a page of `limit` rows: a quarter of it, so
-    /// that a page of retweets reads few tweets; later batches ask for what the page still lacks.
-    static func firstBatch(of limit: Int) -> Int { (limit + 3) / 4 }
 
     /// Tweets and retweets merged newest first. A tweet appears once: at its newest retweet by one of
     /// `retweeters`, or as itself when none of them retweeted it. At the same millisecond a tweet
@@ -233,8 +217,8 @@ extension TweetService {
         // already; on an earlier one it is newer than the cursor, so only that window is asked.
         var cursorTime: Date?
         var cursorRetweet: String?  // the cursor's retweet ID, when the page before ended on a retweet
-        var tweetStream = Stream(query: tweetQuery.order(by: "timestamp", descending: true))
-        var retweetStream = Stream(query: retweetQuery.order(by: "timestamp", descending: true))
+        var tweetStream = Stream(query: tweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
+        var retweetStream = Stream(query: retweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
         if let before {
             if RetweetKey.isRetweet(before) {
                 guard let cursor = try await store.getDocument(retweetsCollection.document(before)) else {
@@ -262,18 +246,16 @@ extension TweetService {
         var (tweetsDone, retweetsDone) = (false, false)
         while items.count < limit {
             if tweetHead == nil && !tweetsDone {
-                let reads = tweetStream.reads
-                tweetHead = try await tweetStream.next(
-                    batch: reads == 0 ? Self.firstBatch(of: limit) : limit - items.count)
+                tweetHead = try await tweetStream.next()
                 tweetsDone = tweetHead == nil
-                // The retweets as far back as this batch of tweets reached come next (see ``Stream``).
-                if tweetStream.reads > reads, !tweetStream.exhausted, let oldest = tweetStream.oldestRead {
-                    retweetStream.narrow(to: oldest.data["timestamp"])
+                // The retweets since the first batch of tweets come first (see ``Stream``).
+                if !retweetStream.hasRead, !tweetStream.exhausted, let oldest = tweetStream.oldestRead {
+                    retweetStream.split = oldest.data["timestamp"]
                 }
             }
             let tweetTime = tweetHead.flatMap(Self.time)
             if retweetHead == nil && !retweetsDone && !(tweetTime.map(retweetStream.isAllOlder(than:)) ?? false) {
-                retweetHead = try await retweetStream.next(batch: limit - items.count)
+                retweetHead = try await retweetStream.next()
                 retweetsDone = retweetHead == nil
             }
             let item: Item

@@ -23,7 +23,6 @@ final class CountingDocumentStore: DocumentStore {
 
     let base: any DocumentStore
     private let tally = Mutex(Counts())
-    private let returned = Mutex([String: Int]())
 
     init(_ base: any DocumentStore) {
         self.base = base
@@ -32,13 +31,8 @@ final class CountingDocumentStore: DocumentStore {
     /// The calls counted since the start or the last ``reset()``.
     var counts: Counts { tally.withLock { $0 } }
 
-    /// The documents queries returned since the start or the last ``reset()``, by the path of the
-    /// collection queried.
-    var documentsQueried: [String: Int] { returned.withLock { $0 } }
-
     func reset() {
         tally.withLock { $0 = Counts() }
-        returned.withLock { $0 = [:] }
     }
 
     func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
@@ -53,9 +47,7 @@ final class CountingDocumentStore: DocumentStore {
 
     func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
         tally.withLock { $0.runQuery += 1 }
-        let documents = try await base.runQuery(query)
-        if case .collection(let path) = query.scope { returned.withLock { $0[path, default: 0] += documents.count } }
-        return documents
+        return try await base.runQuery(query)
     }
 
     func count(_ query: Query) async throws -> Int {
