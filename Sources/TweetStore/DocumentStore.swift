@@ -18,6 +18,13 @@ public protocol DocumentStore: Sendable {
     /// How many documents a query selects (its limit and cursor apply).
     func count(_ query: Query) async throws -> Int
 
+    /// The documents of several queries that order by the same fields in the same directions,
+    /// merged in that order (at equal values, the earlier query's first; then in each query's own
+    /// order), at most `limit` in all, each with the position of its query: a timeline of tweets
+    /// and retweets. Each query's own limit and cursor apply. An engine that reads its queries side
+    /// by side reads each only as far as the merge takes it; the default runs each within `limit`.
+    func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(query: Int, snapshot: DocumentSnapshot)]
+
     /// Runs `body`, then commits its writes atomically: all of them or, when `body` throws, none.
     /// Its reads see one consistent state that no other writer changes before the commit: the
     /// local engine locks the store for the whole body; a server engine may instead run the body
@@ -57,6 +64,18 @@ public protocol DocumentStore: Sendable {
 extension DocumentStore {
     /// Engines whose store always exists once reachable.
     public func exists() async throws -> Bool { true }
+
+    /// Each query run within `limit` (whole documents, so that they can be compared), then merged.
+    public func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(
+        query: Int, snapshot: DocumentSnapshot
+    )] {
+        var rows: [(query: Int, snapshot: DocumentSnapshot)] = []
+        for (position, query) in queries.enumerated() {
+            let batch = try await runQuery(query.wholeDocuments.limit(to: min(query.limit ?? limit, limit)))
+            rows += batch.map { (position, $0) }
+        }
+        return Query.merged(rows, of: queries, limit: limit)
+    }
 
     /// The collection at `path`, such as `"tweets"` or `"users/\(uid)/user-likes"`.
     public func collection(_ path: String) -> CollectionReference {

@@ -296,6 +296,38 @@ extension Query {
         return DocumentSnapshot(path: snapshot.path, data: data)
     }
 
+    /// The same query returning whole documents (its ``select(_:)`` undone): what a merge of
+    /// several queries compares, before it projects.
+    package var wholeDocuments: Query {
+        var copy = self
+        copy.selectedFields = nil
+        return copy
+    }
+
+    /// How a row of query `lhsQuery` compares with one of query `rhsQuery` in a merge of `queries`
+    /// (``DocumentStore/runMergedQuery(_:limit:)``): by the fields they order by, then the earlier
+    /// query's row first, then in that query's own order.
+    package static func mergeOrder(
+        _ lhs: DocumentSnapshot, _ lhsQuery: Int, _ rhs: DocumentSnapshot, _ rhsQuery: Int, of queries: [Query]
+    ) -> ComparisonResult {
+        let leading = queries[lhsQuery].orders.filter { $0.field != documentID }
+        let order = queries[lhsQuery].compare(lhs, rhs, in: leading)
+        if order != .orderedSame { return order }
+        if lhsQuery != rhsQuery { return lhsQuery < rhsQuery ? .orderedAscending : .orderedDescending }
+        return queries[lhsQuery].compare(lhs, rhs)
+    }
+
+    /// Rows of several queries, each query's in its own order, merged as
+    /// ``mergeOrder(_:_:_:_:of:)`` orders them, the first `limit`, each projected as its query selects.
+    package static func merged(
+        _ rows: [(query: Int, snapshot: DocumentSnapshot)], of queries: [Query], limit: Int
+    ) -> [(query: Int, snapshot: DocumentSnapshot)] {
+        let sorted = rows.sorted {
+            mergeOrder($0.snapshot, $0.query, $1.snapshot, $1.query, of: queries) == .orderedAscending
+        }
+        return sorted.prefix(max(0, limit)).map { ($0.query, queries[$0.query].projected($0.snapshot)) }
+    }
+
     /// Applies filters, cursor, order and limit to candidate documents.
     ///
     /// An array, not `some Sequence`: the engines call it from their own modules, where a generic

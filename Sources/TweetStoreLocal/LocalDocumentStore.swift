@@ -143,6 +143,15 @@ public actor LocalDocumentStore: DocumentStore {
         return try read(orEmpty: []) { snapshot in try snapshot.query(query) }
     }
 
+    /// Reads the queries side by side from one state of the store, each only as far as the merge
+    /// takes it (see ``StoreSnapshot/mergedQuery(_:limit:)``).
+    public func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(
+        query: Int, snapshot: DocumentSnapshot
+    )] {
+        try await waitForTransactions()
+        return try read(orEmpty: []) { snapshot in try snapshot.mergedQuery(queries, limit: limit) }
+    }
+
     public func count(_ query: Query) async throws -> Int {
         try await waitForTransactions()
         return try read(orEmpty: 0) { snapshot in try snapshot.query(query).count }

@@ -153,58 +153,6 @@ extension TweetService {
         var tweetID: String
     }
 
-    /// A newest-first stream of one query's documents, read a page at a time. With a ``split``
-    /// time, the documents at or after it are read first, then those before it: a following feed's
-    /// retweets are mostly older than its first batch of tweets, and asking for a whole batch of
-    /// them scanned ten times the rows the page used (on 1M tweets by 10,000 users, 2,350 retweets
-    /// read for the 2 or 3 a page shows).
-    private struct Stream {
-        var query: Query
-        let batch: Int
-        var buffer: [DocumentSnapshot] = []
-        var last: DocumentSnapshot?
-        var exhausted = false
-        /// A `timestamp` value; set before the first read.
-        var split: JSONValue?
-        /// Whether the documents at or after ``split`` have all been read: every one left is older.
-        private(set) var isPastSplit = false
-        private(set) var hasRead = false
-        /// The oldest document of the last batch read.
-        private(set) var oldestRead: DocumentSnapshot?
-
-        mutating func next() async throws -> DocumentSnapshot? {
-            while buffer.isEmpty && !exhausted {
-                var page = query.limit(to: batch)
-                if let split {
-                    page =
-                        isPastSplit
-                        ? page.whereField("timestamp", isLessThan: split)
-                        : page.whereField("timestamp", isGreaterThanOrEqualTo: split)
-                }
-                if let last { page = page.start(after: last) }
-                buffer = try await page.getDocuments()
-                hasRead = true
-                oldestRead = buffer.last ?? oldestRead
-                if buffer.count < batch {
-                    if split != nil && !isPastSplit { isPastSplit = true } else { exhausted = true }
-                }
-                buffer.reverse()
-            }
-            guard let snapshot = buffer.popLast() else { return nil }
-            last = snapshot
-            return snapshot
-        }
-
-        /// Whether every document not yet returned is known to be older than `time` (so need not
-        /// be read to place something at `time`): all that is left is before the split.
-        func isAllOlder(than time: Date) -> Bool {
-            guard isPastSplit, buffer.isEmpty, let split = split?.stringValue.flatMap(Timestamp.date(from:)) else {
-                return false
-            }
-            return split <= time
-        }
-    }
-
     /// Tweets and retweets merged newest first. A tweet appears once: at its newest retweet by one of
     /// `retweeters`, or as itself when none of them retweeted it. At the same millisecond a tweet
     /// comes before a retweet. `before` is a row's ``Tweet/cursor``.
@@ -217,72 +165,60 @@ extension TweetService {
         // already; on an earlier one it is newer than the cursor, so only that window is asked.
         var cursorTime: Date?
         var cursorRetweet: String?  // the cursor's retweet ID, when the page before ended on a retweet
-        var tweetStream = Stream(query: tweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
-        var retweetStream = Stream(query: retweetQuery.order(by: "timestamp", descending: true), batch: max(limit, 1))
+        var tweets = tweetQuery.order(by: "timestamp", descending: true)
+        var retweets = retweetQuery.order(by: "timestamp", descending: true)
         if let before {
             if RetweetKey.isRetweet(before) {
                 guard let cursor = try await store.getDocument(retweetsCollection.document(before)) else {
                     throw TweetError.notFound(before)
                 }
-                retweetStream.last = cursor
+                retweets = retweets.start(after: cursor)
                 cursorTime = Self.time(cursor)
                 cursorRetweet = cursor.documentID
                 // Tweets at the retweet's millisecond came before it.
-                tweetStream.last = Self.marker(in: Collections.tweets, at: cursor, id: " ")
+                tweets = tweets.start(after: Self.marker(in: Collections.tweets, at: cursor, id: " "))
             } else {
                 guard let cursor = try await store.getDocument(tweetsCollection.document(before)) else {
                     throw TweetError.notFound(before)
                 }
-                tweetStream.last = cursor
+                tweets = tweets.start(after: cursor)
                 cursorTime = Self.time(cursor)
-                retweetStream.last = Self.marker(in: Collections.retweets, at: cursor, id: "~")
+                retweets = retweets.start(after: Self.marker(in: Collections.retweets, at: cursor, id: "~"))
             }
         }
         var items: [Item] = []
         var shown: Set<String> = []
-        // Heads are read only when needed, so a full page reads no batch past itself.
-        var tweetHead: DocumentSnapshot?
-        var retweetHead: DocumentSnapshot?
-        var (tweetsDone, retweetsDone) = (false, false)
+        // Both queries' rows newest first, read side by side (a tweet before a retweet at the same
+        // millisecond): each only as far as the page takes it. Rows skipped below are replaced by
+        // more, read after the last row of each query.
         while items.count < limit {
-            if tweetHead == nil && !tweetsDone {
-                tweetHead = try await tweetStream.next()
-                tweetsDone = tweetHead == nil
-                // The retweets since the first batch of tweets come first (see ``Stream``).
-                if !retweetStream.hasRead, !tweetStream.exhausted, let oldest = tweetStream.oldestRead {
-                    retweetStream.split = oldest.data["timestamp"]
+            let wanted = limit - items.count
+            let rows = try await store.runMergedQuery([tweets, retweets], limit: wanted)
+            for (query, snapshot) in rows {
+                let isRetweet = query == 1
+                if isRetweet {
+                    retweets = retweets.start(after: snapshot)
+                } else {
+                    tweets = tweets.start(after: snapshot)
                 }
+                guard let time = Self.time(snapshot),
+                    let tweetID = isRetweet ? snapshot.data["tweetId"]?.stringValue : snapshot.documentID
+                else {
+                    // A row without a time (or a retweet without its tweet) cannot be placed: name it.
+                    throw StoreError.undecodable(
+                        path: snapshot.path.description, reason: "its \"timestamp\" or \"tweetId\" is missing or wrong")
+                }
+                let item = Item(snapshot: snapshot, isRetweet: isRetweet, time: time, tweetID: tweetID)
+                guard !shown.contains(item.tweetID) else { continue }
+                if let cursorTime,
+                    try await hasRetweet(of: item, by: retweeters, shownBy: (cursorTime, cursorRetweet))
+                {
+                    continue
+                }
+                shown.insert(item.tweetID)
+                items.append(item)
             }
-            let tweetTime = tweetHead.flatMap(Self.time)
-            if retweetHead == nil && !retweetsDone && !(tweetTime.map(retweetStream.isAllOlder(than:)) ?? false) {
-                retweetHead = try await retweetStream.next()
-                retweetsDone = retweetHead == nil
-            }
-            let item: Item
-            let retweetTime = retweetHead.flatMap(Self.time)
-            if let tweet = tweetHead, let time = tweetTime, retweetTime.map({ time >= $0 }) ?? true {
-                item = Item(snapshot: tweet, isRetweet: false, time: time, tweetID: tweet.documentID)
-                tweetHead = nil
-            } else if let retweet = retweetHead, let time = retweetTime,
-                let tweetID = retweet.data["tweetId"]?.stringValue
-            {
-                item = Item(snapshot: retweet, isRetweet: true, time: time, tweetID: tweetID)
-                retweetHead = nil
-            } else if let damaged = tweetHead.flatMap({ tweetTime == nil ? $0 : nil }) ?? retweetHead {
-                // A document without a time (or a retweet without its tweet) cannot be placed: name it.
-                throw StoreError.undecodable(
-                    path: damaged.path.description, reason: "its \"timestamp\" or \"tweetId\" is missing or wrong")
-            } else {
-                break
-            }
-            guard !shown.contains(item.tweetID) else { continue }
-            if let cursorTime,
-                try await hasRetweet(of: item, by: retweeters, shownBy: (cursorTime, cursorRetweet))
-            {
-                continue
-            }
-            shown.insert(item.tweetID)
-            items.append(item)
+            if rows.count < wanted { break }  // both ran out
         }
         // The tweets of the retweet rows, and the retweeters.
         // One join for every row: the retweeted tweets' documents, then authors, retweeters and

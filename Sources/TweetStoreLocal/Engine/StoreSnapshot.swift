@@ -87,47 +87,123 @@ final class StoreSnapshot {
     // MARK: Queries
 
     func query(_ query: Query) throws -> [DocumentSnapshot] {
-        // Only an index every segment has can serve the query: a segment written before an index
-        // existed would otherwise answer in the wrong order and without the index's filters.
-        let plan = QueryPlan(query, indexes: indexes.filter { index in segments.allSatisfy { $0.hasIndex(index) } })
-        var streams: [any CandidateStream] = [try MemtableStream(memtable: memtable, query: query)]
-        for (position, segment) in segments.enumerated() {
-            streams += try plan.streams(in: segment, rank: position + 1, query: query)
-        }
-        func accepts(_ snapshot: DocumentSnapshot, _ rank: Int) throws -> Bool {
-            guard rank > 0 else { return true }  // The memtable stream applied every filter already.
-            return try plan.residualMatches(snapshot) && query.isAfterCursor(snapshot)
-                && !isReplaced(snapshot.path, rank: rank)
-        }
+        let plan = self.plan(query)
         guard plan.isOrdered else {
             // No index gives the query's order: collect every match, then sort.
+            var streams = try self.streams(query, plan)
             var matches: [DocumentSnapshot] = []
             for index in streams.indices {
                 while let (snapshot, rank) = try streams[index].next() {
-                    if try accepts(snapshot, rank) { matches.append(snapshot) }
+                    if try accepts(snapshot, rank, query, plan) { matches.append(snapshot) }
                 }
             }
             return query.select(from: matches).map(query.projected)
         }
-        // Each stream is in the query's order: merge them, taking the smallest head each time.
-        var heads: [(DocumentSnapshot, Int)?] = try streams.indices.map { try streams[$0].next() }
+        var source = try OrderedSource(query, plan, in: self)
         var result: [DocumentSnapshot] = []
-        let limit = query.limit ?? Int.max
-        while result.count < limit {
+        while let snapshot = try source.next(in: self) { result.append(query.projected(snapshot)) }
+        return result
+    }
+
+    /// The documents of several queries that order by the same fields, merged in that order (at
+    /// equal values, the earlier query's first), at most `limit` of them, each with the position of
+    /// its query. Each query's documents are read only as far as the merge takes them, plus one:
+    /// a timeline whose newest rows are all retweets reads one tweet, not a page of them.
+    func mergedQuery(_ queries: [Query], limit: Int) throws -> [(query: Int, snapshot: DocumentSnapshot)] {
+        let plans = queries.map(plan)
+        guard plans.allSatisfy(\.isOrdered) else {
+            // A query that must be sorted whole is read whole: each within the limit, then merged.
+            var rows: [(query: Int, snapshot: DocumentSnapshot)] = []
+            for (position, query) in queries.enumerated() {
+                rows += try self.query(query.wholeDocuments.limit(to: min(query.limit ?? limit, limit))).map {
+                    (position, $0)
+                }
+            }
+            return Query.merged(rows, of: queries, limit: limit)
+        }
+        var sources = try queries.indices.map { try OrderedSource(queries[$0], plans[$0], in: self) }
+        var heads = try sources.indices.map { try sources[$0].next(in: self) }
+        var rows: [(query: Int, snapshot: DocumentSnapshot)] = []
+        while rows.count < limit {
             var best: Int?
-            for index in heads.indices {
-                guard let head = heads[index] else { continue }
-                if let current = best, let leader = heads[current], query.compare(head.0, leader.0) != .orderedAscending
+            for position in heads.indices {
+                guard let head = heads[position] else { continue }
+                if let current = best, let leader = heads[current],
+                    Query.mergeOrder(head, position, leader, current, of: queries) != .orderedAscending
                 {
                     continue
                 }
-                best = index
+                best = position
             }
-            guard let chosen = best, let (snapshot, rank) = heads[chosen] else { break }
-            heads[chosen] = try streams[chosen].next()
-            if try accepts(snapshot, rank) { result.append(snapshot) }
+            guard let chosen = best, let snapshot = heads[chosen] else { break }
+            rows.append((chosen, queries[chosen].projected(snapshot)))
+            // The last row's successor is not read: nothing will compare with it.
+            heads[chosen] = rows.count < limit ? try sources[chosen].next(in: self) : nil
         }
-        return query.selectedFields == nil ? result : result.map(query.projected)
+        return rows
+    }
+
+    /// How `query` reads the segments. Only an index every segment has can serve it: a segment
+    /// written before an index existed would otherwise answer in the wrong order and without the
+    /// index's filters.
+    private func plan(_ query: Query) -> QueryPlan {
+        QueryPlan(query, indexes: indexes.filter { index in segments.allSatisfy { $0.hasIndex(index) } })
+    }
+
+    /// The memtable's stream and each segment's, newest first.
+    private func streams(_ query: Query, _ plan: QueryPlan) throws -> [any CandidateStream] {
+        var streams: [any CandidateStream] = [try MemtableStream(memtable: memtable, query: query)]
+        for (position, segment) in segments.enumerated() {
+            streams += try plan.streams(in: segment, rank: position + 1, query: query)
+        }
+        return streams
+    }
+
+    /// Whether a candidate from the source at `rank` belongs in the query's results.
+    private func accepts(_ snapshot: DocumentSnapshot, _ rank: Int, _ query: Query, _ plan: QueryPlan) throws -> Bool {
+        guard rank > 0 else { return true }  // The memtable stream applied every filter already.
+        return try plan.residualMatches(snapshot) && query.isAfterCursor(snapshot)
+            && !isReplaced(snapshot.path, rank: rank)
+    }
+
+    /// One ordered query's results, read one at a time: its streams (each in the query's order)
+    /// merged by taking the smallest head each time, within the query's limit; not yet projected
+    /// (``Query/select(_:)``), so that they can still be compared.
+    private struct OrderedSource {
+        let query: Query
+        let plan: QueryPlan
+        var streams: [any CandidateStream]
+        var heads: [(DocumentSnapshot, Int)?]
+        var taken = 0
+
+        init(_ query: Query, _ plan: QueryPlan, in snapshot: StoreSnapshot) throws {
+            (self.query, self.plan) = (query, plan)
+            var streams = try snapshot.streams(query, plan)
+            heads = try streams.indices.map { try streams[$0].next() }
+            self.streams = streams
+        }
+
+        mutating func next(in snapshot: StoreSnapshot) throws -> DocumentSnapshot? {
+            while taken < query.limit ?? Int.max {
+                var best: Int?
+                for index in heads.indices {
+                    guard let head = heads[index] else { continue }
+                    if let current = best, let leader = heads[current],
+                        query.compare(head.0, leader.0) != .orderedAscending
+                    {
+                        continue
+                    }
+                    best = index
+                }
+                guard let chosen = best, let (candidate, rank) = heads[chosen] else { return nil }
+                heads[chosen] = try streams[chosen].next()
+                if try snapshot.accepts(candidate, rank, query, plan) {
+                    taken += 1
+                    return candidate
+                }
+            }
+            return nil
+        }
     }
 
     /// Every live document in path order (segments merged, newest version wins), for export.

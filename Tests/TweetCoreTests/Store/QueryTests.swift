@@ -11,7 +11,7 @@ struct QueryTests {
     static let indexes = [
         IndexDefinition("people", ["age"]), IndexDefinition("people", ["city"]),
         IndexDefinition("people", ["city", "age"]), IndexDefinition("likes", ["p"], scope: .collectionGroup),
-        IndexDefinition("posts", ["author", "t"]),
+        IndexDefinition("posts", ["author", "t"]), IndexDefinition("shares", ["t"]),
     ]
 
     let env: TestEnvironment
@@ -207,6 +207,58 @@ struct QueryTests {
         #expect(try await ids(strings) == ["s"])
     }
 
+    /// A merged query gives the rows of its queries as one list in their shared order: by `t`
+    /// newest first, at an equal `t` the first query's row first, then each query's own order (the
+    /// ID, descending), within each query's filter, cursor and limit and the merge's limit; what a
+    /// query selects is all each of its rows keeps.
+    @Test(arguments: StoreLayout.allCases)
+    func aMergedQueryGivesItsQueriesRowsInTheirSharedOrder(_ layout: StoreLayout) async throws {
+        let store = try env.makeStore(layout, indexes: Self.indexes)
+        let (posts, shares) = (store.collection("posts"), store.collection("shares"))
+        for number in 0..<24 {
+            let t = JSONValue.integer(Int64(number * 7 % 10))
+            try await store.setData(
+                ["author": .string(number % 3 == 0 ? "ann" : "bob"), "t": t, "n": .integer(Int64(number))],
+                at: posts.document(String(format: "p%02d", number)))
+            if number % 2 == 0 {
+                try await store.setData(
+                    ["by": .string("cy"), "t": t, "n": .integer(Int64(number))],
+                    at: shares.document(String(format: "s%02d", number)))
+            }
+        }
+        let bob = posts.whereField("author", isEqualTo: .string("bob")).order(by: "t", descending: true)
+        let all = shares.query.order(by: "t", descending: true)
+        let cursor = try #require(try await all.getDocuments().dropFirst(3).first)
+        let cases: [[Query]] = [
+            [bob, all], [all, bob], [bob.limit(to: 4), all], [bob, all.start(after: cursor)],
+            [bob.select(["n"]), all.select([])], [bob, posts.whereField("author", isEqualTo: .string("nobody"))],
+        ]
+        for queries in cases {
+            // The reference: every row of each query, merged by hand.
+            var rows: [(query: Int, snapshot: DocumentSnapshot)] = []
+            for (position, query) in queries.enumerated() {
+                rows += try await store.runQuery(query.wholeDocuments).map { (position, $0) }
+            }
+            rows.sort { lhs, rhs in
+                let left = lhs.snapshot.data["t"]?.integerValue ?? 0
+                let right = rhs.snapshot.data["t"]?.integerValue ?? 0
+                if left != right { return left > right }
+                if lhs.query != rhs.query { return lhs.query < rhs.query }
+                return lhs.snapshot.documentID > rhs.snapshot.documentID
+            }
+            #expect(rows.count > 10)
+            for limit in [0, 1, 5, rows.count - 1, rows.count, rows.count + 3] {
+                let merged = try await store.runMergedQuery(queries, limit: limit)
+                let expected = rows.prefix(limit)
+                #expect(merged.map(\.query) == expected.map(\.query), "limit \(limit)")
+                #expect(merged.map(\.snapshot.path) == expected.map(\.snapshot.path), "limit \(limit)")
+                #expect(
+                    merged.map(\.snapshot) == expected.map { queries[$0.query].projected($0.snapshot) },
+                    "limit \(limit): each row as its query selects")
+            }
+        }
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func filtersCombineAndDottedFieldsReachIntoObjects(_ layout: StoreLayout) async throws {
         let people = try await addPeople(layout)
@@ -392,5 +444,51 @@ struct QueryTests {
         for invalid in ["users", "users/u1/likes", "", "users//", "/u1", "a//b/c", "a/b/", "a/b//c/d", "/", "a/b/c/"] {
             #expect(DocumentPath(invalid) == nil, "\(invalid)")
         }
+    }
+}
+
+/// A merge reads each query only as far as it takes it: the page of the newer query's rows reads
+/// one line of the older query (its head), not a page of them.
+struct MergedQueryReadTests {
+    @Test func aMergeReadsEachQueryOnlyAsFarAsItTakesIt() throws {
+        let env = try TestEnvironment()
+        let directory = env.path("segments")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let indexes = [IndexDefinition("new", ["t"]), IndexDefinition("old", ["t"])]
+        var entries: [SegmentWriter.Entry] = []
+        for number in 0..<50 {
+            entries.append(
+                SegmentWriter.Entry(
+                    path: DocumentPath(collection: "new", documentID: String(format: "n%02d", number)),
+                    data: ["t": .integer(Int64(100 + number))]))
+        }
+        for number in 0..<50 {
+            entries.append(
+                SegmentWriter.Entry(
+                    path: DocumentPath(collection: "old", documentID: String(format: "o%02d", number)),
+                    data: ["t": .integer(Int64(number))]))
+        }
+        _ = try SegmentWriter(directory: directory, indexes: indexes).write(name: "seg-000001", entries: entries)
+        let segment = try Segment(directory: directory, name: "seg-000001")
+        let snapshot = StoreSnapshot(memtable: Memtable(), segments: [segment], indexes: indexes)
+        let store = try env.makeStore()  // only for its collections' queries
+        let older = store.collection("old").query.order(by: "t", descending: true)
+        let newer = store.collection("new").query.order(by: "t", descending: true)
+        var before = segment.linesRead
+        let rows = try snapshot.mergedQuery([older, newer], limit: 10)
+        let merged = segment.linesRead - before
+        #expect(rows.map(\.snapshot.documentID) == (40..<50).reversed().map { String(format: "n%02d", $0) })
+        #expect(rows.allSatisfy { $0.query == 1 })
+        // Each query run on its own within the limit reads ten of the older query's rows; the
+        // merge reads its head alone, and no row of either past the ten it gives.
+        before = segment.linesRead
+        _ = try snapshot.query(older.limit(to: 10))
+        _ = try snapshot.query(newer.limit(to: 10))
+        let separate = segment.linesRead - before
+        #expect(separate - merged >= 9, "\(merged) lines merged, \(separate) run one by one")
+        // Then the older query's rows, once the newer query's run out.
+        let all = try snapshot.mergedQuery([older, newer], limit: 60)
+        #expect(all.map(\.query) == Array(repeating: 1, count: 50) + Array(repeating: 0, count: 10))
+        #expect(all.suffix(10).map(\.snapshot.documentID) == (40..<50).reversed().map { String(format: "o%02d", $0) })
     }
 }

@@ -50,6 +50,12 @@ final class CountingDocumentStore: DocumentStore {
         return try await base.runQuery(query)
     }
 
+    /// Counted as one query: one read, however many queries it merges.
+    func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(query: Int, snapshot: DocumentSnapshot)] {
+        tally.withLock { $0.runQuery += 1 }
+        return try await base.runMergedQuery(queries, limit: limit)
+    }
+
     func count(_ query: Query) async throws -> Int {
         tally.withLock { $0.count += 1 }
         return try await base.count(query)
