@@ -19,10 +19,11 @@ public protocol DocumentStore: Sendable {
     func count(_ query: Query) async throws -> Int
 
     /// The documents of several queries that order by the same fields in the same directions,
-    /// merged in that order (at equal values, the earlier query's first; then in each query's own
-    /// order), at most `limit` in all, each with the position of its query: a timeline of tweets
-    /// and retweets. Each query's own limit and cursor apply. An engine that reads its queries side
-    /// by side reads each only as far as the merge takes it; the default runs each within `limit`.
+    /// merged in that order (at equal values, or when they order by nothing, the earlier query's
+    /// first; then in each query's own order), at most `limit` in all, each with the position of
+    /// its query: a timeline of tweets and retweets. The first query's orders are the ones
+    /// compared. Each query's own limit and cursor apply. An engine that reads its queries side by
+    /// side reads each only as far as the merge takes it; the default runs each within `limit`.
     func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(query: Int, snapshot: DocumentSnapshot)]
 
     /// Runs `body`, then commits its writes atomically: all of them or, when `body` throws, none.

@@ -305,13 +305,13 @@ extension Query {
     }
 
     /// How a row of query `lhsQuery` compares with one of query `rhsQuery` in a merge of `queries`
-    /// (``DocumentStore/runMergedQuery(_:limit:)``): by the fields they order by, then the earlier
-    /// query's row first, then in that query's own order.
+    /// (``DocumentStore/runMergedQuery(_:limit:)``): by the fields the first query orders by (the
+    /// document ID too where it names it), then the earlier query's row first, then in that
+    /// query's own order.
     package static func mergeOrder(
         _ lhs: DocumentSnapshot, _ lhsQuery: Int, _ rhs: DocumentSnapshot, _ rhsQuery: Int, of queries: [Query]
     ) -> ComparisonResult {
-        let leading = queries[lhsQuery].orders.filter { $0.field != documentID }
-        let order = queries[lhsQuery].compare(lhs, rhs, in: leading)
+        let order = queries[0].compare(lhs, rhs, in: queries[0].orders)
         if order != .orderedSame { return order }
         if lhsQuery != rhsQuery { return lhsQuery < rhsQuery ? .orderedAscending : .orderedDescending }
         return queries[lhsQuery].compare(lhs, rhs)

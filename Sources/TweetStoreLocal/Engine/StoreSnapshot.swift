@@ -110,6 +110,7 @@ final class StoreSnapshot {
     /// its query. Each query's documents are read only as far as the merge takes them, plus one:
     /// a timeline whose newest rows are all retweets reads one tweet, not a page of them.
     func mergedQuery(_ queries: [Query], limit: Int) throws -> [(query: Int, snapshot: DocumentSnapshot)] {
+        guard limit > 0 else { return [] }
         let plans = queries.map(plan)
         guard plans.allSatisfy(\.isOrdered) else {
             // A query that must be sorted whole is read whole: each within the limit, then merged.

@@ -163,4 +163,31 @@ struct SegmentLookupTests {
             }
         }
     }
+
+    /// A lookup likely to find its document (a batch's next path in the segment where the last one
+    /// was found) searches the ID keys before the Bloom filter: with a filter emptied to say
+    /// "absent" to everything, it still finds what the keys find, where the filter-first lookup
+    /// finds nothing, and it still answers absent for what the keys do not find.
+    @Test func aLookupExpectedInASegmentSearchesItsKeysBeforeItsFilter() throws {
+        let env = try TestEnvironment()
+        let directory = env.path("segments")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let ids = (0..<300).map { String(format: "doc%04d", $0 * 7) }
+        let entries = ids.map { SegmentWriter.Entry(path: DocumentPath(collection: "m", documentID: $0), data: [:]) }
+        _ = try SegmentWriter(directory: directory, indexes: []).write(name: "seg-000001", entries: entries)
+        let indexPath = directory + "/seg-000001.idx"
+        var bytes = try env.bytes(of: indexPath)
+        let bloomStart = IndexFileBytes.idKeys(in: bytes).upperBound
+        for position in bloomStart..<(bloomStart + IndexFileBytes.number(bytes, 24) * 8) { bytes[position] = 0 }
+        try env.write(bytes, to: indexPath)
+        let segment = try Segment(directory: directory, name: "seg-000001")
+        for (position, id) in ids.enumerated() where position % 10 == 0 {
+            let path = DocumentPath(collection: "m", documentID: id)
+            #expect(try segment.find(path) == nil, "the emptied filter rules \(id) out")
+            #expect(try segment.find(path, bloomFirst: false) == position, "the keys find \(id)")
+        }
+        let before = segment.linesRead
+        #expect(try segment.find(DocumentPath(collection: "m", documentID: "doc0001"), bloomFirst: false) == nil)
+        #expect(segment.linesRead - before <= 2, "no search by the lines after the filter said absent")
+    }
 }
