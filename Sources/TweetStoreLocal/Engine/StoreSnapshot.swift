@@ -126,22 +126,25 @@ final class StoreSnapshot {
         var heads = try sources.indices.map { try sources[$0].next(in: self) }
         var rows: [(query: Int, snapshot: DocumentSnapshot)] = []
         while rows.count < limit {
-            var best: Int?
-            for position in heads.indices {
-                guard let head = heads[position] else { continue }
-                if let current = best, let leader = heads[current],
-                    Query.mergeOrder(head, position, leader, current, of: queries) != .orderedAscending
-                {
-                    continue
-                }
-                best = position
-            }
+            let best = Self.smallest(heads) { Query.mergeOrder($0, $1, $2, $3, of: queries) == .orderedAscending }
             guard let chosen = best, let snapshot = heads[chosen] else { break }
             rows.append((chosen, queries[chosen].projected(snapshot)))
             // The last row's successor is not read: nothing will compare with it.
             heads[chosen] = rows.count < limit ? try sources[chosen].next(in: self) : nil
         }
         return rows
+    }
+
+    /// The position of the first of `heads` that no other precedes (`precedes(a, its position, b,
+    /// its position)`), or `nil` when every head is `nil`: the next of several ordered streams.
+    private static func smallest<Head>(_ heads: [Head?], _ precedes: (Head, Int, Head, Int) -> Bool) -> Int? {
+        var best: Int?
+        for position in heads.indices {
+            guard let head = heads[position] else { continue }
+            if let current = best, let leader = heads[current], !precedes(head, position, leader, current) { continue }
+            best = position
+        }
+        return best
     }
 
     /// How `query` reads the segments. Only an index every segment has can serve it: a segment
@@ -186,15 +189,9 @@ final class StoreSnapshot {
 
         mutating func next(in snapshot: StoreSnapshot) throws -> DocumentSnapshot? {
             while taken < query.limit ?? Int.max {
-                var best: Int?
-                for index in heads.indices {
-                    guard let head = heads[index] else { continue }
-                    if let current = best, let leader = heads[current],
-                        query.compare(head.0, leader.0) != .orderedAscending
-                    {
-                        continue
-                    }
-                    best = index
+                let query = query
+                let best = StoreSnapshot.smallest(heads) { lhs, _, rhs, _ in
+                    query.compare(lhs.0, rhs.0) == .orderedAscending
                 }
                 guard let chosen = best, let (candidate, rank) = heads[chosen] else { return nil }
                 heads[chosen] = try streams[chosen].next()
