@@ -1,11 +1,11 @@
-// Generates Sources/TweetCore/Text/TopLevelDomains+Lists.swift from twitter-text's tld_lib.json,
+// Generates Sources/TwitterText/TopLevelDomains+Lists.swift from twitter-text's tld_lib.json,
 // so the library carries the lists as Swift source and never reads a file at run time.
 //
 // Regenerate after updating the fixture (run from the package root):
 //
 //     swift Scripts/generate-top-level-domains.swift \
-//         Tests/TweetCoreTests/Fixtures/twitter-text/tld_lib.json \
-//         > Sources/TweetCore/Text/TopLevelDomains+Lists.swift
+//         Tests/TwitterTextTests/Fixtures/twitter-text/tld_lib.json \
+//         > Sources/TwitterText/TopLevelDomains+Lists.swift
 //
 // `TopLevelDomainsTests` fails when the generated file and the fixture drift apart.
 import Foundation

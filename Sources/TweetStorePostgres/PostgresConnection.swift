@@ -1,6 +1,7 @@
 import CLibPQ
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import CLibPQ
 import FoundationEssentials
+import TweetSystem
 
 /// A PostgreSQL store's location: a libpq connection URI (`postgresql://…` or `postgres://…`,
 /// Unix sockets through a `host=` parameter), parsed by libpq itself.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 /// How the store's documents and ordering rules look in SQL.
 ///

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TweetCore
 import TweetStore
+import TweetSystem
 
 /// `notifications`: the bell. Showing the newest page moves the marker of what was seen.
 struct NotificationsCommand: Command {

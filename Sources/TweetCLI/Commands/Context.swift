@@ -2,6 +2,7 @@ import FoundationEssentials
 import TweetCore
 import TweetStore
 import TweetStorePostgres
+import TweetSystem
 
 /// What a command runs with: the global options, the configuration, the store's services, the
 /// terminal and the screen.

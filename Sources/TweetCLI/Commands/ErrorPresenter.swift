@@ -1,6 +1,8 @@
 import FoundationEssentials
 import TweetCore
+import TweetDemo
 import TweetStore
+import TweetSystem
 
 /// The one place errors become what the user reads: a sentence, what to do next, and the exit
 /// code (argument-parser's `MessageInfo`). TweetCore's errors say what happened; the hints that

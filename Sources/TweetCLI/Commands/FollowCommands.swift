@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TweetCore
 import TweetStore
+import TwitterText
 
 /// `follow` and `unfollow`: one user, one `ProfileViewModel` action; or with `--twtxt`, a twtxt
 /// feed, one `TwtxtFollowViewModel` action.

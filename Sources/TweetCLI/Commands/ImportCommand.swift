@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TweetCore
 import TweetStore
+import TwitterArchive
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import TweetCore
+import TweetDemo
 import TweetStore
 
 struct SeedCommand: Command {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TweetCore
 import TweetStore
+import TwitterText
 
 /// A tweet row (the course's `TweetRowView`): author, time, the caption, likes and the ID.
 struct TweetRenderer {

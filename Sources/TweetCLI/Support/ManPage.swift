@@ -1,3 +1,5 @@
+import TweetSystem
+
 /// `tweetcli manpage`: a roff man page (section 1), generated from the command table.
 @MainActor
 enum ManPage {

@@ -1,4 +1,4 @@
-import CProcessControl
+import TweetSystem
 
 /// How the C allocator serves the commands that stream a whole store through memory.
 enum MemoryTuning {
@@ -14,6 +14,6 @@ enum MemoryTuning {
     static func holdHeapToUse() {
         // mallopt answers 0 when it refuses, which leaves glibc's default (a larger peak, the
         // same result), so the answer changes nothing here and is not kept.
-        _ = tweetcli_fix_mmap_threshold(1 << 20)
+        ProcessControl.fixMmapThreshold(1 << 20)
     }
 }

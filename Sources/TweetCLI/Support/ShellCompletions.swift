@@ -1,3 +1,5 @@
+import TweetSystem
+
 /// Completion scripts for bash, zsh and fish, generated from the command table.
 @MainActor
 enum ShellCompletions {

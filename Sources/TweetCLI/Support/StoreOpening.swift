@@ -3,6 +3,7 @@ import TweetCore
 import TweetStore
 import TweetStoreLocal
 import TweetStorePostgres
+import TweetSystem
 
 /// Which engine serves a store, chosen where the store is named: TweetCore sees only the protocol.
 extension AppServices {

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TweetCore
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -121,20 +122,21 @@ struct TwtxtFetcher: TwtxtFeedLoader {
             unlink(messages)
         }
         let arguments = [program, url, destination, String(timeout), String(Twtxt.maximumFeedBytes)]
-        let child: pid_t
-        switch ChildProcess.spawn(program, arguments: arguments, standardError: errors) {
-        case .success(let pid): child = pid
-        case .failure(let failure):
-            throw TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start: \(failure.reason)")
+        let child: ChildProcess
+        do {
+            // Only what tweetcli itself ignores goes back to the default: a hang-up or an
+            // interrupt that tweetcli was started to ignore (nohup) stays ignored.
+            child = try ChildProcess.spawn(
+                program, arguments: arguments,
+                options: .init(standardError: .descriptor(errors), defaultSignals: [SIGPIPE, SIGXFSZ]))
+        } catch {
+            throw TwtxtError.unreachable(url, reason: "tweetcli-fetch could not start: \(error.reason)")
         }
         // Its own timeout ends it; a fetch stopped or stuck past that, and a little more, is killed.
-        let status: Int32
-        switch await ChildProcess.wait(for: child, until: .now + .seconds(timeout + 5)) {
-        case .exited(let code): status = code
-        case .killed:
+        guard let ending = await child.wait(until: .now + .seconds(timeout + 5)) else {
             throw TwtxtError.unreachable(url, reason: "the fetch was stopped after \(Int(timeout + 5)) seconds")
         }
-        guard status == 0 else {
+        guard ending.status == 0 else {
             // The fetch failed either way; an unreadable message leaves the plain sentence below.
             let message = (try? FileIO.readFile(messages)) ?? nil
             let text = String(decoding: (message ?? []).prefix(500), as: UTF8.self).trimmed()

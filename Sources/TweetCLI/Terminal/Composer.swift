@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TweetCore
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc

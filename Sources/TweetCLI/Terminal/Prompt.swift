@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc

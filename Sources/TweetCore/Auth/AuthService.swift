@@ -1,6 +1,8 @@
 import FoundationEssentials
 import Synchronization
 import TweetStore
+import TweetSystem
+import TwitterText
 
 /// Sign-up, sign-in and the current session (the course's `Auth.auth()`).
 public final class AuthService: Sendable {

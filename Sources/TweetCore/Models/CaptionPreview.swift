@@ -1,4 +1,5 @@
 import TweetStore
+import TwitterText
 
 /// How a caption counts by Twitter's rules, before it is posted (`post --dry-run`).
 public struct CaptionPreview: Codable, Equatable, Sendable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TwitterText
 
 /// A tweet, stored at `tweets/{id}` (the course's `Tweet`), with its author joined on the client.
 public struct Tweet: Codable, Equatable, Sendable, Identifiable {
@@ -233,18 +234,18 @@ public struct TweetSource: Codable, DocumentDecodable, Equatable, Sendable {
 /// A retweet is two documents: `retweets/rt_{time-ordered ID}` (who, what, when), which timelines
 /// read in time order, and `users/{uid}/retweeted/{tweetId}` (which retweet), which keeps it to one
 /// per user and tweet and answers "did I retweet this?" by key.
-enum RetweetKey {
+package enum RetweetKey {
     static let prefix = "rt_"
 
     /// A new retweet's document ID: its time first, so the collection sorts by time.
-    static func documentID(_ ids: IDGenerator, at time: Date) -> String { prefix + ids.next(at: time) }
+    package static func documentID(_ ids: IDGenerator, at time: Date) -> String { prefix + ids.next(at: time) }
 
     /// Whether `cursor` names a retweet (a retweet row's ``Tweet/cursor``).
     static func isRetweet(_ cursor: String) -> Bool { cursor.hasPrefix(prefix) }
 }
 
 /// The stored fields of `tweets/{id}`: what the store indexes and what a tweet row needs.
-struct TweetRecord: Codable, DocumentDecodable, Equatable {
+package struct TweetRecord: Codable, DocumentDecodable, Equatable {
     var id: String
     var uid: String
     var caption: String
@@ -262,7 +263,7 @@ struct TweetRecord: Codable, DocumentDecodable, Equatable {
     /// An imported tweet's origin; a malformed one reads as none (the store is not trusted).
     var source: TweetSource?
 
-    init(
+    package init(
         id: String, uid: String, caption: String, likes: Int, timestamp: Date, replyToId: String?,
         entities: TweetEntities? = nil, replyCount: Int? = 0, retweets: Int? = 0, quotes: Int? = 0,
         quoteId: String? = nil, source: TweetSource? = nil
@@ -292,7 +293,7 @@ struct TweetRecord: Codable, DocumentDecodable, Equatable {
         case id, uid, caption, likes, timestamp, replyToId, entities, replyCount, retweets, quotes, quoteId, source
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         uid = try container.decode(String.self, forKey: .uid)
@@ -309,7 +310,7 @@ struct TweetRecord: Codable, DocumentDecodable, Equatable {
         source = try? container.decodeIfPresent(TweetSource.self, forKey: .source)
     }
 
-    init(reading fields: FieldReader) throws(FieldReader.Failure) {
+    package init(reading fields: FieldReader) throws(FieldReader.Failure) {
         id = try fields.string("id")
         uid = try fields.string("uid")
         caption = try fields.string("caption")
@@ -325,7 +326,7 @@ struct TweetRecord: Codable, DocumentDecodable, Equatable {
         source = try? fields.optional(TweetSource.self, "source")
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(uid, forKey: .uid)
@@ -342,7 +343,7 @@ struct TweetRecord: Codable, DocumentDecodable, Equatable {
     }
 
     /// The stored fields, built directly (the bulk seed writes a million of them).
-    var fields: JSONObject {
+    package var fields: JSONObject {
         var fields: JSONObject = [
             "uid": .string(uid), "caption": .string(caption), "likes": .integer(Int64(likes)),
             "timestamp": .string(Timestamp.string(from: timestamp)),

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 /// The services of one store, wired together: what every view model takes.
 public struct AppServices: Sendable {
@@ -10,8 +11,6 @@ public struct AppServices: Sendable {
     public let notifications: NotificationService
     /// The twtxt feeds the signed-in user follows.
     public let twtxt: TwtxtService
-    /// Demo data for an empty store.
-    public let seeder: DemoSeeder
 
     /// Wires services over `store`.
     public init(store: any DocumentStore, auth: AuthService, ids: IDGenerator = .random) {
@@ -21,7 +20,6 @@ public struct AppServices: Sendable {
         tweets = TweetService(store: store, auth: auth, users: users, ids: ids)
         notifications = NotificationService(store: store, auth: auth, users: users, tweets: tweets)
         twtxt = TwtxtService(store: store, auth: auth)
-        seeder = DemoSeeder(store: store)
     }
 
     /// The indexes the services' queries need, as Firestore's `firestore.indexes.json` lists them.

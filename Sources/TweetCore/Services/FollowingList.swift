@@ -9,19 +9,19 @@ import TweetStore
 /// it makes drops the mark and the list is not read again until a follow rebuilds it from the
 /// collection. A list that is missing, damaged or over ``maximumCount`` is not read either: the
 /// collection is.
-enum FollowingList {
+package enum FollowingList {
     static let collection = "following-list"
     /// The mark in the stats document that the list is kept.
-    static let mark = "followingListed"
+    package static let mark = "followingListed"
     /// The most uids one list holds (Twitter's own limit on follows): more are read from the collection.
-    static let maximumCount = 5_000
+    package static let maximumCount = 5_000
 
-    static func path(of uid: String) -> DocumentPath {
+    package static func path(of uid: String) -> DocumentPath {
         DocumentPath(collection: collection, documentID: uid)
     }
 
     /// A list's fields.
-    static func fields(_ uids: [String]) -> JSONObject {
+    package static func fields(_ uids: [String]) -> JSONObject {
         ["uids": .array(uids.map { .string($0) })]
     }
 

@@ -52,7 +52,7 @@ public struct ActivityNotification: Codable, Equatable, Sendable, Identifiable {
 
     /// The document ID of a notification: one per actor, kind and tweet, so liking twice notifies
     /// once and unliking finds the one to withdraw.
-    static func key(_ kind: Kind, from uid: String, tweetID: String?) -> String {
+    package static func key(_ kind: Kind, from uid: String, tweetID: String?) -> String {
         switch kind {
         case .like, .retweet: "\(kind.rawValue)-\(uid)-\(tweetID ?? "")"
         case .follow: "follow-\(uid)"
@@ -63,7 +63,7 @@ public struct ActivityNotification: Codable, Equatable, Sendable, Identifiable {
 
 /// The notifications one transaction writes and withdraws, applied together so that each
 /// recipient's unread count changes once, by the right amount.
-struct NotificationBatch {
+package struct NotificationBatch {
     private struct Change {
         var recipient: String
         var kind: ActivityNotification.Kind
@@ -86,7 +86,7 @@ struct NotificationBatch {
         changes.append(Change(recipient: recipient, kind: kind, from: from, tweetID: tweetID, add: false))
     }
 
-    static func statePath(of uid: String) -> DocumentPath {
+    package static func statePath(of uid: String) -> DocumentPath {
         DocumentPath(collection: Collections.notificationState, documentID: uid)
     }
 

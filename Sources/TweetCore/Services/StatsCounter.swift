@@ -5,13 +5,13 @@ import TweetStore
 ///
 /// A store written before the counters existed has no stats document: the first change counts
 /// once, inside the transaction, and writes the document; reads count until then.
-enum StatsCounter {
-    static func path(of uid: String) -> DocumentPath {
+package enum StatsCounter {
+    package static func path(of uid: String) -> DocumentPath {
         DocumentPath(collection: Collections.userStats, documentID: uid)
     }
 
     /// The fields of a stats document.
-    static func fields(_ stats: UserStats) -> JSONObject {
+    package static func fields(_ stats: UserStats) -> JSONObject {
         [
             "following": .integer(Int64(stats.following)), "followers": .integer(Int64(stats.followers)),
             "tweets": .integer(Int64(stats.tweets)),

@@ -1,5 +1,8 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
+import TwitterArchive
+import TwitterText
 
 /// What importing a Twitter archive did.
 public struct ArchiveImportReport: Codable, Equatable, Sendable {

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
+import TwitterText
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +18,7 @@ import TweetStore
 /// - `trend-hours/{yyyyMMddHH}`: the hashtags of that UTC hour's tweets, `tags` mapping each folded
 ///   hashtag to `[as first written, tweets]`: one document per hour, so that a day's trends are 24
 ///   reads.
-enum SearchIndex {
+package enum SearchIndex {
     static let terms = "terms"
     static let buckets = "buckets"
     static let trendHours = "trend-hours"
@@ -24,7 +26,7 @@ enum SearchIndex {
     static let bucketSize = 16
     /// Tweet IDs per bucket that `seed` writes at once: fewer documents for a million tweets. Any
     /// size reads the same; a post opens a new bucket after a full or seeded one.
-    static let seedBucketSize = 64
+    package static let seedBucketSize = 64
 
     /// A term as a document ID: `/` and `%` escaped (terms are letters and digits, so this is rare).
     static func documentID(_ term: String) -> String {
@@ -32,14 +34,14 @@ enum SearchIndex {
         return term.replacingEvery("%", with: "%25").replacingEvery("/", with: "%2F")
     }
 
-    static func termPath(_ term: String) -> DocumentPath {
+    package static func termPath(_ term: String) -> DocumentPath {
         DocumentPath(collection: terms, documentID: documentID(term))
     }
 
-    static func bucketsCollection(_ term: String) -> String { "\(terms)/\(documentID(term))/\(buckets)" }
+    package static func bucketsCollection(_ term: String) -> String { "\(terms)/\(documentID(term))/\(buckets)" }
 
     /// The UTC hour of `date`, `yyyyMMddHH`: a trend bucket's name.
-    static func hour(_ date: Date) -> String {
+    package static func hour(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -60,7 +62,9 @@ enum SearchIndex {
         return String(decoding: digits, as: UTF8.self)
     }
 
-    static func trendPath(_ hour: String) -> DocumentPath { DocumentPath(collection: trendHours, documentID: hour) }
+    package static func trendPath(_ hour: String) -> DocumentPath {
+        DocumentPath(collection: trendHours, documentID: hour)
+    }
 
     /// An hour's counts from its document: folded hashtag → (as first written, tweets). Entries
     /// that are not `[string, positive integer]` are left out: the store is not trusted.
@@ -77,12 +81,12 @@ enum SearchIndex {
         return counts
     }
 
-    static func trendFields(_ counts: [String: (hashtag: String, tweets: Int64)]) -> JSONObject {
+    package static func trendFields(_ counts: [String: (hashtag: String, tweets: Int64)]) -> JSONObject {
         ["tags": .object(JSONObject(counts.mapValues { .array([.string($0.hashtag), .integer($0.tweets)]) }))]
     }
 
     /// A bucket's fields.
-    static func bucket(_ ids: [String]) -> JSONObject {
+    package static func bucket(_ ids: [String]) -> JSONObject {
         ["start": .string(ids.first ?? ""), "ids": .array(ids.map { .string($0) })]
     }
 

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
+import TwitterText
 
 /// Tweets, replies and likes (the course's `TweetService`), with its bugs fixed: the store orders
 /// and limits every page, authors are joined with one batched read per page, likes are transactions,

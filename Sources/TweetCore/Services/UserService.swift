@@ -1,5 +1,7 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
+import TwitterText
 
 /// Users, profiles and follows (the course's `UserService`).
 public final class UserService: Sendable {

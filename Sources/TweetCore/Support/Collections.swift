@@ -1,11 +1,11 @@
 import TweetStore
 
 /// The course's collection layout, in one place.
-enum Collections {
-    static let users = "users"
-    static let tweets = "tweets"
+package enum Collections {
+    package static let users = "users"
+    package static let tweets = "tweets"
     /// Password hashes, apart from the public `users` documents (Firebase Auth keeps them apart too).
-    static let credentials = "credentials"
+    package static let credentials = "credentials"
     /// `sessions/{name of the token}`: the sessions the store knows, with their uid.
     static let sessions = "sessions"
     static let userLikes = "user-likes"
@@ -13,26 +13,26 @@ enum Collections {
     static let userStats = "user-stats"
 
     /// `retweets/rt_{id}`: who retweeted what, and when, in time order.
-    static let retweets = "retweets"
+    package static let retweets = "retweets"
     static let bookmarks = "bookmarks"
     static let notifications = "notifications"
     /// `notification-state/{uid}`: how many notifications are unread, and the newest one seen.
     static let notificationState = "notification-state"
 
     /// `users/{uid}/bookmarks/{tweetId}`: the tweets `uid` saved, private to them.
-    static func bookmarks(of uid: String) -> String { "users/\(uid)/bookmarks" }
+    package static func bookmarks(of uid: String) -> String { "users/\(uid)/bookmarks" }
     /// `users/{uid}/retweeted/{tweetId}`: which retweet of the tweet is `uid`'s.
-    static func retweeted(by uid: String) -> String { "users/\(uid)/retweeted" }
+    package static func retweeted(by uid: String) -> String { "users/\(uid)/retweeted" }
     /// `users/{uid}/notifications/{key}`: what others did to `uid`'s tweets or to `uid`.
-    static func notifications(of uid: String) -> String { "users/\(uid)/notifications" }
+    package static func notifications(of uid: String) -> String { "users/\(uid)/notifications" }
 
     /// `users/{uid}/twtxt-following/{key}`: the twtxt feeds `uid` follows, private to them.
     static func twtxtFollowing(of uid: String) -> String { "users/\(uid)/twtxt-following" }
 
     /// `users/{uid}/user-likes`: the tweets `uid` likes, with the time of each like.
-    static func likes(of uid: String) -> String { "users/\(uid)/user-likes" }
+    package static func likes(of uid: String) -> String { "users/\(uid)/user-likes" }
     /// `following/{uid}/user-following`: whom `uid` follows.
-    static func following(of uid: String) -> String { "following/\(uid)/user-following" }
+    package static func following(of uid: String) -> String { "following/\(uid)/user-following" }
     /// `followers/{uid}/user-followers`: who follows `uid`.
-    static func followers(of uid: String) -> String { "followers/\(uid)/user-followers" }
+    package static func followers(of uid: String) -> String { "followers/\(uid)/user-followers" }
 }

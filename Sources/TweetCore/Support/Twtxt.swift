@@ -1,5 +1,7 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
+import TwitterText
 
 #if canImport(Glibc)
     import Glibc

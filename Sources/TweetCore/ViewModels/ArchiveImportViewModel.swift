@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Observation
 import TweetStore
+import TweetSystem
+import TwitterArchive
+import TwitterText
 
 /// Bringing a Twitter archive in: read and check it whole, create the account from it when
 /// nobody is signed in, fill the profile, then add the tweets and likes.
@@ -12,7 +15,7 @@ public final class ArchiveImportViewModel: ErrorRecording {
     public private(set) var report: ArchiveImportReport?
     /// The account the tweets went to.
     public private(set) var user: User?
-    public internal(set) var error: (any Error)?
+    public package(set) var error: (any Error)?
 
     private let services: AppServices
 

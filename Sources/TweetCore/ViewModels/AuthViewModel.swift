@@ -12,7 +12,7 @@ public final class AuthViewModel: ErrorRecording {
     /// The signed-in user's unread notifications, loaded with ``fetchUser()``.
     public var unreadNotifications: Int { state.unreadNotifications }
     /// What went wrong in the last action, for the view to show.
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
     }

@@ -11,7 +11,7 @@ public final class DoctorViewModel: ErrorRecording {
     public private(set) var report: RepairReport?
     /// Whether ``compact()`` merged (`false`: another process was merging already).
     public private(set) var compacted: Bool?
-    public internal(set) var error: (any Error)?
+    public package(set) var error: (any Error)?
 
     private let maintenance: any StoreMaintenance
 

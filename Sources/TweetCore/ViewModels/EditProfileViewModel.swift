@@ -6,7 +6,7 @@ import TweetStore
 @MainActor @Observable
 public final class EditProfileViewModel: ErrorRecording {
     public private(set) var user: User?
-    public internal(set) var error: (any Error)?
+    public package(set) var error: (any Error)?
 
     private let services: AppServices
 

@@ -3,13 +3,13 @@ import TweetStore
 /// A view model's one way to run an action: the error is kept in `error`, for a view to show (the
 /// course's `//show error`), and thrown, so a caller cannot carry on as if it had worked.
 @MainActor
-protocol ErrorRecording: AnyObject {
+package protocol ErrorRecording: AnyObject {
     var error: (any Error)? { get set }
 }
 
 extension ErrorRecording {
     /// Runs `action`, clearing `error` first and recording the error it throws.
-    func perform<T>(_ action: () async throws -> T) async throws -> T {
+    package func perform<T>(_ action: () async throws -> T) async throws -> T {
         error = nil
         do {
             return try await action()

@@ -12,7 +12,7 @@ public final class ExploreViewModel: ErrorRecording {
         get { state.searchText }
         set { state.searchText = newValue }
     }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
     }

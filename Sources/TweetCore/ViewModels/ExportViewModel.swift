@@ -9,7 +9,7 @@ import TweetStore
 public final class ExportViewModel: ErrorRecording {
     public private(set) var didExport = false
     public private(set) var documents = 0
-    public internal(set) var error: (any Error)?
+    public package(set) var error: (any Error)?
 
     private let services: AppServices
 

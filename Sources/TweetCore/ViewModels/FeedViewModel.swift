@@ -30,7 +30,7 @@ public final class FeedViewModel: ErrorRecording {
     public var twtxtSkipped: [String: Int] { state.twtxt.skipped }
     /// Entries of the page's span beyond its size, not shown (a larger page shows them).
     public var twtxtLeftOut: Int { state.twtxt.leftOut }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
     }

@@ -12,7 +12,7 @@ public final class ImportViewModel: ErrorRecording {
     /// What a merge (``importLines(_:source:merging:)`` with `merging`) found: documents the store
     /// had already, and those it had with other fields, left as they are.
     public private(set) var merge: MergeReport?
-    public internal(set) var error: (any Error)?
+    public package(set) var error: (any Error)?
 
     private let services: AppServices
 

@@ -8,7 +8,7 @@ public final class NotificationsViewModel: ErrorRecording {
     public var notifications: [ActivityNotification] { listing.page.items }
     /// Whether there are older notifications than the page shows.
     public var hasMore: Bool { listing.page.hasMore }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { listing.error }
         set { listing.error = newValue }
     }

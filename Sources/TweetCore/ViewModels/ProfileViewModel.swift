@@ -15,7 +15,7 @@ public final class ProfileViewModel: ErrorRecording {
     /// Whether the last follow or unfollow changed anything (following twice does not).
     public var didChangeFollow: Bool { state.didChangeFollow }
     public var isCurrentUser: Bool { state.isCurrentUser }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
     }

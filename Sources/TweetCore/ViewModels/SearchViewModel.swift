@@ -8,7 +8,7 @@ public final class SearchViewModel: ErrorRecording {
     public var tweets: [Tweet] { listing.page.items }
     /// Whether there are older matches than the page shows.
     public var hasMore: Bool { listing.page.hasMore }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { listing.error }
         set { listing.error = newValue }
     }
@@ -32,7 +32,7 @@ public final class SearchViewModel: ErrorRecording {
 @MainActor @Observable
 public final class TrendsViewModel: ErrorRecording {
     public var trends: Trends? { state.trends }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
     }

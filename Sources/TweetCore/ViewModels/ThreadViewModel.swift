@@ -6,7 +6,7 @@ import TweetStore
 @MainActor @Observable
 public final class ThreadViewModel: ErrorRecording {
     public var conversation: Conversation? { state.conversation }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
     }

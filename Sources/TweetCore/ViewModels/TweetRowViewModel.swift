@@ -7,7 +7,7 @@ import TweetStore
 public final class TweetRowViewModel: ErrorRecording {
     /// The tweet as it stands after the last action; `nil` once deleted or before the first action.
     public var tweet: Tweet? { state.tweet }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
     }

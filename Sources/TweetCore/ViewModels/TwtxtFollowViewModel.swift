@@ -11,7 +11,7 @@ public final class TwtxtFollowViewModel: ErrorRecording {
     public private(set) var changed = false
     /// Entries the feed had when it was read.
     public private(set) var entries = 0
-    public internal(set) var error: (any Error)?
+    public package(set) var error: (any Error)?
 
     private let services: AppServices
     private let loader: any TwtxtFeedLoader

@@ -8,7 +8,7 @@ public final class UploadTweetViewModel: ErrorRecording {
     public var didUploadTweet: Bool { state.didUploadTweet }
     /// The tweet just posted.
     public var tweet: Tweet? { state.tweet }
-    public internal(set) var error: (any Error)? {
+    public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -62,7 +63,7 @@ final class BlockFile {
 
     init(path: String) throws {
         self.path = path
-        guard let fd = try FileIO.openRegular(path, O_RDONLY) else {
+        guard let fd = try StoreFiles.openRegular(path, O_RDONLY) else {
             throw StoreError.cannotOpen(path: path, reason: "there is no such file")
         }
         file = FileDescriptor(fd)
@@ -101,7 +102,7 @@ final class BlockFile {
         // It holds no block until it holds this one whole: a failed read leaves it empty.
         slots[slot].block = -1
         state.pointee.reads &+= 1
-        try FileIO.readExactly(
+        try StoreFiles.readExactly(
             from: file.fd, into: UnsafeMutableRawBufferPointer(start: pool + slot * Self.blockSize, count: length),
             offset: start, path: path)
         slots[slot] = Slot(block: number, length: length, used: true, pins: 0)
@@ -171,7 +172,7 @@ final class BlockFile {
         return try withUnsafeTemporaryAllocation(byteCount: max(1, range.count), alignment: 8) { buffer in
             let bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<range.count])
             state.pointee.reads &+= 1
-            try FileIO.readExactly(from: file.fd, into: bytes, offset: range.lowerBound, path: path)
+            try StoreFiles.readExactly(from: file.fd, into: bytes, offset: range.lowerBound, path: path)
             return try body(UnsafeBufferPointer(bytes.bindMemory(to: UInt8.self)))
         }
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -287,7 +288,7 @@ final class SpillFile {
     }
 
     private func flush() throws {
-        try FileIO.writeAll(fd, buffer, path: directory)
+        try StoreFiles.writeAll(fd, buffer, path: directory)
         written += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
@@ -309,7 +310,7 @@ final class SpillFile {
             readBuffer.removeSubrange(0..<readPosition)
             readPosition = 0
             let size = min(max(readChunk, count), written - readOffset)
-            readBuffer += try FileIO.readBytes(from: fd, offset: readOffset, count: size, path: directory)
+            readBuffer += try StoreFiles.readBytes(from: fd, offset: readOffset, count: size, path: directory)
             readOffset += size
         }
         defer { readPosition += count }

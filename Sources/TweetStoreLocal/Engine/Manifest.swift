@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 /// `MANIFEST.json`: which segments make up the store and how much of the journal they hold.
 /// Replaced atomically (temp file, fsync, rename, directory fsync): the commit point of a fold or
@@ -27,7 +28,7 @@ struct Manifest: Equatable {
     /// The store's manifest, or an empty one when the file does not exist (a new or version 1 store).
     static func load(directory: String) throws -> Manifest {
         let path = PathName.join(directory, fileName)
-        guard var bytes = try FileIO.readFile(path) else {
+        guard var bytes = try StoreFiles.readFile(path) else {
             // No manifest: a new store, or one written before segments existed. Segment files
             // without one mean it was lost, and opening as empty would hide (then overwrite) them.
             let names: [String]
@@ -88,7 +89,7 @@ struct Manifest: Equatable {
                 segments.map { .object(["name": .string($0.name), "documents": .integer(Int64($0.documents))]) }),
         ]
         if let lastTime { fields["lastTime"] = .string(Timestamp.string(from: lastTime)) }
-        try FileIO.replaceAtomically(
+        try StoreFiles.replaceAtomically(
             path: path,
             contents: ChecksummedLine.encode(key: "manifest", payload: JSONValue.object(fields).serialized()),
             directory: directory)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -55,19 +56,19 @@ enum SegmentFormat {
     /// version), read a megabyte at a time (a ten-million-document index is over a gigabyte);
     /// `nil` when there is no such file.
     static func indexChecksumHolds(path: String) throws -> Bool? {
-        guard let fd = try FileIO.openRegular(path, O_RDONLY) else { return nil }
+        guard let fd = try StoreFiles.openRegular(path, O_RDONLY) else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw StoreError.io(path: path, reason: FileIO.errnoText()) }
         let size = Int(info.st_size)
         guard size >= headerSize else { return false }
-        let header = try FileIO.readBytes(from: fd, offset: 0, count: headerSize, path: path)
+        let header = try StoreFiles.readBytes(from: fd, offset: 0, count: headerSize, path: path)
         var running = CRC32.Running()
         if Array(header[0..<8]) == indexMagic { running.add(header[8..<40]) }
         var offset = headerSize
         while offset < size {
             let count = min(1 << 20, size - offset)
-            running.add(try FileIO.readBytes(from: fd, offset: offset, count: count, path: path))
+            running.add(try StoreFiles.readBytes(from: fd, offset: offset, count: count, path: path))
             offset += count
         }
         let stored = header[40..<48].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

@@ -1,6 +1,6 @@
-import CProcessControl
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -301,15 +301,15 @@ final class FileOutput {
     }
 
     private func flush() throws {
-        try FileIO.writeAll(fd, buffer, path: path)
+        try StoreFiles.writeAll(fd, buffer, path: path)
         let start = flushed
         flushed += buffer.count
         buffer.removeAll(keepingCapacity: true)
         guard boundedWriteback, flushed > start else { return }
         // Best effort: refused (not Linux, another file system), the fsync at the end does it all.
-        _ = tweetcli_write_back(fd, Int64(start), Int64(flushed - start), 0)
+        ProcessControl.writeBack(fd, offset: Int64(start), length: Int64(flushed - start), wait: false)
         if start > writtenBack {
-            _ = tweetcli_write_back(fd, Int64(writtenBack), Int64(start - writtenBack), 1)
+            ProcessControl.writeBack(fd, offset: Int64(writtenBack), length: Int64(start - writtenBack), wait: true)
             writtenBack = start
         }
     }

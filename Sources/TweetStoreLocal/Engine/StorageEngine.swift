@@ -1,6 +1,6 @@
-import CProcessControl
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -86,7 +86,8 @@ struct StorageEngine {
                     file: journalPath, line: 0, reason: "the journal is missing, though the manifest is there")
             }
             do {
-                try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
+                try StoreFiles.replaceAtomically(
+                    path: journalPath, contents: Self.journalHeader(), directory: directory)
             } catch {
                 Self.removeUncommitted(directory, removingDirectory: createdDirectory)
                 throw error
@@ -120,7 +121,7 @@ struct StorageEngine {
     /// read-only file system or file): it can still be read and exported.
     private static func openJournal(_ path: String) throws -> (FileDescriptor, writable: Bool) {
         let writable = access(path, W_OK) == 0 || (errno != EROFS && errno != EACCES)
-        guard let fd = try FileIO.openRegular(path, writable ? O_RDWR | O_APPEND : O_RDONLY) else {
+        guard let fd = try StoreFiles.openRegular(path, writable ? O_RDWR | O_APPEND : O_RDONLY) else {
             throw StoreError.cannotOpen(path: path, reason: "there is no such file")
         }
         return (FileDescriptor(fd), writable)
@@ -278,7 +279,7 @@ struct StorageEngine {
         let size = Int(info.st_size)
         if size == 0 { throw StoreError.corruptRecord(file: journalPath, line: 1, reason: "the file is empty") }
         guard size > offset else { return }
-        let bytes = try FileIO.readBytes(from: journal.fd, offset: offset, count: size - offset, path: journalPath)
+        let bytes = try StoreFiles.readBytes(from: journal.fd, offset: offset, count: size - offset, path: journalPath)
         var start = 0
         // Offset and line count advance line by line, so a damaged line is reported with the same
         // number however often it is read, and the lines before it are applied once.
@@ -357,7 +358,7 @@ struct StorageEngine {
         let side = FileIO.retrying { open(sidePath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
         guard side >= 0 else { throw StoreError.io(path: sidePath, reason: FileIO.errnoText()) }
         defer { close(side) }
-        try FileIO.writeAll(side, tail, path: sidePath)
+        try StoreFiles.writeAll(side, tail, path: sidePath)
         guard FileIO.retrying({ fsync(side) }) == 0, FileIO.retrying({ ftruncate(journal.fd, off_t(offset)) }) == 0,
             FileIO.retrying({ fsync(journal.fd) }) == 0
         else {
@@ -379,7 +380,7 @@ struct StorageEngine {
         let record = JournalRecord(sequence: sequence + 1, time: time, operations: operations)
         let line = record.line()
         do {
-            try FileIO.writeAll(journal.fd, line, path: journalPath)
+            try StoreFiles.writeAll(journal.fd, line, path: journalPath)
             guard FileIO.retrying({ fsync(journal.fd) }) == 0 else {
                 throw StoreError.io(path: journalPath, reason: "fsync failed: \(FileIO.errnoText())")
             }
@@ -450,7 +451,7 @@ struct StorageEngine {
         updated.lastTime = lastTime == .distantPast ? nil : lastTime
         updated.nextSegment = next
         try updated.save(directory: directory)  // The commit point.
-        try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
+        try StoreFiles.replaceAtomically(path: journalPath, contents: Self.journalHeader(), directory: directory)
         openSegments.merge(created) { old, _ in old }
         manifestStamp = nil  // Reload everything from the files just written.
         try refresh(exclusive: true)
@@ -553,7 +554,7 @@ struct StorageEngine {
                 // 843 ms in the write-stall test. Its files go to the disk as they are written, so
                 // that no post's fsync waits behind the whole merge's.
                 let count = try BackgroundWork {
-                    _ = tweetcli_deprioritize_this_thread()
+                    ProcessControl.deprioritizeThisThread()
                     // The oldest segment hides nothing older: deletions go with the merge into it.
                     var merge = try SegmentMerge(planned.sources, dropDeletions: planned.older == 0, indexes: indexes)
                     return try SegmentWriter(directory: directory, indexes: indexes, boundedWriteback: true).write(
@@ -635,7 +636,7 @@ struct StorageEngine {
             SegmentFormat.removeFiles(of: output, in: directory)
             return false
         }
-        let tail = try FileIO.readBytes(
+        let tail = try StoreFiles.readBytes(
             from: journal.fd, offset: plan.journalOffset, count: offset - plan.journalOffset, path: journalPath)
         // A manifest exists before any segment file does (see ``fold(adding:)``).
         if FileIO.stamp(of: PathName.join(directory, Manifest.fileName)) == .missing {
@@ -656,7 +657,7 @@ struct StorageEngine {
         updated.foldedSequence = plan.sequence
         updated.lastTime = lastTime == .distantPast ? nil : lastTime
         try updated.save(directory: directory)  // The commit point; it syncs the directory too.
-        try FileIO.replaceAtomically(path: journalPath, contents: Self.journalHeader() + tail, directory: directory)
+        try StoreFiles.replaceAtomically(path: journalPath, contents: Self.journalHeader() + tail, directory: directory)
         openSegments.merge(created) { old, _ in old }
         manifestStamp = nil
         try refresh(exclusive: true)
@@ -721,7 +722,7 @@ struct StorageEngine {
         // be read, leaves the store as it is, which is never worse than removing too much.
         guard (try? StoreLock.acquire(lock.fd, exclusive: true, directory: directory)) != nil else { return }
         defer { StoreLock.release(lock.fd) }
-        guard (try? FileIO.readFile(journalPath)) == Self.journalHeader(),
+        guard (try? StoreFiles.readFile(journalPath)) == Self.journalHeader(),
             (try? Manifest.load(directory: directory))?.segments.isEmpty == true
         else { return }
         Self.removeUncommitted(directory, removingDirectory: createdDirectory)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -69,10 +70,10 @@ public struct StoreDoctor: StoreMaintenance {
                 if journal.problems.allSatisfy(\.isRepairable) {
                     if !journal.removed.isEmpty {
                         let side = journalPath + ".damaged-\(stamp)"
-                        try FileIO.replaceAtomically(path: side, contents: journal.removed, directory: directory)
+                        try StoreFiles.replaceAtomically(path: side, contents: journal.removed, directory: directory)
                         report.sideFiles.append(side)
                     }
-                    try FileIO.replaceAtomically(path: journalPath, contents: journal.kept, directory: directory)
+                    try StoreFiles.replaceAtomically(path: journalPath, contents: journal.kept, directory: directory)
                     report.repaired += journal.problems
                 } else {
                     report.unrepaired += journal.problems
@@ -129,7 +130,7 @@ public struct StoreDoctor: StoreMaintenance {
             JSONValue.object([
                 "format": .string(StorageEngine.formatName), "version": .integer(StorageEngine.journalVersion),
             ]).serialized() + [0x0A]
-        guard let bytes = try FileIO.readFile(journalPath) else {
+        guard let bytes = try StoreFiles.readFile(journalPath) else {
             return ([StoreProblem(file: journalPath, reason: "the journal is missing", isRepairable: true)], header, [])
         }
         if bytes.isEmpty {
@@ -324,7 +325,7 @@ public struct StoreDoctor: StoreMaintenance {
                 buffer.removeFirst(position)
                 position = 0
                 let count = min(1 << 20, size - offset)
-                buffer += try FileIO.readBytes(from: fd, offset: offset, count: count, path: path)
+                buffer += try StoreFiles.readBytes(from: fd, offset: offset, count: count, path: path)
                 offset += count
             }
         }
@@ -340,7 +341,7 @@ public struct StoreDoctor: StoreMaintenance {
     /// The segment's data file, open, and its size; `nil` when it is missing.
     private func openData(_ name: String) throws -> (fd: Int32, size: Int, path: String)? {
         let path = PathName.join(directory, SegmentFormat.dataFileName(name))
-        guard let fd = try FileIO.openRegular(path, O_RDONLY) else { return nil }
+        guard let fd = try StoreFiles.openRegular(path, O_RDONLY) else { return nil }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             close(fd)

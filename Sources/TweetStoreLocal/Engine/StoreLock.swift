@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc

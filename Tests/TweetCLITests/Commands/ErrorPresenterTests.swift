@@ -4,6 +4,7 @@ import TweetCore
 import TweetStore
 
 @testable import TweetCLI
+@testable import TweetDemo
 
 @MainActor
 struct ErrorPresenterTests {

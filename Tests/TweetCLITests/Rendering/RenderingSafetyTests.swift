@@ -4,6 +4,7 @@ import TweetCore
 import TweetStore
 
 @testable import TweetCLI
+@testable import TwitterText
 
 /// Every field a renderer shows, carrying every hostile payload: nothing reaches the terminal raw.
 @MainActor

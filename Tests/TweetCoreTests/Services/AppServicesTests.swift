@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetCLI
+import TweetTestSupport
 
 @testable import TweetCore
 @testable import TweetStore

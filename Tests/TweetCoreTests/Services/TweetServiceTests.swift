@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetTestSupport
 
 @testable import TweetCore
 @testable import TweetStore

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TweetTestSupport
 
 @testable import TweetCore
 @testable import TweetStore

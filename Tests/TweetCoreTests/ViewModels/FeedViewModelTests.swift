@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Testing
+import TweetTestSupport
 
 @testable import TweetCore
 @testable import TweetStore

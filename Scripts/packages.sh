@@ -1,0 +1,22 @@
+# The Debian packages tweetcli needs, sourced by Scripts/install and Scripts/test.
+
+# The build: libxcrypt (passwords), zlib and libarchive (Twitter archives), libpq (PostgreSQL),
+# libcurl (tweetcli-fetch's URLSession).
+build_packages=(libcrypt-dev zlib1g-dev libarchive-dev libpq-dev libcurl4-openssl-dev)
+
+# The tests: tmux, vim and less (terminal tests), strace (fault injection), zip (archives as
+# Twitter packs them), PostgreSQL (a throwaway server), Python's venv (the twtxt client).
+test_packages=(tmux vim less strace zip postgresql python3-venv)
+
+# Installs whichever of the named packages are missing, with sudo unless run as root.
+install_packages() {
+  local missing=()
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  "${sudo[@]}" apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+}

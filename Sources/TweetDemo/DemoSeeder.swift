@@ -1,0 +1,413 @@
+import FoundationEssentials
+import Synchronization
+import TweetCore
+import TweetStore
+import TwitterText
+
+/// Fills an empty store with demo users, tweets, replies, likes and follows, reproducibly:
+/// the same options give the same data.
+public struct DemoSeeder: Sendable {
+    /// What to make.
+    public struct Options: Equatable, Sendable {
+        public var users: Int
+        public var tweets: Int
+        public var likes: Int
+        /// How many users each user follows.
+        public var follows: Int
+        public var seed: UInt64
+
+        /// Defaults in proportion: a like per tweet and up to 10 follows per user.
+        public init(users: Int = 25, tweets: Int? = nil, likes: Int? = nil, follows: Int? = nil, seed: UInt64 = 1) {
+            self.users = users
+            self.tweets = tweets ?? users * 10
+            self.likes = likes ?? self.tweets
+            self.follows = follows ?? min(10, max(0, users - 1))
+            self.seed = seed
+        }
+
+        /// About the most memory seeding these counts takes, in bytes. The documents go to the store
+        /// as they are made, and every tweet is made again from its draws when it is needed, so
+        /// what the seeder holds is each tweet's four counters (a byte each), each user, and each
+        /// search term's newest bucket; the store sorts the documents on disk in runs of 32 MiB,
+        /// and writing the segment holds its Bloom filter (10 bits a document) and the index keys'
+        /// sort. Measured (peak RSS, the release build, 1000 users following 100 each, 10,000 for
+        /// 10M): 162 MiB at 1M tweets and 231 MiB at 10M, with runs sorted on another thread in
+        /// halves of the budget and records made on two more (186 and 260 MiB before either).
+        public var estimatedPeakBytes: Double {
+            200 * 1_048_576 + 6 * Double(tweets) + 1_000 * Double(users)
+        }
+
+        /// About the most disk the store's file system needs while these counts are seeded: the
+        /// sorted runs of every document, their merges, then the segment made from them. Measured:
+        /// 31 GB at 10M tweets, likes and follows by 10,000 users (the store then is 8.5 GiB).
+        public var estimatedDiskBytes: Double {
+            3
+                * (800 * Double(tweets) + 300 * Double(likes) + 250 * Double(users) * Double(follows)
+                    + 2_000 * Double(users))
+        }
+
+        /// ``validate()``, and that the data fits in `availableBytes` of memory and
+        /// `availableDiskBytes` of disk (`nil`: unknown).
+        /// - Throws: ``SeedError`` for counts that cannot be made or held.
+        public func validate(availableBytes: Double?, availableDiskBytes: Double? = nil) throws {
+            try validate()
+            if let availableBytes, estimatedPeakBytes > availableBytes {
+                throw SeedError.tooLargeForMemory(needed: estimatedPeakBytes, available: availableBytes)
+            }
+            if let availableDiskBytes, estimatedDiskBytes > availableDiskBytes {
+                throw SeedError.tooLargeForDisk(needed: estimatedDiskBytes, available: availableDiskBytes)
+            }
+        }
+
+        /// Checks that the data can be made, before anything is written.
+        /// - Throws: ``SeedError`` for counts that cannot be made.
+        public func validate() throws {
+            guard users >= 1, tweets >= 0, likes >= 0, follows >= 0 else { throw SeedError.negativeCounts }
+            guard follows < users else { throw SeedError.tooManyFollows(users: users) }
+            let maximum = Double(users) * Double(tweets) * 0.5
+            guard tweets > 0 || likes == 0, Double(likes) <= maximum else {
+                throw SeedError.tooManyLikes(maximum: Int(min(maximum, Double(Int.max / 2))))
+            }
+        }
+    }
+
+    /// What was made.
+    public struct Summary: Equatable, Sendable {
+        public var users: Int
+        public var tweets: Int
+        public var replies: Int
+        public var likes: Int
+        public var follows: Int
+    }
+
+    /// The password of every demo account.
+    public static let demoPassword = "tweetcli-demo"
+    /// The newest seeded tweet's time: fixed, so the same seed gives the same data.
+    static let anchor = Date(timeIntervalSince1970: 1_793_491_200)  // 2026-11-01T00:00:00Z
+
+    private let store: any DocumentStore
+
+    public init(store: any DocumentStore) {
+        self.store = store
+    }
+
+    /// Writes the demo data as one import: all of it, or (on a failure) none.
+    /// - Throws: ``SeedError`` for impossible options or a store that already has users.
+    public func seed(_ options: Options) async throws -> Summary {
+        try options.validate()
+        // A quick check first, so a store with users is refused before generating anything; the
+        // import checks again under the store's lock.
+        guard try await store.collection(Collections.users).query.limit(to: 1).getDocuments().isEmpty else {
+            throw SeedError.storeNotEmpty
+        }
+        var random = SplitMix64(seed: options.seed)
+        let ids = IDGenerator.seeded(random.next())
+        let saltSeed = random.next()
+        let hash = try PasswordHasher(saltBytes: {
+            var salt = SplitMix64(seed: saltSeed)
+            return (0..<16).map { _ in UInt8(truncatingIfNeeded: salt.next()) }
+        }).hash(Self.demoPassword)
+
+        // Every document goes to the store as it is made: the local engine sorts them on disk, so
+        // the seed holds its bookkeeping (tweets' counters, search terms), not its documents.
+        let result = SummaryBox()
+        let seeder = self
+        do {
+            try await store.importDocuments(requiringEmpty: Collections.users) { add in
+                let summary = try seeder.generate(options, hash: hash, random: random, ids: ids) { document in
+                    try add(document.0, document.1)
+                }
+                result.summary.withLock { $0 = summary }
+            }
+        } catch StoreError.notEmpty {
+            throw SeedError.storeNotEmpty
+        }
+        guard let summary = result.summary.withLock({ $0 }) else {
+            throw StoreError.io(path: "the demo seed", reason: "the import ended without its documents")
+        }
+        return summary
+    }
+
+    /// The summary of a seed, handed out of the import that made it.
+    private final class SummaryBox: Sendable {
+        let summary = Mutex<Summary?>(nil)
+    }
+
+    /// Makes the demo data, handing each document to `write`, in bounded memory: every draw about
+    /// a tweet comes from the seed and the tweet's index alone (``TweetDraws``), so each pass makes
+    /// the tweets it needs again instead of keeping them, and the liked, retweeted and bookmarked
+    /// pairs are the first of a pseudo-random permutation of all pairs (never a set of those
+    /// taken). What is kept: each tweet's four counters, each user's counts, and each search
+    /// term's newest partial bucket.
+    private func generate(
+        _ options: Options, hash: String, random: SplitMix64, ids: IDGenerator,
+        write: ((DocumentPath, JSONObject)) throws -> Void
+    ) throws -> Summary {
+        var random = random
+        let users = makeUsers(options.users, ids: ids, random: &random)
+        for user in users {
+            try write(
+                (
+                    DocumentPath(collection: Collections.users, documentID: user.id),
+                    try DocumentCoding.encode(user).removingID()
+                ))
+            try write(
+                (
+                    DocumentPath(collection: Collections.credentials, documentID: user.id),
+                    ["passwordHash": .string(hash)]
+                ))
+        }
+        let count = options.tweets
+        let draws = TweetDraws(seed: random.next(), tweets: count, users: users.count)
+        var unread = [Int](repeating: 0, count: users.count)
+        func notify(
+            _ recipient: Int, _ kind: ActivityNotification.Kind, from: Int, tweetID: String?, at time: Date
+        ) throws {
+            // Each notification's key is its own (a pair, or a tweet, is drawn once), so none replaces another.
+            guard recipient != from else { return }
+            let key = ActivityNotification.key(kind, from: users[from].id, tweetID: tweetID)
+            unread[recipient] += 1
+            try write(
+                (
+                    DocumentPath(collection: Collections.notifications(of: users[recipient].id), documentID: key),
+                    [
+                        "type": .string(kind.rawValue), "from": .string(users[from].id),
+                        "tweetId": tweetID.map { .string($0) } ?? .null,
+                        "timestamp": .string(Timestamp.string(from: time)),
+                    ]
+                ))
+        }
+
+        // Replies and quotes, counted on the tweets they answer; their notifications.
+        var replyCounts = Counters(count)
+        var quoteCounts = Counters(count)
+        var replies = 0
+        for index in 0..<count {
+            let shape = draws.shape(index)
+            var notified: Int?
+            if let parent = shape.replyTo {
+                replyCounts.add(parent)
+                replies += 1
+                notified = draws.shape(parent).author
+                try notify(notified!, .reply, from: shape.author, tweetID: draws.id(index), at: draws.time(index))
+            } else if let quoted = shape.quote {
+                quoteCounts.add(quoted)
+                notified = draws.shape(quoted).author
+                try notify(notified!, .quote, from: shape.author, tweetID: draws.id(index), at: draws.time(index))
+            }
+            if let mentioned = shape.mention, mentioned != notified {
+                try notify(mentioned, .mention, from: shape.author, tweetID: draws.id(index), at: draws.time(index))
+            }
+        }
+
+        // Likes, then a retweet for one tweet in ten and a bookmark for one in twenty, by random users.
+        let pairs = UInt64(users.count) * UInt64(count)
+        var likeCounts = Counters(count)
+        let liking = Permutation(count: pairs, key: draws.seed ^ 1)
+        for index in 0..<UInt64(options.likes) {
+            let (user, tweet) = draws.pair(liking(index))
+            likeCounts.add(tweet)
+            let id = draws.id(tweet)
+            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 11) % 86_400))
+            try write(
+                (
+                    DocumentPath(collection: Collections.likes(of: users[user].id), documentID: id),
+                    ["timestamp": .string(Timestamp.string(from: time)), "tweetId": .string(id)]
+                ))
+            // Likes are as many as tweets: only the newest tenth's likes are in the bell, as if
+            // older ones had been read and let go, so a million likes do not add a million documents.
+            if tweet >= count - count / 10 {
+                try notify(draws.shape(tweet).author, .like, from: user, tweetID: id, at: time)
+            }
+        }
+        var retweetCounts = Counters(count)
+        let retweeting = Permutation(count: pairs, key: draws.seed ^ 2)
+        for index in 0..<UInt64(count / 10) {
+            let (user, tweet) = draws.pair(retweeting(index))
+            retweetCounts.add(tweet)
+            let id = draws.id(tweet)
+            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 12) % 86_400))
+            let retweetID = RetweetKey.documentID(ids, at: time)
+            let stamp = JSONValue.string(Timestamp.string(from: time))
+            try write(
+                (
+                    DocumentPath(collection: Collections.retweets, documentID: retweetID),
+                    ["uid": .string(users[user].id), "tweetId": .string(id), "timestamp": stamp]
+                ))
+            try write(
+                (
+                    DocumentPath(collection: Collections.retweeted(by: users[user].id), documentID: id),
+                    ["retweetId": .string(retweetID), "timestamp": stamp]
+                ))
+            try notify(draws.shape(tweet).author, .retweet, from: user, tweetID: id, at: time)
+        }
+        let bookmarking = Permutation(count: pairs, key: draws.seed ^ 3)
+        for index in 0..<UInt64(count / 20) {
+            let (user, tweet) = draws.pair(bookmarking(index))
+            let id = draws.id(tweet)
+            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 13) % 86_400))
+            try write(
+                (
+                    DocumentPath(collection: Collections.bookmarks(of: users[user].id), documentID: id),
+                    ["tweetId": .string(id), "timestamp": .string(Timestamp.string(from: time))]
+                ))
+        }
+
+        // The tweets, made again with their counts, with their search terms and hashtag hours, as
+        // posting them would write.
+        var captions = DemoCaptions()
+        var terms = SeedTerms(draws: draws)
+        // Tweets are made in time order, so each hour's hashtags are counted and written before
+        // the next hour's: one hour is held, not every hour's (at 10M tweets, about 100 MB).
+        var trendHour: String?
+        var trendCounts: [String: (hashtag: String, tweets: Int64)] = [:]
+        var stats = [UserStats](repeating: UserStats(following: 0, followers: 0, tweets: 0), count: users.count)
+        for index in 0..<count {
+            let shape = draws.shape(index)
+            var captionRandom = draws.random(index, stream: 2)
+            let composed = captions.next(&captionRandom, reply: shape.replyTo != nil)
+            var caption = composed.text
+            var entities = composed.entities
+            if let mentioned = shape.mention {  // One tweet in eight mentions someone.
+                caption = "@\(users[mentioned].username) " + caption
+                entities.mentions.insert(users[mentioned].username, at: 0)
+            }
+            let id = draws.id(index)
+            let time = draws.time(index)
+            let record = TweetRecord(
+                id: id, uid: users[shape.author].id, caption: caption, likes: likeCounts[index], timestamp: time,
+                replyToId: shape.replyTo.map(draws.id), entities: entities, replyCount: replyCounts[index],
+                retweets: retweetCounts[index], quotes: quoteCounts[index], quoteId: shape.quote.map(draws.id))
+            var fields = record.fields
+            if let parent = shape.replyTo { fields["replyToUid"] = .string(users[draws.shape(parent).author].id) }
+            if let quoted = shape.quote { fields["quoteUid"] = .string(users[draws.shape(quoted).author].id) }
+            try write((DocumentPath(collection: Collections.tweets, documentID: id), fields))
+            stats[shape.author].tweets += 1
+            for term in SearchTerms.terms(caption: caption, entities: entities) {
+                try terms.add(index, to: term, write: write)  // tweets are made in ID order
+            }
+            if !entities.hashtags.isEmpty {
+                let hour = SearchIndex.hour(time)
+                if hour != trendHour {
+                    if let trendHour {
+                        try write((SearchIndex.trendPath(trendHour), SearchIndex.trendFields(trendCounts)))
+                    }
+                    trendHour = hour
+                    trendCounts = [:]
+                }
+                for tag in Set(entities.hashtags.map(SearchTerms.fold)) {
+                    let shown = entities.hashtags.first { SearchTerms.fold($0) == tag } ?? tag
+                    trendCounts[tag, default: (shown, 0)].tweets += 1
+                }
+            }
+        }
+        try terms.finish(write: write)
+        if let trendHour { try write((SearchIndex.trendPath(trendHour), SearchIndex.trendFields(trendCounts))) }
+
+        var follows = 0
+        for (index, user) in users.enumerated() {
+            var chosen = Set<Int>()
+            while chosen.count < options.follows {
+                let other = Int(random.next() % UInt64(users.count))
+                guard other != index, chosen.insert(other).inserted else { continue }
+                let stamp = JSONValue.string(Timestamp.string(from: Self.anchor))
+                try write(
+                    (
+                        DocumentPath(collection: Collections.following(of: user.id), documentID: users[other].id),
+                        ["timestamp": stamp]
+                    ))
+                try write(
+                    (
+                        DocumentPath(collection: Collections.followers(of: users[other].id), documentID: user.id),
+                        ["timestamp": stamp]
+                    ))
+                follows += 1
+                stats[index].following += 1
+                stats[other].followers += 1
+                try notify(other, .follow, from: index, tweetID: nil, at: Self.anchor)
+            }
+            if chosen.count <= FollowingList.maximumCount {
+                let uids = chosen.map { users[$0].id }.sorted(by: ByteOrder.precedes)
+                try write((FollowingList.path(of: user.id), FollowingList.fields(uids)))
+            }
+        }
+        for (index, counts) in stats.enumerated() {
+            var fields = StatsCounter.fields(counts)
+            fields[FollowingList.mark] = .bool(counts.following <= FollowingList.maximumCount)
+            try write((StatsCounter.path(of: users[index].id), fields))
+        }
+        for (index, count) in unread.enumerated() where count > 0 {
+            try write(
+                (NotificationBatch.statePath(of: users[index].id), ["unread": .integer(Int64(count)), "seen": .null]))
+        }
+        return Summary(users: users.count, tweets: count, replies: replies, likes: options.likes, follows: follows)
+    }
+
+    private func makeUsers(_ count: Int, ids: IDGenerator, random: inout SplitMix64) -> [User] {
+        (0..<count).map { index in
+            let first = Self.firstNames[Int(random.next() % UInt64(Self.firstNames.count))]
+            let last = Self.lastNames[Int(random.next() % UInt64(Self.lastNames.count))]
+            let handle = first.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            let username = String("\(handle.prefix(15 - String(index).count))\(index)")
+            return User(
+                id: ids.next(), email: "\(username)@example.com", username: username, fullname: "\(first) \(last)",
+                bio: Self.bios[Int(random.next() % UInt64(Self.bios.count))],
+                location: Self.locations[Int(random.next() % UInt64(Self.locations.count))])
+        }
+    }
+
+    private static let firstNames = [
+        "Ada", "Grace", "Linus", "Alan", "Margaret", "Dennis", "Barbara", "Ken", "Frances", "Edsger", "Hedy", "Tim",
+        "Radia", "Guido", "Yukihiro", "Chris", "Lin", "Hana", "Min-jun", "Sakura", "Wei", "Amara", "Diego", "Priya",
+    ]
+    private static let lastNames = [
+        "Lovelace", "Hopper", "Torvalds", "Turing", "Hamilton", "Ritchie", "Liskov", "Thompson", "Allen", "Dijkstra",
+        "Lamarr", "Berners-Lee", "Perlman", "van Rossum", "Matsumoto", "Lattner", "Clark", "Kim", "Sato", "Zhang",
+    ]
+    private static let bios = [
+        "Building things in Swift.", "Coffee, code, repeat.", "iOS developer. Opinions are my own.",
+        "Learning in public.", "Terminal enthusiast.", "SwiftUI + Firebase course graduate.", "",
+    ]
+    private static let locations = ["Cupertino", "Seoul", "Tokyo", "Berlin", "Lagos", "São Paulo", "Toronto", ""]
+}
+
+/// What can go wrong seeding demo data.
+public enum SeedError: Error, Equatable, LocalizedError {
+    /// The store already has users: seeding never mixes demo data into real data.
+    case storeNotEmpty
+    /// A count is negative, or there are no users.
+    case negativeCounts
+    /// More follows per user than there are other users.
+    case tooManyFollows(users: Int)
+    /// More likes than half of users × tweets.
+    case tooManyLikes(maximum: Int)
+    /// More data than the memory there is can hold while it is made (bytes).
+    case tooLargeForMemory(needed: Double, available: Double)
+    /// More data than the store's file system has room for (bytes).
+    case tooLargeForDisk(needed: Double, available: Double)
+
+    /// `bytes` in GiB with one decimal, as `%.1f` would print it.
+    private func gibibytes(_ bytes: Double) -> String {
+        let tenths = Int((max(0, bytes) / 1_073_741_824 * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .storeNotEmpty:
+            return "the store already has users, and seeding never mixes demo data into real data"
+        case .negativeCounts:
+            return "the counts must not be negative and there must be at least one user"
+        case .tooManyFollows(let users):
+            return "each user can follow at most \(users - 1) others when there are \(users) users"
+        case .tooManyLikes(let maximum):
+            return "there can be at most \(maximum) likes: half of users × tweets"
+        case .tooLargeForMemory(let needed, let available):
+            return "seeding this much takes about \(gibibytes(needed)) GiB of memory and \(gibibytes(available)) GiB "
+                + "is available; seed fewer tweets, likes or follows"
+        case .tooLargeForDisk(let needed, let available):
+            return "seeding this much takes about \(gibibytes(needed)) GiB of disk where the store is and "
+                + "\(gibibytes(available)) GiB is free; seed fewer tweets, likes or follows"
+        }
+    }
+}

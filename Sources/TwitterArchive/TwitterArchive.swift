@@ -1,0 +1,386 @@
+import FoundationEssentials
+import TweetStore
+
+/// What tweetcli takes from the archive Twitter lets a user download: the account, the profile,
+/// the tweets, the likes, and how many accounts they follow and are followed by (the archive
+/// names those by ID only). Read whole and checked before anything is written.
+public struct TwitterArchive: Sendable {
+    public struct Account: Equatable, Sendable {
+        public var username: String
+        public var displayName: String
+        public var email: String?
+    }
+
+    public struct Profile: Equatable, Sendable {
+        public var bio: String?
+        public var website: String?
+        public var location: String?
+    }
+
+    /// One tweet as tweetcli will store it: HTML entities undone, t.co links expanded.
+    public struct ArchivedTweet: Equatable, Sendable {
+        /// Twitter's ID (`id_str`).
+        public var twitterID: UInt64
+        public var created: Date
+        public var text: String
+        /// The Twitter ID of the tweet it replies to, if any.
+        public var replyTo: UInt64?
+        public var favorites: Int
+        public var retweets: Int
+    }
+
+    public var account: Account?
+    public var profile: Profile?
+    /// Oldest first (by time, then by ID).
+    public var tweets: [ArchivedTweet] = []
+    /// The Twitter IDs of the liked tweets, each once, in the archive's order.
+    public var likes: [UInt64] = []
+    public var following = 0
+    public var followers = 0
+
+    /// The time a Twitter ID holds, in milliseconds since 1970: IDs since November 2010
+    /// ("snowflakes") begin with it; `nil` for an older ID, which is a plain count.
+    package static func snowflakeTime(_ id: UInt64) -> UInt64? {
+        id >= 1 << 42 ? (id >> 22) + 1_288_834_974_657 : nil
+    }
+
+    // MARK: Reading
+
+    /// The data types tweetcli reads, by the manifest's name and the file names older archives use
+    /// without one (`tweet.js`, then `tweets.js` with `tweets-part1.js` and so on).
+    private static let kinds: [(manifest: [String], file: [String])] = [
+        (["account"], ["account"]), (["profile"], ["profile"]), (["tweets", "tweet"], ["tweets", "tweet"]),
+        (["like"], ["like"]), (["following"], ["following"]), (["follower"], ["follower"]),
+    ]
+
+    /// The most tweets (and likes) an archive may have, and the most bytes of tweet text: bounds
+    /// on what an import holds in memory at once.
+    static let maximumTweets = 4_000_000
+    static let maximumTextBytes = 1 << 30
+
+    /// Reads the archive at `path` (the downloaded `.zip`, or the folder it unpacks to).
+    /// `progress` hears how many tweets have been read so far, now and then.
+    /// - Throws: ``ArchiveError``: a file that cannot be read, or one that is malformed, named
+    ///   with the place.
+    public static func read(path: String, progress: (Int) -> Void = { _ in }) throws -> TwitterArchive {
+        let files = try ArchiveFiles(path: path)
+        let parts = try partsByKind(files)
+        var archive = TwitterArchive()
+        var likes: Set<UInt64> = []
+        for name in parts["account"] ?? [] {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "account", file: name, index: index)
+                guard let username = fields["username"]?.stringValue else {
+                    throw ArchiveError.malformed(file: name, place: "item \(index + 1)", reason: "it has no username")
+                }
+                archive.account = Account(
+                    username: username, displayName: fields["accountDisplayName"]?.stringValue ?? username,
+                    email: fields["email"]?.stringValue)
+            }
+        }
+        for name in parts["profile"] ?? [] {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "profile", file: name, index: index)
+                let description = fields["description"]?.objectValue ?? [:]
+                archive.profile = Profile(
+                    bio: description["bio"]?.stringValue, website: description["website"]?.stringValue,
+                    location: description["location"]?.stringValue)
+            }
+        }
+        var textBytes = 0
+        for name in parts["tweets"] ?? [] {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "tweet", file: name, index: index, bare: true)
+                let tweet = try ArchivedTweet(fields, file: name, index: index)
+                textBytes += tweet.text.utf8.count
+                guard archive.tweets.count < maximumTweets, textBytes <= maximumTextBytes else {
+                    throw ArchiveError.unreadable(
+                        path,
+                        reason: "it has more tweets than tweetcli imports at once (\(maximumTweets), "
+                            + "or \(maximumTextBytes >> 20) MiB of text)")
+                }
+                archive.tweets.append(tweet)
+                if archive.tweets.count % 5000 == 0 { progress(archive.tweets.count) }
+            }
+        }
+        for name in parts["like"] ?? [] {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "like", file: name, index: index)
+                guard let id = fields["tweetId"]?.stringValue.flatMap(UInt64.init) else {
+                    throw ArchiveError.malformed(
+                        file: name, place: "item \(index + 1)", reason: "its tweetId is not a tweet's ID")
+                }
+                guard likes.insert(id).inserted else { return }
+                guard archive.likes.count < maximumTweets else {
+                    throw ArchiveError.unreadable(
+                        path, reason: "it has more likes than tweetcli imports at once (\(maximumTweets))")
+                }
+                archive.likes.append(id)
+            }
+        }
+        for (kind, count) in [("following", \TwitterArchive.following), ("follower", \.followers)] {
+            for name in parts[kind] ?? [] {
+                try ArchiveScript.read(name, in: files) { index, value in
+                    _ = try wrapped(value, kind, file: name, index: index)
+                    archive[keyPath: count] += 1
+                }
+            }
+        }
+        var seen: Set<UInt64> = []
+        archive.tweets = archive.tweets.filter { seen.insert($0.twitterID).inserted }
+        archive.tweets.sort { ($0.created, $0.twitterID) < ($1.created, $1.twitterID) }
+        return archive
+    }
+
+    /// The files of each kind, in part order: from `data/manifest.js` when there is one, else by
+    /// their names.
+    private static func partsByKind(_ files: ArchiveFiles) throws -> [String: [String]] {
+        var parts: [String: [String]] = [:]
+        if files.names.contains("data/manifest.js") {
+            var types: JSONObject = [:]
+            try ArchiveScript.read("data/manifest.js", in: files) { _, value in
+                types = value.objectValue?["dataTypes"]?.objectValue ?? [:]
+            }
+            // Each file is read once, as one kind: listed twice, it is still one file.
+            var listed: [String: String] = [:]
+            for kind in kinds {
+                guard let type = kind.manifest.lazy.compactMap({ types[$0]?.objectValue }).first else { continue }
+                var names: [String] = []
+                for name in (type["files"]?.arrayValue ?? []).compactMap({ $0.objectValue?["fileName"]?.stringValue }) {
+                    let place = "dataTypes.\(kind.manifest[0])"
+                    guard files.names.contains(name) else {
+                        throw ArchiveError.malformed(
+                            file: "data/manifest.js", place: place,
+                            reason: "it lists \(name), which the archive does not have")
+                    }
+                    if let other = listed[name], other != kind.manifest[0] {
+                        throw ArchiveError.malformed(
+                            file: "data/manifest.js", place: place,
+                            reason: "it lists \(name) as \(other) too")
+                    }
+                    if listed.updateValue(kind.manifest[0], forKey: name) == nil { names.append(name) }
+                }
+                parts[kind.manifest[0]] = names
+            }
+            return parts
+        }
+        for kind in kinds {
+            // tweets.js or tweet.js, then their numbered parts in number order.
+            var found: [(Int, String)] = []
+            for name in files.names {
+                let file = name.dropFirst(5).dropLast(3)
+                for base in kind.file {
+                    if file == base {
+                        found.append((0, name))
+                    } else if file.hasPrefix(base + "-part"), let number = Int(file.dropFirst(base.count + 5)) {
+                        found.append((number, name))
+                    }
+                }
+            }
+            if !found.isEmpty { parts[kind.manifest[0]] = found.sorted { $0 < $1 }.map(\.1) }
+        }
+        return parts
+    }
+
+    /// The object inside an item `{"kind": {…}}`; `bare`, an item that is the object itself too
+    /// (the oldest archives' tweets).
+    private static func wrapped(_ value: JSONValue, _ kind: String, file: String, index: Int, bare: Bool = false)
+        throws -> JSONObject
+    {
+        guard let item = value.objectValue else {
+            throw ArchiveError.malformed(file: file, place: "item \(index + 1)", reason: "it is not an object")
+        }
+        if let inner = item[kind]?.objectValue { return inner }
+        if bare, item["id_str"] != nil { return item }
+        throw ArchiveError.malformed(file: file, place: "item \(index + 1)", reason: "it has no \"\(kind)\" object")
+    }
+}
+
+extension TwitterArchive.ArchivedTweet {
+    /// A tweet from its archived fields, checked.
+    init(_ fields: JSONObject, file: String, index: Int) throws {
+        func bad(_ reason: String) -> ArchiveError {
+            .malformed(file: file, place: "item \(index + 1)", reason: reason)
+        }
+        guard let id = fields["id_str"]?.stringValue.flatMap(UInt64.init) else {
+            throw bad("its id_str is not a tweet's ID")
+        }
+        guard let text = fields["full_text"]?.stringValue ?? fields["text"]?.stringValue else {
+            throw bad("it has no full_text")
+        }
+        guard let stamp = fields["created_at"]?.stringValue, let created = TwitterTime.date(stamp) else {
+            throw bad("its created_at is not a time such as \"Sat Aug 12 16:10:37 +0000 2023\"")
+        }
+        // Nothing Twitter wrote is from the future: such a tweet would stay on top of every feed.
+        let latest = Date().addingTimeInterval(86_400)
+        guard created <= latest else { throw bad("its created_at is later than today") }
+        if let time = TwitterArchive.snowflakeTime(id), time > UInt64(latest.timeIntervalSince1970 * 1000) {
+            throw bad("its id_str is a tweet's ID from later than today")
+        }
+        var replyTo: UInt64?
+        if let parent = fields["in_reply_to_status_id_str"], parent != .null {
+            guard let number = parent.stringValue.flatMap(UInt64.init) else {
+                throw bad("its in_reply_to_status_id_str is not a tweet's ID")
+            }
+            replyTo = number
+        }
+        // t.co links back to what they stand for: links, and the media links of photos and videos.
+        var links: [(String, String)] = []
+        for group in [fields["entities"]?.objectValue, fields["extended_entities"]?.objectValue] {
+            for key in ["urls", "media"] {
+                for entity in group?[key]?.arrayValue ?? [] {
+                    guard let short = entity.objectValue?["url"]?.stringValue, !short.isEmpty,
+                        let long = entity.objectValue?["expanded_url"]?.stringValue, !long.isEmpty
+                    else { continue }
+                    links.append((short, long))
+                }
+            }
+        }
+        func count(_ key: String) -> Int {
+            let value = fields[key]
+            return Int(value?.integerValue ?? value?.stringValue.flatMap(Int64.init) ?? 0)
+        }
+        self.init(
+            twitterID: id, created: created, text: TwitterText.expand(TwitterText.unescaped(text), links: links),
+            replyTo: replyTo, favorites: max(0, count("favorite_count")), retweets: max(0, count("retweet_count")))
+    }
+}
+
+/// Twitter's own text conventions.
+enum TwitterText {
+    /// `full_text` as written: the archive escapes `&`, `<` and `>` as HTML does (`&amp;`,
+    /// `&lt;`, `&gt;`), and only those; anything else, `&quot;` included, is the user's own text.
+    static func unescaped(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            result += rest[..<amp]
+            let tail = rest[amp...]
+            if let (entity, character) = [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")].first(where: {
+                tail.hasPrefix($0.0)
+            }) {
+                result += character
+                rest = tail.dropFirst(entity.count)
+            } else {
+                result += "&"
+                rest = tail.dropFirst()
+            }
+        }
+        return result + rest
+    }
+
+    /// The most bytes a caption grows to by expanding its links: past it, the rest stay t.co links.
+    static let maximumExpandedBytes = 128 << 10
+
+    /// `text` with each t.co link (`https://t.co/…`, or `http://`) that `links` names replaced by
+    /// what it expands to. One pass over the text, each link in place, so that no expansion is
+    /// read again and the work is the text's length; growth stops at ``maximumExpandedBytes``.
+    /// Links to anything but t.co are left as they are: an archive cannot rewrite its own text.
+    static func expand(_ text: String, links: [(String, String)]) -> String {
+        // By the code after t.co/, which is what tells links apart (the scheme and host are any case).
+        var expansions: [[UInt8]: [UInt8]] = [:]
+        for (short, long) in links {
+            let bytes = Array(short.utf8)
+            guard let link = tcoLink(bytes, at: 0), link.end == bytes.count else { continue }
+            let code = Array(bytes[link.code...])
+            if expansions[code] == nil { expansions[code] = Array(long.utf8) }
+        }
+        guard !expansions.isEmpty else { return text }
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var budget = maximumExpandedBytes - min(maximumExpandedBytes, bytes.count)
+        var index = 0
+        var copied = 0
+        // One pass over the bytes: a link starts at an h or H, and only there is one looked for.
+        while index < bytes.count {
+            guard bytes[index] | 0x20 == 0x68, let link = tcoLink(bytes, at: index),
+                let long = expansions[Array(bytes[link.code..<link.end])],
+                long.count - (link.end - index) <= budget
+            else {
+                index += 1
+                continue
+            }
+            budget -= max(0, long.count - (link.end - index))
+            result += bytes[copied..<index]
+            result += long
+            index = link.end
+            copied = index
+        }
+        result += bytes[copied...]
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The t.co link at `start` of `bytes` (`http://t.co/` or `https://t.co/`, in any case, and
+    /// the letters and digits after it): where its code starts and where it ends; `nil` when
+    /// there is none.
+    private static func tcoLink(_ bytes: [UInt8], at start: Int) -> (code: Int, end: Int)? {
+        for prefix in ["https://t.co/", "http://t.co/"] {
+            let prefix = prefix.utf8
+            guard bytes.count - start > prefix.count,
+                zip(bytes[start...], prefix).allSatisfy({ lowercased($0) == $1 })
+            else { continue }
+            let code = start + prefix.count
+            var end = code
+            while end < bytes.count, isLetterOrDigit(bytes[end]) { end += 1 }
+            return end > code ? (code, end) : nil
+        }
+        return nil
+    }
+
+    private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+}
+
+/// Twitter's `created_at`: `Sat Aug 12 16:10:37 +0000 2023`.
+enum TwitterTime {
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    static func date(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, let month = months.firstIndex(of: String(parts[1])), let day = Int(parts[2]),
+            (1...31).contains(day), let year = Int(parts[5]), (1970...9999).contains(year)
+        else { return nil }
+        let clock = parts[3].split(separator: ":")
+        guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        let zone = parts[4]
+        guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
+            let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2))
+        else { return nil }
+        guard
+            let utc = Timestamp.secondsSince1970(
+                year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
+        else { return nil }
+        let offset = (hours * 3600 + minutes * 60) * (sign == "+" ? 1 : -1)
+        return Date(timeIntervalSince1970: TimeInterval(utc - offset))
+    }
+}
+
+/// Why a Twitter archive cannot be imported. Nothing is written when reading finds one.
+public enum ArchiveError: Error, Equatable, LocalizedError {
+    /// The archive, or one of its files, cannot be read.
+    case unreadable(String, reason: String)
+    /// A file of the archive is not what Twitter writes: the file, the place in it, and why.
+    case malformed(file: String, place: String, reason: String)
+    /// Nobody is signed in and the archive has no account to create.
+    case noAccount
+
+    public var errorDescription: String? {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "cannot read the Twitter archive \(path): \(reason); nothing was imported"
+        case .malformed(let file, let place, let reason):
+            return "\(file) of the Twitter archive is malformed at \(place): \(reason); nothing was imported"
+        case .noAccount:
+            return "nobody is signed in and the archive has no account.js to create the account from"
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TweetTestSupport
+
+@testable import TweetCore
+@testable import TweetStore
+@testable import TweetStorePostgres
+
+/// What only the PostgreSQL engine has: its connection errors, its schema's version, and that its
+/// SQL is served by the indexes. The store conformance suites (every test with a `StoreLayout`)
+/// run on it too, as `.postgres`.
+struct PostgresEngineTests {
+    @Test func thePostgreSQLSuitesRanOrSayWhyNot() throws {
+        switch PostgresCluster.state {
+        case .success(let socket):
+            #expect(FileManager.default.fileExists(atPath: socket))
+        case .failure(let error):
+            if PostgresCluster.isRequired { Issue.record("PostgreSQL is required here and did not start: \(error)") }
+            print("PostgreSQL tests not run: \(error)")
+        }
+    }
+
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func aServerThatIsNotThereIsOneSentenceWithoutThePassword() async throws {
+        let location = try PostgresLocation("postgresql://ada:secret-pw@/tweetcli?host=/nonexistent-socket-dir")
+        let store = PostgresDocumentStore(location: location)
+        do {
+            _ = try await store.getDocument(DocumentPath(collection: "a", documentID: "b"))
+            Issue.record("a read from no server succeeded")
+        } catch {
+            let text = error.localizedDescription
+            #expect(text.contains("the server is not running or not reachable"), "\(text)")
+            #expect(!text.contains("secret-pw"))
+            #expect(!text.contains("\n"))
+        }
+    }
+
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func aDatabaseThatDoesNotExistIsNamedAsSuch() async throws {
+        let socket = try PostgresCluster.state.get()
+        let store = PostgresDocumentStore(
+            location: try PostgresLocation("postgresql:///no_such_db?host=\(socket)&user=postgres"))
+        await #expect {
+            _ = try await store.exists()
+        } throws: { error in
+            error.localizedDescription.contains("there is no such database")
+        }
+    }
+
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func anEmptyDatabaseReadsAsEmptyAndOnlyAWriteThatMayCreatesTheSchema() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let reader = PostgresDocumentStore(location: location, createIfMissing: false)
+        #expect(try await reader.exists() == false)
+        #expect(try await reader.collection("tweets").query.getDocuments().isEmpty)
+        await #expect(throws: StoreError.noStore(path: location.displayName)) {
+            try await reader.setData(["n": .integer(1)], at: DocumentPath(collection: "a", documentID: "b"))
+        }
+        let writer = PostgresDocumentStore(location: location)
+        try await writer.setData(["n": .integer(1)], at: DocumentPath(collection: "a", documentID: "b"))
+        #expect(try await reader.exists())
+        #expect(
+            try await reader.getDocument(DocumentPath(collection: "a", documentID: "b"))?.data == ["n": .integer(1)])
+    }
+
+    /// The connection speaks UTF-8 whatever the connection string asks for: text that LATIN1
+    /// cannot hold comes back as it went in.
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func theConnectionIsUTF8WhateverItsStringSays() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation() + "&client_encoding=LATIN1")
+        let store = PostgresDocumentStore(location: location)
+        let path = DocumentPath(collection: "a", documentID: "東京")
+        try await store.setData(["text": .string("こんにちは 👋")], at: path)
+        #expect(try await store.getDocument(path)?.data == ["text": .string("こんにちは 👋")])
+        let encoding = try PostgresConnection(location).execute("SHOW client_encoding")
+        #expect(encoding.first?.first == "UTF8")
+    }
+
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func aNewerSchemaThanThisBuildKnowsIsAClearError() async throws {
+        let text = try PostgresCluster.freshLocation()
+        let location = try PostgresLocation(text)
+        try await PostgresDocumentStore(location: location).setData(
+            [:], at: DocumentPath(collection: "a", documentID: "b"))
+        let admin = try PostgresConnection(location)
+        try admin.execute("UPDATE tweetcli_schema SET version = 99")
+        await #expect(
+            throws: StoreError.unsupportedFormat(file: "the database \(location.displayName)", version: "schema 99")
+        ) {
+            _ = try await PostgresDocumentStore(location: location).exists()
+        }
+    }
+
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func theFeedsQueryIsServedByAnIndex() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let store = PostgresDocumentStore(location: location, indexes: AppServices.indexes)
+        try await store.setData(
+            ["uid": .string("u"), "timestamp": .string("2026")], at: DocumentPath(collection: "tweets", documentID: "t")
+        )
+        let query = store.collection("tweets").whereField("uid", isEqualTo: .string("u"))
+            .order(by: "timestamp", descending: true).limit(to: 20)
+        let sql = try PostgresQuery(query)
+        let admin = try PostgresConnection(location)
+        try admin.execute("SET enable_seqscan = off")
+        let plan = try admin.execute("EXPLAIN " + sql.sql, sql.statement.parameters).compactMap { $0.first ?? nil }
+        #expect(plan.contains { $0.contains("Index") && $0.contains("tweetcli_index_") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("Sort") }, "the index gives the order: \(plan)")
+    }
+
+    @Test func locationsAreShownWithoutTheirPasswords() throws {
+        #expect(
+            PostgresLocation.redacted("postgresql://ada:s3cret@db.example:5433/tweets")
+                == "postgresql://ada@db.example:5433/tweets")
+        #expect(
+            PostgresLocation.redacted("postgres:///tweets?host=/tmp/pg&password=s3cret&user=ada")
+                == "postgres:///tweets?host=/tmp/pg&user=ada")
+        #expect(PostgresLocation.redacted("postgresql:///tweets?password=x") == "postgresql:///tweets")
+        #expect(PostgresLocation.redacted("/home/ada/store") == "/home/ada/store")
+        // libpq's parse errors quote the piece they stopped at, which may be a password's.
+        #expect(
+            PostgresLocation.withoutQuotedParts("invalid percent-encoded token: \"pa%ss\"\n")
+                == "invalid percent-encoded token: \"…\"")
+        do {
+            _ = try PostgresLocation("postgresql://ada:pa%zzword@host/db")
+            Issue.record("a bad percent escape was accepted")
+        } catch {
+            #expect(!error.localizedDescription.contains("zz"), "\(error.localizedDescription)")
+        }
+    }
+
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func aValueHoldingNULIsRefusedNotCutShort() async throws {
+        let store = PostgresDocumentStore(location: try PostgresLocation(try PostgresCluster.freshLocation()))
+        try await store.setData(["n": .integer(1)], at: DocumentPath(collection: "a", documentID: "abc"))
+        await #expect(throws: (any Error).self) {
+            _ = try await store.getDocument(DocumentPath(collection: "a", documentID: "abc\u{0}x"))
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+import TweetTestSupport
+
+/// The built `tweetcli` with `--store postgresql://…`, against the tests' throwaway cluster: the
+/// same commands give the same answers as on a local store, exports move a store between the
+/// engines byte for byte, concurrent writers lose nothing, and a server that goes away loses no
+/// acknowledged write.
+@Suite(.serialized, .enabled(if: PostgresCluster.isAvailable))
+struct PostgresEndToEndTests {
+    /// A local store seeded with demo data, and a PostgreSQL store imported from its export.
+    private func twinStores() throws -> (local: CLIRunner, postgres: CLIRunner, export: String) {
+        let local = try CLIRunner()
+        let seed = try local.run(["seed", "--users", "30", "--tweets", "600", "--follows", "8", "--seed", "7"])
+        #expect(seed.status == 0, "\(seed.stderr)")
+        let export = try local.run(["export"])
+        #expect(export.status == 0)
+        let postgres = try CLIRunner(location: try PostgresCluster.freshLocation())
+        let imported = try postgres.run(["import", "-"], stdin: export.stdout)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("Imported \(export.stdout.split(separator: "\n").count) documents"))
+        return (local, postgres, export.stdout)
+    }
+
+    @Test func exportAndImportMoveAStoreBetweenEnginesByteForByte() throws {
+        let (_, postgres, export) = try twinStores()
+        #expect(try postgres.run(["export"]).stdout == export)
+        let back = try CLIRunner()
+        #expect(try back.run(["import", "-"], stdin: try postgres.run(["export"]).stdout).status == 0)
+        #expect(try back.run(["export"]).stdout == export)
+        // A store that is not empty is refused, and keeps what it had.
+        let again = try postgres.run(["import", "-"], stdin: export)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("the store is not empty"))
+        #expect(try postgres.run(["export"]).stdout == export)
+    }
+
+    @Test func everyReadingCommandAnswersAsOnTheLocalStore() throws {
+        let (local, postgres, _) = try twinStores()
+        let users = try jsonArray(try local.run(["explore", "--json"]).stdout)
+        let username = try #require(users.first?["username"] as? String)
+        let uid = try #require(users.first?["id"] as? String)
+        for cli in [local, postgres] {
+            let login = try cli.run(["login", "--username", username, "--password-stdin"], stdin: "tweetcli-demo\n")
+            #expect(login.status == 0, "\(login.stderr)")
+        }
+        let feed = try jsonArray(try local.run(["feed", "--json"]).stdout)
+        let tweet = try #require(feed.dropFirst(3).first?["id"] as? String)
+        let commands: [[String]] = [
+            ["feed"], ["feed", "--following"], ["feed", "--limit", "50"], ["feed", "--before", tweet],
+            ["profile", uid], ["profile", uid, "--tab", "replies"], ["profile", uid, "--tab", "likes"],
+            ["explore"], ["explore", String(username.prefix(2))], ["search", "the"], ["search", "#swiftui"],
+            ["search", "@\(username)"], ["search", "東京"], ["search", "from:\(username) the"], ["trends"],
+            ["trends", "--hours", "168"], ["bookmarks"], ["thread", tweet], ["whoami"], ["notifications"],
+        ]
+        for command in commands {
+            let expected = try local.run(command + ["--json"])
+            let actual = try postgres.run(command + ["--json"])
+            #expect(expected.status == 0, "\(command): \(expected.stderr)")
+            #expect(actual.stdout == expected.stdout, "\(command) differs on PostgreSQL")
+            #expect(actual.stderr == expected.stderr, "\(command)")
+        }
+    }
+
+    @Test func writesWorkAsOnTheLocalStore() throws {
+        let cli = try CLIRunner(location: try PostgresCluster.freshLocation())
+        try cli.register("ada", fullname: "Ada")
+        let first = try cli.post("hello #postgres from @ada")
+        let reply = try cli.run(["post", "a reply", "--reply-to", first, "--json"])
+        #expect(reply.status == 0, "\(reply.stderr)")
+        for action in ["like", "retweet", "bookmark"] {
+            #expect(try cli.run([action, first]).status == 0, "\(action)")
+        }
+        let row = try #require(
+            try jsonArray(try cli.run(["feed", "--json"]).stdout).first { $0["id"] as? String == first })
+        #expect(row["likes"] as? Int == 1)
+        #expect(row["replyCount"] as? Int == 1)
+        #expect(row["retweets"] as? Int == 1)
+        #expect(try cli.run(["search", "#postgres"]).stdout.contains("hello #postgres"))
+        #expect(try cli.run(["trends"]).stdout.contains("#postgres"))
+        #expect(try cli.run(["delete", "-f", first]).status == 0)
+        #expect(try jsonArray(try cli.run(["bookmarks", "--json"]).stdout).isEmpty)
+        #expect(!(try cli.run(["search", "#postgres", "--json"]).stdout.contains(first)))
+        // Doctor is the local engine's; on PostgreSQL it says so.
+        let doctor = try cli.run(["doctor"])
+        #expect(doctor.status == 1)
+        #expect(doctor.stderr.contains("a PostgreSQL store's data is kept safe by its server"))
+    }
+
+    @Test func badLocationsAndAnEmptyDatabaseAreClear() throws {
+        let socket = try PostgresCluster.state.get()
+        let missing = try CLIRunner(location: "postgresql://ada:hunter22@/no_such_db?host=\(socket)&user=postgres")
+        let feed = try missing.run(["feed"])
+        #expect(feed.status == 1)
+        #expect(feed.stderr.contains("there is no such database"), "\(feed.stderr)")
+        #expect(!feed.stderr.contains("hunter22"))
+        // The hint that repeats --store leaves the password out too.
+        let signedOut = try CLIRunner(
+            location: try PostgresCluster.freshLocation().replacingOccurrences(
+                of: "user=postgres", with: "user=postgres&password=hunter22"))
+        let whoami = try signedOut.run(["whoami"])
+        #expect(whoami.status == 1)
+        #expect(whoami.stderr.contains("login"), "\(whoami.stderr)")
+        #expect(!whoami.stderr.contains("hunter22"), "\(whoami.stderr)")
+        #expect(feed.stderr.split(separator: "\n").count <= 2)
+        let empty = try CLIRunner(location: try PostgresCluster.freshLocation())
+        let read = try empty.run(["feed"])
+        #expect(read.status == 0, "an empty database reads as empty: \(read.stderr)")
+        let post = try empty.run(["post", "hi"])
+        #expect(post.status == 1)
+    }
+
+    @Test func eightPostersAndTwoLikersAtOnceLoseNothing() throws {
+        let cli = try CLIRunner(location: try PostgresCluster.freshLocation())
+        try StoreSafetyTests.postersAndLikersLoseNothing(cli, posters: 8)
+    }
+
+    @Test func aServerStoppedMidRunLosesNoAcknowledgedPost() throws {
+        let cluster = try DedicatedCluster()
+        defer { cluster.stop() }
+        let cli = try CLIRunner(location: cluster.location)
+        try cli.register("ada", fullname: "Ada")
+        var acknowledged: [String] = []
+        var refused: [CLIRunner.Result] = []
+        for number in 1...40 {
+            if number == 15 { cluster.stop() }
+            if number == 25 { try cluster.start() }
+            let result = try cli.run(["post", "post \(number)"])
+            if result.status == 0 { acknowledged.append("post \(number)") } else { refused.append(result) }
+        }
+        #expect(!refused.isEmpty)
+        for result in refused {
+            #expect(
+                result.stderr.contains("not running or not reachable") || result.stderr.contains("was lost"),
+                "\(result.stderr)")
+        }
+        let captions = Set(
+            try jsonArray(try cli.run(["feed", "--json", "--limit", "100"]).stdout).compactMap {
+                $0["caption"] as? String
+            })
+        #expect(Set(acknowledged).isSubset(of: captions))
+        #expect(acknowledged.count >= 20)
+    }
+}
+
+/// A cluster of one test's own, to stop and start: the shared one serves tests running at once.
+private final class DedicatedCluster {
+    let location: String
+    private let data: String
+    private let socket: String
+
+    init() throws {
+        let shared = try PostgresCluster.state.get()
+        socket = shared + "-dedicated-\(UUID().uuidString.prefix(8))"
+        data = socket + "/data"
+        try FileManager.default.createDirectory(atPath: socket, withIntermediateDirectories: true)
+        if geteuid() == 0 { PostgresCluster.run(["/bin/chown", "postgres", socket]) }
+        guard
+            PostgresCluster.run([
+                PostgresCluster.bin + "/initdb", "--no-sync", "-A", "trust", "-U", "postgres", "-D", data,
+            ]) == 0
+        else { throw PostgresCluster.ClusterError(description: "initdb failed") }
+        location = "postgresql:///postgres?host=\(socket)&user=postgres"
+        try start()
+    }
+
+    func start() throws {
+        let options = "-k \(socket) -c listen_addresses='' -F"
+        guard
+            PostgresCluster.run([
+                PostgresCluster.bin + "/pg_ctl", "-D", data, "-l", socket + "/log", "-o", options, "-w", "start",
+            ]) == 0
+        else { throw PostgresCluster.ClusterError(description: "the dedicated server did not start") }
+    }
+
+    func stop() {
+        PostgresCluster.run([PostgresCluster.bin + "/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: socket)
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Testing
+import TweetCLI
+import TweetCore
+import TweetStore
+import TweetTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// tweetcli in a real pseudo-terminal (tmux): prompts, the editor, the delete question, the pager,
+/// wrapping, and what stored escape sequences do to the screen.
+@Suite(.enabled(if: TmuxSession.isAvailable), .serialized)
+struct TerminalTests {
+    let password = "correct horse battery"
+
+    /// A session with ada registered and signed in, in a window `width` columns wide.
+    func signedIn(width: Int = 100, height: Int = 40, environment: [String: String] = [:]) throws -> TmuxSession {
+        let session = try TmuxSession(width: width, height: height, environment: environment)
+        try session.tweetcli(
+            [
+                "register", "--email", "ada@example.com", "--username", "ada", "--fullname", "Ada Lovelace",
+                "--password-stdin",
+            ], stdin: password + "\n")
+        return session
+    }
+
+    @Test func registerAsksForThePasswordTwiceWithoutEchoingIt() throws {
+        let session = try TmuxSession(width: 100)
+        try session.type("tweetcli register --email grace@example.com --username grace --fullname 'Grace Hopper'")
+        try session.waitFor("Password (at least 8 characters):")
+        try session.type("cobol-forever")
+        try session.waitFor("Repeat the password:")
+        try session.type("cobol-forever")
+        let screen = try session.waitFor("Welcome, Grace Hopper!")
+        #expect(!screen.joined().contains("cobol-forever"))
+        #expect(try session.run("tweetcli whoami").screen.contains { $0.contains("@grace") })
+    }
+
+    /// A Twitter archive with nobody signed in: the account it names is made, with the password
+    /// asked twice as register asks it, and the summary is the last line.
+    @Test func anArchiveWithNobodySignedInAsksForTheNewAccountsPassword() throws {
+        let session = try TmuxSession(width: 120)
+        let data = session.home.appendingPathComponent("archive/data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try """
+        window.YTD.account.part0 = [ { "account" : { "email" : "grace@example.com", "username" : "Grace_H",
+          "accountId" : "7", "accountDisplayName" : "Grace Hopper" } } ]
+        """.write(to: data.appendingPathComponent("account.js"), atomically: true, encoding: .utf8)
+        try """
+        window.YTD.tweet.part0 = [ { "tweet" : { "id_str" : "1600000000000000000", "full_text" : "bugs &amp; moths",
+          "created_at" : "Mon Dec 12 10:00:00 +0000 2022", "entities" : { "urls" : [ ] } } } ]
+        """.write(to: data.appendingPathComponent("tweet.js"), atomically: true, encoding: .utf8)
+        try session.type("tweetcli import --twitter-archive \(session.home.path)/archive")
+        try session.waitFor("Password (at least 8 characters):")
+        #expect(try session.screen().contains { $0.contains("creating @grace_h from the archive") })
+        try session.type("cobol-forever")
+        try session.waitFor("Repeat the password:")
+        try session.type("cobol-forever")
+        let screen = try session.waitFor("Imported 1 tweet (0 replies) and 0 likes as @grace_h")
+        #expect(!screen.joined().contains("cobol-forever"))
+        #expect(try session.run("tweetcli feed").screen.contains { $0.contains("bugs & moths") })
+    }
+
+    @Test func aTooShortPasswordIsRefusedBeforeItIsRepeated() throws {
+        let session = try TmuxSession(width: 100)
+        try session.type("tweetcli register --email g@example.com --username grace --fullname Grace; echo rc=$?")
+        try session.waitFor("Password (at least 8 characters):")
+        try session.type("short")
+        let (status, screen) = try session.waitForStatus("rc")
+        #expect(screen.contains { $0.contains("error: the password must have at least 8 characters") })
+        #expect(!screen.contains { $0.contains("Repeat the password") })
+        #expect(status == 1)
+        #expect(!screen.contains { $0.hasPrefix("usage:") })
+    }
+
+    @Test func differentPasswordsFailWithoutAUsageLine() throws {
+        let session = try TmuxSession(width: 100)
+        try session.type("tweetcli register --email g@example.com --username grace --fullname Grace; echo rc=$?")
+        try session.waitFor("Password (at least 8 characters):")
+        try session.type("first-password")
+        try session.waitFor("Repeat the password:")
+        try session.type("second-password")
+        let (status, screen) = try session.waitForStatus("rc")
+        #expect(screen.contains { $0.contains("error: the two passwords differ; nothing was registered") })
+        #expect(status == 1)
+        #expect(!FileManager.default.fileExists(atPath: session.store))
+    }
+
+    @Test func postWithNoCaptionOpensTheEditorAndPostsWhatIsWritten() throws {
+        let session = try signedIn()
+        try session.type("tweetcli post")
+        try session.waitFor("# Write your tweet above this line")
+        try session.type("iHello from vim, in a real terminal #vim", enter: false)
+        try session.press("Escape")
+        try session.type(":wq")
+        try session.waitFor("♡ 0")
+        let feed = try session.run("tweetcli feed --json | grep -c 'Hello from vim, in a real terminal #vim'")
+        #expect(feed.screen.contains("1"))
+    }
+
+    @Test func anEmptyTweetCancelsAndATooLongOneIsKeptAsADraft() throws {
+        let session = try signedIn()
+        try session.type("tweetcli post; echo rc=$?")
+        try session.waitFor("# Write your tweet above this line")
+        try session.type(":q!")
+        var (status, screen) = try session.waitForStatus("rc")
+        #expect(screen.contains { $0.contains("error: the tweet was empty, so nothing was posted") })
+        #expect(status == 1)
+
+        try session.type("clear; tweetcli post; echo rc=$?")
+        try session.waitFor("# Write your tweet above this line")
+        try session.type("i" + String(repeating: "long ", count: 60), enter: false)
+        try session.press("Escape")
+        try session.type(":wq")
+        (status, screen) = try session.waitForStatus("rc")
+        #expect(screen.joined().contains("your draft is kept in"))
+        #expect(status == 1)
+
+        // The draft comes back in the editor; cut it short and post it.
+        try session.type("clear; tweetcli post --draft")
+        try session.waitFor("long long long")
+        try session.type("0D", enter: false)
+        try session.type("iShort at last", enter: false)
+        try session.press("Escape")
+        try session.type(":wq")
+        try session.waitFor("Short at last")
+        let again = try session.run("tweetcli post --draft")
+        #expect(again.status == 1)
+        #expect(again.screen.joined().contains("there is no draft to reopen"))
+    }
+
+    @Test func whatWasWrittenIsKeptWhenThePostFailsForAnyReason() throws {
+        let session = try signedIn()
+        let editor = session.home.appendingPathComponent("editor.sh")
+        try "#!/bin/sh\nprintf 'written while signed out\\n' > \"$1\"\n".write(
+            to: editor, atomically: true, encoding: .utf8)
+        #expect(chmod(editor.path, 0o755) == 0)
+        try session.tweetcli(["logout"])
+        let failed = try session.run("EDITOR=\(editor.path) tweetcli post")
+        #expect(failed.status == 1)
+        #expect(failed.screen.joined().contains("you are not signed in"))
+        #expect(failed.screen.joined().contains("your draft is kept in"))
+        let draft = session.home.appendingPathComponent("state/tweetcli/draft.txt")
+        #expect(try String(contentsOf: draft, encoding: .utf8) == "written while signed out\n")
+    }
+
+    @Test func aPagerThatCannotRunLeavesTheOutputOnTheScreen() throws {
+        let session = try TmuxSession(width: 100, height: 20, environment: ["PAGER": "no-such-pager"])
+        try session.tweetcli(["seed", "--users", "5"])
+        let result = try session.run("tweetcli feed --limit 20")
+        #expect(result.status == 0)
+        #expect(result.screen.contains { $0.hasPrefix("More: tweetcli feed --limit 20 --before ") })
+    }
+
+    @Test func deleteAsksFirstAndOnlyYesDeletes() throws {
+        let session = try signedIn()
+        let id = try json(session.tweetcli(["post", "to be deleted", "--json"]))["id"] as? String ?? ""
+        try session.type("tweetcli delete \(id); echo rc=$?")
+        try session.waitFor("Delete tweet \(id)? This cannot be undone. [y/N]")
+        try session.type("n")
+        var (status, screen) = try session.waitForStatus("rc")
+        #expect(status == 1)
+        #expect(screen.contains { $0.contains("error: nothing was deleted") })
+        #expect(try session.run("tweetcli feed --json | grep -c 'to be deleted'").screen.contains("1"))
+        try session.type("clear; tweetcli delete \(id); echo rc=$?")
+        try session.waitFor("[y/N]")
+        try session.type("y")
+        (status, screen) = try session.waitForStatus("rc")
+        #expect(screen.contains { $0.contains("Deleted tweet \(id).") })
+        #expect(status == 0)
+    }
+
+    @Test func longOutputIsPagedAndShortOrPipedOutputIsNot() throws {
+        let session = try TmuxSession(width: 100, height: 20)
+        try session.tweetcli(["seed", "--users", "5"])
+        try session.type("tweetcli feed --limit 20")
+        let paged = try session.waitFor("id ")
+        #expect(paged.last(where: { !$0.isEmpty }) == ":", "less shows its prompt: \(paged)")
+        try session.press("q")
+        try session.waitForPrompt()
+        let short = try session.run("tweetcli feed --limit 1")
+        #expect(short.status == 0)
+        #expect(short.screen.contains { $0.contains("More: tweetcli feed --limit 1 --before") })
+        let piped = try session.run("tweetcli feed --limit 20 | tail -n 1")
+        #expect(piped.status == 0)
+        #expect(piped.screen.contains { $0.hasPrefix("More: ") })
+        let unpaged = try session.run("tweetcli feed --limit 20 --no-pager")
+        #expect(unpaged.status == 0)
+    }
+
+    @Test(arguments: [40, 100])
+    func everyLineIsWrappedAtWordsToTheWidth(_ width: Int) throws {
+        let session = try signedIn(width: width)
+        let caption =
+            "Wrapping should break at spaces so that no word is ever cut in two by the terminal "
+            + "itself, even when https://example.com/a/rather/long/path/that/goes/on is in the middle"
+        try session.tweetcli(["post", caption])
+        try session.tweetcli(["edit-profile", "--bio", "A bio long enough to need wrapping at forty columns, surely."])
+        let feed = try session.run("tweetcli feed --limit 1")
+        #expect(feed.status == 0)
+        #expect(feed.screen.allSatisfy { $0.count <= width })
+        let words = caption.split(separator: " ").filter { $0.count < width }
+        for word in words { #expect(feed.screen.contains { $0.contains(word) }, "\(word) was cut: \(feed.screen)") }
+        let captionRows = feed.screen.drop { !$0.hasPrefix("Wrapping") }.prefix { !$0.hasPrefix("♡") }
+        #expect(captionRows.count == (width == 100 ? 2 : 5), "\(captionRows)")
+        // Headers, profile details and help wrap too.
+        let profile = try session.run("tweetcli profile && tweetcli help feed")
+        #expect(profile.status == 0)
+        #expect(profile.screen.allSatisfy { $0.count <= width })
+        #expect(profile.screen.contains { $0.hasPrefix("A bio long enough") })
+    }
+
+    @Test func notificationsAndQuotesKeepTheirIndentWhenTheyWrap() throws {
+        let session = try signedIn(width: 40)
+        let posted = try session.tweetcli(["post", "a tweet of ada's that others will quote and like", "--json"])
+        let id = try #require(try json(posted)["id"] as? String)
+        try session.tweetcli(
+            [
+                "register", "--email", "bob@example.com", "--username", "bob", "--fullname", "Bob Builder",
+                "--password-stdin",
+            ], stdin: password + "\n")
+        try session.tweetcli(["like", id])
+        try session.tweetcli(["post", "quoting it with a caption long enough to wrap twice here", "--quote", id])
+        try session.tweetcli(["login", "--username", "ada", "--password-stdin"], stdin: password + "\n")
+        let bell = try session.run("tweetcli notifications")
+        #expect(bell.status == 0)
+        #expect(bell.screen.allSatisfy { $0.count <= 40 }, "\(bell.screen)")
+        #expect(bell.screen.contains { $0.contains("Bob Builder quoted your tweet") }, "\(bell.screen)")
+        // The quoting tweet is shown indented under its line, and its wrapped lines stay indented.
+        let quoteRows = bell.screen.drop { !$0.contains("quoted your tweet") }.dropFirst().prefix { !$0.isEmpty }
+        #expect(quoteRows.count >= 4, "\(bell.screen)")
+        #expect(quoteRows.allSatisfy { $0.hasPrefix("    ") }, "\(quoteRows)")
+        // Read now: the feed no longer announces them.
+        let feed = try session.run("tweetcli feed --limit 1")
+        #expect(!feed.screen.contains { $0.contains("new notification") }, "\(feed.screen)")
+    }
+
+    @Test func storedEscapeSequencesNeitherRetitleNorClearTheScreen() async throws {
+        let session = try signedIn()
+        // Written past the composer's checks, as a hostile or older store might hold it.
+        let services = try AppServices.local(
+            storeDirectory: session.store,
+            stateDirectory: AppPaths.stateDirectory(
+                environment: ["XDG_STATE_HOME": session.home.appendingPathComponent("state").path]))
+        let uid = try #require(try await services.auth.currentUid())
+        try await services.store.runTransaction { transaction in
+            transaction.setData(
+                [
+                    "uid": .string(uid), "caption": .string("evil \u{1B}]0;pwned\u{07} \u{1B}[2J\u{9B}2J done"),
+                    "likes": .integer(0), "timestamp": .string("2026-11-30T00:00:00.000Z"), "replyToId": .null,
+                ], at: DocumentPath(collection: "tweets", documentID: "0VhostileTweet000001"))
+            transaction.updateData(
+                ["fullname": .value(.string("Ada \u{1B}[8mhidden\u{202E}txt.exe"))],
+                at: DocumentPath(collection: "users", documentID: uid))
+        }
+        try session.type("echo before-the-feed")
+        try session.waitFor("before-the-feed")
+        try session.type("tweetcli feed")
+        let screen = try session.waitFor("done")
+        #expect(screen.contains("before-the-feed"), "the screen was cleared: \(screen)")
+        #expect(screen.contains { $0.contains("evil \\x1b]0;pwned\\x07 \\x1b[2J\\u009b2J done") })
+        #expect(screen.contains { $0.contains("Ada \\x1b[8mhidden\\u202etxt.exe") })
+        #expect(
+            try session.tmux(["display-message", "-p", "#{pane_title}"]).trimmingCharacters(in: .newlines) != "pwned")
+    }
+}
+
+func json(_ text: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+}
