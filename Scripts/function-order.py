@@ -1,14 +1,13 @@
 #!/usr/bin/env python3
-"""Writes Linker/tweetcli.order and Linker/floor.order: the functions each program runs, for the
-linker to lay out side by side (gold's --section-ordering-file, which Package.swift passes to
-release links).
+"""Writes Linker/tweetcli.order and, when the benchmarks are built, Benchmarks/Linker/floor.order:
+the functions each program runs, for the linker to lay out side by side (gold's
+--section-ordering-file, which Package.swift and Benchmarks/Package.swift pass to release links).
 
-A command runs code from all over an 11 MB text section; each first touch of a 64 KiB window of
-it is a page fault. With the functions the commands run placed together, `feed` took 40 text
-page faults instead of 91 (perf record -e page-faults).
+A command runs code from all over a large text section, and each first touch of a window of it is
+a page fault: placed together, the functions the commands run touch fewer windows.
 
-Run after `swift build -c release --static-swift-stdlib`; it needs
-valgrind. It seeds a small store in a temporary directory, runs every kind of command once under
+Run after `swift build -c release --static-swift-stdlib --product tweetcli` (and, for the floor,
+the same build with `--package-path Benchmarks`); it needs valgrind. It seeds a small store in a temporary directory, runs every kind of command once under
 callgrind (which lists each function it saw run), and orders the functions by how many of the
 commands ran them, then by how many instructions they ran. Names the linker does not find are
 ignored, so a stale file only costs speed; regenerate it after large changes.
@@ -62,8 +61,10 @@ def functions_run(profile):
     names, costs, current, call = {}, collections.Counter(), None, False
     with open(profile, errors="replace") as lines:
         for line in lines:
-            if line.startswith(("totals:", "summary:")):
+            if line.startswith("totals:"):
                 break
+            if line.startswith("summary:"):  # valgrind 3.19 writes it before the functions
+                continue
             match = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
             if match:
                 kind, number, name = match.groups()
@@ -111,10 +112,10 @@ def write_order(program, profiles, path):
 
 
 def main():
-    tweetcli, floor = os.path.join(RELEASE, "tweetcli"), os.path.join(RELEASE, "floor")
-    for program in (tweetcli, floor):
-        if not os.access(program, os.X_OK):
-            sys.exit(f"error: {program} is missing; run swift build -c release --static-swift-stdlib first")
+    tweetcli = os.path.join(RELEASE, "tweetcli")
+    floor = os.path.join(ROOT, "Benchmarks", ".build", "release", "floor")
+    if not os.access(tweetcli, os.X_OK):
+        sys.exit(f"error: {tweetcli} is missing; run swift build -c release --static-swift-stdlib first")
     os.makedirs(os.path.join(ROOT, "Linker"), exist_ok=True)
     with tempfile.TemporaryDirectory() as workspace:
         store = os.path.join(workspace, "store")
@@ -132,7 +133,9 @@ def main():
             arguments = ["--store", store] + [part.format(**values) for part in command]
             profiles.append(profile(tweetcli, arguments, workspace, index))
         write_order(tweetcli, profiles, os.path.join(ROOT, "Linker", "tweetcli.order"))
-        write_order(floor, [profile(floor, [], workspace, "floor")], os.path.join(ROOT, "Linker", "floor.order"))
+        if os.access(floor, os.X_OK):
+            floor_order = os.path.join(ROOT, "Benchmarks", "Linker", "floor.order")
+            write_order(floor, [profile(floor, [], workspace, "floor")], floor_order)
 
 
 if __name__ == "__main__":

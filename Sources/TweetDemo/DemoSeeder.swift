@@ -30,16 +30,15 @@ public struct DemoSeeder: Sendable {
         /// what the seeder holds is each tweet's four counters (a byte each), each user, and each
         /// search term's newest bucket; the store sorts the documents on disk in runs of 32 MiB,
         /// and writing the segment holds its Bloom filter (10 bits a document) and the index keys'
-        /// sort. Measured (peak RSS, the release build, 1000 users following 100 each, 10,000 for
-        /// 10M): 162 MiB at 1M tweets and 231 MiB at 10M, with runs sorted on another thread in
-        /// halves of the budget and records made on two more (186 and 260 MiB before either).
+        /// sort. The formula stays above the peak resident set that release-build seeds of up to
+        /// ten million tweets reached.
         public var estimatedPeakBytes: Double {
             200 * 1_048_576 + 6 * Double(tweets) + 1_000 * Double(users)
         }
 
         /// About the most disk the store's file system needs while these counts are seeded: the
-        /// sorted runs of every document, their merges, then the segment made from them. Measured:
-        /// 31 GB at 10M tweets, likes and follows by 10,000 users (the store then is 8.5 GiB).
+        /// sorted runs of every document, their merges, then the segment made from them. The formula
+        /// stays above what a ten-million-tweet seed used.
         public var estimatedDiskBytes: Double {
             3
                 * (800 * Double(tweets) + 300 * Double(likes) + 250 * Double(users) * Double(follows)
@@ -258,7 +257,7 @@ public struct DemoSeeder: Sendable {
         var captions = DemoCaptions()
         var terms = SeedTerms(draws: draws)
         // Tweets are made in time order, so each hour's hashtags are counted and written before
-        // the next hour's: one hour is held, not every hour's (at 10M tweets, about 100 MB).
+        // the next hour's: one hour is held, not every hour's.
         var trendHour: String?
         var trendCounts: [String: (hashtag: String, tweets: Int64)] = [:]
         var stats = [UserStats](repeating: UserStats(following: 0, followers: 0, tweets: 0), count: users.count)

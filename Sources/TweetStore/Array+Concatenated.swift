@@ -1,8 +1,7 @@
 extension Array where Element == String {
     /// `joined(separator:)` with `String`'s own `+=`. The standard library's `joined` is generic
     /// and not specialized for a caller in another module: its first call looks its associated
-    /// types up at run time, about 170,000 instructions, and every command built index names and
-    /// its store's path with it.
+    /// types up at run time, and every command built index names and its store's path with it.
     package func concatenated(separator: String) -> String {
         var result = ""
         for (position, part) in enumerated() {

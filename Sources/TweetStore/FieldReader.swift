@@ -3,8 +3,8 @@ import FoundationEssentials
 /// A model that reads itself straight from a document's fields.
 ///
 /// `Decodable` goes through `KeyedDecodingContainer<CodingKeys>`, a generic type the runtime
-/// instantiates on first use by scanning every protocol conformance in the binary (about 240,000
-/// instructions a type, measured with callgrind), and through a dictionary copy to add the `id`.
+/// instantiates on first use by scanning every protocol conformance in the binary, once for each
+/// type, and through a dictionary copy to add the `id`.
 /// A command that shows a page pays that for each model it decodes; lookups by key do not.
 public protocol DocumentDecodable: Decodable {
     init(reading fields: FieldReader) throws(FieldReader.Failure)

@@ -25,7 +25,7 @@ public struct IndexDefinition: Sendable, Hashable {
     package let name: String
     /// A top-level field whose value each entry carries as a 32-bit ``tag(of:)``, so that a scan of
     /// the index with an `in` filter on it skips most entries without reading their documents
-    /// (the following feed reads the newest tweets for the 1% its reader follows). Not part of
+    /// (the following feed reads the newest tweets of the few users its reader follows). Not part of
     /// ``name``: a segment written without tags still serves the index, and a query reads its lines.
     public let taggedField: String?
     /// ``collectionIDHash(_:)`` of ``collectionID``: a document whose collection's last

@@ -6,12 +6,10 @@
 /// first set.
 ///
 /// A list, not a `Dictionary`: a document has a dozen fields or so, and a dictionary hashed each
-/// key twice, once when a parse set it and once when a model read it (SipHash over its bytes, a
-/// few hundred instructions each time), where a key is found here by comparing two words with
-/// each field's. On the 1M store of 10,000 users, `feed` went from 6.42 to 6.23 million
-/// instructions and the following feed from 9.26 to 9.00 (callgrind). Past ``indexedCount`` fields
-/// (only a hostile or unusual document has so many) a dictionary of positions keeps every lookup
-/// and insertion constant-time.
+/// key twice, once when a parse set it and once when a model read it (SipHash over all its bytes
+/// each time), where a key is found here by comparing two words with each field's. Past
+/// ``indexedCount`` fields (only a hostile or unusual document has so many) a dictionary of
+/// positions keeps every lookup and insertion constant-time.
 ///
 /// Keys are the same when their UTF-8 bytes are, as JSON and PostgreSQL's `jsonb` compare them
 /// (`String`'s `==` would also match two spellings of one accented letter, and took its slow path

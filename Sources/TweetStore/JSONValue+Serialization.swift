@@ -171,7 +171,7 @@ extension JSONValue {
 
     /// Parses the bytes of an array: the generic version, called from another module, is not
     /// specialized, and instantiating its generic types at run time (a conformance lookup each)
-    /// cost a command 2.6 million instructions in a statically linked build.
+    /// made every command pay for it in a statically linked build.
     package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in try parse(buffer) }
     }

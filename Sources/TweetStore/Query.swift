@@ -332,7 +332,7 @@ extension Query {
     ///
     /// An array, not `some Sequence`: the engines call it from their own modules, where a generic
     /// function of this one runs unspecialised, looking its iterator's type up at run time by
-    /// demangling (175,000 instructions in a following feed's first query, callgrind).
+    /// demangling, in the first query of every command.
     package func select(from candidates: [DocumentSnapshot]) -> [DocumentSnapshot] {
         var selected = candidates.filter { matches($0) && hasOrderFields($0) && isAfterCursor($0) }
         let orders = effectiveOrders

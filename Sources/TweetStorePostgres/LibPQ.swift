@@ -8,12 +8,11 @@ import FoundationEssentials
 /// libpq's functions, loaded with `dlopen` the first time a PostgreSQL store is used.
 ///
 /// Linking libpq into the binary would load it and the twenty libraries it needs (TLS, Kerberos,
-/// LDAP) into every command, local stores included: that tripled the dynamic loader's work for
-/// every start-up (about 19 million instructions of symbol lookups instead of 7). CLibPQ gives
-/// the declarations; these pointers are libpq's own functions. `RTLD_DEEPBIND` makes the loader
-/// resolve libpq's and its libraries' symbols among themselves first, not through the Swift
-/// runtime's libraries ahead of them: that halved `dlopen`'s work (`feed` on PostgreSQL, counted with
-/// callgrind: 20.7 million instructions in `dlopen` without it, 10.9 million with it).
+/// LDAP) into every command, local stores included: that tripled the dynamic loader's symbol
+/// lookups at every start-up. CLibPQ gives the declarations; these pointers are libpq's own
+/// functions. `RTLD_DEEPBIND` makes the loader resolve libpq's and its libraries' symbols among
+/// themselves first, not through the Swift runtime's libraries ahead of them: that halves
+/// `dlopen`'s work.
 struct LibPQ: @unchecked Sendable {
     let connectdbParams:
         @convention(c) (

@@ -428,7 +428,7 @@ public actor PostgresDocumentStore: DocumentStore {
         try connection.execute("TRUNCATE tweetcli_documents")
         try connection.execute("ALTER TABLE tweetcli_documents DROP CONSTRAINT tweetcli_documents_pkey")
         // Made by the first builds of this schema for collection-group queries without an index of
-        // their own; the services have none, and it cost a seed of 1M tweets 7 s.
+        // their own; the services have none, and keeping it up made every seed slower.
         try connection.execute("DROP INDEX IF EXISTS tweetcli_documents_group")
         for index in indexes { try connection.execute("DROP INDEX IF EXISTS \(PostgresSQL.indexName(index))") }
         let rows = documents.enumerated().lazy.filter { last[$0.element.0] == $0.offset }.map { _, document in

@@ -118,9 +118,9 @@ package enum FileIO {
     /// Deletes a large file a few megabytes at a time: cut from its end, each cut synced, then
     /// unlinked. On ext4 mounted with `discard`, as this machine's disk is, unlinking a file of
     /// hundreds of megabytes frees all its blocks in one journal commit, and another process's
-    /// fsync of a few bytes made meanwhile waits for it (`Scripts/unlink-stall.py`: 31.6 ms beside
-    /// 360 MiB unlinked, 5.7 ms beside it cut 4 MiB at a time). Best effort, like any removal of a
-    /// file nothing reads: what is left goes at the next try.
+    /// fsync of a few bytes made meanwhile waits for it (`Scripts/unlink-stall.py` shows the wait,
+    /// and how much shorter it is beside a file cut a step at a time). Best effort, like any removal
+    /// of a file nothing reads: what is left goes at the next try.
     /// - Parameter step: bytes cut at a time.
     package static func removeGradually(_ path: String, step: Int = 4 << 20) {
         let fd = retrying { open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }

@@ -23,8 +23,12 @@ package enum PathName {
             default: parts.append(part)
             }
         }
+        // String's own `+=` of a String: the generic `+` of a Substring is not specialized here.
         var absolute = ""
-        for part in parts { absolute += "/" + part }
+        for part in parts {
+            absolute += "/"
+            absolute += String(part)
+        }
         return absolute.isEmpty ? "/" : absolute
     }
 }

@@ -6,8 +6,8 @@ import FoundationEssentials
 
 /// Trimming and replacing without Foundation's `trimmingCharacters(in:)` and
 /// `replacingOccurrences(of:with:)`, which live in the module that links ICU into the binary:
-/// about 1,600 more protocol conformances for each first use of a generic type to scan, 768 symbols
-/// for the dynamic linker to look up at every start, and 37 MB of data.
+/// more protocol conformances for each first use of a generic type to scan, more symbols for the
+/// dynamic linker to look up at every start, and ICU's data.
 extension StringProtocol {
     /// The text without white space (`White_Space`, newlines included, and the zero-width space)
     /// at either end, as `trimmingCharacters(in: .whitespacesAndNewlines)` gives it.
@@ -23,8 +23,8 @@ extension StringProtocol {
     }
 
     // Inlinable, so a caller in another module specializes it for String or Substring: the
-    // generic form looked associated types and conformances up at run time, 233,000 instructions
-    // for `search`'s one check of its words.
+    // generic form looked associated types and conformances up at run time, a cost out of all
+    // proportion to `search`'s one check of its words.
     @usableFromInline
     func trimmed(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars

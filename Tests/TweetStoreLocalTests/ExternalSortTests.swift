@@ -54,8 +54,8 @@ struct ExternalSortTests {
         }
     }
 
-    /// The default fan-in merges hundreds of runs at once (the ten-million-tweet seed writes about
-    /// 600), within the descriptors this process may open, and still sorts stably.
+    /// The default fan-in merges hundreds of runs at once (as many as the ten-million-tweet seed
+    /// writes), within the descriptors this process may open, and still sorts stably.
     @Test func theDefaultFanInMergesHundredsOfRunsAtOnce() throws {
         #expect(ExternalSorter.defaultFanIn >= 16)
         var limit = rlimit()

@@ -95,7 +95,7 @@ package enum PostgresCluster {
             _ = PostgresCluster.run([
                 PostgresCluster.ctl, "-D", PostgresCluster.dataDirectory, "-m", "immediate", "stop",
             ])
-            // Best effort at exit: the throwaway cluster's files (about 76 MB a run).
+            // Best effort at exit: the throwaway cluster's files, which would pile up run after run.
             try? FileManager.default.removeItem(atPath: PostgresCluster.root)
         }
         do {

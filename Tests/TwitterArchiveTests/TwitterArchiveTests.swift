@@ -150,7 +150,7 @@ extension TwitterArchiveReadingTests {
         #expect(expanded.utf8.count <= TwitterText.maximumExpandedBytes)
         #expect(expanded.hasPrefix(long + " ") && expanded.hasSuffix("https://t.co/q "))
         // Four megabytes of "http" and one link: one pass, not a search from every "http" (which
-        // took two minutes here).
+        // grows with the square of the text).
         let started = Date()
         let crowded = String(repeating: "http", count: 1 << 20) + " https://t.co/abc"
         // Past 128 KiB a link only expands to something no longer than itself.

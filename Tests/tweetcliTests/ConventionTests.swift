@@ -249,9 +249,9 @@ struct ConventionTests {
     @Test func aFailedSeedOrRegisterLeavesNoStoreBehind() throws {
         let cli = try CLIRunner()
         #expect(try cli.run(["seed", "--users", "2", "--follows", "5"]).status == 64)
-        // Within every option's range, but ten billion follows fit on no machine's disk (and once
-        // in no machine's memory: it was killed by the kernel at 24 GB): refused in one sentence
-        // before anything is made.
+        // Within every option's range, but ten billion follows fit on no machine's disk (and, before
+        // this check, in no machine's memory either: the kernel killed the seed): refused in one
+        // sentence before anything is made.
         let huge = try cli.run(["seed", "--users", "1000000", "--follows", "9999"])
         #expect(huge.status == 1, "\(huge.stderr)")
         #expect(huge.stderr.contains("GiB of disk") || huge.stderr.contains("GiB of memory"), "\(huge.stderr)")

@@ -74,8 +74,8 @@ struct Benchmark {
     /// Before each side's runs, that side's floor (`settle`: the Swift floor, or the peer running
     /// its `SELECT 1`) runs once untimed, so that neither side is timed straight after the other's
     /// program: a process started right after a different one (a `sqlite3` scan, even its `SELECT 1`)
-    /// took up to 1.1 ms longer than after one of its own kind (docs/BENCHMARK.md), which
-    /// charged each series for whatever the interleaving put before it.
+    /// took longer than after one of its own kind (docs/BENCHMARK.md), which charged each series
+    /// for whatever the interleaving put before it.
     private func measure(
         _ group: [Operation], settlingWith settle: Operation, datasets: [Dataset], subjects: [Subjects],
         launcher: ProcessLauncher

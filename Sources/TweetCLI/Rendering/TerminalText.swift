@@ -85,8 +85,8 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
 
     /// The text without any styling.
     public var plain: String {
-        // The runs' bytes copied into one string made at its final size: String's append cost
-        // about 340 instructions a run (a page of tweets has several hundred runs), a copy a few.
+        // The runs' bytes copied into one string made at its final size: String's append costs
+        // many times a copy for each run, and a page of tweets has hundreds of runs.
         var count = 0
         for run in runs { count += run.text.utf8.count }
         return String(unsafeUninitializedCapacity: count) { buffer in

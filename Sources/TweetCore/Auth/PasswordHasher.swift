@@ -47,8 +47,8 @@ public struct PasswordHasher: Sendable {
         guard let last = hash.split(separator: "$").last, hash.hasPrefix("$sha1$") else {
             throw AuthError.passwordHashingFailed
         }
-        // A document ID has no slash. (A plain map: Foundation's replacingOccurrences costs a
-        // millisecond's worth of set-up on its first use, and this runs in every command.)
+        // A document ID has no slash. (A plain map: Foundation's replacingOccurrences has a costly
+        // set-up on its first use, and this runs in every command.)
         return String(last.map { $0 == "/" ? "-" : $0 })
     }
 

@@ -1,8 +1,8 @@
 import TweetStore
 
 /// `following-list/{uid}`: the uids `uid` follows in one document, so the following feed reads one
-/// document instead of a collection of them (at 10M tweets, 100 follows were a tenth of the feed's
-/// instructions). Follow and unfollow keep it in the transaction that changes the follow.
+/// document instead of a collection of them (reading every follow's document was a large share of
+/// the feed's work). Follow and unfollow keep it in the transaction that changes the follow.
 ///
 /// It is trusted only while `user-stats/{uid}` says `followingListed` and counts as many follows
 /// as the list holds. A binary from before the list writes the stats document whole, so any follow
@@ -35,8 +35,8 @@ package enum FollowingList {
         var uids: [String] = []
         uids.reserveCapacity(values.count)
         for value in values {
-            // The bytes searched in place (a native string's are contiguous): a hundred uids
-            // through the generic UTF-8 view cost 60,000 instructions.
+            // The bytes searched in place (a native string's are contiguous): the generic UTF-8
+            // view costs many times as much for each uid.
             guard let uid = value.stringValue, !uid.isEmpty,
                 !(uid.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "/")) }
                     ?? uid.utf8.contains(UInt8(ascii: "/"))),

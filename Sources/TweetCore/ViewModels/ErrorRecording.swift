@@ -39,8 +39,8 @@ struct Page<Item> {
 }
 
 /// What a listing's view shows, a page and the last action's error, observed as one value: each
-/// observed property's key path is made at its first use, one for a new type of value about 50,000
-/// instructions (see FeedViewModel).
+/// observed property's key path is made at its first use, and one for a new type of value is costly
+/// (see FeedViewModel).
 struct ListingState<Item> {
     var page = Page<Item>()
     var error: (any Error)?

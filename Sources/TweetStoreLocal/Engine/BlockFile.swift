@@ -10,19 +10,19 @@ import TweetSystem
 /// pool of buffers that are reused.
 ///
 /// Not a memory map on purpose: the kernel maps whole large folios of a mapped file on a fault,
-/// so a page of results from a memory-mapped 400 MB segment counted tens of MiB in the process's
-/// resident set. A lookup touches a few scattered blocks, and the top levels of every binary search
-/// fall on the same blocks, which the pool keeps.
+/// so a page of results from a large memory-mapped segment counted far more than the blocks it
+/// read in the process's resident set. A lookup touches a few scattered blocks, and the top levels
+/// of every binary search fall on the same blocks, which the pool keeps.
 ///
-/// Reused, because memory a process touches for the first time costs a page fault: measured here,
-/// reading 265 scattered blocks into a fresh buffer each took 995 µs, into one reused buffer
-/// 171 µs. A command reads a few hundred blocks, a scan thousands; the pool's pages fault once.
+/// Reused, because memory a process touches for the first time costs a page fault, which made
+/// reading scattered blocks into a fresh buffer each far slower than into one reused buffer. A
+/// command reads a few hundred blocks, a scan thousands; the pool's pages fault once.
 final class BlockFile {
     static let blockSize = 4096
     /// The blocks kept at once (64 KiB): past it, the block least recently used of those sampled
-    /// (a clock sweep) gives up its buffer. Each block's page costs a fault on first use (about
-    /// 1.2 µs here, as much as reading a cached block again): with 16 rather than 32, `feed` reads
-    /// 195 blocks instead of 174 and takes 474 page faults instead of 507 (strace, perf stat).
+    /// (a clock sweep) gives up its buffer. Each block's page costs a fault on first use, as much
+    /// as reading a cached block again: with 16 rather than 32, `feed` reads a few more blocks but
+    /// takes fewer faults.
     static let poolBlocks = 16
 
     let path: String
@@ -53,8 +53,8 @@ final class BlockFile {
     private static let hintCount = 64
 
     // The pool's bookkeeping is in memory of its own, not in stored properties: every access to
-    // a class's `var` is checked for exclusivity at run time, which cost a scan of a few thousand
-    // blocks more than a million instructions.
+    // a class's `var` is checked for exclusivity at run time, and a scan of thousands of blocks
+    // paid for that check on every block.
     private let slots: UnsafeMutablePointer<Slot>
     private let state: UnsafeMutablePointer<State>
     private let hints: UnsafeMutablePointer<Int>

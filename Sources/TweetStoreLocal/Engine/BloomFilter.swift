@@ -19,8 +19,8 @@ struct BloomFilter {
     /// ``hashes(_:)`` of `path.description`'s bytes, without making that string: a lookup's first step.
     static func hashes(of path: DocumentPath) -> (UInt64, UInt64) {
         // The running hashes are passed in and returned, not captured: a nested function that
-        // mutates captured variables has its accesses checked for exclusivity at run time (994
-        // checks in a feed's 71 lookups, more than half of their hashing's instructions).
+        // mutates captured variables has its accesses checked for exclusivity at run time, and
+        // those checks cost more than the hashing itself.
         func add(_ bytes: UnsafeBufferPointer<UInt8>, to hashes: (UInt64, UInt64)) -> (UInt64, UInt64) {
             var (a, b) = hashes
             for byte in bytes {

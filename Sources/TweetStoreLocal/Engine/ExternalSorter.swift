@@ -125,8 +125,8 @@ struct ExternalSorter {
     /// index keys: two sorters, each with up to this many runs open, within a third of the
     /// descriptors this process may open (raised first to the hard limit, up to 8192; the
     /// processes tweetcli starts inherit the raised limit, which none of them minds). At 1024,
-    /// the ten-million-tweet seed's 10 GB of documents in 16 MiB runs (about 620) are merged
-    /// once, at the end, instead of being written a second time on the way.
+    /// even the ten-million-tweet seed's documents, in 16 MiB runs, are merged once, at the end,
+    /// instead of being written a second time on the way.
     static let defaultFanIn: Int = {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 32 }

@@ -26,8 +26,8 @@ struct QueryPlan {
     let descending: Bool
 
     /// The most `in` values read as separate ranges; above it, an order-only index is scanned with
-    /// the `in` filter checked on each candidate (a feed of 100 followed users reads ~200 entries
-    /// rather than 100 ranges).
+    /// the `in` filter checked on each candidate (a feed of a hundred followed users reads a short
+    /// run of entries rather than a hundred ranges).
     static let maximumRanges = 16
 
     init(_ query: Query, indexes: [IndexDefinition]) {

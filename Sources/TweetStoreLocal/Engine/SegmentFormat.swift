@@ -53,7 +53,7 @@ enum SegmentFormat {
 
     /// Whether the index file at `path` holds, in its header's bytes 40–47, the CRC-32 of its
     /// header's numbers (bytes 8–39, version 05) and of everything after the header (every
-    /// version), read a megabyte at a time (a ten-million-document index is over a gigabyte);
+    /// version), read a megabyte at a time (a large store's index is too big to read whole);
     /// `nil` when there is no such file.
     static func indexChecksumHolds(path: String) throws -> Bool? {
         guard let fd = try StoreFiles.openRegular(path, O_RDONLY) else { return nil }
@@ -166,8 +166,8 @@ enum SegmentFormat {
     /// its bytes, the document parsed (or `null`), the checksum walked. `nil` for any other line,
     /// which ``parseLine(_:keepingFields:)`` then parses whole: it accepts what this accepts, with
     /// the same path and fields, and decides what any other line is. (Parsing the line as one value
-    /// made the array around it and the path's string, then split the string again: about 1,500
-    /// instructions a line more, callgrind.)
+    /// made the array around it and the path's string, then split the string again, for every
+    /// line.)
     private static func readLine(_ bytes: UnsafeBufferPointer<UInt8>, keepingFields fields: [[UInt8]]?)
         -> (path: DocumentPath, data: JSONObject?)?
     {

@@ -550,9 +550,9 @@ struct StorageEngine {
                 // On a thread of its own, behind every other process for the CPU and the disk
                 // (best effort: refused, it runs as it is; the idle I/O class counts only under
                 // the BFQ scheduler), while this one commits at the usual priority: a commit holds
-                // the lock others wait for, and a deprioritized holder kept posts waiting up to
-                // 843 ms in the write-stall test. Its files go to the disk as they are written, so
-                // that no post's fsync waits behind the whole merge's.
+                // the lock others wait for, and a deprioritized holder kept posts waiting in the
+                // write-stall test. Its files go to the disk as they are written, so that no post's
+                // fsync waits behind the whole merge's.
                 let count = try BackgroundWork {
                     ProcessControl.deprioritizeThisThread()
                     // The oldest segment hides nothing older: deletions go with the merge into it.

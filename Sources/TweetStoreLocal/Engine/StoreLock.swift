@@ -29,7 +29,7 @@ enum StoreLock {
         let deadline = Date().addingTimeInterval(patience)
         // Polled, since flock cannot wait with a deadline: often enough that a commit waiting behind
         // another (a few milliseconds of fsyncs) starts within a millisecond of its release, and
-        // a try costs a microsecond, so a thousand a second over the whole patience cost nothing.
+        // a try is one system call, so a thousand a second over the whole patience cost nothing.
         var pause: useconds_t = 100
         while flock(fd, operation | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {

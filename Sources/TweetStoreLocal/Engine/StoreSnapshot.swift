@@ -45,9 +45,8 @@ final class StoreSnapshot {
     /// The documents at `paths` that exist, in the order of `paths`. A batch is looked up grouped
     /// by collection and in ID order within each, the order of the blocks it reads: lookups in
     /// one collection then go through its ID keys and offsets once, finding each block they share
-    /// still in the block pool, where in the callers' order they took turns evicting them (the
-    /// following feed on ten million tweets: its authors' lookups cross the 20 blocks of
-    /// 10,000 users' ID keys).
+    /// still in the block pool, where in the callers' order they took turns evicting them (as the
+    /// following feed's lookups of its authors did, across the blocks of every user's ID keys).
     func documents(at paths: [DocumentPath]) throws -> [DocumentSnapshot] {
         var order: [(collection: UInt64, id: UInt64, position: Int)] = []
         order.reserveCapacity(paths.count)

@@ -15,7 +15,7 @@ import TweetStore
 /// parsed document.
 ///
 /// A class over memory of its own, made once per query: a lookup reads it through pointers, where
-/// arrays in a struct were retained and released on every line (about 250 instructions a line).
+/// arrays in a struct were retained and released on every line.
 final class UTF8Set {
     /// Every value's bytes, one after another; value `n` is `bytes[starts[n]..<starts[n + 1]]`.
     private let bytes: UnsafeMutableBufferPointer<UInt8>
