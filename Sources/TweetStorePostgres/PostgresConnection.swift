@@ -9,7 +9,7 @@ import TweetSystem
 
 /// One libpq connection: statements with bound parameters (`PQexecParams`, text format), never
 /// values spliced into SQL.
-final class PostgresConnection {
+package final class PostgresConnection {
     private let pq: LibPQ
     private let connection: OpaquePointer
     /// How errors name the server: host, port and database, never the connection string (it may
@@ -18,7 +18,7 @@ final class PostgresConnection {
 
     /// Connects with a libpq connection URI or `key=value` string.
     /// - Throws: ``PostgresError`` with one sentence a user can act on.
-    init(_ location: PostgresLocation) throws {
+    package init(_ location: PostgresLocation) throws {
         name = location.displayName
         let pq = try LibPQ.get()
         self.pq = pq
@@ -57,7 +57,7 @@ final class PostgresConnection {
     /// Runs one statement with `parameters` bound as text (`nil` is SQL NULL).
     /// - Returns: the rows, each column as text or `nil` for NULL.
     @discardableResult
-    func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+    package func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
         let result = try run(sql, parameters)
         defer { pq.clear(result) }
         let rows = Int(pq.ntuples(result))

@@ -1,9 +1,8 @@
 import Foundation
 import Synchronization
-
-@testable import TweetCore
-@testable import TweetStore
-@testable import TweetStoreLocal
+import TweetCore
+import TweetStore
+import TweetStoreLocal
 
 /// A ``DocumentStore`` that forwards to another and counts the reads, so tests can show that a
 /// page costs a fixed number of reads rather than one per tweet.

@@ -1,9 +1,8 @@
 import Foundation
 import Synchronization
+import TweetStore
+import TweetStorePostgres
 import TweetSystem
-
-@testable import TweetStore
-@testable import TweetStorePostgres
 
 /// A throwaway PostgreSQL cluster for the tests: made with `initdb --no-sync -A trust` in a
 /// temporary directory, listening only on a Unix socket there (`-k DIR -c listen_addresses=''`,

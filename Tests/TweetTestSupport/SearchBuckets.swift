@@ -1,7 +1,6 @@
 import Testing
-
-@testable import TweetCore
-@testable import TweetStore
+import TweetCore
+import TweetStore
 
 /// A term's buckets hold sorted IDs, each bucket's all before the next one's start, and its
 /// `open` bucket, when it names one, is the newest: what search's order and posts rely on.

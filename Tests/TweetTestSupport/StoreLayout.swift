@@ -1,7 +1,7 @@
-@testable import TweetCore
-@testable import TweetStore
-@testable import TweetStoreLocal
-@testable import TweetStorePostgres
+import TweetCore
+import TweetStore
+import TweetStoreLocal
+import TweetStorePostgres
 
 /// Where a store's documents sit when a test reads them: the local engine's layouts, and the
 /// PostgreSQL engine when a cluster can run here. Every engine must answer the same in each.

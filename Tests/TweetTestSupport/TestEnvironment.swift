@@ -1,9 +1,8 @@
 import Foundation
 import Synchronization
-
-@testable import TweetCore
-@testable import TweetStore
-@testable import TweetStoreLocal
+import TweetCore
+import TweetStore
+import TweetStoreLocal
 
 /// One test's temporary directory with factories for stores and services over it; the directory
 /// is removed when the environment is released, at the end of the test.

@@ -27,10 +27,10 @@ enum BenchmarkError: Error, Equatable, LocalizedError {
             return message
         case .missingExecutable(let name, let directory):
             return "the release binary '\(name)' is not in \(directory); build it with "
-                + "'swift build -c release --static-swift-stdlib' and run '.build/release/tweetbench' again"
+                + "'swift build -c release --static-swift-stdlib --package-path Benchmarks' and run 'Benchmarks/.build/release/tweetbench' again"
         case .mixedLinking(let directory):
             return "tweetcli and the floor in \(directory) carry the Swift runtime differently; build both with one "
-                + "'swift build -c release --static-swift-stdlib' and run '.build/release/tweetbench' again"
+                + "'swift build -c release --static-swift-stdlib --package-path Benchmarks' and run 'Benchmarks/.build/release/tweetbench' again"
         case .missingPeer(.local):
             return "the sqlite3 command-line shell is not on PATH; install it (apt-get install sqlite3) and retry"
         case .missingPeer(.postgresql):

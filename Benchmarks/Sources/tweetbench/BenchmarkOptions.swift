@@ -1,13 +1,13 @@
 /// The command line of `tweetbench`.
 struct BenchmarkOptions: Equatable {
     static let usage = """
-        usage: .build/release/tweetbench [--engine local|postgresql] [--tweets N] [--small N] [--runs R]
-                                         [--users U] [--follows F] [--seed S] [--query Q] [--keep DIR]
-                                         [--huge N [--huge-users U]] [--markdown]
-               .build/release/tweetbench --write-stall [--stall-posts N] [--stall-tweets N] [--engine E]
-                                         [--users U] [--follows F] [--seed S] [--keep DIR] [--markdown]
-               .build/release/tweetbench --archive-import [--archive-tweets N] [--runs R] [--seed S]
-                                         [--keep DIR] [--markdown]
+        usage: Benchmarks/.build/release/tweetbench [--engine local|postgresql] [--tweets N] [--small N] [--runs R]
+                                                    [--users U] [--follows F] [--seed S] [--query Q] [--keep DIR]
+                                                    [--huge N [--huge-users U]] [--markdown]
+               Benchmarks/.build/release/tweetbench --write-stall [--stall-posts N] [--stall-tweets N] [--engine E]
+                                                    [--users U] [--follows F] [--seed S] [--keep DIR] [--markdown]
+               Benchmarks/.build/release/tweetbench --archive-import [--archive-tweets N] [--runs R] [--seed S]
+                                                    [--keep DIR] [--markdown]
         """
 
     static let help = """

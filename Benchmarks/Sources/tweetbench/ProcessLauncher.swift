@@ -26,10 +26,10 @@ struct ProcessLauncher {
     /// Starts `commandLine`; its standard error goes to `<scratch>/<label>.stderr`.
     /// - Throws: ``BenchmarkError/spawnFailed(command:reason:)``.
     func start(
-        _ commandLine: [String], input: ChildProcess.Input = .null, output: ChildProcess.Output = .null,
+        _ commandLine: [String], input: BenchmarkProcess.Input = .null, output: BenchmarkProcess.Output = .null,
         label: String = "child"
-    ) throws -> ChildProcess {
-        try ChildProcess(
+    ) throws -> BenchmarkProcess {
+        try BenchmarkProcess(
             commandLine: commandLine, environment: environment, input: input, output: output,
             errorPath: (scratchDirectory as NSString).appendingPathComponent("\(label).stderr"))
     }
@@ -37,7 +37,7 @@ struct ProcessLauncher {
     /// Runs `commandLine` to its end, its output discarded.
     /// - Throws: ``BenchmarkError/commandFailed(command:status:stderr:)`` when it fails.
     @discardableResult
-    func run(_ commandLine: [String], input: ChildProcess.Input = .null) throws -> ChildResult {
+    func run(_ commandLine: [String], input: BenchmarkProcess.Input = .null) throws -> ChildResult {
         try start(commandLine, input: input).waitForExit().requireSuccess()
     }
 
@@ -54,7 +54,7 @@ struct ProcessLauncher {
         } catch {
             if let descriptor = child.standardOutput { close(descriptor) }
             // Reap the child before rethrowing the first error, which is the one to report.
-            _ = try? child.waitForExit()
+            _ = child.waitForExit()
             throw error
         }
         if let descriptor = child.standardOutput { close(descriptor) }

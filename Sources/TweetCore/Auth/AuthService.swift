@@ -215,7 +215,7 @@ public final class AuthService: Sendable {
     }
 
     /// Signs `uid` in without a password: for tests that act as a user.
-    func signIn(uid: String) async throws {
+    package func signIn(uid: String) async throws {
         try await startSession(uid: uid)
     }
 

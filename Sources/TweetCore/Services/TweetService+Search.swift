@@ -90,7 +90,7 @@ package enum SearchIndex {
         ["start": .string(ids.first ?? ""), "ids": .array(ids.map { .string($0) })]
     }
 
-    static func ids(_ fields: JSONObject?) -> [String] {
+    package static func ids(_ fields: JSONObject?) -> [String] {
         fields?["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
