@@ -35,8 +35,11 @@ let package = Package(
     products: [
         .executable(name: "tweetcli", targets: ["tweetcli"]),
         .executable(name: "tweetcli-fetch", targets: ["tweetcli-fetch"]),
-        // The course's layer, for other packages: models, auth, services and view models.
+        // The course's layer, for other packages: models, auth, services and view models, and
+        // the engines to open a store with.
         .library(name: "TweetCore", targets: ["TweetCore"]),
+        .library(name: "TweetStoreLocal", targets: ["TweetStoreLocal"]),
+        .library(name: "TweetStorePostgres", targets: ["TweetStorePostgres"]),
         .library(name: "TwitterText", targets: ["TwitterText"]),
         // For the benchmarks package: its processes are started and reaped through this layer.
         .library(name: "TweetSystem", targets: ["TweetSystem"]),
