@@ -52,21 +52,13 @@ extension TweetService {
     /// author's notification change in the same transaction.
     @discardableResult
     public func retweet(id: String) async throws -> Tweet {
-        let me = try await auth.requireUid()
-        let tweet = tweetsCollection.document(id)
-        let marker = store.collection(Collections.retweeted(by: me)).document(id)
+        let toggle = try await retweetToggle(id: id)
         let retweet = retweetsCollection.document(RetweetKey.documentID(ids, at: Date()))
-        let store = store
-        try await store.runTransaction { transaction in
-            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard try await transaction.getDocument(marker) == nil else { return }
+        try await toggle.set(true, in: store) { transaction, tweet, _ in
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
-            transaction.setData(["uid": .string(me), "tweetId": .string(id), "timestamp": stamp], at: retweet)
-            transaction.setData(["retweetId": .string(retweet.documentID), "timestamp": stamp], at: marker)
-            transaction.updateData(["retweets": .increment(1)], at: tweet)
-            var notifications = NotificationBatch()
-            notifications.notify(snapshot.data["uid"]?.stringValue ?? "", .retweet, from: me, tweetID: id)
-            try await notifications.apply(in: transaction, store: store)
+            transaction.setData(["uid": .string(toggle.actor), "tweetId": .string(id), "timestamp": stamp], at: retweet)
+            transaction.setData(["retweetId": .string(retweet.documentID), "timestamp": stamp], at: toggle.marker)
+            transaction.updateData(["retweets": .increment(1)], at: tweet.path)
         }
         return try await fetchTweet(withID: id)
     }
@@ -74,25 +66,26 @@ extension TweetService {
     /// The signed-in user takes back their retweet of `id`; nothing changes if there was none.
     @discardableResult
     public func unretweet(id: String) async throws -> Tweet {
-        let me = try await auth.requireUid()
-        let tweet = tweetsCollection.document(id)
-        let marker = store.collection(Collections.retweeted(by: me)).document(id)
+        let toggle = try await retweetToggle(id: id)
         let retweets = retweetsCollection
-        let store = store
-        try await store.runTransaction { transaction in
-            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard let mark = try await transaction.getDocument(marker) else { return }
-            transaction.deleteDocument(marker)
-            if let retweet = mark.data["retweetId"]?.stringValue {
+        try await toggle.set(false, in: store) { transaction, tweet, mark in
+            transaction.deleteDocument(toggle.marker)
+            if let retweet = mark?.data["retweetId"]?.stringValue {
                 transaction.deleteDocument(retweets.document(retweet))
             }
-            let count = snapshot.data["retweets"]?.integerValue ?? 0
-            transaction.updateData(["retweets": .value(.integer(max(0, count - 1)))], at: tweet)
-            var notifications = NotificationBatch()
-            notifications.withdraw(snapshot.data["uid"]?.stringValue ?? "", .retweet, from: me, tweetID: id)
-            try await notifications.apply(in: transaction, store: store)
+            let count = tweet.data["retweets"]?.integerValue ?? 0
+            transaction.updateData(["retweets": .value(.integer(max(0, count - 1)))], at: tweet.path)
         }
         return try await fetchTweet(withID: id)
+    }
+
+    /// The signed-in user's retweet of tweet `id`, marked by `users/{uid}/retweeted/{id}`, which
+    /// notifies its author.
+    private func retweetToggle(id: String) async throws -> Toggle {
+        let me = try await auth.requireUid()
+        return Toggle(
+            actor: me, target: tweetsCollection.document(id), notFound: TweetError.notFound(id),
+            marker: store.collection(Collections.retweeted(by: me)).document(id), notification: (.retweet, id))
     }
 
     // MARK: Bookmarks
@@ -100,14 +93,10 @@ extension TweetService {
     /// Saves tweet `id` to the signed-in user's bookmarks (private to them); saving twice keeps one.
     @discardableResult
     public func bookmark(id: String) async throws -> Tweet {
-        let me = try await auth.requireUid()
-        let tweet = tweetsCollection.document(id)
-        let bookmark = store.collection(Collections.bookmarks(of: me)).document(id)
-        try await store.runTransaction { transaction in
-            guard try await transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
-            guard try await transaction.getDocument(bookmark) == nil else { return }
-            transaction.setData(
-                ["tweetId": .string(id), "timestamp": .string(Timestamp.string(from: transaction.time))], at: bookmark)
+        let bookmark = try await bookmarkToggle(id: id)
+        try await bookmark.set(true, in: store) { transaction, _, _ in
+            let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
+            transaction.setData(["tweetId": .string(id), "timestamp": stamp], at: bookmark.marker)
         }
         return try await fetchTweet(withID: id)
     }
@@ -115,14 +104,17 @@ extension TweetService {
     /// Removes tweet `id` from the signed-in user's bookmarks, if it is there.
     @discardableResult
     public func unbookmark(id: String) async throws -> Tweet {
-        let me = try await auth.requireUid()
-        let tweet = tweetsCollection.document(id)
-        let bookmark = store.collection(Collections.bookmarks(of: me)).document(id)
-        try await store.runTransaction { transaction in
-            guard try await transaction.getDocument(tweet) != nil else { throw TweetError.notFound(id) }
-            transaction.deleteDocument(bookmark)
-        }
+        let bookmark = try await bookmarkToggle(id: id)
+        try await bookmark.set(false, in: store) { transaction, _, _ in transaction.deleteDocument(bookmark.marker) }
         return try await fetchTweet(withID: id)
+    }
+
+    /// The signed-in user's bookmark of tweet `id`: private, so nobody is notified.
+    private func bookmarkToggle(id: String) async throws -> Toggle {
+        let me = try await auth.requireUid()
+        return Toggle(
+            actor: me, target: tweetsCollection.document(id), notFound: TweetError.notFound(id),
+            marker: store.collection(Collections.bookmarks(of: me)).document(id))
     }
 
     /// The signed-in user's bookmarks, the newest bookmarked first.

@@ -221,19 +221,11 @@ public final class TweetService: Sendable {
     /// and liking twice counts once.
     @discardableResult
     public func likeTweet(id: String) async throws -> Tweet {
-        let me = try await auth.requireUid()
-        let tweet = tweets.document(id)
-        let like = store.collection(Collections.likes(of: me)).document(id)
-        let store = store
-        try await store.runTransaction { transaction in
-            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard try await transaction.getDocument(like) == nil else { return }
-            transaction.setData(
-                ["timestamp": .string(Timestamp.string(from: transaction.time)), "tweetId": .string(id)], at: like)
-            transaction.updateData(["likes": .increment(1)], at: tweet)
-            var notifications = NotificationBatch()
-            notifications.notify(snapshot.data["uid"]?.stringValue ?? "", .like, from: me, tweetID: id)
-            try await notifications.apply(in: transaction, store: store)
+        let like = try await setLike(true, id: id)
+        try await like.set(true, in: store) { transaction, tweet, _ in
+            let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
+            transaction.setData(["timestamp": stamp, "tweetId": .string(id)], at: like.marker)
+            transaction.updateData(["likes": .increment(1)], at: tweet.path)
         }
         return try await fetchTweet(withID: id)
     }
@@ -242,21 +234,21 @@ public final class TweetService: Sendable {
     /// and the count never goes below 0.
     @discardableResult
     public func unlikeTweet(id: String) async throws -> Tweet {
-        let me = try await auth.requireUid()
-        let tweet = tweets.document(id)
-        let like = store.collection(Collections.likes(of: me)).document(id)
-        let store = store
-        try await store.runTransaction { transaction in
-            guard let snapshot = try await transaction.getDocument(tweet) else { throw TweetError.notFound(id) }
-            guard try await transaction.getDocument(like) != nil else { return }
-            let likes = snapshot.data["likes"]?.integerValue ?? 0
-            transaction.deleteDocument(like)
-            transaction.updateData(["likes": .value(.integer(max(0, likes - 1)))], at: tweet)
-            var notifications = NotificationBatch()
-            notifications.withdraw(snapshot.data["uid"]?.stringValue ?? "", .like, from: me, tweetID: id)
-            try await notifications.apply(in: transaction, store: store)
+        let like = try await setLike(false, id: id)
+        try await like.set(false, in: store) { transaction, tweet, _ in
+            let likes = tweet.data["likes"]?.integerValue ?? 0
+            transaction.deleteDocument(like.marker)
+            transaction.updateData(["likes": .value(.integer(max(0, likes - 1)))], at: tweet.path)
         }
         return try await fetchTweet(withID: id)
+    }
+
+    /// The signed-in user's like of tweet `id`, which notifies its author.
+    private func setLike(_ on: Bool, id: String) async throws -> Toggle {
+        let me = try await auth.requireUid()
+        return Toggle(
+            actor: me, target: tweets.document(id), notFound: TweetError.notFound(id),
+            marker: store.collection(Collections.likes(of: me)).document(id), notification: (.like, id))
     }
 
     /// Deletes one of the signed-in user's tweets, in one transaction with everything that hangs on

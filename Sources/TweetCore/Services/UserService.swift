@@ -166,23 +166,16 @@ public final class UserService: Sendable {
     /// - Returns: Whether anything changed.
     @discardableResult
     public func follow(uid: String) async throws -> Bool {
-        let me = try await auth.requireUid()
-        guard me != uid else { throw UserError.cannotFollowSelf }
-        let (following, follower, target) = followPaths(me: me, other: uid)
+        let toggle = try await followToggle(uid: uid)
         let store = store
-        return try await store.runTransaction { transaction in
-            guard try await transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
-            guard try await transaction.getDocument(following) == nil else { return false }
+        return try await toggle.set(true, in: store) { transaction, _, _ in
+            let me = toggle.actor
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
-            transaction.setData(["timestamp": stamp], at: following)
-            transaction.setData(["timestamp": stamp], at: follower)
+            transaction.setData(["timestamp": stamp], at: toggle.marker)
+            transaction.setData(["timestamp": stamp], at: Self.followerPath(of: uid, by: me))
             let stats = try await StatsCounter.add(1, to: \.following, of: me, in: transaction, store: store)
             try await StatsCounter.add(1, to: \.followers, of: uid, in: transaction, store: store)
             try await FollowingList.record(me, follows: uid, true, stats: stats, in: transaction, store: store)
-            var notifications = NotificationBatch()
-            notifications.notify(uid, .follow, from: me, tweetID: nil)
-            try await notifications.apply(in: transaction, store: store)
-            return true
         }
     }
 
@@ -190,22 +183,15 @@ public final class UserService: Sendable {
     /// - Returns: Whether anything changed (`false` when `uid` was not followed).
     @discardableResult
     public func unfollow(uid: String) async throws -> Bool {
-        let me = try await auth.requireUid()
-        guard me != uid else { throw UserError.cannotFollowSelf }
-        let (following, follower, target) = followPaths(me: me, other: uid)
+        let toggle = try await followToggle(uid: uid)
         let store = store
-        return try await store.runTransaction { transaction in
-            guard try await transaction.getDocument(target) != nil else { throw UserError.notFound(uid) }
-            guard try await transaction.getDocument(following) != nil else { return false }
-            transaction.deleteDocument(following)
-            transaction.deleteDocument(follower)
+        return try await toggle.set(false, in: store) { transaction, _, _ in
+            let me = toggle.actor
+            transaction.deleteDocument(toggle.marker)
+            transaction.deleteDocument(Self.followerPath(of: uid, by: me))
             let stats = try await StatsCounter.add(-1, to: \.following, of: me, in: transaction, store: store)
             try await StatsCounter.add(-1, to: \.followers, of: uid, in: transaction, store: store)
             try await FollowingList.record(me, follows: uid, false, stats: stats, in: transaction, store: store)
-            var notifications = NotificationBatch()
-            notifications.withdraw(uid, .follow, from: me, tweetID: nil)
-            try await notifications.apply(in: transaction, store: store)
-            return true
         }
     }
 
@@ -286,11 +272,19 @@ public final class UserService: Sendable {
         return try await StatsCounter.count(uid, store: store) { try await $0.count() }
     }
 
-    private func followPaths(me: String, other: String) -> (DocumentPath, DocumentPath, DocumentPath) {
-        (
-            store.collection(Collections.following(of: me)).document(other),
-            store.collection(Collections.followers(of: other)).document(me),
-            users.document(other)
-        )
+    /// The signed-in user's follow of `uid`, marked by `following/{me}/user-following/{uid}`,
+    /// which notifies the user followed.
+    private func followToggle(uid: String) async throws -> Toggle {
+        let me = try await auth.requireUid()
+        guard me != uid else { throw UserError.cannotFollowSelf }
+        return Toggle(
+            actor: me, target: users.document(uid), notFound: UserError.notFound(uid),
+            marker: DocumentPath(collection: Collections.following(of: me), documentID: uid),
+            notification: (.follow, nil))
+    }
+
+    /// `followers/{uid}/user-followers/{follower}`: the follow as the user followed keeps it.
+    private static func followerPath(of uid: String, by follower: String) -> DocumentPath {
+        DocumentPath(collection: Collections.followers(of: uid), documentID: follower)
     }
 }

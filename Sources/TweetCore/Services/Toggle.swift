@@ -1,0 +1,56 @@
+import FoundationEssentials
+import TweetStore
+
+/// A user's mark on something (a like, a retweet, a bookmark, a follow), set or cleared in one
+/// transaction with everything that changes with it: the thing must exist; setting a mark that is
+/// there, or clearing one that is not, writes nothing; and the owner of the thing is notified when
+/// it is set, and the notification withdrawn when it is cleared.
+struct Toggle: Sendable {
+    /// Who sets or clears the mark: the signed-in user.
+    let actor: String
+    /// The document marked: a tweet, or the user followed.
+    let target: DocumentPath
+    /// The error when there is no `target`.
+    let notFound: any Error & Sendable
+    /// The document whose presence is the mark (`users/{uid}/user-likes/{tweetId}`…).
+    let marker: DocumentPath
+    /// What the owner of `target` is told, if anything: about a tweet, its author; else the
+    /// user `target` is.
+    var notification: (kind: ActivityNotification.Kind, tweetID: String?)?
+
+    private func owner(of target: DocumentSnapshot) -> String {
+        notification?.tweetID == nil ? target.documentID : target.data["uid"]?.stringValue ?? ""
+    }
+
+    /// Sets the mark (`on`) or clears it, running `change` in the same transaction when the mark
+    /// changes.
+    /// - Parameter change: the writes beside the marker's own, given the transaction, the target,
+    ///   and the marker as it was (absent when setting).
+    /// - Returns: Whether the mark changed.
+    /// - Throws: ``notFound`` when there is no target, or what the store throws.
+    @discardableResult
+    func set(
+        _ on: Bool, in store: any DocumentStore,
+        change: @Sendable (Transaction, DocumentSnapshot, DocumentSnapshot?) async throws -> Void
+    ) async throws -> Bool {
+        let toggle = self
+        return try await store.runTransaction { transaction in
+            guard let target = try await transaction.getDocument(toggle.target) else { throw toggle.notFound }
+            let mark = try await transaction.getDocument(toggle.marker)
+            guard (mark == nil) == on else { return false }
+            try await change(transaction, target, mark)
+            if let notification = toggle.notification {
+                var batch = NotificationBatch()
+                if on {
+                    batch.notify(
+                        toggle.owner(of: target), notification.kind, from: toggle.actor, tweetID: notification.tweetID)
+                } else {
+                    batch.withdraw(
+                        toggle.owner(of: target), notification.kind, from: toggle.actor, tweetID: notification.tweetID)
+                }
+                try await batch.apply(in: transaction, store: store)
+            }
+            return true
+        }
+    }
+}
