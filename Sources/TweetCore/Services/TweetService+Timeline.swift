@@ -56,7 +56,8 @@ extension TweetService {
         let retweet = retweetsCollection.document(RetweetKey.documentID(ids, at: Date()))
         try await toggle.set(true, in: store) { transaction, tweet, _ in
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
-            transaction.setData(["uid": .string(toggle.actor), "tweetId": .string(id), "timestamp": stamp], at: retweet)
+            transaction.setData(
+                ["uid": .string(toggle.actor), "tweetId": .string(id), "timestamp": stamp], at: retweet)
             transaction.setData(["retweetId": .string(retweet.documentID), "timestamp": stamp], at: toggle.marker)
             transaction.updateData(["retweets": .increment(1)], at: tweet.path)
         }
