@@ -60,11 +60,38 @@ public protocol DocumentStore: Sendable {
     /// Whether the store has been created. A store that does not exist reads as empty, but a
     /// sign-in against it is told so rather than "wrong password".
     func exists() async throws -> Bool
+
+    /// Starts reads that all see one state of the store, until the matching
+    /// ``endConsistentReads()`` (they nest): what ``withConsistentReads(_:)`` brackets. A write
+    /// in between ends them early. An engine that cannot pin a state reads anew each time.
+    func beginConsistentReads() async throws
+
+    /// Ends what ``beginConsistentReads()`` started.
+    func endConsistentReads() async
 }
 
 extension DocumentStore {
     /// Engines whose store always exists once reachable.
     public func exists() async throws -> Bool { true }
+
+    /// Engines that cannot pin a state read anew each time.
+    public func beginConsistentReads() async throws {}
+
+    public func endConsistentReads() async {}
+
+    /// Runs `body`, which only reads, with every read of this store from one consistent state, as
+    /// a read-only transaction would: a page and the users and likes it joins agree, and the local
+    /// engine locks and catches up once instead of at every read.
+    public func withConsistentReads(_ body: () async throws -> Void) async throws {
+        try await beginConsistentReads()
+        do {
+            try await body()
+        } catch {
+            await endConsistentReads()
+            throw error
+        }
+        await endConsistentReads()
+    }
 
     /// Each query run within `limit` (whole documents, so that they can be compared), then merged.
     public func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(

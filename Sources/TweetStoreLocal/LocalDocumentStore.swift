@@ -75,6 +75,7 @@ public actor LocalDocumentStore: DocumentStore {
     /// Opens the engine for a write, creating the store when there is none and this use of it may.
     /// - Returns: whether the store was created now.
     private func engineForWriting() throws -> Bool {
+        unpin()
         if try openEngine() { return false }
         guard createIfMissing else { throw StoreError.noStore(path: directory) }
         engine = try makeEngine()
@@ -90,6 +91,9 @@ public actor LocalDocumentStore: DocumentStore {
 
     /// This process's transactions, one at a time (the engine's lock is per process).
     private var gate = TransactionGate()
+    /// How many ``beginConsistentReads()`` are open, and whether the engine is pinned for them.
+    private var consistentReads = 0
+    private var pinned = false
 
     /// Waits until no transaction of this process is open. A call from the task running a
     /// transaction's body would wait for itself: it is refused instead.
@@ -112,7 +116,28 @@ public actor LocalDocumentStore: DocumentStore {
 
     private func read<T>(orEmpty empty: T, _ body: (StoreSnapshot) throws -> T) throws -> T {
         guard try openEngine() else { return empty }
+        if pinned { return try body(engine!.snapshot) }
         return try engine!.read(body)
+    }
+
+    public func beginConsistentReads() async throws {
+        consistentReads += 1
+        guard consistentReads == 1, !gate.isOpen, try openEngine() else { return }
+        try engine!.pin()
+        pinned = true
+    }
+
+    public func endConsistentReads() async {
+        consistentReads = max(0, consistentReads - 1)
+        if consistentReads == 0 { unpin() }
+    }
+
+    /// Lets the reads of an open ``beginConsistentReads()`` go back to locking each time: a
+    /// write of this process takes the lock itself.
+    private func unpin() {
+        guard pinned else { return }
+        engine?.unpin()
+        pinned = false
     }
 
     /// Runs on the main actor's executor: a command's view model, services and store then share one
@@ -160,6 +185,7 @@ public actor LocalDocumentStore: DocumentStore {
     /// Holds the store's exclusive lock from the first read to the commit, so the body runs once.
     public func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
         try await waitForTransactions()
+        unpin()
         let number = gate.open()
         defer { gate.close() }
         let created = try engineForWriting()
@@ -349,6 +375,7 @@ public actor LocalDocumentStore: DocumentStore {
     @discardableResult
     public func compact() async throws -> Bool {
         try await waitForTransactions()
+        unpin()
         guard try openEngine() else { return false }
         return try engine!.compact()
     }
@@ -356,6 +383,7 @@ public actor LocalDocumentStore: DocumentStore {
     /// Starts the fold or merges a commit called for. The commit is done: a compaction that fails
     /// leaves the store as it was, for the next one, and is not the write's failure.
     private func startCompaction() {
+        unpin()
         switch compaction {
         // Dropped on purpose: the write is committed, and a failed compaction leaves the store as it was.
         case .inProcess: _ = try? engine?.compact()

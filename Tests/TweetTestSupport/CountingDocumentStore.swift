@@ -86,6 +86,10 @@ package final class CountingDocumentStore: DocumentStore {
         try await base.importDocuments(documents, requiringEmpty: collection)
     }
 
+    package func beginConsistentReads() async throws { try await base.beginConsistentReads() }
+
+    package func endConsistentReads() async { await base.endConsistentReads() }
+
     package func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
         try await base.exportDocuments(body)
     }

@@ -18,6 +18,12 @@ extension ErrorRecording {
             throw error
         }
     }
+
+    /// ``perform(_:)`` for an action that only reads: every read it makes comes from one state
+    /// of `store`, so that a page and what it joins agree.
+    package func read(_ store: any DocumentStore, _ action: () async throws -> Void) async throws {
+        try await perform { try await store.withConsistentReads(action) }
+    }
 }
 
 /// A page of a listing: the items, and whether there are more after them (one more was asked for

@@ -73,17 +73,20 @@ public final class FeedViewModel: ErrorRecording {
     /// Loads a page, newest first, optionally after tweet `before`.
     public func fetchTweets(limit: Int = 20, before: String? = nil) async throws {
         try await perform {
-            let fetched: [Tweet]
-            switch source {
-            case .everyone: fetched = try await services.tweets.fetchTweets(limit: limit + 1, before: before)
-            case .following:
-                fetched = try await services.tweets.fetchFollowingTweets(limit: limit + 1, before: before)
+            try await services.store.withConsistentReads {
+                let fetched: [Tweet]
+                switch source {
+                case .everyone: fetched = try await services.tweets.fetchTweets(limit: limit + 1, before: before)
+                case .following:
+                    fetched = try await services.tweets.fetchFollowingTweets(limit: limit + 1, before: before)
+                }
+                let page = Page(fetched, limit: limit)
+                (state.tweets, state.hasMore) = (page.items, page.hasMore)
+                state.isSignedIn = try await services.auth.currentUid() != nil
+                state.unreadNotifications = isSignedIn ? try await services.notifications.unreadCount() : 0
             }
-            let page = Page(fetched, limit: limit)
-            (state.tweets, state.hasMore) = (page.items, page.hasMore)
+            // Outside the one state: the followed feeds may wait on their servers.
             if case .following = source, let twtxt { try await loadTwtxt(twtxt, limit: limit, before: before) }
-            state.isSignedIn = try await services.auth.currentUid() != nil
-            state.unreadNotifications = isSignedIn ? try await services.notifications.unreadCount() : 0
         }
     }
 

@@ -30,6 +30,8 @@ public final class ThreadViewModel: ErrorRecording {
 
     /// Loads the conversation with at most `limit` replies.
     public func load(limit: Int = 20) async throws {
-        try await perform { state.conversation = try await services.tweets.fetchThread(id: tweetID, limit: limit) }
+        try await read(services.store) {
+            state.conversation = try await services.tweets.fetchThread(id: tweetID, limit: limit)
+        }
     }
 }

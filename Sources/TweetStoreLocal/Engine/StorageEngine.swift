@@ -135,6 +135,23 @@ struct StorageEngine {
         try withLock(exclusive: false) { engine in try body(engine.snapshot) }
     }
 
+    /// Takes the store's shared lock and catches up, so that reads of ``snapshot`` until
+    /// ``unpin()`` all see this state: no other process commits, folds or merges meanwhile.
+    mutating func pin() throws {
+        try acquire(exclusive: false)
+        do {
+            try refresh(exclusive: false)
+        } catch {
+            StoreLock.release(lock.fd)
+            throw error
+        }
+    }
+
+    /// Releases what ``pin()`` took.
+    func unpin() {
+        StoreLock.release(lock.fd)
+    }
+
     /// Starts a transaction: takes the exclusive lock and catches up. Until ``commitTransaction(_:time:)``
     /// or ``abortTransaction()``, the lock is held and ``snapshot`` is the state it reads.
     /// - Returns: the transaction's time, after every commit before it.
