@@ -9,7 +9,7 @@ import TweetSystem
 /// as the archive names them (`data/tweets.js`), each read a piece at a time.
 struct ArchiveFiles {
     private enum Source {
-        case zip(ZipFile, prefix: String)
+        case zip(ZipArchive, prefix: String)
         /// The folder that holds `data/`'s files.
         case folder(URL)
     }
@@ -55,10 +55,10 @@ struct ArchiveFiles {
             names = listed.filter { $0.hasSuffix(".js") }.sorted().map { "data/" + $0 }
         } else {
             var info = stat()
-            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, ZipFile.looksLikeZip(path) else {
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, ZipArchive.looksLikeZip(path) else {
                 throw .unreadable(path, reason: "it is neither a zip file nor a folder")
             }
-            let zip = try ZipFile(path: path)
+            let zip = try ZipArchive(path: path)
             // The archive's files are under data/, at the top or inside one folder.
             let marker = zip.names.first { name in
                 ["data/manifest.js", "data/tweets.js", "data/tweet.js", "data/account.js"].contains {

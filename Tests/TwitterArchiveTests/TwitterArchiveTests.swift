@@ -164,38 +164,19 @@ extension TwitterArchiveReadingTests {
     /// local header and data: the second would be read twice (once inside the first). The
     /// overlap is found from where the data really starts, not from the central directory alone.
     @Test func aMemberHiddenInsideAnotherOnesDataIsRefused() throws {
-        func le(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(value >> (8 * $0) & 0xFF) } }
-        func local(_ name: [UInt8], _ data: [UInt8], extra: Int = 0) -> [UInt8] {
-            [0x50, 0x4B, 0x03, 0x04] + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4)
-                + le(Int(CRC32.checksum(data)), 4) + le(data.count, 4) + le(data.count, 4) + le(name.count, 2)
-                + le(extra, 2) + name + [UInt8](repeating: 0, count: extra)
-        }
-        func central(_ name: [UInt8], _ data: [UInt8], at offset: Int) -> [UInt8] {
-            [0x50, 0x4B, 0x01, 0x02] + le(20, 2) + le(20, 2) + le(0, 2) + le(0, 2) + le(0, 4)
-                + le(Int(CRC32.checksum(data)), 4) + le(data.count, 4) + le(data.count, 4) + le(name.count, 2)
-                + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) + le(offset, 4) + name
-        }
-        let account = Array(#"window.YTD.account.part0 = [ {"account": {"username": "ada"}} ]"#.utf8)
         let followers = Array(
             ("window.YTD.follower.part0 = [" + Array(repeating: #"{"follower": {}}"#, count: 5).joined(separator: ",")
                 + "]").utf8)
-        let inner = Array("data/follower.js".utf8)
-        let outer = Array("data/follower-part1.js".utf8)
-        var bytes = local(Array("data/account.js".utf8), account) + account
-        var directory = central(Array("data/account.js".utf8), account, at: 0)
+        var zip = HandMadeZip()
+        zip.add("data/account.js", HandMadeZip.account)
         // The outer member's data is the inner member's local header and data, as they are.
-        let hidden = local(inner, followers) + followers
-        let outerAt = bytes.count
-        let outerHeader = local(outer, hidden, extra: 1000)
-        bytes += outerHeader + hidden
-        directory += central(outer, hidden, at: outerAt)
-        directory += central(inner, followers, at: outerAt + outerHeader.count)
-        let end =
-            [0x50, 0x4B, 0x05, 0x06] + le(0, 4) + le(3, 2) + le(3, 2) + le(directory.count, 4)
-            + le(bytes.count, 4) + le(0, 2)
-        let zip = URL(fileURLWithPath: env.path("hidden.zip"))
-        try Data(bytes + directory + end).write(to: zip)
-        expectOverlapRefused(zip)
+        let inner = HandMadeZip.Header("data/follower.js", followers)
+        let hidden = HandMadeZip.local(inner) + followers
+        let outerAt = zip.add("data/follower-part1.js", hidden, extra: 1000)
+        zip.list(inner, at: outerAt + 30 + 22 + 1000)
+        let url = URL(fileURLWithPath: env.path("hidden.zip"))
+        try zip.write(to: url)
+        expectOverlapRefused(url)
     }
 
     private func expectOverlapRefused(_ zip: URL, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -289,5 +270,180 @@ extension TwitterArchiveReadingTests {
         #expect(throws: ArchiveError.unreadable(pipe, reason: "it is neither a zip file nor a folder")) {
             try TwitterArchive.read(path: pipe)
         }
+    }
+}
+
+/// What libarchive is handed of a zip, and what becomes of it.
+extension TwitterArchiveReadingTests {
+    /// Info-ZIP's `zip` writing to a pipe puts each member's sizes and CRC-32 after its data (as
+    /// Java's ZipOutputStream does), stored or deflated; with `-fz` it writes ZIP64 records.
+    @Test(arguments: [(["-0"], true), (["-9"], true), (["-fz"], false)])
+    func aZipWrittenToAPipeOrAsZip64ReadsAsItsFolderDoes(options: [String], piped: Bool) throws {
+        var fixture = ArchiveFixture()
+        fixture.parts = 2
+        fixture.tweets = ArchiveFixture.tweets(300) { "tweet \($0) " + String(repeating: "pad ", count: $0 % 50) }
+        let source = try folder(fixture)
+        let zip = env.path("written.zip")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.currentDirectoryURL = source
+        let command = "zip -q -r \(options.joined(separator: " "))"
+        process.arguments = ["-c", piped ? "\(command) - . | cat > \(zip)" : "\(command) \(zip) ."]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: zip))
+        // The files' local headers: bit 3 of the flags puts a file's sizes after its data; a
+        // ZIP64 header says its sizes are in its extra field.
+        var headers: [Data] = []
+        var from = bytes.startIndex
+        while let found = bytes.range(of: Data([0x50, 0x4B, 0x03, 0x04]), in: from..<bytes.endIndex) {
+            headers.append(bytes[found.lowerBound..<(found.lowerBound + 30)])
+            from = found.upperBound
+        }
+        let files = headers.filter { $0[$0.startIndex + 26] > 5 }  // longer names than "data/"
+        #expect(files.count == 10)
+        #expect(files.contains { $0[$0.startIndex + 6] & 0x08 != 0 } == piped)
+        #expect(files.allSatisfy { $0[($0.startIndex + 18)..<($0.startIndex + 26)].allSatisfy { $0 == 0xFF } } != piped)
+        let fromZip = try TwitterArchive.read(path: zip)
+        #expect(fromZip.tweets == (try TwitterArchive.read(path: source.path)).tweets && fromZip.tweets.count == 300)
+    }
+
+    /// A directory that says a member is small, over a local header that says it is large (a
+    /// decompression bomb's way past a size check): reading stops where the directory's size ends.
+    @Test func aMemberLongerThanItsDirectorySaysIsStoppedThere() throws {
+        let likes = Array(("window.YTD.like.part0 = [" + String(repeating: " ", count: 100_000) + "]").utf8)
+        var zip = HandMadeZip()
+        zip.add("data/account.js", HandMadeZip.account)
+        let header = HandMadeZip.Header("data/like.js", likes)
+        zip.list(header.with(size: 40), at: zip.append(HandMadeZip.local(header) + likes))
+        let url = URL(fileURLWithPath: env.path("bomb.zip"))
+        try zip.write(to: url)
+        #expect {
+            try TwitterArchive.read(path: url.path)
+        } throws: { error in
+            (error as? ArchiveError)?.localizedDescription.contains("data/like.js is longer than its directory says")
+                == true
+        }
+    }
+
+    /// A deflated member whose local header says its data runs on through the next member's
+    /// header and data (one stored block holding them), where the directory says it ends before:
+    /// libarchive is handed the member's own bytes only, so it finds the member cut short rather
+    /// than reading the next member's data as this one's.
+    @Test func aLocalHeaderReachingIntoTheNextMembersDataIsCutShort() throws {
+        let followers = Array("window.YTD.follower.part0 = []".utf8)
+        let inner = HandMadeZip.Header("data/follower.js", followers)
+        // The next member's header falls inside a string, where the script reader waits for its end.
+        let start = Array(#"window.YTD.like.part0 = [ {"like": {"tweetId": ""#.utf8)
+        let content = start + HandMadeZip.local(inner) + followers
+        // A final stored block: its length, the length's complement, then the bytes as they are.
+        let block = [0x01] + HandMadeZip.le(content.count, 2) + HandMadeZip.le(~content.count & 0xFFFF, 2) + content
+        var zip = HandMadeZip()
+        zip.add("data/account.js", HandMadeZip.account)
+        var like = HandMadeZip.Header("data/like.js", content, method: 8)
+        like.compressedSize = block.count
+        let likeAt = zip.append(HandMadeZip.local(like) + block)
+        like.compressedSize = 5 + start.count
+        zip.list(like, at: likeAt)
+        zip.list(inner, at: likeAt + HandMadeZip.local(like).count + 5 + start.count)
+        let url = URL(fileURLWithPath: env.path("reaching.zip"))
+        try zip.write(to: url)
+        #expect {
+            try TwitterArchive.read(path: url.path)
+        } throws: { error in
+            (error as? ArchiveError)?.localizedDescription.contains("data/like.js cannot be read (libarchive: ") == true
+        }
+    }
+
+    @Test func withoutLibarchiveAZipIsRefusedWithWhatToInstall() {
+        guard case .failure(let missing) = LibArchive.load("libarchive-that-is-not-installed.so.13") else {
+            Issue.record("a library that is not there was loaded")
+            return
+        }
+        #expect(
+            missing.reason
+                == "reading a zip file needs libarchive, which is not installed (Debian: apt-get install libarchive13)")
+        #expect(throws: Never.self) { try LibArchive.shared.get() }
+    }
+}
+
+/// A zip file made byte by byte, for what `zip` would never write: members whose headers and
+/// directory entries disagree, or that share their data.
+private struct HandMadeZip {
+    static let account = Array(#"window.YTD.account.part0 = [ {"account": {"username": "ada"}} ]"#.utf8)
+
+    /// What a local header and a directory entry say of a member.
+    struct Header {
+        var name: String
+        var crc: UInt32
+        var compressedSize: Int
+        var size: Int
+        var method = 0
+        var extra = 0
+
+        /// A header for `content`, stored unless `method` says otherwise.
+        init(_ name: String, _ content: [UInt8], method: Int = 0, extra: Int = 0) {
+            self.name = name
+            crc = CRC32.checksum(content)
+            compressedSize = content.count
+            size = content.count
+            self.method = method
+            self.extra = extra
+        }
+
+        /// The same header, saying both sizes are `size`.
+        func with(size: Int) -> Header {
+            var header = self
+            header.size = size
+            header.compressedSize = size
+            return header
+        }
+    }
+
+    private(set) var bytes: [UInt8] = []
+    private var directory: [UInt8] = []
+    private var count = 0
+
+    static func le(_ value: Int, _ width: Int) -> [UInt8] { (0..<width).map { UInt8(value >> (8 * $0) & 0xFF) } }
+
+    static func local(_ header: Header) -> [UInt8] {
+        [0x50, 0x4B, 0x03, 0x04] + le(20, 2) + le(0, 2) + le(header.method, 2) + le(0, 4) + le(Int(header.crc), 4)
+            + le(header.compressedSize, 4) + le(header.size, 4) + le(header.name.utf8.count, 2) + le(header.extra, 2)
+            + Array(header.name.utf8) + [UInt8](repeating: 0, count: header.extra)
+    }
+
+    /// Appends `raw` to the members' bytes.
+    /// - Returns: Where it starts.
+    mutating func append(_ raw: [UInt8]) -> Int {
+        defer { bytes += raw }
+        return bytes.count
+    }
+
+    /// Lists a member in the directory, its local header at `offset`.
+    mutating func list(_ header: Header, at offset: Int) {
+        directory +=
+            [0x50, 0x4B, 0x01, 0x02] + Self.le(20, 2) + Self.le(20, 2) + Self.le(0, 2) + Self.le(header.method, 2)
+            + Self.le(0, 4) + Self.le(Int(header.crc), 4) + Self.le(header.compressedSize, 4) + Self.le(header.size, 4)
+            + Self.le(header.name.utf8.count, 2) + Self.le(0, 2) + Self.le(0, 2) + Self.le(0, 2) + Self.le(0, 2)
+            + Self.le(0, 4) + Self.le(offset, 4) + Array(header.name.utf8)
+        count += 1
+    }
+
+    /// Adds a stored member, its local header and directory entry telling the truth.
+    /// - Returns: Where its local header is.
+    @discardableResult
+    mutating func add(_ name: String, _ content: [UInt8], extra: Int = 0) -> Int {
+        let header = Header(name, content, extra: extra)
+        let offset = append(Self.local(header) + content)
+        list(header, at: offset)
+        return offset
+    }
+
+    func write(to url: URL) throws {
+        let end =
+            [0x50, 0x4B, 0x05, 0x06] + Self.le(0, 4) + Self.le(count, 2) + Self.le(count, 2)
+            + Self.le(directory.count, 4) + Self.le(bytes.count, 4) + Self.le(0, 2)
+        try Data(bytes + directory + end).write(to: url)
     }
 }
