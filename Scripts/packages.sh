@@ -1,12 +1,13 @@
 # The Debian packages tweetcli needs, sourced by Scripts/install and Scripts/test.
 
-# The build: libxcrypt (passwords), zlib and libarchive (Twitter archives), libpq (PostgreSQL),
-# libcurl (tweetcli-fetch's URLSession).
-build_packages=(libcrypt-dev zlib1g-dev libarchive-dev libpq-dev libcurl4-openssl-dev)
+# The build: libxcrypt (passwords), libarchive (Twitter archives), libpq (PostgreSQL), libcurl
+# (tweetcli-fetch's URLSession).
+build_packages=(libcrypt-dev libarchive-dev libpq-dev libcurl4-openssl-dev)
 
 # The tests: tmux, vim and less (terminal tests), strace (fault injection), zip (archives as
-# Twitter packs them), PostgreSQL (a throwaway server), Python's venv (the twtxt client).
-test_packages=(tmux vim less strace zip postgresql python3-venv)
+# Twitter packs them), PostgreSQL (a throwaway server), Python's venv (the twtxt client),
+# valgrind (the start-up instruction budgets).
+test_packages=(tmux vim less strace zip postgresql python3-venv valgrind)
 
 # Installs whichever of the named packages are missing, with sudo unless run as root.
 install_packages() {
