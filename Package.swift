@@ -41,8 +41,10 @@ let package = Package(
         .library(name: "TweetStoreLocal", targets: ["TweetStoreLocal"]),
         .library(name: "TweetStorePostgres", targets: ["TweetStorePostgres"]),
         .library(name: "TwitterText", targets: ["TwitterText"]),
-        // For the benchmarks package: its processes are started and reaped through this layer.
+        // For the benchmarks package: its processes are started and reaped through this layer, and
+        // its PostgreSQL server is a scratch cluster, as the tests' is.
         .library(name: "TweetSystem", targets: ["TweetSystem"]),
+        .library(name: "ScratchPostgres", targets: ["ScratchPostgres"]),
     ],
     targets: [
         // C declarations Swift cannot reach otherwise.
@@ -88,11 +90,15 @@ let package = Package(
         // Fetches a twtxt feed over http(s): its own program, since FoundationNetworking loads libcurl.
         .executableTarget(name: "tweetcli-fetch", linkerSettings: [.linkedLibrary("curl")]),
 
+        // A throwaway PostgreSQL cluster (initdb, pg_ctl), for the tests and the benchmarks.
+        .target(name: "ScratchPostgres", dependencies: ["TweetSystem"], swiftSettings: swiftSettings),
         // What every test target shares: temporary stores in each layout, the PostgreSQL cluster,
         // running the built tweetcli, tmux.
         .target(
             name: "TweetTestSupport",
-            dependencies: ["TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres", "TweetSystem"],
+            dependencies: [
+                "ScratchPostgres", "TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres", "TweetSystem",
+            ],
             path: "Tests/TweetTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "TweetSystemTests", dependencies: ["TweetSystem", "TweetTestSupport"], swiftSettings: swiftSettings),

@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(
             name: "tweetbench",
             dependencies: [
+                .product(name: "ScratchPostgres", package: "tweetcli"),
                 .product(name: "TweetSystem", package: "tweetcli"),
                 // Built beside tweetbench, which runs them from its own directory.
                 .product(name: "tweetcli", package: "tweetcli"),

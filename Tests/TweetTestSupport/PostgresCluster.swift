@@ -1,8 +1,8 @@
 import Foundation
+import ScratchPostgres
 import Synchronization
 import TweetStore
 import TweetStorePostgres
-import TweetSystem
 
 /// A throwaway PostgreSQL cluster for the tests: made with `initdb --no-sync -A trust` in a
 /// temporary directory, listening only on a Unix socket there (`-k DIR -c listen_addresses=''`,
@@ -47,55 +47,25 @@ package enum PostgresCluster {
         return text
     }
 
-    /// The directory holding PostgreSQL's programs: `pg_config --bindir`, else Debian's place.
-    private static func binaries() -> String? {
-        let candidates =
-            (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
-            .sorted().reversed().map { "/usr/lib/postgresql/\($0)/bin" } ?? []
-        return candidates.first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
-    }
-
-    nonisolated(unsafe) private static var root = ""
-    nonisolated(unsafe) private static var dataDirectory = ""
-    nonisolated(unsafe) private static var ctl = ""
-    /// The directory of PostgreSQL's programs.
-    package nonisolated(unsafe) private(set) static var bin = ""
-    nonisolated(unsafe) private static var asPostgres = false
+    /// The shared cluster, once started.
+    nonisolated(unsafe) private static var cluster: ScratchCluster?
 
     private static func start() -> Result<String, ClusterError> {
-        guard let found = binaries() else {
-            return .failure(ClusterError(description: "no initdb in /usr/lib/postgresql"))
-        }
-        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("tweetcli-pg-\(getpid())")
-        try? FileManager.default.removeItem(atPath: root)
+        let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("tweetcli-pg-\(getpid())")
+        try? FileManager.default.removeItem(atPath: root)  // a stale one of an earlier process with this pid
         do {
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            let made = try ScratchCluster.create(in: root)
+            try made.start(fsync: false, options: "-c max_connections=200")
+            cluster = made
         } catch {
-            return .failure(ClusterError(description: "cannot make \(root)"))
-        }
-        asPostgres = geteuid() == 0
-        if asPostgres {
-            guard run(["/bin/chown", "postgres", root]) == 0 else {
-                return .failure(
-                    ClusterError(description: "running as root and cannot hand \(root) to the postgres user"))
-            }
-        }
-        bin = found
-        dataDirectory = root + "/data"
-        ctl = bin + "/pg_ctl"
-        guard run([bin + "/initdb", "--no-sync", "-A", "trust", "-U", "postgres", "-D", dataDirectory]) == 0 else {
-            return .failure(ClusterError(description: "initdb failed"))
-        }
-        let options = "-k \(root) -c listen_addresses='' -F -c max_connections=200"
-        guard run([ctl, "-D", dataDirectory, "-l", root + "/log", "-o", options, "-w", "start"]) == 0 else {
-            return .failure(ClusterError(description: "the server did not start (its log is \(root)/log)"))
+            return .failure(ClusterError(description: error.description))
         }
         atexit {
-            _ = PostgresCluster.run([
-                PostgresCluster.ctl, "-D", PostgresCluster.dataDirectory, "-m", "immediate", "stop",
-            ])
-            // Best effort at exit: the throwaway cluster's files, which would pile up run after run.
-            try? FileManager.default.removeItem(atPath: PostgresCluster.root)
+            try? PostgresCluster.cluster?.stop(immediately: true)  // best effort at exit
+            // Best effort at exit too: the throwaway cluster's files, which would pile up run after run.
+            if let directory = PostgresCluster.cluster?.directory {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
         }
         do {
             let admin = try PostgresConnection(
@@ -105,17 +75,5 @@ package enum PostgresCluster {
             return .failure(ClusterError(description: "cannot create the test database: \(error)"))
         }
         return .success(root)
-    }
-
-    /// Runs a program (as the postgres user when root), quietly; returns its exit status, or -1.
-    /// Not Foundation's Process: it waits on a run loop, which a static initializer on a test
-    /// thread does not turn.
-    @discardableResult
-    package static func run(_ arguments: [String]) -> Int32 {
-        let command =
-            asPostgres && arguments[0] != "/bin/chown"
-            ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
-        guard case .exited(let status)? = try? ChildProcess.run(command[0], arguments: command) else { return -1 }
-        return status
     }
 }

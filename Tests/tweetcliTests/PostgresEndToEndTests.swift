@@ -1,4 +1,5 @@
 import Foundation
+import ScratchPostgres
 import Testing
 import TweetTestSupport
 
@@ -146,38 +147,24 @@ struct PostgresEndToEndTests {
 /// A cluster of one test's own, to stop and start: the shared one serves tests running at once.
 private final class DedicatedCluster {
     let location: String
-    private let data: String
-    private let socket: String
+    private let cluster: ScratchCluster
 
     init() throws {
         let shared = try PostgresCluster.state.get()
-        socket = shared + "-dedicated-\(UUID().uuidString.prefix(8))"
-        data = socket + "/data"
-        try FileManager.default.createDirectory(atPath: socket, withIntermediateDirectories: true)
-        if geteuid() == 0 { PostgresCluster.run(["/bin/chown", "postgres", socket]) }
-        guard
-            PostgresCluster.run([
-                PostgresCluster.bin + "/initdb", "--no-sync", "-A", "trust", "-U", "postgres", "-D", data,
-            ]) == 0
-        else { throw PostgresCluster.ClusterError(description: "initdb failed") }
-        location = "postgresql:///postgres?host=\(socket)&user=postgres"
+        cluster = try ScratchCluster.create(in: shared + "-dedicated-\(UUID().uuidString.prefix(8))")
+        location = cluster.uri("postgres")
         try start()
     }
 
     func start() throws {
-        let options = "-k \(socket) -c listen_addresses='' -F"
-        guard
-            PostgresCluster.run([
-                PostgresCluster.bin + "/pg_ctl", "-D", data, "-l", socket + "/log", "-o", options, "-w", "start",
-            ]) == 0
-        else { throw PostgresCluster.ClusterError(description: "the dedicated server did not start") }
+        try cluster.start(fsync: false)
     }
 
     func stop() {
-        PostgresCluster.run([PostgresCluster.bin + "/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"])
+        try? cluster.stop(immediately: true)  // a crash, as the test means; a failure shows in its next step
     }
 
     deinit {
-        try? FileManager.default.removeItem(atPath: socket)
+        try? FileManager.default.removeItem(atPath: cluster.directory)
     }
 }
