@@ -22,6 +22,13 @@ public struct AppServices: Sendable {
         twtxt = TwtxtService(store: store, auth: auth)
     }
 
+    /// Runs `body`, which only reads, as one view model's action: the signed-in user resolved once
+    /// (``AuthService/withViewer(_:)``), and every read from one state of the store
+    /// (``DocumentStore/withConsistentReads(_:)``).
+    public func reading(_ body: () async throws -> Void) async throws {
+        try await store.withConsistentReads { try await auth.withViewer(body) }
+    }
+
     /// The indexes the services' queries need, as Firestore's `firestore.indexes.json` lists them.
     public static let indexes: [IndexDefinition] = [
         IndexDefinition(Collections.tweets, ["timestamp"], tagging: "uid"),  // the feed; the following feed of many

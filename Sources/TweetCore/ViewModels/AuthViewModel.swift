@@ -36,7 +36,7 @@ public final class AuthViewModel: ErrorRecording {
 
     /// Restores the session, as the course does on launch.
     public func fetchUser() async throws {
-        try await read(services.store) {
+        try await read(services) {
             state.currentUser = try await services.auth.currentUser()
             state.userSession = currentUser?.id
             state.unreadNotifications = currentUser == nil ? 0 : try await services.notifications.unreadCount()

@@ -19,10 +19,10 @@ extension ErrorRecording {
         }
     }
 
-    /// ``perform(_:)`` for an action that only reads: every read it makes comes from one state
-    /// of `store`, so that a page and what it joins agree.
-    package func read(_ store: any DocumentStore, _ action: () async throws -> Void) async throws {
-        try await perform { try await store.withConsistentReads(action) }
+    /// ``perform(_:)`` for an action that only reads (``AppServices/reading(_:)``): the signed-in
+    /// user resolved once, and every read from one state of the store.
+    package func read(_ services: AppServices, _ action: () async throws -> Void) async throws {
+        try await perform { try await services.reading(action) }
     }
 }
 

@@ -43,7 +43,7 @@ public final class ExploreViewModel: ErrorRecording {
     ///   - limit: users per page.
     ///   - offset: how many matching users to skip (the pages before).
     public func fetchUsers(limit: Int = 20, offset: Int = 0) async throws {
-        try await read(services.store) {
+        try await read(services) {
             let fetched = try await services.users.searchUsers(matching: searchText, limit: offset + limit + 1)
             let page = Page(Array(fetched.dropFirst(offset)), limit: limit)
             (state.users, state.hasMore) = (page.items, page.hasMore)

@@ -73,7 +73,7 @@ public final class FeedViewModel: ErrorRecording {
     /// Loads a page, newest first, optionally after tweet `before`.
     public func fetchTweets(limit: Int = 20, before: String? = nil) async throws {
         try await perform {
-            try await services.store.withConsistentReads {
+            try await services.reading {
                 let fetched: [Tweet]
                 switch source {
                 case .everyone: fetched = try await services.tweets.fetchTweets(limit: limit + 1, before: before)

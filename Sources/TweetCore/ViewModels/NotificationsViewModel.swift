@@ -22,7 +22,7 @@ public final class NotificationsViewModel: ErrorRecording {
 
     /// Loads a page, newest first, optionally after notification `before`, or only the unread ones.
     public func load(limit: Int = 20, before: String? = nil, unreadOnly: Bool = false) async throws {
-        try await read(services.store) {
+        try await read(services) {
             let page = Page(
                 try await services.notifications.fetchNotifications(
                     limit: limit + 1, before: before, unreadOnly: unreadOnly), limit: limit)

@@ -21,7 +21,7 @@ public final class SearchViewModel: ErrorRecording {
     }
 
     public func search(_ text: String, limit: Int = 20, before: String? = nil) async throws {
-        try await read(services.store) {
+        try await read(services) {
             let page = Page(try await services.tweets.search(text, limit: limit + 1, before: before), limit: limit)
             listing.page = page
         }
@@ -53,7 +53,7 @@ public final class TrendsViewModel: ErrorRecording {
     }
 
     public func load(hours: Int = 24, limit: Int = 10) async throws {
-        try await read(services.store) {
+        try await read(services) {
             state.trends = try await services.tweets.fetchTrends(hours: hours, limit: limit)
         }
     }

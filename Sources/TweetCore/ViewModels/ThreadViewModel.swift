@@ -30,7 +30,7 @@ public final class ThreadViewModel: ErrorRecording {
 
     /// Loads the conversation with at most `limit` replies.
     public func load(limit: Int = 20) async throws {
-        try await read(services.store) {
+        try await read(services) {
             state.conversation = try await services.tweets.fetchThread(id: tweetID, limit: limit)
         }
     }
