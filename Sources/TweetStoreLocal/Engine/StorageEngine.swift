@@ -138,13 +138,7 @@ struct StorageEngine {
     /// Takes the store's shared lock and catches up, so that reads of ``snapshot`` until
     /// ``unpin()`` all see this state: no other process commits, folds or merges meanwhile.
     mutating func pin() throws {
-        try acquire(exclusive: false)
-        do {
-            try refresh(exclusive: false)
-        } catch {
-            StoreLock.release(lock.fd)
-            throw error
-        }
+        try lockAndCatchUp(exclusive: false)
     }
 
     /// Releases what ``pin()`` took.
@@ -156,14 +150,19 @@ struct StorageEngine {
     /// or ``abortTransaction()``, the lock is held and ``snapshot`` is the state it reads.
     /// - Returns: the transaction's time, after every commit before it.
     mutating func beginTransaction() throws -> Date {
-        try acquire(exclusive: true)
+        try lockAndCatchUp(exclusive: true)
+        return nextTime()
+    }
+
+    /// Takes the lock and catches up, keeping the lock only if catching up worked.
+    private mutating func lockAndCatchUp(exclusive: Bool) throws {
+        try acquire(exclusive: exclusive)
         do {
-            try refresh(exclusive: true)
+            try refresh(exclusive: exclusive)
         } catch {
             StoreLock.release(lock.fd)
             throw error
         }
-        return nextTime()
     }
 
     /// Commits a transaction's writes (fsynced before it returns) and releases the lock.
