@@ -39,7 +39,9 @@ public struct IDGenerator: Sendable {
 
     /// An ID that sorts by `date` as ``next(at:)``'s do, its twelve other characters drawn from
     /// `generator`: the demo seed's, which makes each tweet's ID again from the tweet's own draws.
-    package static func next(at date: Date, using generator: inout some RandomNumberGenerator) -> String {
+    /// The generator is SplitMix64 itself, not any: a generic function of this module is not
+    /// specialized for the demo seed's module, which calls it for every tweet.
+    package static func next(at date: Date, using generator: inout SplitMix64) -> String {
         ordered(UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded())), digits: 8)
             + makeID(using: &generator).suffix(12)
     }
