@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Whether this package is being built as a versioned dependency of another (its checkout then
-/// lives in a `checkouts` folder): SwiftPM refuses unsafe flags there, so such a build gets none.
-let isVersionedDependency = Context.packageDirectory.contains("/checkouts/")
+/// Whether this package is being built as a versioned dependency of another (SwiftPM's and Xcode's
+/// checkouts, or a registry's download): SwiftPM refuses unsafe flags there, so such a build gets none.
+let isVersionedDependency = ["/.build/checkouts/", "/SourcePackages/checkouts/", "/registry/downloads/"]
+    .contains { Context.packageDirectory.contains($0) }
 
 /// Every target's Swift settings.
 let swiftSettings: [SwiftSetting] =

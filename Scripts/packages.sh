@@ -3,6 +3,8 @@
 # The build: libxcrypt (passwords), libarchive (Twitter archives), libpq (PostgreSQL), libcurl
 # (tweetcli-fetch's URLSession).
 build_packages=(libcrypt-dev libarchive-dev libpq-dev libcurl4-openssl-dev)
+# Release builds link with gold, which binutils holds until Debian 13 makes it a package of its own.
+command -v ld.gold >/dev/null || build_packages+=(binutils-gold)
 
 # The tests: tmux, vim and less (terminal tests), strace (fault injection), zip (archives as
 # Twitter packs them), PostgreSQL (a throwaway server), Python's venv (the twtxt client),

@@ -121,10 +121,12 @@ public actor LocalDocumentStore: DocumentStore {
     }
 
     public func beginConsistentReads() async throws {
+        // Counted only once it has worked: a failed begin has no end to match it.
+        if consistentReads == 0, !gate.isOpen, try openEngine() {
+            try engine!.pin()
+            pinned = true
+        }
         consistentReads += 1
-        guard consistentReads == 1, !gate.isOpen, try openEngine() else { return }
-        try engine!.pin()
-        pinned = true
     }
 
     public func endConsistentReads() async {

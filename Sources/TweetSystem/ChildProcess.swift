@@ -4,9 +4,10 @@ import FoundationEssentials
     import Glibc
 #endif
 
-/// A program started with `posix_spawn`: the one way tweetcli, its tests and its benchmarks start
-/// another program. Foundation's `Process` would link its module, and ICU with it, into every
-/// command, and cannot report a child's peak memory.
+/// A program started with `posix_spawn`: the one wrapper of it in the project, through which
+/// tweetcli starts every program, and the tests and benchmarks those that Foundation's `Process`
+/// cannot run (it would link ICU into every command, waits on a run loop, and cannot report a
+/// child's peak memory).
 public struct ChildProcess: Sendable {
     /// Where one of the child's standard streams comes from or goes.
     public enum Stream: Sendable, Equatable {

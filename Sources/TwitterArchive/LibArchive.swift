@@ -40,7 +40,7 @@ struct LibArchive: @unchecked Sendable {
 
     /// Loads the library named `name`; the tests name one that is not there.
     static func load(_ name: String = "libarchive.so.13") -> Result<LibArchive, Missing> {
-        let install = "(Debian: apt-get install libarchive13)"
+        let install = "(Debian: apt-get install libarchive-dev)"
         guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
             return .failure(Missing(reason: "reading a zip file needs libarchive, which is not installed \(install)"))
         }

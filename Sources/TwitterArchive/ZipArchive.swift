@@ -72,6 +72,12 @@ final class ZipArchive {
     ///   libarchive does not read, or larger than `maximumBytes`; or what `body` throws.
     func read(_ name: String, maximumBytes: UInt64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let entry = directory.entries[name] else { throw ZipError.corrupt("it has no \(name)") }
+        // Only what Twitter's archives use: libarchive would decode more, and each decoder is more
+        // of it that a hostile file can reach.
+        guard entry.flags.allSatisfy({ $0 & 1 == 0 }) else { throw ZipError.corrupt("\(name) is encrypted") }
+        if let method = entry.methods.first(where: { $0 != 0 && $0 != 8 }) {
+            throw ZipError.corrupt("\(name) is compressed with method \(method), not deflate")
+        }
         guard entry.size <= maximumBytes else {
             throw ZipError.corrupt("\(name) is larger than \(maximumBytes >> 20) MiB")
         }

@@ -20,6 +20,11 @@ struct ZipDirectory {
         var compressedSize: UInt64
         var size: UInt64
         var localHeaderOffset: UInt64
+        /// The compression methods and general-purpose flags of the central directory and of the
+        /// member's local header (which libarchive reads): both must be stored or deflated, and
+        /// neither encrypted.
+        var methods: [UInt16] = []
+        var flags: [UInt16] = []
         /// Where the next member's data starts, or the file ends: libarchive is handed the bytes
         /// from this member's local header to there, so none of another member's data.
         var end: UInt64 = 0
@@ -47,7 +52,9 @@ struct ZipDirectory {
         var previous: String?
         for entry in entries.values.sorted(by: { $0.localHeaderOffset < $1.localHeaderOffset }) {
             guard entry.localHeaderOffset >= covered else { throw .corrupt("two of its members overlap") }
-            let start = try dataStart(of: entry)
+            let (start, method, flags) = try dataStart(of: entry)
+            entries[entry.name]?.methods.append(method)
+            entries[entry.name]?.flags.append(flags)
             if let previous { entries[previous]?.end = start }
             previous = entry.name
             covered = start + entry.compressedSize
@@ -109,7 +116,8 @@ struct ZipDirectory {
             var entry = Entry(
                 name: String(decoding: directory[(at + 46)..<(at + 46 + nameLength)], as: UTF8.self),
                 compressedSize: UInt64(directory.uint32(at: at + 20)), size: UInt64(directory.uint32(at: at + 24)),
-                localHeaderOffset: UInt64(directory.uint32(at: at + 42)))
+                localHeaderOffset: UInt64(directory.uint32(at: at + 42)), methods: [directory.uint16(at: at + 10)],
+                flags: [directory.uint16(at: at + 8)])
             try Self.applyZip64(
                 Array(directory[(at + 46 + nameLength)..<(at + 46 + nameLength + extraLength)]), to: &entry)
             if entries[entry.name] == nil {
@@ -121,15 +129,15 @@ struct ZipDirectory {
     }
 
     /// Where `entry`'s data starts: after its local header, whose name and extra field may differ
-    /// in length from the central directory's.
-    private func dataStart(of entry: Entry) throws(ZipError) -> UInt64 {
+    /// in length from the central directory's; and the local header's method and flags.
+    private func dataStart(of entry: Entry) throws(ZipError) -> (UInt64, method: UInt16, flags: UInt16) {
         let local = try bytes(at: entry.localHeaderOffset, count: 30)
         guard local.uint32(at: 0) == 0x0403_4B50 else { throw .corrupt("\(entry.name)'s local header is missing") }
         let start = entry.localHeaderOffset + 30 + UInt64(local.uint16(at: 26)) + UInt64(local.uint16(at: 28))
         guard start <= fileSize, entry.compressedSize <= fileSize - start else {
             throw .corrupt("\(entry.name) runs past the end of the file")
         }
-        return start
+        return (start, local.uint16(at: 8), local.uint16(at: 6))
     }
 
     /// The 64-bit sizes and offset of the ZIP64 extra field (0x0001), for the fields whose 32-bit

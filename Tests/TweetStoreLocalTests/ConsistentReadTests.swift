@@ -76,6 +76,21 @@ struct ConsistentReadTests {
         #expect(try aWriterCouldLock())
     }
 
+    /// A begin that fails (here, catching up with a damaged journal) leaves nothing open: once the
+    /// journal is mended, the next scope pins again.
+    @Test func aFailedBeginLeavesTheNextScopeToPin() async throws {
+        let store = try env.makeStore()
+        try await store.setData(["n": .integer(1)], at: path("a"))
+        let intact = try env.bytes(of: env.journalPath)
+        try env.write(intact + Array("not a record\n".utf8), to: env.journalPath)
+        await #expect(throws: StoreError.self) { try await store.withConsistentReads {} }
+        try env.write(intact, to: env.journalPath)
+        var heldOff = false
+        try await store.withConsistentReads { heldOff = try !aWriterCouldLock() }
+        #expect(heldOff, "the failed begin was counted, so this scope did not pin")
+        #expect(try aWriterCouldLock())
+    }
+
     @Test func aStoreThatIsNotThereReadsAsEmptyAndStaysAbsent() async throws {
         let store = try env.makeStore()
         var found: DocumentSnapshot?

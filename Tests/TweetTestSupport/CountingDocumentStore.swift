@@ -86,9 +86,20 @@ package final class CountingDocumentStore: DocumentStore {
         try await base.importDocuments(documents, requiringEmpty: collection)
     }
 
-    package func beginConsistentReads() async throws { try await base.beginConsistentReads() }
+    private let scopes = Mutex((begun: 0, ended: 0))
 
-    package func endConsistentReads() async { await base.endConsistentReads() }
+    /// How many ``withConsistentReads(_:)`` scopes began and ended.
+    package var consistentReadScopes: (begun: Int, ended: Int) { scopes.withLock { $0 } }
+
+    package func beginConsistentReads() async throws {
+        try await base.beginConsistentReads()
+        scopes.withLock { $0.begun += 1 }
+    }
+
+    package func endConsistentReads() async {
+        scopes.withLock { $0.ended += 1 }
+        await base.endConsistentReads()
+    }
 
     package func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
         try await base.exportDocuments(body)

@@ -309,6 +309,25 @@ extension TwitterArchiveReadingTests {
         #expect(fromZip.tweets == (try TwitterArchive.read(path: source.path)).tweets && fromZip.tweets.count == 300)
     }
 
+    /// A member whose local header names a compression other than deflate, under a directory entry
+    /// that says it is stored: refused, not decoded, since libarchive reads the local header.
+    @Test func aMemberCompressedAnotherWayIsRefusedWhateverTheDirectorySays() throws {
+        let likes = Array("window.YTD.like.part0 = [ ]".utf8)
+        var zip = HandMadeZip()
+        zip.add("data/account.js", HandMadeZip.account)
+        let header = HandMadeZip.Header("data/like.js", likes)
+        var bzip2 = header
+        bzip2.method = 12
+        zip.list(header, at: zip.append(HandMadeZip.local(bzip2) + likes))
+        let url = URL(fileURLWithPath: env.path("bzip2.zip"))
+        try zip.write(to: url)
+        #expect {
+            try TwitterArchive.read(path: url.path)
+        } throws: { error in
+            (error as? ArchiveError)?.localizedDescription.contains("data/like.js is compressed with method 12") == true
+        }
+    }
+
     /// A directory that says a member is small, over a local header that says it is large (a
     /// decompression bomb's way past a size check): reading stops where the directory's size ends.
     @Test func aMemberLongerThanItsDirectorySaysIsStoppedThere() throws {
@@ -363,7 +382,7 @@ extension TwitterArchiveReadingTests {
         }
         #expect(
             missing.reason
-                == "reading a zip file needs libarchive, which is not installed (Debian: apt-get install libarchive13)")
+                == "reading a zip file needs libarchive, which is not installed (Debian: apt-get install libarchive-dev)")
         #expect(throws: Never.self) { try LibArchive.shared.get() }
     }
 }

@@ -42,22 +42,22 @@ public final class AuthService: Sendable {
         self.ids = ids
     }
 
-    /// The uid an action resolved once, with ``withViewer(_:)``, for every service it calls:
-    /// `.some(nil)` when nobody was signed in; `nil` outside such an action.
-    @TaskLocal private static var actionViewer: String?? = nil
+    /// The uid an action resolved once with ``withViewer(_:)``, and the service that resolved it
+    /// (another store's service resolves its own); `nil` outside such an action.
+    @TaskLocal private static var actionViewer: (service: ObjectIdentifier, uid: String?)? = nil
 
     /// Runs `body` with the signed-in user resolved once: every ``currentUid()`` within it, in
     /// whichever service, gives that uid without looking at the session again. For actions that
     /// only read; one that signs in or out resolves anew.
     public func withViewer(_ body: () async throws -> Void) async throws {
         let uid = try await currentUid()
-        try await Self.$actionViewer.withValue(.some(uid)) { try await body() }
+        try await Self.$actionViewer.withValue((ObjectIdentifier(self), uid)) { try await body() }
     }
 
     /// The signed-in uid: the session file's token, checked against `sessions/{name}` in the store,
     /// so that a session file edited to another uid signs nobody in; `nil` when signed out.
     public func currentUid() async throws -> String? {
-        if let viewer = Self.actionViewer { return viewer }
+        if let viewer = Self.actionViewer, viewer.service == ObjectIdentifier(self) { return viewer.uid }
         let stamp = session.stamp()
         if let known = knownSession.withLock({ $0 }), known.stamp == stamp { return known.uid }
         let uid = try await verifiedUid(try session.load())

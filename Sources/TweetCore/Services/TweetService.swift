@@ -221,7 +221,7 @@ public final class TweetService: Sendable {
     /// and liking twice counts once.
     @discardableResult
     public func likeTweet(id: String) async throws -> Tweet {
-        let like = try await setLike(true, id: id)
+        let like = try await likeToggle(id: id)
         try await like.set(true, in: store) { transaction, tweet, _ in
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(["timestamp": stamp, "tweetId": .string(id)], at: like.marker)
@@ -234,7 +234,7 @@ public final class TweetService: Sendable {
     /// and the count never goes below 0.
     @discardableResult
     public func unlikeTweet(id: String) async throws -> Tweet {
-        let like = try await setLike(false, id: id)
+        let like = try await likeToggle(id: id)
         try await like.set(false, in: store) { transaction, tweet, _ in
             let likes = tweet.data["likes"]?.integerValue ?? 0
             transaction.deleteDocument(like.marker)
@@ -244,7 +244,7 @@ public final class TweetService: Sendable {
     }
 
     /// The signed-in user's like of tweet `id`, which notifies its author.
-    private func setLike(_ on: Bool, id: String) async throws -> Toggle {
+    private func likeToggle(id: String) async throws -> Toggle {
         let me = try await auth.requireUid()
         return Toggle(
             actor: me, target: tweets.document(id), notFound: TweetError.notFound(id),

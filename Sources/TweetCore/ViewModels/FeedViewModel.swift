@@ -73,6 +73,7 @@ public final class FeedViewModel: ErrorRecording {
     /// Loads a page, newest first, optionally after tweet `before`.
     public func fetchTweets(limit: Int = 20, before: String? = nil) async throws {
         try await perform {
+            var follows: [TwtxtFollow] = []
             try await services.reading {
                 let fetched: [Tweet]
                 switch source {
@@ -84,9 +85,12 @@ public final class FeedViewModel: ErrorRecording {
                 (state.tweets, state.hasMore) = (page.items, page.hasMore)
                 state.isSignedIn = try await services.auth.currentUid() != nil
                 state.unreadNotifications = isSignedIn ? try await services.notifications.unreadCount() : 0
+                if case .following = source, twtxt != nil { follows = try await services.twtxt.follows() }
             }
             // Outside the one state: the followed feeds may wait on their servers.
-            if case .following = source, let twtxt { try await loadTwtxt(twtxt, limit: limit, before: before) }
+            if case .following = source, let twtxt {
+                try await loadTwtxt(twtxt, follows: follows, limit: limit, before: before)
+            }
         }
     }
 
@@ -105,9 +109,10 @@ public final class FeedViewModel: ErrorRecording {
     static let twtxtReadsAtOnce = 8
 
     /// The followed feeds' entries between this page's bounds.
-    private func loadTwtxt(_ loader: any TwtxtFeedLoader, limit: Int, before: String?) async throws {
+    private func loadTwtxt(_ loader: any TwtxtFeedLoader, follows: [TwtxtFollow], limit: Int, before: String?)
+        async throws
+    {
         state.twtxt = TwtxtPage()
-        let follows = try await services.twtxt.follows()
         guard !follows.isEmpty else { return }
         // Several at once (each may wait on a server), at most `twtxtReadsAtOnce`; the results
         // are taken in the follows' order, so the problems come in it too.
