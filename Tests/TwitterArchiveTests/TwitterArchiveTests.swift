@@ -382,7 +382,8 @@ extension TwitterArchiveReadingTests {
         }
         #expect(
             missing.reason
-                == "reading a zip file needs libarchive, which is not installed (Debian: apt-get install libarchive-dev)")
+                == "reading a zip file needs libarchive, which is not installed (Debian: apt-get install libarchive-dev)"
+        )
         #expect(throws: Never.self) { try LibArchive.shared.get() }
     }
 }
