@@ -14,15 +14,7 @@ package final class TmuxSession {
     package var store: String { home.appendingPathComponent("store").path }
 
     /// The tweetcli built beside the test bundle.
-    package static let executable: URL = {
-        var directory = Bundle.main.bundleURL
-        if directory.pathExtension == "xctest" { directory.deleteLastPathComponent() }
-        for candidate in [directory, Bundle.main.bundleURL.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("tweetcli")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return directory.appendingPathComponent("tweetcli")
-    }()
+    package static var executable: URL { CLIRunner.executable }
 
     package static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
 
