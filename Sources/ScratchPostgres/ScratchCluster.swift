@@ -25,6 +25,7 @@ public struct ScratchCluster: Sendable {
 
     /// The newest PostgreSQL's programs in Debian's place, `/usr/lib/postgresql/VERSION/bin`.
     public static func binaries() -> String? {
+        // No such directory is no PostgreSQL installed, which `nil` says.
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         return versions.sorted { (Int($0) ?? 0, $0) > (Int($1) ?? 0, $1) }.map { "/usr/lib/postgresql/\($0)/bin" }
             .first { FileManager.default.isExecutableFile(atPath: $0 + "/initdb") }

@@ -11,6 +11,7 @@ enum BackgroundCompaction {
         // At the usual priority: its folds and commits hold the store's lock while others wait.
         // Its merges write from a thread behind every other process (StorageEngine.compact).
         // Signal dispositions are inherited, as before: only the mask is cleared.
+        // A compaction that cannot start loses nothing: the next write asks for one again.
         _ = try? ChildProcess.spawn(
             "/proc/self/exe", arguments: ["tweetcli", "--store", directory, "compact"],
             options: .init(defaultSignals: [], newSession: true))

@@ -15,6 +15,7 @@ struct Subprocess {
     /// with no signal blocked and every disposition at its default, as from a shell.
     /// - Returns: `nil` when it cannot start.
     static func start(_ command: String, arguments: [String] = [], pipeInput: Bool = false) -> Subprocess? {
+        // Either failure is the `nil` the caller reports ("cannot start the editor…").
         let pipe = pipeInput ? try? ChildProcess.pipe() : nil
         if pipeInput && pipe == nil { return nil }
         defer { if let pipe { close(pipe.reader) } }
