@@ -18,35 +18,34 @@ extension StoreError {
 
 /// ``FileIO``'s reads and writes with the store's errors: what a store file's failure throws.
 enum StoreFiles {
+    /// Runs a ``FileIO`` call, its ``FileError`` as the store's.
+    private static func mapped<T>(_ call: () throws -> T) throws -> T {
+        do { return try call() } catch { throw StoreError.from(error) }
+    }
+
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
-        do { try FileIO.writeAll(fd, bytes, path: path) } catch { throw StoreError.from(error) }
+        try mapped { try FileIO.writeAll(fd, bytes, path: path) }
     }
 
     static func readBytes(from fd: Int32, offset: Int, count: Int, path: String) throws -> [UInt8] {
-        do { return try FileIO.readBytes(from: fd, offset: offset, count: count, path: path) } catch {
-            throw StoreError.from(error)
-        }
+        try mapped { try FileIO.readBytes(from: fd, offset: offset, count: count, path: path) }
     }
 
     static func readExactly(from fd: Int32, into buffer: UnsafeMutableRawBufferPointer, offset: Int, path: String)
         throws
     {
-        do { try FileIO.readExactly(from: fd, into: buffer, offset: offset, path: path) } catch {
-            throw StoreError.from(error)
-        }
+        try mapped { try FileIO.readExactly(from: fd, into: buffer, offset: offset, path: path) }
     }
 
     static func openRegular(_ path: String, _ flags: Int32) throws -> Int32? {
-        do { return try FileIO.openRegular(path, flags) } catch { throw StoreError.from(error) }
+        try mapped { try FileIO.openRegular(path, flags) }
     }
 
     static func readFile(_ path: String) throws -> [UInt8]? {
-        do { return try FileIO.readFile(path) } catch { throw StoreError.from(error) }
+        try mapped { try FileIO.readFile(path) }
     }
 
     static func replaceAtomically(path: String, contents: [UInt8], directory: String) throws {
-        do { try FileIO.replaceAtomically(path: path, contents: contents, directory: directory) } catch {
-            throw StoreError.from(error)
-        }
+        try mapped { try FileIO.replaceAtomically(path: path, contents: contents, directory: directory) }
     }
 }
