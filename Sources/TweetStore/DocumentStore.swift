@@ -26,6 +26,11 @@ public protocol DocumentStore: Sendable {
     /// side reads each only as far as the merge takes it; the default runs each within `limit`.
     func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(query: Int, snapshot: DocumentSnapshot)]
 
+    /// For each of `prefixes`, the IDs of the documents of `collection` that start with it, in
+    /// byte order, at most `limit` of them: short IDs, resolved and shown as git's short hashes
+    /// are. Each is one range of the collection's IDs; the default runs a query for each.
+    func documentIDs(in collection: String, startingWith prefixes: [String], limit: Int) async throws -> [[String]]
+
     /// Runs `body`, then commits its writes atomically: all of them or, when `body` throws, none.
     /// Its reads see one consistent state that no other writer changes before the commit: the
     /// local engine locks the store for the whole body; a server engine may instead run the body
@@ -106,6 +111,20 @@ extension DocumentStore {
     }
 
     /// The collection at `path`, such as `"tweets"` or `"users/\(uid)/user-likes"`.
+    public func documentIDs(in collection: String, startingWith prefixes: [String], limit: Int) async throws
+        -> [[String]]
+    {
+        var result: [[String]] = []
+        for prefix in prefixes {
+            let query = self.collection(collection).query
+                .whereField(Query.documentID, isGreaterThanOrEqualTo: .string(prefix))
+                .whereField(Query.documentID, isLessThan: .string(Query.successor(ofPrefix: prefix)))
+                .order(by: Query.documentID).select([]).limit(to: limit)
+            result.append(try await runQuery(query).map(\.documentID))
+        }
+        return result
+    }
+
     public func collection(_ path: String) -> CollectionReference {
         CollectionReference(store: self, path: path)
     }

@@ -37,6 +37,16 @@ public struct Query: Sendable {
     /// The field name that stands for a document's ID in filters, orders and cursors.
     public static let documentID = "__name__"
 
+    /// A string above every string that starts with `prefix`, in byte order: the prefix with its
+    /// last byte raised by one when that byte is ASCII (IDs are), else the prefix and U+10FFFF,
+    /// the highest character (a raised byte there could be invalid UTF-8).
+    package static func successor(ofPrefix prefix: String) -> String {
+        var bytes = Array(prefix.utf8)
+        guard let last = bytes.last, last < 0x7F else { return prefix + "\u{10FFFF}" }
+        bytes[bytes.count - 1] = last + 1
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     let store: any DocumentStore
     public let scope: Scope
     public private(set) var filters: [Filter] = []

@@ -179,6 +179,17 @@ public actor LocalDocumentStore: DocumentStore {
         return try read(orEmpty: []) { snapshot in try snapshot.mergedQuery(queries, limit: limit) }
     }
 
+    /// Each prefix's run of IDs read straight from each segment's sorted IDs, without the query
+    /// machinery: a listing asks for one run for each row it shows.
+    public func documentIDs(in collection: String, startingWith prefixes: [String], limit: Int) async throws
+        -> [[String]]
+    {
+        try await waitForTransactions()
+        return try read(orEmpty: prefixes.map { _ in [] }) { snapshot in
+            try prefixes.map { try snapshot.documentIDs(in: collection, startingWith: $0, limit: limit) }
+        }
+    }
+
     public func count(_ query: Query) async throws -> Int {
         try await waitForTransactions()
         return try read(orEmpty: 0) { snapshot in try snapshot.query(query).count }

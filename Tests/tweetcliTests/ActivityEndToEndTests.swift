@@ -77,7 +77,8 @@ struct ActivityEndToEndTests {
         #expect(text.contains("↻ Bob Builder retweeted"), "\(text)")
         #expect(text.contains("↳ replying to @ada"))
         #expect(text.contains("  │ hello from ada"))
-        #expect(text.contains("♥ 2  ↻ 1  ↩ 1  ❝ 1  id \(hello)"))  // Bob likes it too.
+        #expect(text.contains("♥ 2  ↻ 1  ↩ 1  ❝ 1  id \(hello.prefix(8))"))  // Bob likes it too.
+        #expect(!text.contains(hello), "rows show short IDs")
 
         let bookmarks = try jsonArray(try cli.run(["bookmarks", "--json"]).stdout)
         #expect(bookmarks.map { $0["id"] as? String } == [hello])
@@ -133,16 +134,44 @@ struct ActivityEndToEndTests {
         #expect(unknown.stderr.hasPrefix("error: there is no user @zed"), "\(unknown.stderr)")
     }
 
+    /// Each action says in one line what it did, or that it was already so, and a start of an ID
+    /// (with whitespace around it) names the tweet.
+    @Test func everyActionSaysWhatItDidAndTakesAShortID() throws {
+        let (cli, hello, _, _) = try conversation()
+        try cli.login("bob")
+        let short = String(hello.prefix(8))
+        let cases: [([String], String)] = [
+            (["unlike", " \(short)\n"], "♡ Unliked @ada's tweet \(short) “hello from ada”\n"),
+            (["unlike", short], "♡ You did not like @ada's tweet \(short) “hello from ada”; nothing changed.\n"),
+            (["like", short], "♥ Liked @ada's tweet \(short) “hello from ada”\n"),
+            (["like", short], "♥ You already like @ada's tweet \(short) “hello from ada”\n"),
+            (["unbookmark", short], "⚐ Removed @ada's tweet \(short) “hello from ada” from your bookmarks.\n"),
+            (["bookmark", short], "⚑ Bookmarked @ada's tweet \(short) “hello from ada”\n"),
+            (["bookmark", short], "⚑ You already bookmarked @ada's tweet \(short) “hello from ada”\n"),
+            (["retweet", short], "↻ You already retweeted @ada's tweet \(short) “hello from ada”\n"),
+        ]
+        for (arguments, line) in cases {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.stdout == line, "\(arguments)")
+        }
+        // --json keeps the whole ID and the tweet as it was always printed.
+        let liked = try json(try cli.run(["like", short, "--json"]).stdout)
+        #expect(liked["id"] as? String == hello)
+        #expect(liked["didLike"] as? Bool == true)
+    }
+
     @Test func badInputIsOneSentenceAndChangesNothing() throws {
         let (cli, hello, _, _) = try conversation()
         var before = try cli.run(["export"]).stdout
         let cases: [([String], String)] = [
-            (["retweet", "nope"], "error: there is no tweet nope;"),
-            (["bookmark", "nope"], "error: there is no tweet nope;"),
-            (["thread", "nope"], "error: there is no tweet nope;"),
-            (["post", "quoting", "--quote", "nope"], "error: there is no tweet nope;"),
+            (["retweet", "nopenope"], "error: there is no tweet nopenope;"),
+            (["bookmark", "nopenope"], "error: there is no tweet nopenope;"),
+            (["thread", "nopenope"], "error: there is no tweet nopenope;"),
+            (["post", "quoting", "--quote", "nopenope"], "error: there is no tweet nopenope;"),
             (["notifications", "--before", "nope"], "error: you have no notification nope\n"),
-            (["bookmarks", "--before", "nope"], "error: there is no tweet nope;"),
+            (["bookmarks", "--before", "nopenope"], "error: there is no tweet nopenope;"),
+            (["like", "nope"], "error: nope is too short to name a tweet"),
         ]
         for (arguments, message) in cases {
             let result = try cli.run(arguments)

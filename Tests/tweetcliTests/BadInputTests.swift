@@ -90,8 +90,11 @@ struct BadInputTests {
         Case(
             name: "delete someone else's tweet", arguments: ["delete", "ALICE_TWEET", "--force"], message: "not yours"),
         Case(
-            name: "delete with no terminal to confirm on", arguments: ["delete", "ALICE_TWEET"],
+            name: "delete with no terminal to confirm on", arguments: ["delete", "BOB_TWEET"],
             message: "no terminal to confirm"),
+        Case(
+            name: "too short a start of an ID", arguments: ["like", "0VZ"],
+            message: "0VZ is too short to name a tweet; give at least 6 characters of its ID"),
         Case(name: "follow yourself", arguments: ["follow", "@bob"], message: "cannot follow or unfollow yourself"),
         Case(name: "unknown command", arguments: ["tweet", "hi"], status: 64, message: "unknown command 'tweet'"),
         Case(
@@ -112,9 +115,9 @@ struct BadInputTests {
 
     @Test(arguments: cases)
     func badInputFailsWithOneSentenceAndChangesNothing(_ item: Case) throws {
-        let (cli, aliceTweet, _, _) = try Self.makeStore()
+        let (cli, aliceTweet, bobTweet, _) = try Self.makeStore()
         if item.signedOut { try cli.run(["logout"]) }
-        let arguments = item.arguments.map { $0 == "ALICE_TWEET" ? aliceTweet : $0 }
+        let arguments = item.arguments.map { $0 == "ALICE_TWEET" ? aliceTweet : $0 == "BOB_TWEET" ? bobTweet : $0 }
         let before = cli.journalBytes()
         let whoBefore = try cli.run(["whoami", "--json"]).stdout
 

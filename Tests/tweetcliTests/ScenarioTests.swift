@@ -89,7 +89,8 @@ struct ScenarioTests {
         #expect(try json(try cli.run(["whoami", "--json"]).stdout)["id"] as? String == alice)
         let human = try cli.run(["feed"])
         #expect(human.stdout.contains("Alice Liddell @alice"))
-        #expect(human.stdout.contains("id \(hello)"))
+        #expect(human.stdout.contains("id \(hello.prefix(8))"))
+        #expect(!human.stdout.contains(hello), "rows show short IDs")
         #expect(!human.stdout.contains("\u{1B}["))
     }
 

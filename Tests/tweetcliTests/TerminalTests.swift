@@ -157,18 +157,24 @@ struct TerminalTests {
     @Test func deleteAsksFirstAndOnlyYesDeletes() throws {
         let session = try signedIn()
         let id = try json(session.tweetcli(["post", "to be deleted", "--json"]))["id"] as? String ?? ""
-        try session.type("tweetcli delete \(id); echo rc=$?")
-        try session.waitFor("Delete tweet \(id)? This cannot be undone. [y/N]")
+        let short = String(id.prefix(8))
+        // Someone else's tweet, or none, is refused before anything is asked.
+        let missing = try session.run("tweetcli delete \(short.dropLast(2))zz")
+        #expect(missing.status == 1)
+        #expect(!missing.screen.joined().contains("[y/N]"))
+        // The question shows the tweet by its short ID and its first line; no is not an error.
+        try session.type("clear; tweetcli delete \(short); echo rc=$?")
+        try session.waitFor("Delete @ada's tweet \(short) “to be deleted”? This cannot be undone. [y/N]")
         try session.type("n")
         var (status, screen) = try session.waitForStatus("rc")
-        #expect(status == 1)
-        #expect(screen.contains { $0.contains("error: nothing was deleted") })
+        #expect(status == 0)
+        #expect(screen.contains { $0.contains("Nothing was deleted.") })
         #expect(try session.run("tweetcli feed --json | grep -c 'to be deleted'").screen.contains("1"))
-        try session.type("clear; tweetcli delete \(id); echo rc=$?")
+        try session.type("clear; tweetcli delete \(short); echo rc=$?")
         try session.waitFor("[y/N]")
         try session.type("y")
         (status, screen) = try session.waitForStatus("rc")
-        #expect(screen.contains { $0.contains("Deleted tweet \(id).") })
+        #expect(screen.contains { $0.contains("Deleted @ada's tweet \(short) “to be deleted”") })
         #expect(status == 0)
     }
 

@@ -69,7 +69,11 @@ struct BookmarksCommand: Command {
 
     func run(_ context: Context) async throws {
         let viewModel = BookmarksViewModel(services: try context.services())
-        try await viewModel.load(limit: context.pageLimit(limit), before: before)
+        let before = try await context.cursor(before)
+        try await context.loadPage {
+            try await viewModel.load(limit: context.pageLimit(limit), before: before)
+            return viewModel.tweets
+        }
         try context.emit(viewModel.tweets, human: human(viewModel, context: context))
     }
 
@@ -106,8 +110,13 @@ struct ThreadCommand: Command {
     }
 
     func run(_ context: Context) async throws {
-        let viewModel = ThreadViewModel(tweetID: tweetID, services: try context.services())
-        try await viewModel.load(limit: context.pageLimit(limit))
+        let id = try await context.tweetID(tweetID)
+        let viewModel = ThreadViewModel(tweetID: id, services: try context.services())
+        try await context.loadPage {
+            try await viewModel.load(limit: context.pageLimit(limit))
+            guard let conversation = viewModel.conversation else { return [] }
+            return conversation.ancestors + [conversation.tweet] + conversation.replies
+        }
         guard let conversation = viewModel.conversation else { return }
         try context.emit(conversation, human: human(conversation, context: context))
     }
@@ -213,7 +222,11 @@ struct SearchCommand: Command {
     func run(_ context: Context) async throws {
         let viewModel = SearchViewModel(services: try context.services())
         let query = words.concatenated(separator: " ")
-        try await viewModel.search(query, limit: context.pageLimit(limit), before: before)
+        let before = try await context.cursor(before)
+        try await context.loadPage {
+            try await viewModel.search(query, limit: context.pageLimit(limit), before: before)
+            return viewModel.tweets
+        }
         try context.emit(viewModel.tweets, human: human(viewModel, query: query, context: context))
     }
 

@@ -15,6 +15,8 @@ final class Context {
     /// Whether the running command may create a missing store.
     let createsStore: Bool
     private var opened: AppServices?
+    /// The short forms of the tweet IDs the rows show, read by ``loadShortIDs(of:)``.
+    private var shortIDs: [String: String] = [:]
 
     init(
         options: GlobalOptions, terminal: Terminal, environment: [String: String], config: ConfigFile,
@@ -98,7 +100,49 @@ final class Context {
     }
 
     var tweetRenderer: TweetRenderer {
-        TweetRenderer(now: Date(), time: RelativeTime(environment: environment), highlights: color)
+        TweetRenderer(
+            now: Date(), time: RelativeTime(environment: environment), highlights: color, shortIDs: shortIDs)
+    }
+
+    /// The ID of the tweet `reference` names: an ID, or a unique start of one.
+    func tweetID(_ reference: String) async throws -> String {
+        try await services().tweets.resolveTweetID(reference)
+    }
+
+    /// A page's `--before`: a row's cursor as the "More:" line gives it (a retweet's, or a whole
+    /// ID), or a unique start of a tweet ID.
+    func cursor(_ before: String?) async throws -> String? {
+        guard let before = before?.trimmed() else { return nil }
+        if before.hasPrefix("rt_") { return before }
+        return try await tweetID(before)
+    }
+
+    /// ``tweetID(_:)`` of an optional reference.
+    func tweetID(_ reference: String?) async throws -> String? {
+        guard let reference else { return nil }
+        return try await tweetID(reference)
+    }
+
+    /// Runs `load`, which reads a page of tweets and returns them, then reads the short forms of
+    /// their IDs from the same state of the store (one pinned read, not one read each).
+    func loadPage(_ load: () async throws -> [Tweet]) async throws {
+        try await services().store.withConsistentReads {
+            let tweets = try await load()
+            try await loadShortIDs(of: tweets)
+        }
+    }
+
+    /// Reads the short forms of the IDs of `tweets` and of the tweets they quote, for the rows
+    /// ``tweetRenderer`` draws; `--json` keeps whole IDs, so it reads none.
+    func loadShortIDs(of tweets: [Tweet]) async throws {
+        guard !options.json, !tweets.isEmpty else { return }
+        var ids: [String] = []
+        for tweet in tweets {
+            ids.append(tweet.id)
+            if case .tweet(let quoted)? = tweet.quoted { ids.append(quoted.id) }
+        }
+        // One read of the store, so it needs no consistent-read scope of its own.
+        shortIDs.merge(try await services().tweets.shortIDs(ids)) { _, new in new }
     }
 
     var userRenderer: UserRenderer { UserRenderer() }

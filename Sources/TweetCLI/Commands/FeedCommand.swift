@@ -30,7 +30,11 @@ struct FeedCommand: Command {
             services: try context.services(), source: following ? .following : .everyone,
             twtxt: following ? TwtxtFetcher(environment: context.environment) : nil)
         let limit = context.pageLimit(self.limit)
-        try await viewModel.fetchTweets(limit: limit, before: before)
+        let before = try await context.cursor(before)
+        try await context.loadPage {
+            try await viewModel.fetchTweets(limit: limit, before: before)
+            return viewModel.tweets
+        }
         // Feeds that could not be read, and lines that are not entries: notes, not failures.
         for problem in viewModel.twtxtProblems {
             Output.writeError(TerminalText("note: \(problem)\n").rendered(color: false))

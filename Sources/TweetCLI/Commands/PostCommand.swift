@@ -38,6 +38,8 @@ struct PostCommand: Command {
 
     func run(_ context: Context) async throws {
         let viewModel = UploadTweetViewModel(services: try context.services())
+        let replyTo = try await context.tweetID(self.replyTo)
+        let quote = try await context.tweetID(self.quote)
         let composer = Composer(context: context)
         let caption: String
         if words == ["-"] {
@@ -64,6 +66,7 @@ struct PostCommand: Command {
         }
         composer.discardDraft()
         guard let tweet = viewModel.tweet else { return }
+        try await context.loadShortIDs(of: [tweet])
         try context.emit(tweet, human: context.tweetRenderer.render(tweet))
     }
 

@@ -31,7 +31,11 @@ struct ProfileCommand: Command {
     func run(_ context: Context) async throws {
         let viewModel = ProfileViewModel(reference: reference, services: try context.services())
         viewModel.selectedFilter = tab
-        try await viewModel.load(limit: context.pageLimit(limit), before: before)
+        let before = try await context.cursor(before)
+        try await context.loadPage {
+            try await viewModel.load(limit: context.pageLimit(limit), before: before)
+            return viewModel.tweets
+        }
         guard let user = viewModel.user, let stats = viewModel.stats else { return }
         try context.emit(
             ProfileJSON(user: user, stats: stats, tweets: viewModel.tweets), human: human(viewModel, user, context))

@@ -9,6 +9,11 @@ struct TweetRenderer {
     var time = RelativeTime(locale: nil)
     /// Whether mentions, hashtags and links are coloured (only when colour is on: finding them costs).
     var highlights = false
+    /// The short form each ID is shown by (``TweetService/shortIDs(_:)``); an ID not here is shown whole.
+    var shortIDs: [String: String] = [:]
+
+    /// How a row shows tweet `id`.
+    func shortID(_ id: String) -> String { shortIDs[id] ?? id }
 
     /// The row, built a run at a time into one text sized for it: each `a + b` had made a text of
     /// its own and grown the row's runs by copying them.
@@ -52,7 +57,7 @@ struct TweetRenderer {
             text.append(tweet.quotes)
         }
         text.append("  ")
-        text.append(untrusted: "id " + tweet.id, .dim)
+        text.append(untrusted: "id " + shortID(tweet.id), .dim)
         text.append("\n")
         return text
     }
@@ -86,7 +91,7 @@ struct TweetRenderer {
                 text.append("\n")
             }
             text.append(bar, .dim)
-            text.append(untrusted: "id " + tweet.id, .dim)
+            text.append(untrusted: "id " + shortID(tweet.id), .dim)
             text.append("\n")
         }
     }

@@ -11,6 +11,11 @@ public enum TweetError: Error, Equatable, LocalizedError {
     case invalidCharacters
     /// No tweet has this ID.
     case notFound(String)
+    /// A start of a tweet ID too short to name one.
+    case referenceTooShort(String, minimum: Int)
+    /// A start of a tweet ID that several tweets' IDs share; `candidates` are some of them, each
+    /// as far as it differs from the others, and `more` says whether there are others still.
+    case ambiguousReference(String, candidates: [String], more: Bool)
     /// The signed-in user tried to delete someone else's tweet.
     case notOwner(String)
     /// No notification of the signed-in user has this ID (a `--before` cursor).
@@ -26,6 +31,11 @@ public enum TweetError: Error, Equatable, LocalizedError {
             return "the caption contains characters a tweet cannot have; remove them and post again"
         case .notFound(let id):
             return "there is no tweet \(id)"
+        case .referenceTooShort(let reference, let minimum):
+            return "\(reference) is too short to name a tweet; give at least \(minimum) characters of its ID"
+        case .ambiguousReference(let reference, let candidates, let more):
+            let list = candidates.joined(separator: ", ") + (more ? " and more" : "")
+            return "\(reference) is the start of several tweet IDs (\(list)); give more of the ID"
         case .notOwner(let id):
             return "tweet \(id) is not yours; you can only delete your own tweets"
         case .notificationNotFound(let id):

@@ -51,25 +51,25 @@ extension TweetService {
     /// The signed-in user retweets tweet `id`: once, however often asked; the tweet's count and its
     /// author's notification change in the same transaction.
     @discardableResult
-    public func retweet(id: String) async throws -> Tweet {
+    public func retweet(id: String) async throws -> MarkedTweet {
         let toggle = try await retweetToggle(id: id)
         let retweet = retweetsCollection.document(RetweetKey.documentID(ids, at: Date()))
-        try await toggle.set(true, in: store) { transaction, tweet, _ in
+        let changed = try await toggle.set(true, in: store) { transaction, tweet, _ in
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(
                 ["uid": .string(toggle.actor), "tweetId": .string(id), "timestamp": stamp], at: retweet)
             transaction.setData(["retweetId": .string(retweet.documentID), "timestamp": stamp], at: toggle.marker)
             transaction.updateData(["retweets": .increment(1)], at: tweet.path)
         }
-        return try await fetchTweet(withID: id)
+        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
 
     /// The signed-in user takes back their retweet of `id`; nothing changes if there was none.
     @discardableResult
-    public func unretweet(id: String) async throws -> Tweet {
+    public func unretweet(id: String) async throws -> MarkedTweet {
         let toggle = try await retweetToggle(id: id)
         let retweets = retweetsCollection
-        try await toggle.set(false, in: store) { transaction, tweet, mark in
+        let changed = try await toggle.set(false, in: store) { transaction, tweet, mark in
             transaction.deleteDocument(toggle.marker)
             if let retweet = mark?.data["retweetId"]?.stringValue {
                 transaction.deleteDocument(retweets.document(retweet))
@@ -77,7 +77,7 @@ extension TweetService {
             let count = tweet.data["retweets"]?.integerValue ?? 0
             transaction.updateData(["retweets": .value(.integer(max(0, count - 1)))], at: tweet.path)
         }
-        return try await fetchTweet(withID: id)
+        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
 
     /// The signed-in user's retweet of tweet `id`, marked by `users/{uid}/retweeted/{id}`, which
@@ -93,21 +93,23 @@ extension TweetService {
 
     /// Saves tweet `id` to the signed-in user's bookmarks (private to them); saving twice keeps one.
     @discardableResult
-    public func bookmark(id: String) async throws -> Tweet {
+    public func bookmark(id: String) async throws -> MarkedTweet {
         let bookmark = try await bookmarkToggle(id: id)
-        try await bookmark.set(true, in: store) { transaction, _, _ in
+        let changed = try await bookmark.set(true, in: store) { transaction, _, _ in
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(["tweetId": .string(id), "timestamp": stamp], at: bookmark.marker)
         }
-        return try await fetchTweet(withID: id)
+        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
 
     /// Removes tweet `id` from the signed-in user's bookmarks, if it is there.
     @discardableResult
-    public func unbookmark(id: String) async throws -> Tweet {
+    public func unbookmark(id: String) async throws -> MarkedTweet {
         let bookmark = try await bookmarkToggle(id: id)
-        try await bookmark.set(false, in: store) { transaction, _, _ in transaction.deleteDocument(bookmark.marker) }
-        return try await fetchTweet(withID: id)
+        let changed = try await bookmark.set(false, in: store) { transaction, _, _ in
+            transaction.deleteDocument(bookmark.marker)
+        }
+        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
 
     /// The signed-in user's bookmark of tweet `id`: private, so nobody is notified.

@@ -92,6 +92,15 @@ public final class TweetService: Sendable {
         return try await hydrate([snapshot])[0]
     }
 
+    /// One of the signed-in user's own tweets, as it must be to be deleted.
+    /// - Throws: ``TweetError/notFound(_:)``, ``TweetError/notOwner(_:)``.
+    public func fetchOwnTweet(withID id: String) async throws -> Tweet {
+        let me = try await auth.requireUid()
+        let tweet = try await fetchTweet(withID: id)
+        guard tweet.uid == me else { throw TweetError.notOwner(id) }
+        return tweet
+    }
+
     /// Whether the signed-in user likes tweet `id`.
     public func didLike(tweetID id: String) async throws -> Bool {
         let me = try await auth.requireUid()
@@ -220,27 +229,27 @@ public final class TweetService: Sendable {
     /// The signed-in user likes tweet `id`: the count and the `user-likes` document change together,
     /// and liking twice counts once.
     @discardableResult
-    public func likeTweet(id: String) async throws -> Tweet {
+    public func likeTweet(id: String) async throws -> MarkedTweet {
         let like = try await likeToggle(id: id)
-        try await like.set(true, in: store) { transaction, tweet, _ in
+        let changed = try await like.set(true, in: store) { transaction, tweet, _ in
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(["timestamp": stamp, "tweetId": .string(id)], at: like.marker)
             transaction.updateData(["likes": .increment(1)], at: tweet.path)
         }
-        return try await fetchTweet(withID: id)
+        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
 
     /// The signed-in user stops liking tweet `id`; unliking a tweet not liked changes nothing,
     /// and the count never goes below 0.
     @discardableResult
-    public func unlikeTweet(id: String) async throws -> Tweet {
+    public func unlikeTweet(id: String) async throws -> MarkedTweet {
         let like = try await likeToggle(id: id)
-        try await like.set(false, in: store) { transaction, tweet, _ in
+        let changed = try await like.set(false, in: store) { transaction, tweet, _ in
             let likes = tweet.data["likes"]?.integerValue ?? 0
             transaction.deleteDocument(like.marker)
             transaction.updateData(["likes": .value(.integer(max(0, likes - 1)))], at: tweet.path)
         }
-        return try await fetchTweet(withID: id)
+        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
 
     /// The signed-in user's like of tweet `id`, which notifies its author.

@@ -4,6 +4,8 @@ import TweetStore
 
 /// Makes Firestore-style document IDs: 20 characters of `[A-Za-z0-9]`.
 public struct IDGenerator: Sendable {
+    /// The characters of every ID.
+    public static let length = 20
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
     /// `nil` for the system's randomness.
     private let seeded: SeededRandom?

@@ -7,6 +7,8 @@ import TweetStore
 public final class TweetRowViewModel: ErrorRecording {
     /// The tweet as it stands after the last action; `nil` once deleted or before the first action.
     public var tweet: Tweet? { state.tweet }
+    /// Whether the last action set or cleared its mark, rather than finding it already so.
+    public var changed: Bool { state.changed }
     public package(set) var error: (any Error)? {
         get { state.error }
         set { state.error = newValue }
@@ -18,6 +20,7 @@ public final class TweetRowViewModel: ErrorRecording {
 
     private struct State {
         var tweet: Tweet?
+        var changed = false
         var error: (any Error)?
     }
 
@@ -30,33 +33,47 @@ public final class TweetRowViewModel: ErrorRecording {
     }
 
     public func likeTweet() async throws {
-        try await perform { state.tweet = try await services.tweets.likeTweet(id: tweetID) }
+        try await mark { try await $0.likeTweet(id: $1) }
     }
 
     public func unlikeTweet() async throws {
-        try await perform { state.tweet = try await services.tweets.unlikeTweet(id: tweetID) }
+        try await mark { try await $0.unlikeTweet(id: $1) }
     }
 
     public func retweet() async throws {
-        try await perform { state.tweet = try await services.tweets.retweet(id: tweetID) }
+        try await mark { try await $0.retweet(id: $1) }
     }
 
     public func unretweet() async throws {
-        try await perform { state.tweet = try await services.tweets.unretweet(id: tweetID) }
+        try await mark { try await $0.unretweet(id: $1) }
     }
 
     public func bookmark() async throws {
-        try await perform { state.tweet = try await services.tweets.bookmark(id: tweetID) }
+        try await mark { try await $0.bookmark(id: $1) }
     }
 
     public func unbookmark() async throws {
-        try await perform { state.tweet = try await services.tweets.unbookmark(id: tweetID) }
+        try await mark { try await $0.unbookmark(id: $1) }
+    }
+
+    /// Loads the tweet for deleting: it must exist and be the signed-in user's, which is known
+    /// before anyone is asked to confirm.
+    public func loadForDeleting() async throws {
+        try await perform { state.tweet = try await services.tweets.fetchOwnTweet(withID: tweetID) }
     }
 
     public func deleteTweet() async throws {
         try await perform {
             try await services.tweets.deleteTweet(id: tweetID)
             state.tweet = nil
+        }
+    }
+
+    private func mark(_ action: (TweetService, String) async throws -> MarkedTweet) async throws {
+        try await perform {
+            let marked = try await action(services.tweets, tweetID)
+            state.tweet = marked.tweet
+            state.changed = marked.changed
         }
     }
 }

@@ -77,10 +77,12 @@ final class Memtable {
     }
 
     /// The live documents of the collections a query looks at.
-    func documents(in scope: Query.Scope) throws -> [DocumentSnapshot] {
+    /// - Parameter ids: the IDs a document must have, when the query bounds them (a short ID's
+    ///   range), so the others are passed over unparsed.
+    func documents(in scope: Query.Scope, ids: QueryPlan.IDRange = .all) throws -> [DocumentSnapshot] {
         var result: [DocumentSnapshot] = []
         func add(_ collection: String, _ documents: [String: Entry]) throws {
-            for (id, entry) in documents {
+            for (id, entry) in documents where ids.contains(id) {
                 let path = DocumentPath(collection: collection, documentID: id)
                 if let fields = try Self.fields(of: entry) {
                     result.append(DocumentSnapshot(path: path, data: fields))

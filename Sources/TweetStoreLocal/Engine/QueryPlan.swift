@@ -141,6 +141,47 @@ struct QueryPlan {
         stringSets.first { $0.field == field }?.values
     }
 
+    /// The bounds a query's range filters put on its documents' IDs (the rest of the query's
+    /// filters on the ID are left to its residual check).
+    struct IDRange {
+        var lower: (id: String, inclusive: Bool)?
+        var upper: (id: String, inclusive: Bool)?
+
+        static let all = IDRange()
+
+        private init() {}
+
+        init(_ filters: [Query.Filter]) {
+            for filter in filters where filter.field == Query.documentID {
+                guard case .string(let id) = filter.value else { continue }
+                switch filter.op {
+                case .greaterThan, .greaterThanOrEqual:
+                    if lower == nil || ByteOrder.compare(id, lower!.id) == .orderedDescending {
+                        lower = (id, filter.op == .greaterThanOrEqual)
+                    }
+                case .lessThan, .lessThanOrEqual:
+                    if upper == nil || ByteOrder.compare(id, upper!.id) == .orderedAscending {
+                        upper = (id, filter.op == .lessThanOrEqual)
+                    }
+                default: break
+                }
+            }
+        }
+
+        /// Whether `id` is within the bounds.
+        func contains(_ id: String) -> Bool {
+            if let lower {
+                let order = ByteOrder.compare(id, lower.id)
+                if order == .orderedAscending || (order == .orderedSame && !lower.inclusive) { return false }
+            }
+            if let upper {
+                let order = ByteOrder.compare(id, upper.id)
+                if order == .orderedDescending || (order == .orderedSame && !upper.inclusive) { return false }
+            }
+            return true
+        }
+    }
+
     /// Whether `snapshot` passes the filters the index range does not guarantee.
     func residualMatches(_ snapshot: DocumentSnapshot) -> Bool {
         if let textSearch, !textSearch.matches(snapshot) { return false }
@@ -175,7 +216,18 @@ struct QueryPlan {
             // No usable index: scan the collection (or, for a collection group, the whole segment).
             switch query.scope {
             case .collection(let path):
-                let range = try segment.range(ofCollection: path)
+                var range = try segment.range(ofCollection: path)
+                // Bounds on the ID (a short ID's prefix) narrow the scan to a range of the
+                // segment, which is sorted by ID within a collection.
+                let ids = IDRange(query.filters)
+                if let lower = ids.lower {
+                    let start = try segment.bound(ofID: lower.id, in: path, upper: !lower.inclusive, within: range)
+                    range = start..<max(start, range.upperBound)
+                }
+                if let upper = ids.upper {
+                    let end = try segment.bound(ofID: upper.id, in: path, upper: upper.inclusive, within: range)
+                    range = range.lowerBound..<end
+                }
                 var stream = SegmentStream(
                     segment: segment, rank: rank, index: nil, positions: range, descending: false)
                 stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)

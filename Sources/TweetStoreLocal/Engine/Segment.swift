@@ -200,15 +200,27 @@ final class Segment {
         _ ordinal: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> T
     ) throws -> T? {
         try withLine(ordinal) { line in
-            guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
-            var end = 2
-            while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
-            guard end < line.count, line[end] == UInt8(ascii: "\"") else { return nil }
-            let path = UnsafeBufferPointer(rebasing: line[2..<end])
-            guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
-            return body(
-                UnsafeBufferPointer(rebasing: path[..<slash]), UnsafeBufferPointer(rebasing: path[(slash + 1)...]))
+            guard let (collection, id) = Self.unescapedPath(line) else { return nil }
+            return body(collection, id)
         }
+    }
+
+    /// The collection's and ID's bytes of a line's path, when it is written without escapes.
+    private static func unescapedPath(_ line: UnsafeBufferPointer<UInt8>) -> (
+        UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>
+    )? {
+        guard line.count > 2, line[0] == UInt8(ascii: "["), line[1] == UInt8(ascii: "\"") else { return nil }
+        var end = 2
+        while end < line.count, line[end] != UInt8(ascii: "\""), line[end] != UInt8(ascii: "\\") { end += 1 }
+        guard end < line.count, line[end] == UInt8(ascii: "\"") else { return nil }
+        let path = UnsafeBufferPointer(rebasing: line[2..<end])
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        return (UnsafeBufferPointer(rebasing: path[..<slash]), UnsafeBufferPointer(rebasing: path[(slash + 1)...]))
+    }
+
+    /// The ID's bytes of a line's path, when it is written without escapes.
+    private static func unescapedID(_ line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        unescapedPath(line)?.1
     }
 
     private static func compare(_ a: some Collection<UInt8>, _ b: [UInt8]) -> ComparisonResult {
@@ -483,6 +495,90 @@ final class Segment {
     /// The ``idValue(_:)`` of the bytes a key holds.
     private static func idValue(keyBytes key: UInt64) -> Double {
         withUnsafeBytes(of: key.bigEndian) { idValue($0) }
+    }
+
+    /// The first ordinal in `range` (a collection's) whose ID is not below `id` (with `upper`, not
+    /// at or below it).
+    func bound(ofID id: String, in collection: String, upper: Bool, within range: Range<Int>) throws -> Int {
+        let (collection, id) = (Array(collection.utf8), Array(id.utf8))
+        let byLines = { (position: Int) in try self.comparePath(at: position, collection: collection, id: id) }
+        // An ID of at most 8 bytes is its own key, so the keys alone find its lower bound; they are
+        // only hints, so the lines on either side of it must bear it out.
+        if !upper, idKeysStart != nil, id.count <= 8 {
+            let found = try keyLowerBound(SegmentFormat.idKey(id), in: range)
+            // The entry before must be below it by its line; the entry at it is read anyway by
+            // whoever asked, which checks it against the prefix.
+            if try found == range.lowerBound || byLines(found - 1) == .orderedAscending {
+                return found
+            }
+        }
+        return try Bisection.bound(range, upper: upper, byLines)
+    }
+
+    /// The first ordinal in `range` whose ID key is not below `key`: by interpolation on the keys'
+    /// values while the range is wide, with a bisection after any guess that did not halve it, as
+    /// ``search(_:collection:id:byKeys:)`` finds an ID.
+    private func keyLowerBound(_ key: UInt64, in range: Range<Int>) throws -> Int {
+        var (low, high) = (range.lowerBound, range.upperBound)
+        let target = Self.idValue(keyBytes: key)
+        var bounds: (low: Double, high: Double)?
+        if high - low > 16 {
+            bounds = (Self.idValue(keyBytes: try idKey(at: low)), Self.idValue(keyBytes: try idKey(at: high - 1)))
+        }
+        var bisectNext = false
+        while low < high {
+            var middle = (low + high) / 2
+            if !bisectNext, high - low > 16, let (first, last) = bounds, first < last, (first...last).contains(target) {
+                let fraction = (target - first) / (last - first)
+                middle = min(high - 1, max(low, low + Int(fraction * Double(high - 1 - low))))
+            }
+            let before = high - low
+            let probe = try idKey(at: middle)
+            let value = Self.idValue(keyBytes: probe)
+            if probe < key {
+                low = middle + 1
+                if let known = bounds { bounds = (value, known.high) }
+            } else {
+                high = middle
+                if let known = bounds { bounds = (known.low, value) }
+            }
+            bisectNext = !bisectNext && (high - low) * 2 > before
+        }
+        return low
+    }
+
+    /// The entries from `start` on (in a collection's `range`) whose IDs start with `prefix`: each
+    /// ID, and whether its entry is a deletion. Read from the lines' paths and ends, without
+    /// parsing or checksumming them: a damaged line could at worst misname a short ID, and any
+    /// read of its document checks it.
+    func idRun(startingWith prefix: String, from start: Int, within range: Range<Int>) throws -> [(
+        id: String, isDeletion: Bool
+    )] {
+        let prefix = Array(prefix.utf8)
+        // Past an entry whose key already differs from the prefix's (a prefix of 8 bytes is its
+        // key), no line needs reading to end the run.
+        let key = idKeysStart != nil && prefix.count == 8 ? SegmentFormat.idKey(prefix) : nil
+        var run: [(id: String, isDeletion: Bool)] = []
+        var ordinal = start
+        while ordinal < range.upperBound {
+            if let key, try idKey(at: ordinal) != key { break }
+            let read = try withLine(ordinal) { line -> (id: String, isDeletion: Bool)?? in
+                guard let id = Self.unescapedID(line) else { return .some(nil) }
+                guard id.starts(with: prefix) else { return nil }
+                return (String(decoding: id, as: UTF8.self), SegmentFormat.isDeletion(line))
+            }
+            guard let found = read else { break }
+            if let found {
+                run.append(found)
+            } else {
+                // An escaped path: parse it properly.
+                let id = try path(at: ordinal).documentID
+                guard id.utf8.starts(with: prefix) else { break }
+                run.append((id, try withLine(ordinal) { SegmentFormat.isDeletion($0) }))
+            }
+            ordinal += 1
+        }
+        return run
     }
 
     /// The ordinals of `collection`'s documents (subcollections excluded), remembered: the segment

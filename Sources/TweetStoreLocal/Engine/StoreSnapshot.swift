@@ -83,6 +83,27 @@ final class StoreSnapshot {
         return false
     }
 
+    /// The IDs of `collection`'s documents that start with `prefix`, in byte order, at most
+    /// `limit`: each source's run of them, the newest source that has an ID saying whether its
+    /// document lives.
+    func documentIDs(in collection: String, startingWith prefix: String, limit: Int) throws -> [String] {
+        // Each ID from the newest source that has it (a short list: the IDs of a few milliseconds).
+        var entries: [(id: String, isDeletion: Bool)] = []
+        for (id, entry) in memtable.collections[collection] ?? [:] where id.utf8.starts(with: prefix.utf8) {
+            if case .deleted = entry { entries.append((id, true)) } else { entries.append((id, false)) }
+        }
+        for segment in segments {
+            let range = try segment.range(ofCollection: collection)
+            let start = try segment.bound(ofID: prefix, in: collection, upper: false, within: range)
+            for entry in try segment.idRun(startingWith: prefix, from: start, within: range)
+            where !entries.contains(where: { $0.id == entry.id }) {
+                entries.append(entry)
+            }
+        }
+        let live = entries.compactMap { $0.isDeletion ? nil : $0.id }
+        return Array(live.sorted { ByteOrder.compare($0, $1) == .orderedAscending }.prefix(limit))
+    }
+
     // MARK: Queries
 
     func query(_ query: Query) throws -> [DocumentSnapshot] {
@@ -243,7 +264,7 @@ struct MemtableStream: CandidateStream {
     private var position = 0
 
     init(memtable: Memtable, query: Query) throws {
-        snapshots = try memtable.documents(in: query.scope).filter {
+        snapshots = try memtable.documents(in: query.scope, ids: QueryPlan.IDRange(query.filters)).filter {
             query.matches($0) && query.hasOrderFields($0) && query.isAfterCursor($0)
         }
         snapshots.sort { query.compare($0, $1) == .orderedAscending }

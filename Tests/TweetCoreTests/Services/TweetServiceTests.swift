@@ -255,8 +255,9 @@ struct TweetServiceTests {
         let alice = try await env.addUser("alice", to: services)
         let tweet = try await env.post("like me", as: alice, in: services)
         let liked = try await tweets.likeTweet(id: tweet.id)
-        #expect(liked.likes == 1)
-        #expect(liked.didLike == true)
+        #expect(liked.tweet.likes == 1)
+        #expect(liked.tweet.didLike == true)
+        #expect(liked.changed)
         #expect(try await tweets.didLike(tweetID: tweet.id))
         let like = try await services.store.getDocument(
             DocumentPath(collection: "users/\(alice.id)/user-likes", documentID: tweet.id))
@@ -269,7 +270,8 @@ struct TweetServiceTests {
         let tweet = try await env.post("like me", as: alice, in: services)
         try await tweets.likeTweet(id: tweet.id)
         let again = try await tweets.likeTweet(id: tweet.id)
-        #expect(again.likes == 1)
+        #expect(again.tweet.likes == 1)
+        #expect(!again.changed)
         #expect(try await services.store.collection("users/\(alice.id)/user-likes").query.count() == 1)
     }
 
@@ -278,8 +280,9 @@ struct TweetServiceTests {
         let tweet = try await env.post("like me", as: alice, in: services)
         try await tweets.likeTweet(id: tweet.id)
         let unliked = try await tweets.unlikeTweet(id: tweet.id)
-        #expect(unliked.likes == 0)
-        #expect(unliked.didLike == false)
+        #expect(unliked.tweet.likes == 0)
+        #expect(unliked.tweet.didLike == false)
+        #expect(unliked.changed)
         #expect(try await !tweets.didLike(tweetID: tweet.id))
         #expect(try await services.store.collection("users/\(alice.id)/user-likes").query.count() == 0)
     }
@@ -293,7 +296,8 @@ struct TweetServiceTests {
         try await env.signIn(alice, in: services)
         let before = try env.bytes(of: env.journalPath)
         let after = try await tweets.unlikeTweet(id: tweet.id)
-        #expect(after.likes == 1)
+        #expect(after.tweet.likes == 1)
+        #expect(!after.changed)
         #expect(try env.bytes(of: env.journalPath) == before)
     }
 
@@ -304,7 +308,7 @@ struct TweetServiceTests {
         try await services.store.setData(
             ["tweetId": .string("t"), "timestamp": .string("2026-11-30T09:41:00.000Z")],
             at: DocumentPath(collection: "users/\(alice.id)/user-likes", documentID: "t"))
-        #expect(try await tweets.unlikeTweet(id: "t").likes == 0)
+        #expect(try await tweets.unlikeTweet(id: "t").tweet.likes == 0)
     }
 
     @Test func likingOrUnlikingAnUnknownTweetIsNotFound() async throws {

@@ -1,0 +1,71 @@
+import Testing
+import TweetTestSupport
+
+@testable import TweetStore
+
+/// Short IDs rest on one read: the IDs of a collection that start with a prefix, the same on every
+/// engine and wherever the documents sit, deleted documents left out.
+struct DocumentIDPrefixTests {
+    let env: TestEnvironment
+
+    init() throws {
+        env = try TestEnvironment()
+    }
+
+    /// IDs that share starts of several lengths, written one transaction each, out of order, with
+    /// neighbours in other collections and in a subcollection that must never be counted.
+    private func addDocuments(_ layout: StoreLayout) async throws -> any DocumentStore {
+        let store = try env.makeStore(layout, indexes: [])
+        let ids = ["abcdef12", "abcdef13", "abcdeg00", "abcdef1", "abcde", "zzz", "abc", "abcdef129"]
+        for id in ids { try await store.setData(["n": .integer(1)], at: store.collection("items").document(id)) }
+        try await store.setData(["n": .integer(1)], at: store.collection("itemz").document("abcdef14"))
+        try await store.setData(["n": .integer(1)], at: store.collection("items/abcdef12/notes").document("abcdef15"))
+        return store
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func eachPrefixGetsItsIDsInByteOrder(_ layout: StoreLayout) async throws {
+        let store = try await addDocuments(layout)
+        let found = try await store.documentIDs(
+            in: "items", startingWith: ["abcdef1", "abcdef12", "abcdeg", "abcdeh", "zz"], limit: 10)
+        #expect(found[0] == ["abcdef1", "abcdef12", "abcdef129", "abcdef13"])
+        #expect(found[1] == ["abcdef12", "abcdef129"])
+        #expect(found[2] == ["abcdeg00"])
+        #expect(found[3].isEmpty)
+        #expect(found[4] == ["zzz"])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func theLimitKeepsTheFirstIDs(_ layout: StoreLayout) async throws {
+        let store = try await addDocuments(layout)
+        #expect(try await store.documentIDs(in: "items", startingWith: ["abc"], limit: 2) == [["abc", "abcde"]])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func deletedDocumentsAreLeftOut(_ layout: StoreLayout) async throws {
+        let store = try await addDocuments(layout)
+        try await store.runTransaction { transaction in
+            transaction.deleteDocument(DocumentPath(collection: "items", documentID: "abcdef13"))
+        }
+        #expect(
+            try await store.documentIDs(in: "items", startingWith: ["abcdef1"], limit: 10) == [
+                ["abcdef1", "abcdef12", "abcdef129"]
+            ])
+    }
+
+    @Test(arguments: StoreLayout.allCases)
+    func aQueryBetweenTwoIDsReadsOnlyThatRange(_ layout: StoreLayout) async throws {
+        let store = try await addDocuments(layout)
+        let query = store.collection("items").query
+            .whereField(Query.documentID, isGreaterThan: .string("abcdef1"))
+            .whereField(Query.documentID, isLessThanOrEqualTo: .string("abcdeg00"))
+        #expect(try await query.getDocuments().map(\.documentID) == ["abcdef12", "abcdef129", "abcdef13", "abcdeg00"])
+    }
+
+    @Test func aPrefixsSuccessorBoundsExactlyItsStrings() {
+        #expect(Query.successor(ofPrefix: "abc") == "abd")
+        #expect(Query.successor(ofPrefix: "ab~") == "ab\u{7F}")
+        #expect(Query.successor(ofPrefix: "é") == "é\u{10FFFF}")
+        #expect(Query.successor(ofPrefix: "") == "\u{10FFFF}")
+    }
+}
