@@ -57,14 +57,31 @@ public enum CommandLineTool {
         do {
             options = try GlobalOptions.extract(from: &arguments)
             guard var name = arguments.first else {
-                Output.writeError(HelpText.overview())
-                return 64
+                // On a terminal, a first look: the everyday commands, as data the reader asked for.
+                // Anywhere else a command is missing: a usage error.
+                guard isatty(STDOUT_FILENO) == 1 else {
+                    Output.writeError(HelpText.short())
+                    return 64
+                }
+                let width = Terminal(environment: environment).width
+                try Output.write(HelpText.short(width: width))
+                return 0
             }
             var rest = Array(arguments.dropFirst())
             if name == "-h" || name == "--help" { name = "help" }
             if name == "--version" || name == "-V" { name = "version" }
             guard let type = command(named: name) else {
-                throw UsageError("unknown command '\(name)'; run 'tweetcli help' to see the commands")
+                if name.hasPrefix("-") {
+                    let known = (GlobalOptions.table + [.help]).map(\.name) + ["--version"]
+                    throw UsageError(
+                        "unknown option '\(ArgumentList.split(name).0)'"
+                            + Suggestion.clause(for: ArgumentList.split(name).0, among: known))
+                }
+                let names = commands.map { $0.name }
+                guard let suggestion = Suggestion.closest(to: name, among: names) else {
+                    throw UsageError("unknown command '\(name)'; run 'tweetcli help' to see the commands")
+                }
+                throw UsageError("unknown command '\(name)'; did you mean '\(suggestion)'?")
             }
             let flags = rest.prefix { $0 != "--" }  // after `--`, "-h" is a caption, not a flag
             if type != HelpCommand.self && (flags.contains("-h") || flags.contains("--help")) {
@@ -73,8 +90,9 @@ public enum CommandLineTool {
             }
             return try await run(type.init(arguments: rest), options: options, environment: environment)
         } catch {
+            if let error = error as? OutputError, error.isClosedPipe { return 0 }
             let presentation = ErrorPresenter.present(error, options: options)
-            Output.writeError(presentation.text)
+            Output.writeError(Terminal.wrappedForStderr(presentation.text))
             return presentation.exitCode
         }
     }
@@ -94,6 +112,9 @@ public enum CommandLineTool {
             createsStore: type(of: command).createsStore)
         do {
             try await command.run(context)
+        } catch let error as OutputError where error.isClosedPipe {
+            // The reader stopped early (`| head`): what it read is what it wanted.
+            return 0
         } catch let error as OutputError where command.commits {
             // The change is in the store: say so, since the output that would have shown it is lost.
             throw CommandFailure("the change was saved, but \(error.description)")

@@ -57,7 +57,7 @@ struct ScenarioTests {
         #expect((likes["tweets"] as? [[String: Any]])?.map { $0["id"] as? String } == [hello])
         let aliceProfile = try cli.run(["profile", "@alice"])
         #expect(aliceProfile.stdout.contains("Alice Liddell"))
-        #expect(aliceProfile.stdout.contains("0 Following  1 Followers"))
+        #expect(aliceProfile.stdout.contains("0 Following  1 Follower  "))
         #expect(aliceProfile.stdout.contains("[Following]"))
         #expect(
             try json(try cli.run(["profile", "@alice", "--json"]).stdout)["stats"] as? [String: Int]

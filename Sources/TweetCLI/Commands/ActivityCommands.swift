@@ -80,7 +80,7 @@ struct BookmarksCommand: Command {
     private func human(_ viewModel: BookmarksViewModel, context: Context) -> TerminalText {
         guard let last = viewModel.tweets.last else {
             if before != nil { return "No older bookmarks.\n" }
-            return "No bookmarks yet. Save a tweet with: \(context.suggest("bookmark TWEET_ID"))\n"
+            return context.hint("No bookmarks yet. Save a tweet with: \(context.suggest("bookmark TWEET_ID"))\n")
         }
         var text = context.tweetRenderer.render(viewModel.tweets)
         if viewModel.hasMore {

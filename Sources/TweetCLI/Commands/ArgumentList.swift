@@ -4,12 +4,15 @@ struct ArgumentList {
     /// Arguments after `--`: positional whatever they look like.
     private var literal: [String] = []
     let usage: String
+    /// The option names the command knows, its own and the global ones, for "did you mean".
+    private let known: [String]
 
     /// Splits off what follows `--`, spells short options long (`-n 5` is `--limit 5`, `-n5` too)
     /// and refuses an option given twice.
     /// - Throws: ``UsageError`` for a repeated option.
     init(_ arguments: [String], options: [Option] = [], usage: String) throws {
         self.usage = usage
+        known = (options + GlobalOptions.table).map(\.name)
         var tokens = arguments
         if let separator = arguments.firstIndex(of: "--") {
             tokens = Array(arguments[..<separator])
@@ -85,7 +88,9 @@ struct ArgumentList {
                 && Double(token) != nil
         }
         if let unknown = tokens.first(where: { $0.hasPrefix("-") && $0 != "-" && !isNumber($0) }) {
-            throw UsageError("unknown option '\(Self.split(unknown).0)'", usage: usage)
+            let name = Self.split(unknown).0
+            throw UsageError(
+                "unknown option '\(name)'" + Suggestion.clause(for: name, among: known), usage: usage)
         }
         defer {
             tokens = []

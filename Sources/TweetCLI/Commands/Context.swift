@@ -77,11 +77,20 @@ final class Context {
         options.suggest(arguments)
     }
 
+    /// Text that guides a person rather than being data (a "More:" line, the notifications
+    /// banner, an empty listing's "post the first one with"): part of the output on a terminal;
+    /// otherwise written to stderr at once, so that a pipe gets only the data.
+    func hint(_ text: TerminalText) -> TerminalText {
+        guard !terminal.isStdoutTerminal else { return text }
+        Output.writeError(text.rendered(color: false))
+        return ""
+    }
+
     /// A listing's last line when it has more: "More: tweetcli … ARGUMENTS [--limit N] FLAG VALUE",
     /// repeating an explicit `--limit`, so that the next page reads the same way.
     func moreLine(_ arguments: String, limit: Int?, _ flag: String, _ value: String) -> TerminalText {
         let limit = limit.map { " --limit \($0)" } ?? ""
-        return "\n" + .dim("More: " + suggest(arguments + limit + " \(flag) \(value)")) + "\n"
+        return hint("\n" + .dim("More: " + suggest(arguments + limit + " \(flag) \(value)")) + "\n")
     }
 
     /// The page size: `--limit`, else the config file's `limit`, else 20.
@@ -89,7 +98,9 @@ final class Context {
         explicit ?? config[.limit].flatMap(Int.init) ?? Limits.defaultPage
     }
 
-    var color: Bool { terminal.usesColor(options.color ?? config[.color].flatMap(ColorChoice.init) ?? .auto) }
+    var color: Bool {
+        terminal.usesColor(flag: options.color, configured: config[.color].flatMap(ColorChoice.init))
+    }
 
     /// Where human output goes.
     var screen: Screen {

@@ -32,7 +32,9 @@ struct ExploreCommand: Command {
         guard !users.isEmpty else {
             if offset > 0 { return "No more users.\n" }
             return query.isEmpty
-                ? "Nobody is here yet. Register with: \(context.suggest("register --email E --username U --fullname F"))\n"
+                ? context.hint(
+                    "Nobody is here yet. Register with: \(context.suggest("register --email E --username U --fullname F"))\n"
+                )
                 : "No users match \"\(query)\".\n"
         }
         var text = users.map { context.userRenderer.row($0) }.joined()

@@ -61,24 +61,27 @@ struct FeedCommand: Command {
             if !rows.isEmpty { return FeedRow.render(rows, context.tweetRenderer) + "\n" }
             if before != nil { return "No older tweets.\n" }
             if following {
-                return "No tweets from you or anyone you follow yet. Find people with: \(context.suggest("explore"))\n"
+                return context.hint(
+                    "No tweets from you or anyone you follow yet. Find people with: \(context.suggest("explore"))\n")
             }
             if viewModel.isSignedIn {
-                return "No tweets yet. Post the first one with: \(context.suggest("post \"Hello, world\""))\n"
+                return context.hint(
+                    "No tweets yet. Post the first one with: \(context.suggest("post \"Hello, world\""))\n")
             }
-            return """
+            return context.hint(
+                """
                 No tweets yet. Create an account and post:
                   \(context.suggest("register --email you@example.com --username you --fullname \"Your Name\""))
                   \(context.suggest("post \"Hello, world\""))
                 Or fill a demo store with: \(context.suggest("seed"))
 
-                """
+                """)
         }
         var text = FeedRow.render(rows, context.tweetRenderer)
         let unread = viewModel.unreadNotifications
         if unread > 0 && before == nil {
             let line = "\(unread) new notification\(unread == 1 ? "" : "s"): \(context.suggest("notifications"))"
-            text = .styled(line, .accent) + "\n\n" + text
+            text = context.hint(.styled(line, .accent) + "\n\n") + text
         }
         if viewModel.hasMore {
             text += context.moreLine("feed" + (following ? " --following" : ""), limit: limit, "--before", last.cursor)

@@ -85,7 +85,7 @@ extension FollowCommand {
         switch (Self.follows, viewModel.changed) {
         case (true, true):
             sentence =
-                "You follow \(nick)'s twtxt feed now (\(viewModel.entries) entries); feed --following shows them."
+                "You follow \(nick)'s twtxt feed now (\(counted(viewModel.entries, "entry", plural: "entries"))); feed --following shows them."
         case (true, false): sentence = "You already follow \(nick)'s twtxt feed."
         case (false, true): sentence = "You no longer follow \(nick)'s twtxt feed."
         case (false, false): sentence = "You were not following the twtxt feed \(url); nothing changed."

@@ -64,7 +64,7 @@ struct ImportCommand: Command {
             // A chunk at a time: a backup of any size, never all in memory.
             try await viewModel.importLines(source: name) { try Self.readChunk(fd, name: name) }
             try context.emit(
-                ImportJSON(documents: viewModel.imported), human: "Imported \(viewModel.imported) documents.\n")
+                ImportJSON(documents: viewModel.imported), human: "Imported \(counted(viewModel.imported, "document")).\n")
             return
         }
         var bytes: [UInt8] = []
@@ -193,9 +193,12 @@ struct ImportCommand: Command {
     /// A merge's summary, then each conflicting path on a line of its own: the paths come from the
     /// file, so they go through TerminalText like any other text from outside.
     static func summary(of merge: MergeReport) -> TerminalText {
-        var text = "Imported \(merge.added) documents; \(merge.unchanged) were there already"
+        var text =
+            "Imported \(counted(merge.added, "document")); \(merge.unchanged) \(merge.unchanged == 1 ? "was" : "were") "
+            + "there already"
         if merge.conflicts.isEmpty { return TerminalText(text + ".\n", multiline: true) }
-        text += "; \(merge.conflicts.count) differ from the store's and were left as they are:\n"
+        text += "; \(merge.conflicts.count) \(merge.conflicts.count == 1 ? "differs" : "differ") from the store's and "
+        text += "\(merge.conflicts.count == 1 ? "was" : "were") left as \(merge.conflicts.count == 1 ? "it is" : "they are"):\n"
         return TerminalText(text + merge.conflicts.map { "  \($0)\n" }.joined(), multiline: true)
     }
 }

@@ -24,7 +24,10 @@ struct HelpCommand: Command {
     }
 
     func run(_ context: Context) async throws {
-        let text = topic.flatMap(CommandLineTool.command(named:)).map(HelpText.help(for:)) ?? HelpText.overview()
+        let width = context.terminal.width
+        let text =
+            topic.flatMap(CommandLineTool.command(named:)).map { HelpText.help(for: $0, width: width) }
+            ?? HelpText.overview(width: width)
         try context.screen.write(TerminalText(stringLiteral: text))
     }
 }
@@ -141,6 +144,25 @@ struct ConfigCommand: Command {
         }
     }
 
+    /// The value `key` has for a command run now, and where it comes from: the file, the
+    /// environment, or tweetcli's default.
+    static func effective(_ key: ConfigFile.Key, file: ConfigFile, environment: [String: String]) -> (
+        value: String, source: String
+    ) {
+        if let value = file[key] { return (value, "set in \(file.path)") }
+        let unset = "not set in \(file.path)"
+        switch key {
+        case .store:
+            if let store = environment["TWEETCLI_STORE"], !store.isEmpty { return (store, "from $TWEETCLI_STORE; \(unset)") }
+            return (AppPaths.storeDirectory(option: nil, environment: environment), "the default; \(unset)")
+        case .color:
+            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return ("never", "from $NO_COLOR; \(unset)") }
+            return (ColorChoice.auto.rawValue, "the default; \(unset)")
+        case .limit:
+            return (String(Limits.defaultPage), "the default; \(unset)")
+        }
+    }
+
     func run(_ context: Context) async throws {
         // Lenient, so a file with a bad line can still be listed and mended from here.
         var file = try ConfigFile(path: ConfigFile.path(environment: context.environment), lenient: true)
@@ -155,8 +177,10 @@ struct ConfigCommand: Command {
                     ? "No settings in \(file.path). The keys are: \(ConfigFile.Key.allCases.map(\.rawValue).joined(separator: ", ")).\n"
                     : TerminalText(file.text, multiline: true))
         case .get(let key):
-            guard let value = file[key] else { throw CommandFailure("\(key.rawValue) is not set in \(file.path)") }
-            try context.emit([key.rawValue: value], human: "\(value)\n")
+            let (value, source) = Self.effective(key, file: file, environment: context.environment)
+            try context.emit(
+                [key.rawValue: value, "source": source],
+                human: TerminalText(value) + context.hint(.dim("  (\(source))")) + "\n")
         case .set(let key, let value):
             file.set(key, value)
             try file.save()

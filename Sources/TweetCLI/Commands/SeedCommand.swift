@@ -48,8 +48,9 @@ struct SeedCommand: Command {
         guard let summary = viewModel.summary else { return }
         try context.emit(
             SeedJSON(summary),
-            human: "Seeded \(summary.users) users, \(summary.tweets) tweets (\(summary.replies) replies), "
-                + "\(summary.likes) likes and \(summary.follows) follows.\n"
+            human: "Seeded \(counted(summary.users, "user")), \(counted(summary.tweets, "tweet")) "
+                + "(\(counted(summary.replies, "reply", plural: "replies"))), \(counted(summary.likes, "like")) and "
+                + "\(counted(summary.follows, "follow")).\n"
                 + "Every demo account's password is \(DemoSeeder.demoPassword). "
                 + "Read the feed with: \(context.suggest("feed"))\n")
     }

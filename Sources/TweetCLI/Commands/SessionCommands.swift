@@ -36,7 +36,8 @@ struct WhoamiCommand: Command {
         var text = context.userRenderer.row(user, trailing: email)
         let unread = viewModel.unreadNotifications
         if unread > 0 {
-            text += "\(unread) new notification\(unread == 1 ? "" : "s"): \(context.suggest("notifications"))\n"
+            text += context.hint(
+                "\(unread) new notification\(unread == 1 ? "" : "s"): \(context.suggest("notifications"))\n")
         }
         try context.emit(WhoamiJSON(user: user, unreadNotifications: unread), human: text)
     }

@@ -82,7 +82,8 @@ extension TerminalText {
     }
 
     private static func wrap(_ line: [Cell], width: Int) -> [[Cell]] {
-        let indentCount = line.prefix { $0.isSpace }.count
+        // The indent, kept on every row: spaces, and a quote's or thread's gutter among them.
+        let indentCount = line.prefix { $0.isSpace || $0.character == "│" }.count
         let indent = Array(line.prefix(min(indentCount, width / 2)))
         var rows: [[Cell]] = []
         var row = indent

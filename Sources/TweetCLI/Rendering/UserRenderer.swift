@@ -27,8 +27,8 @@ struct UserRenderer {
         if let stats {
             text +=
                 "\(TerminalText.bold(String(stats.following))) Following  "
-                + "\(TerminalText.bold(String(stats.followers))) Followers  "
-                + "\(TerminalText.bold(String(stats.tweets))) Tweets\n"
+                + "\(TerminalText.bold(String(stats.followers))) Follower\(stats.followers == 1 ? "" : "s")  "
+                + "\(TerminalText.bold(String(stats.tweets))) Tweet\(stats.tweets == 1 ? "" : "s")\n"
         }
         text += .dim("uid \(user.id)") + "\n"
         return text

@@ -17,6 +17,9 @@ enum Pager {
     /// Runs `command` with `text` on its stdin and waits for it.
     /// - Returns: `false` when the pager could not start (the caller then writes `text` itself).
     static func show(_ text: String, command: String) -> Bool {
+        // less shows colours and quits on a short text only when told to: as git does, tell it so
+        // unless the reader set LESS themselves.
+        setenv("LESS", "FRX", 0)
         guard let pager = Subprocess.start(command, pipeInput: true), let input = pager.input else { return false }
         // Quitting the pager early closes the pipe: that is not an error, so SIGPIPE is ignored.
         let previous = signal(SIGPIPE, SIG_IGN)

@@ -34,10 +34,12 @@ struct Terminal {
         }
     }
 
-    /// Colour on a terminal (or when asked), never when `NO_COLOR` is set or the terminal is dumb.
-    func usesColor(_ choice: ColorChoice) -> Bool {
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-        switch choice {
+    /// Colour as `--color` says; else as the config file says, unless `NO_COLOR` is set (as
+    /// no-color.org asks, a flag on the command line beats it, and it beats configuration); else
+    /// on a terminal that is not dumb.
+    func usesColor(flag: ColorChoice?, configured: ColorChoice?) -> Bool {
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        switch flag ?? (noColor ? .never : configured ?? .auto) {
         case .always: return true
         case .never: return false
         case .auto: return isStdoutTerminal && environment["TERM"] != "dumb"
@@ -45,11 +47,34 @@ struct Terminal {
     }
 }
 
+extension Terminal {
+    /// `text` (tweetcli's own, already neutralised) wrapped at words to the width of the terminal
+    /// stderr is, if it is one.
+    static func wrappedForStderr(_ text: String) -> String {
+        var size = winsize()
+        guard isatty(STDERR_FILENO) == 1, ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
+            return text
+        }
+        return TerminalText(stringLiteral: text).wrapped(width: Int(size.ws_col)).rendered(color: false)
+    }
+}
+
 /// Standard output could not take what a command printed: a closed pipe (SIGPIPE is ignored, so
 /// this is EPIPE), a full disk, or a file size limit (SIGXFSZ ignored: EFBIG).
 struct OutputError: Error, Equatable, CustomStringConvertible {
     let reason: String
+    /// The errno of the failed write.
+    var code: Int32 = 0
     var description: String { "the output could not be written (\(reason))" }
+
+    /// Whether the reader stopped reading (`| head`): the command's work is done, and ends quietly.
+    var isClosedPipe: Bool { code == EPIPE }
+
+    /// The error the last failed write left in errno.
+    static func fromErrno() -> OutputError {
+        let code = errno
+        return OutputError(reason: String(cString: strerror(code)), code: code)
+    }
 }
 
 /// Writes to stdout and stderr with write(2): no FileHandle, so no Foundation start-up cost.
@@ -57,7 +82,7 @@ enum Output {
     /// Writes all of `text` to stdout.
     /// - Throws: ``OutputError`` when it cannot.
     static func write(_ text: String) throws {
-        guard write(text, to: STDOUT_FILENO) else { throw OutputError(reason: String(cString: strerror(errno))) }
+        guard write(text, to: STDOUT_FILENO) else { throw OutputError.fromErrno() }
     }
 
     static func writeError(_ text: String) {
@@ -76,7 +101,7 @@ enum Output {
     /// - Throws: ``OutputError`` when it cannot.
     static func write(bytes: [UInt8]) throws {
         guard bytes.withUnsafeBufferPointer({ write($0, to: STDOUT_FILENO) }) else {
-            throw OutputError(reason: String(cString: strerror(errno)))
+            throw OutputError.fromErrno()
         }
     }
 
