@@ -23,8 +23,9 @@ public enum SearchTerms {
     /// They have a cap of their own, not a share of the 48, so that a tweet keeps every term it
     /// had before, and a tweet within the 280 weighted characters (140 CJK characters at weight 2)
     /// is found by every one of its characters: giving characters priority instead would cut the
-    /// pairs that longer queries need. 140 also covers the two stems of each of 48 Korean words;
-    /// only an over-long imported tweet can reach it.
+    /// pairs that longer queries need. A Korean word with a particle weighs at least 5 with its
+    /// space and gives at most two forms, so no tweet within 280 reaches the cap, in any mix of
+    /// scripts; only an over-long imported tweet can.
     public static let maximumFormsPerTweet = 140
     /// The longest term kept (longer words are cut to it, the same way in tweets and searches).
     static let maximumLength = 40
