@@ -9,13 +9,29 @@ import TweetStore
 ///   characters, as search engines' CJK analyzers do ("東京に" gives `東京`, `京に`); a lone
 ///   character stands for itself;
 /// - `#hashtag` and `@username` for the tweet's hashtags and mentions.
+///
+/// A tweet also gets forms that no other text of it gives: each character of its text without
+/// spaces, so that a one-character query (`猫`) finds it wherever the character is, and each Korean
+/// word without its trailing particle (`고양이를` is also `고양이` and `고양`), since a query drops
+/// the particle of its own word the same way (see ``queryWords(_:)``).
 public enum SearchTerms {
-    /// The most terms one tweet is indexed by.
+    /// The most words, pairs, hashtags and mentions one tweet is indexed by.
     public static let maximumPerTweet = 48
+    /// The most characters and particle-less Korean words one tweet is indexed by, besides
+    /// ``maximumPerTweet``.
+    ///
+    /// They have a cap of their own, not a share of the 48, so that a tweet keeps every term it
+    /// had before, and a tweet within the 280 weighted characters (140 CJK characters at weight 2)
+    /// is found by every one of its characters: giving characters priority instead would cut the
+    /// pairs that longer queries need. A Korean word with a particle weighs at least 5 with its
+    /// space and gives at most two forms, so no tweet within 280 reaches the cap, in any mix of
+    /// scripts; only an over-long imported tweet can.
+    public static let maximumFormsPerTweet = 140
     /// The longest term kept (longer words are cut to it, the same way in tweets and searches).
     static let maximumLength = 40
 
-    /// A tweet's terms, each once, in order of first appearance.
+    /// A tweet's terms, each once: its hashtags, mentions, words and pairs in order of first
+    /// appearance, then its characters and particle-less Korean words.
     public static func terms(caption: String, entities: TweetEntities) -> [String] {
         var terms: [String] = []
         var seen: Set<String> = []
@@ -25,49 +41,119 @@ public enum SearchTerms {
         }
         for tag in entities.hashtags { add("#" + fold(tag)) }
         for name in entities.mentions { add("@" + name.lowercased()) }
-        for word in words(caption) { add(word) }
-        return terms
+        if let ascii = asciiWords(caption) {
+            for word in ascii { add(word) }
+            return terms
+        }
+        var forms: [String] = []
+        func addForm(_ form: String) {
+            guard forms.count < maximumFormsPerTweet, seen.insert(form).inserted else { return }
+            forms.append(form)
+        }
+        scan(
+            caption,
+            word: { word in
+                add(word)
+                for stem in stems(word) { addForm(stem) }
+            },
+            ideographs: { run in
+                for pair in pairs(run) { add(pair) }
+                for scalar in run { addForm(String(Character(scalar))) }
+            })
+        return terms + forms
     }
 
-    /// The words and character pairs of `text`, folded.
+    /// The words and character pairs of `text`, folded: the terms a tweet's text gives before its
+    /// characters and particle-less Korean words.
     static func words(_ text: String) -> [String] {
         if let ascii = asciiWords(text) { return ascii }
         var result: [String] = []
-        var word = String.UnicodeScalarView()
-        var ideographs: [Unicode.Scalar] = []
+        scan(text, word: { result.append($0) }, ideographs: { result += pairs($0) })
+        return result
+    }
+
+    /// The terms a query's word asks for: as ``words(_:)``, but a Korean word without its particle,
+    /// since the tweets with any particle on the word (or none) are indexed by that form.
+    static func queryWords(_ text: String) -> [String] {
+        if let ascii = asciiWords(text) { return ascii }
+        var result: [String] = []
+        scan(text, word: { result.append(withoutParticle($0) ?? $0) }, ideographs: { result += pairs($0) })
+        return result
+    }
+
+    /// Calls `word` with each folded word of `text` and `ideographs` with each run of characters
+    /// written without spaces, in order.
+    private static func scan(_ text: String, word: (String) -> Void, ideographs: ([Unicode.Scalar]) -> Void) {
+        var current = String.UnicodeScalarView()
+        var run: [Unicode.Scalar] = []
         func endWord() {
-            guard !word.isEmpty else { return }
-            result.append(fold(String(word)))
-            word.removeAll(keepingCapacity: true)
+            guard !current.isEmpty else { return }
+            word(fold(String(current)))
+            current.removeAll(keepingCapacity: true)
         }
-        func endIdeographs() {
-            if ideographs.count == 1 {
-                result.append(String(Character(ideographs[0])))
-            } else if ideographs.count > 1 {
-                for index in 0..<(ideographs.count - 1) {
-                    var pair = String.UnicodeScalarView()
-                    pair.append(ideographs[index])
-                    pair.append(ideographs[index + 1])
-                    result.append(String(pair))
-                }
-            }
-            ideographs.removeAll(keepingCapacity: true)
+        func endRun() {
+            guard !run.isEmpty else { return }
+            ideographs(run)
+            run.removeAll(keepingCapacity: true)
         }
         for scalar in text.unicodeScalars {
             if isIdeographic(scalar) {
                 endWord()
-                ideographs.append(scalar)
+                run.append(scalar)
             } else if isWordScalar(scalar) {
-                endIdeographs()
-                word.append(scalar)
+                endRun()
+                current.append(scalar)
             } else {
                 endWord()
-                endIdeographs()
+                endRun()
             }
         }
         endWord()
-        endIdeographs()
-        return result
+        endRun()
+    }
+
+    /// A run's overlapping pairs of characters, or the lone character of a run of one.
+    private static func pairs(_ run: [Unicode.Scalar]) -> [String] {
+        guard run.count > 1 else { return run.map { String(Character($0)) } }
+        return (0..<(run.count - 1)).map { index in
+            var pair = String.UnicodeScalarView()
+            pair.append(run[index])
+            pair.append(run[index + 1])
+            return String(pair)
+        }
+    }
+
+    /// Korean particles (josa) that follow a noun, longest first so that `으로` wins over `로`
+    /// and `이랑` over `랑`. Common ones only: a rarer one leaves the word as it is, which finds
+    /// less but never finds wrongly.
+    static let particles: [[Unicode.Scalar]] = [
+        "에서", "에게", "으로", "부터", "까지", "처럼", "보다", "이나", "이랑", "하고", "한테", "께서",
+        "은", "는", "이", "가", "을", "를", "의", "에", "께", "와", "과", "로", "도", "만", "나", "랑",
+    ].map { Array($0.unicodeScalars) }
+
+    /// A folded Korean word without its trailing particle, keeping at least one character of
+    /// stem; `nil` when it ends in none.
+    static func withoutParticle(_ word: String) -> String? {
+        guard let last = word.unicodeScalars.last, (0xAC00...0xD7A3).contains(last.value) else { return nil }
+        let scalars = Array(word.unicodeScalars)
+        for particle in particles where scalars.count > particle.count {
+            guard scalars.suffix(particle.count).elementsEqual(particle) else { continue }
+            var stem = String.UnicodeScalarView()
+            stem.append(contentsOf: scalars.dropLast(particle.count))
+            return String(stem)
+        }
+        return nil
+    }
+
+    /// A word's forms without a particle, and without a second one: a query strips one particle
+    /// from its word, and that word may itself end in a syllable that reads as one (`고양이`
+    /// asks for `고양`, which `고양이를` must then also give), or carry two (`학교에서는`).
+    /// Nouns that merely end in such a syllable (`나이`, age) are found by the shorter form too:
+    /// the price of stripping without a dictionary.
+    static func stems(_ word: String) -> [String] {
+        guard let stem = withoutParticle(word) else { return [] }
+        guard let shorter = withoutParticle(stem) else { return [stem] }
+        return [stem, shorter]
     }
 
     /// The words of an all-ASCII text, lowercased straight from its bytes (most captions, and a
@@ -143,7 +229,8 @@ public enum SearchTerms {
 
 /// A search as typed: the terms every result must have, and the author it is limited to.
 public struct SearchQuery: Equatable, Sendable {
-    /// Terms as ``SearchTerms`` makes them: `#tag`, `@user`, words and CJK pairs.
+    /// Terms as ``SearchTerms`` makes them: `#tag`, `@user`, words (a Korean one without its
+    /// particle), and CJK pairs or a lone character.
     public var terms: [String]
     /// `from:user`: only this username's tweets.
     public var author: String?
@@ -167,7 +254,7 @@ public struct SearchQuery: Equatable, Sendable {
                 let name = token.dropFirst().prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
                 if !name.isEmpty { terms.append("@" + name.lowercased()) }
             } else {
-                terms += SearchTerms.words(String(token))
+                terms += SearchTerms.queryWords(String(token))
             }
         }
         var seen: Set<String> = []

@@ -231,6 +231,20 @@ struct DemoSeederTests {
         #expect(try await services.tweets.search("the", limit: 1).first?.id == posted.id)
     }
 
+    /// The benchmark's one-character query: the seeded captions must hold it, and search must find
+    /// exactly the seeded tweets that do.
+    @Test func seededTweetsAreFoundByOneCJKCharacterAndAKoreanWordWithoutItsParticle() async throws {
+        let (store, _) = try await seed(
+            DemoSeeder.Options(users: 6, tweets: 1000, likes: 0, follows: 0, seed: 5), into: "store")
+        let services = try env.makeServices(store: store)
+        let tweets = try await documents(Collections.tweets, in: store).map { try $0.data(as: TweetRecord.self) }
+        for (query, held) in [("京", "京"), ("서울", "서울에서")] {
+            let expected = tweets.filter { $0.caption.contains(held) }.map(\.id).sorted(by: >)
+            #expect(!expected.isEmpty, "the seeded captions hold \(held)")
+            #expect(try await services.tweets.search(query, limit: 1000).map(\.id) == expected, "\(query)")
+        }
+    }
+
     @Test func everyHourOfTrendsCountsThatHoursTweetsWithEachHashtag() async throws {
         // Enough tweets that the hashtags span several hours.
         let (store, _) = try await seed(

@@ -130,6 +130,13 @@ struct Operation {
                     sql: { subjects, _ in peer.searchText(subjects, "東京") })
             ],
             [
+                // One character, found through its own term: 京 is in the seeded captions' 東京, 北京 and 东京.
+                Operation(
+                    name: "search 京 (one character)", program: .tweetcli,
+                    arguments: { _, _ in ["search", "京"] + limit },
+                    sql: { subjects, _ in peer.searchText(subjects, "京") })
+            ],
+            [
                 Operation(
                     name: "trends", program: .tweetcli, arguments: { _, _ in ["trends"] },
                     sql: { _, _ in peer.trends })

@@ -196,7 +196,8 @@ struct PeerQueries {
             """
     }
 
-    /// `search 東京`: text FTS5's unicode61 tokenizer cannot split, by substring, newest first.
+    /// `search 東京`, `search 京`: text FTS5's unicode61 tokenizer cannot split, by substring, newest
+    /// first.
     func searchText(_ subjects: Subjects, _ text: String) -> String {
         """
         SELECT \(Self.tweetColumns) FROM tweets t \(joins(viewer: subjects.uid))
