@@ -64,7 +64,9 @@ public enum CommandLineTool {
                     return 64
                 }
                 let width = Terminal(environment: environment).width
-                try Output.write(HelpText.short(width: width))
+                try Output.write(
+                    TerminalText(stringLiteral: HelpText.short(width: width)).wrapped(width: width).rendered(
+                        color: false))
                 return 0
             }
             var rest = Array(arguments.dropFirst())

@@ -32,7 +32,8 @@ struct ActivityEndToEndTests {
         let whoami = try cli.run(["whoami", "--json"])
         #expect(try json(whoami.stdout)["unreadNotifications"] as? Int == 6)
         let feed = try cli.run(["feed"])
-        #expect(feed.stdout.hasPrefix("6 new notifications: tweetcli --store \(cli.store.path) notifications\n"))
+        #expect(feed.stderr.hasPrefix("6 new notifications: tweetcli --store \(cli.store.path) notifications\n"))
+        #expect(!feed.stdout.contains("new notifications"), "a pipe gets only the data")
 
         let text = try cli.run(["notifications"])
         #expect(text.status == 0, "\(text.stderr)")
@@ -92,7 +93,7 @@ struct ActivityEndToEndTests {
         #expect(after.contains("  │ this tweet was deleted"), "\(after)")
         #expect(after.contains("↳ replying to a tweet that was deleted"))
         #expect(!after.contains("retweeted"))
-        #expect(try cli.run(["bookmarks"]).stdout.hasPrefix("No bookmarks yet."))
+        #expect(try cli.run(["bookmarks"]).stderr.hasPrefix("No bookmarks yet."))
     }
 
     @Test func aThreadShowsTheChainAndTheRepliesWithTheirDepth() throws {

@@ -31,6 +31,6 @@ struct ArgumentTests {
         let feed = try cli.run(["--store", typo, "feed"], store: false)
         #expect(feed.status == 0)
         // The hint repeats --store, so it works as typed.
-        #expect(feed.stdout.contains("tweetcli --store \(typo) register"))
+        #expect(feed.stderr.contains("tweetcli --store \(typo) register"))
     }
 }

@@ -11,7 +11,8 @@ struct ScenarioTests {
         let empty = try cli.run(["feed"])
         #expect(empty.status == 0)
         let prefix = "tweetcli --store \(cli.store.path)"
-        #expect(empty.stdout.contains("\(prefix) register") && empty.stdout.contains("\(prefix) post"))
+        #expect(empty.stderr.contains("\(prefix) register") && empty.stderr.contains("\(prefix) post"))
+        #expect(empty.stdout.isEmpty)
 
         let alice = try cli.register("alice", fullname: "Alice Liddell")
         let hello = try cli.post("Hello from Alice 👋 안녕하세요")
@@ -170,8 +171,9 @@ struct ScenarioTests {
         try cli.register("dave", fullname: "Dave")
         _ = try cli.post("colourful")
         #expect(try cli.run(["feed", "--color", "always"]).stdout.contains("\u{1B}["))
-        #expect(
-            !(try cli.run(["feed", "--color", "always"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+        // A flag on the command line beats NO_COLOR (no-color.org); NO_COLOR beats the default.
+        #expect(try cli.run(["feed", "--color", "always"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}["))
+        #expect(!(try cli.run(["feed"], environment: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
         #expect(!(try cli.run(["feed"]).stdout.contains("\u{1B}[")))
     }
 

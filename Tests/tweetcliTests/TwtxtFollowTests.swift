@@ -86,7 +86,7 @@ struct TwtxtFollowTests {
         #expect(shown.stderr.contains("skipped 1 line of file://\(feed.path) that are not twtxt entries"))
         // The entry older than every tweet comes after the last one, on the next page.
         let id = try #require(post["id"] as? String)
-        #expect(!shown.stdout.contains("carol before") && shown.stdout.contains("--before \(id)"), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("carol before") && shown.stderr.contains("--before \(id)"), "\(shown.stderr)")
         #expect(try cli.run(["feed", "--following", "--before", id]).stdout.contains("carol before"))
         let rows = try jsonArray(try cli.run(["feed", "--following", "--json"]).stdout)
         #expect(rows.count == 2 && (rows[0]["twtxt"] as? [String: String])?["nick"] == "carol")

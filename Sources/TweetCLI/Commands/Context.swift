@@ -80,7 +80,9 @@ final class Context {
     /// Text that guides a person rather than being data (a "More:" line, the notifications
     /// banner, an empty listing's "post the first one with"): part of the output on a terminal;
     /// otherwise written to stderr at once, so that a pipe gets only the data.
+    /// With `--json` there is no hint anywhere: the JSON says it all.
     func hint(_ text: TerminalText) -> TerminalText {
+        guard !options.json else { return "" }
         guard !terminal.isStdoutTerminal else { return text }
         Output.writeError(text.rendered(color: false))
         return ""

@@ -18,8 +18,7 @@ enum HelpText {
             Everyday commands:
             \(lines.joined(separator: "\n"))
 
-            See all \(CommandLineTool.commands.count) commands with 'tweetcli help', and one command's options with
-            'tweetcli help COMMAND'.
+            See all \(CommandLineTool.commands.count) commands with 'tweetcli help', and one command's options with 'tweetcli help COMMAND'.
 
             """
     }

@@ -64,7 +64,8 @@ struct ImportCommand: Command {
             // A chunk at a time: a backup of any size, never all in memory.
             try await viewModel.importLines(source: name) { try Self.readChunk(fd, name: name) }
             try context.emit(
-                ImportJSON(documents: viewModel.imported), human: "Imported \(counted(viewModel.imported, "document")).\n")
+                ImportJSON(documents: viewModel.imported),
+                human: "Imported \(counted(viewModel.imported, "document")).\n")
             return
         }
         var bytes: [UInt8] = []
@@ -193,12 +194,14 @@ struct ImportCommand: Command {
     /// A merge's summary, then each conflicting path on a line of its own: the paths come from the
     /// file, so they go through TerminalText like any other text from outside.
     static func summary(of merge: MergeReport) -> TerminalText {
-        var text =
-            "Imported \(counted(merge.added, "document")); \(merge.unchanged) \(merge.unchanged == 1 ? "was" : "were") "
-            + "there already"
+        let (present, differing) = (merge.unchanged == 1 ? "was" : "were", merge.conflicts.count == 1)
+        var text = "Imported \(counted(merge.added, "document")); \(merge.unchanged) \(present) there already"
         if merge.conflicts.isEmpty { return TerminalText(text + ".\n", multiline: true) }
-        text += "; \(merge.conflicts.count) \(merge.conflicts.count == 1 ? "differs" : "differ") from the store's and "
-        text += "\(merge.conflicts.count == 1 ? "was" : "were") left as \(merge.conflicts.count == 1 ? "it is" : "they are"):\n"
+        text += "; \(merge.conflicts.count) "
+        text +=
+            differing
+            ? "differs from the store's and was left as it is:\n"
+            : "differ from the store's and were left as they are:\n"
         return TerminalText(text + merge.conflicts.map { "  \($0)\n" }.joined(), multiline: true)
     }
 }

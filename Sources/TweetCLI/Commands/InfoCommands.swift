@@ -153,7 +153,9 @@ struct ConfigCommand: Command {
         let unset = "not set in \(file.path)"
         switch key {
         case .store:
-            if let store = environment["TWEETCLI_STORE"], !store.isEmpty { return (store, "from $TWEETCLI_STORE; \(unset)") }
+            if let store = environment["TWEETCLI_STORE"], !store.isEmpty {
+                return (store, "from $TWEETCLI_STORE; \(unset)")
+            }
             return (AppPaths.storeDirectory(option: nil, environment: environment), "the default; \(unset)")
         case .color:
             if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return ("never", "from $NO_COLOR; \(unset)") }
