@@ -23,6 +23,18 @@ struct PostgresEndToEndTests {
         return (local, postgres, export.stdout)
     }
 
+    /// Merging a store's own backup adds nothing and changes nothing, byte for byte, on either
+    /// engine (the following lists it already agrees with stay trusted).
+    @Test func mergingAStoresOwnExportChangesNothingOnEitherEngine() throws {
+        let (local, postgres, export) = try twinStores()
+        for cli in [local, postgres] {
+            let merged = try cli.run(["import", "--merge", "-"], stdin: export)
+            #expect(merged.status == 0, "\(merged.stderr)")
+            #expect(merged.stdout.hasPrefix("Imported 0 documents; "), "\(merged.stdout)")
+            #expect(try cli.run(["export"]).stdout == export, "the merge changed the store")
+        }
+    }
+
     @Test func exportAndImportMoveAStoreBetweenEnginesByteForByte() throws {
         let (_, postgres, export) = try twinStores()
         #expect(try postgres.run(["export"]).stdout == export)

@@ -75,19 +75,24 @@ package enum FollowingList {
         transaction.updateData([mark: .value(.bool(uids.count <= maximumCount))], at: statsPath)
     }
 
-    /// Stops trusting the lists of `uids` (their stats lose the mark), so that their following is
-    /// read from the collection until a follow writes a list again: after follows were written by
-    /// something other than a follow, such as `import --merge`. The lists stay, unread: a merge
-    /// run again then finds the same documents and adds none.
-    static func forget(_ uids: some Collection<String>, store: any DocumentStore) async throws {
-        let uids = Array(uids)
+    /// Stops trusting the list of each follower in `follows` that lacks one of the uids given for
+    /// it (its stats lose the mark), so that its following is read from the collection until a
+    /// follow writes a list again: after follows were written by something other than a follow,
+    /// such as `import --merge`. A list that holds them all is left as it is, so merging a store's
+    /// own backup changes nothing; and since the lists stay, a merge run again after one killed
+    /// before this point finds the same lists lacking the same follows.
+    static func forgetLacking(_ follows: [String: Set<String>], store: any DocumentStore) async throws {
+        let followers = follows.keys.sorted()
         // Batches keep each transaction small; each changes only lists that were trusted.
-        for start in stride(from: 0, to: uids.count, by: 512) {
-            let batch = uids[start..<min(start + 512, uids.count)]
+        for start in stride(from: 0, to: followers.count, by: 512) {
+            let batch = followers[start..<min(start + 512, followers.count)]
             try await store.runTransaction { transaction in
                 for uid in batch {
                     let statsPath = StatsCounter.path(of: uid)
-                    guard try await transaction.getDocument(statsPath)?.data[mark] == .bool(true) else { continue }
+                    let stats = try await transaction.getDocument(statsPath)?.data
+                    guard stats?[mark] == .bool(true) else { continue }
+                    let list = try await transaction.getDocument(path(of: uid))?.data
+                    if let kept = Self.uids(list: list, stats: stats), follows[uid]!.isSubset(of: kept) { continue }
                     transaction.updateData([mark: .value(.bool(false))], at: statsPath)
                 }
             }

@@ -33,8 +33,12 @@ public final class ImportViewModel: ErrorRecording {
                 // A follow the merge added is in no following list: those of its followers are
                 // read from their collections again. (Whatever the merge added: a merge run again
                 // after one killed before this point adds nothing, and must still do it.)
-                let followers = Set(documents.compactMap { FollowingList.follower(inCollection: $0.0.collection) })
-                try await FollowingList.forget(followers, store: services.store)
+                var follows: [String: Set<String>] = [:]
+                for (path, _) in documents {
+                    guard let follower = FollowingList.follower(inCollection: path.collection) else { continue }
+                    follows[follower, default: []].insert(path.documentID)
+                }
+                try await FollowingList.forgetLacking(follows, store: services.store)
                 merge = report
                 imported = report.added
                 return
