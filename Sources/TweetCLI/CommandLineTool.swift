@@ -15,7 +15,8 @@ public enum CommandLineTool {
     /// Every command, in the order `help` lists them: help, the completions and the man page are
     /// generated from this table, so they cannot drift apart.
     static let commands: [any Command.Type] = [
-        RegisterCommand.self, LoginCommand.self, LogoutCommand.self, WhoamiCommand.self, PostCommand.self,
+        RegisterCommand.self, LoginCommand.self, LogoutCommand.self, AccountsCommand.self, SwitchCommand.self,
+        PasswordCommand.self, WhoamiCommand.self, PostCommand.self,
         FeedCommand.self, ProfileCommand.self, ExploreCommand.self, SearchCommand.self, TrendsCommand.self,
         ThreadCommand.self, NotificationsCommand.self,
         BookmarksCommand.self, LikeCommand.self, UnlikeCommand.self, RetweetCommand.self, UnretweetCommand.self,

@@ -105,6 +105,22 @@ package final class TmuxSession {
         try waitFor(text.debugDescription) { $0.contains(text) }
     }
 
+    /// Waits until `text` shows on `count` rows of the screen: the `count`th time a question is asked.
+    @discardableResult
+    package func waitFor(_ text: String, count: Int) throws -> [String] {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let rows = try screen()
+            if rows.filter({ $0.contains(text) }).count >= count { return rows }
+            guard Date() < deadline else {
+                let screen = rows.joined(separator: "\n")
+                Issue.record("the screen never showed \(text.debugDescription) \(count) times:\n\(screen)")
+                return rows
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
     /// Waits for the shell's prompt on an empty line.
     package func waitForPrompt() throws {
         try waitFor("the prompt") { $0 == "$" }

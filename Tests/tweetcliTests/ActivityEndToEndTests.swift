@@ -183,7 +183,7 @@ struct ActivityEndToEndTests {
         #expect(try cli.run(["retweet"]).status == 64)
         #expect(try cli.run(["notifications", "--limit", "0"]).status == 64)
         #expect(try cli.run(["export"]).stdout == before)
-        #expect(try cli.run(["logout"]).status == 0)
+        #expect(try cli.run(["logout", "--all"]).status == 0)
         before = try cli.run(["export"]).stdout
         for command in [["retweet", hello], ["bookmark", hello], ["bookmarks"], ["notifications"]] {
             let result = try cli.run(command)

@@ -116,7 +116,7 @@ struct BadInputTests {
     @Test(arguments: cases)
     func badInputFailsWithOneSentenceAndChangesNothing(_ item: Case) throws {
         let (cli, aliceTweet, bobTweet, _) = try Self.makeStore()
-        if item.signedOut { try cli.run(["logout"]) }
+        if item.signedOut { try cli.run(["logout", "--all"]) }
         let arguments = item.arguments.map { $0 == "ALICE_TWEET" ? aliceTweet : $0 == "BOB_TWEET" ? bobTweet : $0 }
         let before = cli.journalBytes()
         let whoBefore = try cli.run(["whoami", "--json"]).stdout

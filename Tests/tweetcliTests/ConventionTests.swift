@@ -128,6 +128,7 @@ struct ConventionTests {
     @Test func aSessionFileEditedToAnotherUidSignsNobodyIn() throws {
         let cli = try CLIRunner()
         let alice = try cli.register("alice", fullname: "Alice")
+        #expect(try cli.run(["logout"]).status == 0)  // The file then holds Bob's session only.
         let bob = try cli.register("bob", fullname: "Bob")
         let sessions = cli.home.appendingPathComponent("state/tweetcli/sessions")
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: sessions.path).first)

@@ -84,7 +84,7 @@ struct ScenarioTests {
         #expect(try json(try cli.run(["whoami", "--json"]).stdout)["username"] as? String == "bob")
 
         // Sign out and back in as Alice, by username.
-        #expect(try cli.run(["logout"]).status == 0)
+        #expect(try cli.run(["logout", "--all"]).status == 0)
         #expect(try cli.run(["whoami"]).status == 1)
         try cli.login("ALICE")
         #expect(try json(try cli.run(["whoami", "--json"]).stdout)["id"] as? String == alice)

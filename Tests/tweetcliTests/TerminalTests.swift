@@ -63,27 +63,98 @@ struct TerminalTests {
         #expect(try session.run("tweetcli feed").screen.contains { $0.contains("bugs & moths") })
     }
 
-    @Test func aTooShortPasswordIsRefusedBeforeItIsRepeated() throws {
+    @Test func aTooShortPasswordIsAskedForAgainThreeTimesAtMost() throws {
         let session = try TmuxSession(width: 100)
         try session.type("tweetcli register --email g@example.com --username grace --fullname Grace; echo rc=$?")
         try session.waitFor("Password (at least 8 characters):")
         try session.type("short")
+        try session.waitFor("Password (at least 8 characters):", count: 2)
+        try session.type("still")
+        try session.waitFor("Password (at least 8 characters):", count: 3)
+        try session.type("nope")
         let (status, screen) = try session.waitForStatus("rc")
         #expect(screen.contains { $0.contains("error: the password must have at least 8 characters") })
         #expect(!screen.contains { $0.contains("Repeat the password") })
         #expect(status == 1)
         #expect(!screen.contains { $0.hasPrefix("usage:") })
+        #expect(!FileManager.default.fileExists(atPath: session.store))
+    }
+
+    /// Everything register needs is asked for on a terminal, and a mistake in the password costs
+    /// only the password: too short, then two that differ, then right.
+    @Test func registerAsksForWhatIsMissingAndForAPasswordAgain() throws {
+        let session = try TmuxSession(width: 100)
+        try session.type("tweetcli register; echo rc=$?")
+        try session.waitFor("Email:")
+        try session.type("grace@example.com")
+        try session.waitFor("Username (1–15 letters, digits or _):")
+        try session.type("grace")
+        try session.waitFor("Full name:")
+        try session.type("Grace Hopper")
+        try session.waitFor("Password (at least 8 characters):")
+        try session.type("short")
+        try session.waitFor("That password is too short; try again.")
+        try session.waitFor("Password (at least 8 characters):", count: 2)
+        try session.type("first-password")
+        try session.waitFor("Repeat the password:")
+        try session.type("second-password")
+        try session.waitFor("The two passwords differ; try again.")
+        try session.waitFor("Password (at least 8 characters):", count: 3)
+        try session.type("cobol-forever")
+        try session.waitFor("Repeat the password:", count: 2)
+        try session.type("cobol-forever")
+        let (status, screen) = try session.waitForStatus("rc")
+        #expect(status == 0)
+        #expect(screen.contains { $0.contains("Welcome, Grace Hopper! You are signed in as @grace.") })
+        #expect(!screen.joined().contains("cobol-forever"))
+        // login asks for the account and the password; a username with its @ is fine.
+        try session.run("tweetcli logout")
+        try session.type("clear; tweetcli login; echo rc=$?")
+        try session.waitFor("Username or email:")
+        try session.type("@Grace")
+        try session.waitFor("Password:")
+        try session.type("cobol-forever")
+        let login = try session.waitForStatus("rc")
+        #expect(login.status == 0)
+        #expect(login.screen.contains { $0.contains("Signed in as Grace Hopper @grace.") })
+    }
+
+    /// A password change asks for the current one, then the new one twice; the new one signs in,
+    /// the old one no longer does, and another device's session of the account ends.
+    @Test func passwordChangesAndSignsOutOtherSessions() throws {
+        let session = try signedIn()
+        let otherDevice = session.home.appendingPathComponent("other-state").path
+        try session.run("XDG_STATE_HOME=\(otherDevice) tweetcli login ada --password-stdin <<< '\(password)'")
+        #expect(try session.run("XDG_STATE_HOME=\(otherDevice) tweetcli whoami").status == 0)
+        try session.type("clear; tweetcli password; echo rc=$?")
+        try session.waitFor("Current password:")
+        try session.type(password)
+        try session.waitFor("New password (at least 8 characters):")
+        try session.type("a-new-password")
+        try session.waitFor("Repeat the password:")
+        try session.type("a-new-password")
+        let (status, screen) = try session.waitForStatus("rc")
+        #expect(status == 0)
+        #expect(screen.contains { $0.contains("Password changed. Signed out 1 other session.") })
+        #expect(try session.run("tweetcli whoami").status == 0)
+        #expect(try session.run("XDG_STATE_HOME=\(otherDevice) tweetcli whoami").status == 1)
+        let old = try session.run("tweetcli login ada --password-stdin <<< '\(password)'")
+        #expect(old.status == 1)
+        #expect(try session.run("tweetcli login ada --password-stdin <<< 'a-new-password'").status == 0)
     }
 
     @Test func differentPasswordsFailWithoutAUsageLine() throws {
         let session = try TmuxSession(width: 100)
         try session.type("tweetcli register --email g@example.com --username grace --fullname Grace; echo rc=$?")
         try session.waitFor("Password (at least 8 characters):")
-        try session.type("first-password")
-        try session.waitFor("Repeat the password:")
-        try session.type("second-password")
+        for attempt in 1...3 {
+            try session.waitFor("Password (at least 8 characters):", count: attempt)
+            try session.type("first-password")
+            try session.waitFor("Repeat the password:", count: attempt)
+            try session.type("second-password")
+        }
         let (status, screen) = try session.waitForStatus("rc")
-        #expect(screen.contains { $0.contains("error: the two passwords differ; nothing was registered") })
+        #expect(screen.contains { $0.contains("error: the two passwords differ; nothing was changed") })
         #expect(status == 1)
         #expect(!FileManager.default.fileExists(atPath: session.store))
     }

@@ -63,10 +63,12 @@ final class Context {
         let services =
             PostgresLocation.isLocation(storeDirectory)
             ? try AppServices.postgres(
-                location: PostgresLocation(storeDirectory), stateDirectory: state, createIfMissing: createsStore)
+                location: PostgresLocation(storeDirectory), stateDirectory: state, createIfMissing: createsStore,
+                actingAs: options.actingAs)
             : try AppServices.local(
                 storeDirectory: storeDirectory, stateDirectory: state, foldThreshold: foldThreshold,
-                compaction: .background(start: BackgroundCompaction.start), createIfMissing: createsStore)
+                compaction: .background(start: BackgroundCompaction.start), createIfMissing: createsStore,
+                actingAs: options.actingAs)
         opened = services
         return services
     }

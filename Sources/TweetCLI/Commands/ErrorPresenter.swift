@@ -56,6 +56,11 @@ enum ErrorPresenter {
                 description,
                 "sign in with: \(suggest("login --username NAME")), or create an account with: "
                     + suggest("register --email E --username U --fullname F"))
+        case AuthError.notSignedInAs(let username), AuthError.sessionEnded(let username):
+            let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
+            return failure(
+                description,
+                "sign in with: \(suggest("login " + ShellQuote.quote(name))); see who is with: \(suggest("accounts"))")
         case AuthError.sessionUnavailable:
             return failure(description, "reset it with: \(suggest("logout"))")
         case StoreError.corruptRecord:

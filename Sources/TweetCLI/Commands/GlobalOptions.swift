@@ -1,4 +1,5 @@
 import TweetStorePostgres
+import TweetSystem
 
 /// `--store`, `--json`, `--color` and `--no-pager`, accepted before or after the command.
 struct GlobalOptions: Equatable {
@@ -6,6 +7,8 @@ struct GlobalOptions: Equatable {
     var json = false
     var color: ColorChoice?
     var pager = true
+    /// `--as @user`: the signed-in account this command acts as, instead of the active one.
+    var actingAs: String?
 
     /// The global options, as `help` and the completions list them.
     static let table: [Option] = [
@@ -15,6 +18,7 @@ struct GlobalOptions: Equatable {
         Option("--json", "print the data as JSON"),
         Option("--color", value: "WHEN", choices: ["auto", "always", "never"], "auto (default), always or never"),
         Option("--no-pager", "never page long output through $PAGER"),
+        Option("--as", value: "@USER", "act as another account signed in here, for this command only"),
     ]
 
     /// A command line to suggest: `tweetcli ARGUMENTS`, with `--store` when it was given, so a
@@ -54,6 +58,13 @@ struct GlobalOptions: Equatable {
                 try once()
                 options.storePath = try value()
                 if options.storePath!.isEmpty { throw UsageError("--store needs a path") }
+            case "--as":
+                try once()
+                let user = try value().trimmed()
+                guard !user.isEmpty, user != "@" else {
+                    throw UsageError("--as needs the @username of an account signed in here")
+                }
+                options.actingAs = user
             case "--json", "--no-pager":
                 try once()
                 guard inlineValue == nil else { throw UsageError("\(name) takes no value") }

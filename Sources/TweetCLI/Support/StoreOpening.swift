@@ -14,25 +14,26 @@ extension AppServices {
     /// - Parameter compaction: where merges run (see ``LocalDocumentStore/Compaction``).
     public static func local(
         storeDirectory: String, stateDirectory: String, foldThreshold: Int = 64,
-        compaction: LocalDocumentStore.Compaction = .inProcess, createIfMissing: Bool = true
+        compaction: LocalDocumentStore.Compaction = .inProcess, createIfMissing: Bool = true, actingAs: String? = nil
     ) throws -> AppServices {
         let directory = PathName.absolute(storeDirectory, workingDirectory: FileManager.default.currentDirectoryPath)
         let store = try LocalDocumentStore(
             directory: directory, indexes: Self.indexes, foldThreshold: foldThreshold, compaction: compaction,
             createIfMissing: createIfMissing)
-        let session = SessionStore(path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory))
+        let session = SessionStore(
+            path: Self.sessionPath(forStore: directory, stateDirectory: stateDirectory), actingAs: actingAs)
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
     }
 
     /// Opens the PostgreSQL store at `location`. The session stays on this device, in a file
     /// named after the server's host, port and database (never the password).
-    public static func postgres(location: PostgresLocation, stateDirectory: String, createIfMissing: Bool = true)
-        -> AppServices
-    {
+    public static func postgres(
+        location: PostgresLocation, stateDirectory: String, createIfMissing: Bool = true, actingAs: String? = nil
+    ) -> AppServices {
         let store = PostgresDocumentStore(location: location, indexes: Self.indexes, createIfMissing: createIfMissing)
         let name = location.displayName
         let session = SessionStore(
-            path: Self.sessionPath(forStore: location.sessionKey, stateDirectory: stateDirectory))
+            path: Self.sessionPath(forStore: location.sessionKey, stateDirectory: stateDirectory), actingAs: actingAs)
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: name))
     }
 }

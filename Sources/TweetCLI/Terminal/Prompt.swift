@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TweetCore
 import TweetSystem
 
 #if canImport(Glibc)
@@ -43,12 +44,14 @@ enum Prompt {
         guard isatty(STDIN_FILENO) == 1 else {
             throw CommandFailure("there is no terminal to ask for the password on; pass it with --password-stdin")
         }
-        Output.writeError(message)
         var original = termios()
         tcgetattr(STDIN_FILENO, &original)
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        // Asked only once echo is off: what is typed after the question shows is never echoed, nor
+        // dropped by the flush.
+        Output.writeError(message)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &original)
             Output.writeError("\n")
@@ -57,6 +60,44 @@ enum Prompt {
             throw CommandFailure("no password was entered")
         }
         return line
+    }
+
+    /// Asks for a line of text on the terminal, shown as it is typed, surrounding spaces trimmed.
+    /// - Throws: ``CommandFailure`` when the input ends or the answer is empty.
+    static func line(_ message: String) throws -> String {
+        Output.writeError(message)
+        guard let answer = readLine(strippingNewline: true) else {
+            Output.writeError("\n")
+            throw CommandFailure("no answer was given; nothing was changed")
+        }
+        let trimmed = answer.trimmed()
+        guard !trimmed.isEmpty else { throw CommandFailure("no answer was given; nothing was changed") }
+        return trimmed
+    }
+
+    /// The most times a new password is asked for before giving up.
+    static let newPasswordAttempts = 3
+
+    /// Asks for a new password twice on the terminal; one too short, or two that differ, are
+    /// asked for again, at most ``newPasswordAttempts`` times.
+    /// - Throws: ``AuthError/passwordTooShort`` or ``CommandFailure`` after the last attempt.
+    static func newPassword(minimumLength: Int, label: String = "Password") throws -> String {
+        for attempt in 1...newPasswordAttempts {
+            let last = attempt == newPasswordAttempts
+            let password = try Self.password("\(label) (at least \(minimumLength) characters): ")
+            guard password.count >= minimumLength else {
+                if last { throw AuthError.passwordTooShort }
+                Output.writeError("That password is too short; try again.\n")
+                continue
+            }
+            guard try Self.password("Repeat the password: ") == password else {
+                if last { throw CommandFailure("the two passwords differ; nothing was changed") }
+                Output.writeError("The two passwords differ; try again.\n")
+                continue
+            }
+            return password
+        }
+        throw CommandFailure("no password was set; nothing was changed")
     }
 
     /// Asks a yes-or-no question on the terminal; anything but "y" or "yes" is no.

@@ -5,6 +5,12 @@ import TweetStore
 public enum AuthError: Error, Equatable, LocalizedError {
     /// The command needs a signed-in user and nobody is signed in.
     case notSignedIn
+    /// `--as` names an account that is not signed in on this device.
+    case notSignedInAs(String)
+    /// `switch` names an account whose session the store no longer knows.
+    case sessionEnded(String)
+    /// The current password given to change it is wrong.
+    case wrongPassword
     /// The email is not of the form name@domain.tld.
     case invalidEmail(String)
     /// The username breaks the 1–15 `[a-z0-9_]` rule.
@@ -30,6 +36,13 @@ public enum AuthError: Error, Equatable, LocalizedError {
         switch self {
         case .notSignedIn:
             return "you are not signed in"
+        case .notSignedInAs(let username):
+            let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
+            return "@\(name) is not signed in on this device"
+        case .sessionEnded(let username):
+            return "the session of @\(username) has ended"
+        case .wrongPassword:
+            return "the current password is wrong; nothing was changed"
         case .invalidEmail(let email):
             return "\"\(email)\" is not a valid email address"
         case .invalidUsername(let username):

@@ -119,19 +119,16 @@ public final class AuthService: Sendable {
         let users = store.collection(Collections.users)
         let credentials = store.collection(Collections.credentials)
         // The session first: if it cannot be saved, no account is made that nobody is signed in to.
-        // If the account then cannot be made, the session before is put back.
-        let previous: SessionStore.Session?
-        do {
-            previous = try session.load()
-        } catch {
-            previous = nil  // An unreadable session is replaced, as signing in replaces it.
-        }
+        // If the account then cannot be made, the sessions before are put back.
+        let previous = loadAccounts()
         let token = Self.newToken()
-        try session.save(.init(uid: user.id, store: storeName, token: token))
+        var accounts = previous
+        accounts.add(.init(uid: user.id, store: storeName, token: token, username: user.username))
+        try session.save(accounts)
         do {
             try await createAccount(user, hash: hash, token: token, users: users, credentials: credentials)
         } catch {
-            if let previous { try session.save(previous) } else { try session.clear() }
+            try session.save(previous)
             throw error
         }
         return user
@@ -190,46 +187,167 @@ public final class AuthService: Sendable {
         guard let hash = credentials?.data["passwordHash"]?.stringValue, hasher.verify(password, against: hash) else {
             throw AuthError.invalidCredentials
         }
-        try await startSession(uid: user.id)
+        try await startSession(uid: user.id, username: user.username)
         return user
     }
 
-    /// Writes a new session to the store, then to the session file.
-    private func startSession(uid: String) async throws {
+    /// The sessions of this store's accounts on this device: the file's, or none when it is
+    /// missing, unreadable (signing in replaces it) or another store's.
+    private func loadAccounts() -> SessionStore.Accounts {
+        // An unreadable file is replaced, as signing in always replaced it.
+        guard let accounts = try? session.loadAccounts(), accounts.store == storeName else {
+            return SessionStore.Accounts(store: storeName)
+        }
+        return accounts
+    }
+
+    /// Writes a new session to the store, then adds it to the session file as the active account;
+    /// a session the account had on this device before is ended.
+    private func startSession(uid: String, username: String) async throws {
         let token = Self.newToken()
         let (path, fields) = try sessionDocument(token: token, uid: uid, time: Date())
         try await store.runTransaction { transaction in
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(fields.merging(["created": stamp, "lastUsed": stamp]) { $1 }, at: path)
         }
+        var accounts = loadAccounts()
+        let replaced = accounts.sessions.first { $0.uid == uid }?.token
+        accounts.add(.init(uid: uid, store: storeName, token: token, username: username))
         do {
-            try session.save(.init(uid: uid, store: storeName, token: token))
+            try session.save(accounts)
         } catch {
             // Nobody holds the token: the store forgets it again, so the failed sign-in changes nothing.
             // Best effort: the error to report is the session file's, and a token nobody holds signs nobody in.
             try? await store.runTransaction { $0.deleteDocument(path) }
             throw error
         }
+        if let replaced {
+            // Best effort: the new session works either way, and the old token is in no file now.
+            try? await forget([SessionStore.Session(uid: uid, store: storeName, token: replaced)])
+        }
     }
 
-    /// Signs out: the store forgets the session, and the file is removed.
-    public func signOut() async throws {
-        let token: String?
+    /// Changes the signed-in user's password, given the current one, and signs out every other
+    /// session of the account, on this device and elsewhere; this one stays signed in.
+    /// - Throws: ``AuthError/wrongPassword``, ``AuthError/passwordTooShort``,
+    ///   ``AuthError/passwordHasNul``.
+    /// - Returns: How many other sessions were signed out.
+    @discardableResult
+    public func changePassword(current: String, new: String) async throws -> Int {
+        let uid = try await requireUid()
+        guard !new.utf8.contains(0), !current.utf8.contains(0) else { throw AuthError.passwordHasNul }
+        guard new.count >= Self.minimumPasswordLength else { throw AuthError.passwordTooShort }
+        let credentials = DocumentPath(collection: Collections.credentials, documentID: uid)
+        guard let stored = try await store.getDocument(credentials)?.data["passwordHash"]?.stringValue,
+            hasher.verify(current, against: stored)
+        else { throw AuthError.wrongPassword }
+        let hash = try hasher.hash(new)  // Slow on purpose: done before taking the store's lock.
+        let keep = try session.load()?.token.map { try PasswordHasher.tokenName($0) }
+        let sessions = store.collection(Collections.sessions).whereField("uid", isEqualTo: .string(uid))
+        let ended = try await store.runTransaction { transaction in
+            // Changed by another process since it was verified: the current password is not that.
+            guard try await transaction.getDocument(credentials)?.data["passwordHash"]?.stringValue == stored else {
+                throw AuthError.wrongPassword
+            }
+            transaction.setData(["passwordHash": .string(hash)], at: credentials)
+            var ended = 0
+            for other in try await transaction.getDocuments(sessions.select([])) where other.documentID != keep {
+                transaction.deleteDocument(other.path)
+                ended += 1
+            }
+            return ended
+        }
+        // The file holds one session for each account, this one: it has nothing else to drop.
+        return ended
+    }
+
+    /// Signs out the active account (with `--as`, that account): the store forgets its session and
+    /// the file drops it; the most recently added account left becomes the active one.
+    /// - Returns: The username of the account active now, if one is.
+    @discardableResult
+    public func signOut() async throws -> String? {
+        let accounts: SessionStore.Accounts?
         do {
-            token = try session.load()?.token
+            accounts = try session.loadAccounts()
         } catch {
-            token = nil  // An unreadable session file is what signing out must clear.
+            // An unreadable session file is what signing out must clear.
+            try session.clear()
+            return nil
         }
-        if let token, try await store.exists() {
-            let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
-            try await store.runTransaction { $0.deleteDocument(path) }
+        guard var accounts, accounts.store == storeName else {
+            try session.clear()
+            return nil
         }
+        let leaving = try session.load()
+        if let leaving { try await forget([leaving]) }
+        accounts.remove(leaving?.uid ?? "")
+        try session.save(accounts)
+        return accounts.activeSession?.username
+    }
+
+    /// Signs out every account signed in on this device.
+    public func signOutAll() async throws {
+        // An unreadable session file is what signing out must clear.
+        let accounts = (try? session.loadAccounts()).flatMap { $0 }
+        if let accounts, accounts.store == storeName { try await forget(accounts.sessions) }
         try session.clear()
+    }
+
+    /// The store forgets `sessions` (their tokens sign nobody in any more).
+    private func forget(_ sessions: [SessionStore.Session]) async throws {
+        let paths = try sessions.compactMap(\.token).map {
+            DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName($0))
+        }
+        guard !paths.isEmpty, try await store.exists() else { return }
+        try await store.runTransaction { transaction in
+            for path in paths { transaction.deleteDocument(path) }
+        }
+    }
+
+    /// An account signed in on this device.
+    public struct Account: Equatable, Sendable {
+        public let uid: String
+        public let username: String?
+        /// Whether commands act as it unless told otherwise.
+        public let isActive: Bool
+        /// Whether the store still knows its session.
+        public let isSignedIn: Bool
+    }
+
+    /// The accounts signed in on this device, in the order they signed in.
+    public func accounts() async throws -> [Account] {
+        let accounts = loadAccounts()
+        var result: [Account] = []
+        for saved in accounts.sessions {
+            result.append(
+                Account(
+                    uid: saved.uid, username: saved.username, isActive: saved.uid == accounts.active,
+                    isSignedIn: try await verifiedUid(saved) != nil))
+        }
+        return result
+    }
+
+    /// Makes the account called `username` the active one, without a password: it is signed in
+    /// on this device already.
+    /// - Throws: ``AuthError/notSignedInAs(_:)`` when it is not; ``AuthError/sessionEnded(_:)``
+    ///   when the store no longer knows its session.
+    /// - Returns: The account's username.
+    @discardableResult
+    public func switchAccount(to username: String) async throws -> String {
+        var accounts = loadAccounts()
+        guard let saved = accounts.session(named: username) else { throw AuthError.notSignedInAs(username) }
+        guard try await verifiedUid(saved) != nil else { throw AuthError.sessionEnded(saved.username ?? username) }
+        accounts.active = saved.uid
+        try session.save(accounts)
+        return saved.username ?? username
     }
 
     /// Signs `uid` in without a password: for tests that act as a user.
     package func signIn(uid: String) async throws {
-        try await startSession(uid: uid)
+        let username =
+            try await store.getDocument(DocumentPath(collection: Collections.users, documentID: uid))?.data[
+                "username"]?.stringValue ?? uid
+        try await startSession(uid: uid, username: username)
     }
 
     /// A valid yescrypt hash of no one's password, checked when the account does not exist.

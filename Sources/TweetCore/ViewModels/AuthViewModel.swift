@@ -25,6 +25,9 @@ public final class AuthViewModel: ErrorRecording {
         var userSession: String?
         var currentUser: User?
         var unreadNotifications: Int = 0
+        var accounts: [AuthService.Account] = []
+        var activeAfterSignOut: String?
+        var sessionsEnded = 0
         var error: (any Error)?
     }
 
@@ -60,12 +63,47 @@ public final class AuthViewModel: ErrorRecording {
         }
     }
 
-    /// Signs out.
+    /// The accounts signed in on this device, loaded with ``loadAccounts()``.
+    public var accounts: [AuthService.Account] { state.accounts }
+    /// The username of the account active after ``signOut()``, if another one is.
+    public var activeAfterSignOut: String? { state.activeAfterSignOut }
+    /// How many other sessions ``changePassword(current:new:)`` signed out.
+    public var sessionsEnded: Int { state.sessionsEnded }
+
+    /// Signs out the active account; another signed-in account, if any, becomes active.
     public func signOut() async throws {
         try await perform {
-            try await services.auth.signOut()
+            state.activeAfterSignOut = try await services.auth.signOut()
             state.userSession = nil
             state.currentUser = nil
         }
+    }
+
+    /// Signs out every account signed in on this device.
+    public func signOutAll() async throws {
+        try await perform {
+            try await services.auth.signOutAll()
+            state.userSession = nil
+            state.currentUser = nil
+        }
+    }
+
+    /// Lists the accounts signed in on this device.
+    public func loadAccounts() async throws {
+        try await perform { state.accounts = try await services.auth.accounts() }
+    }
+
+    /// Makes another signed-in account the active one, without a password.
+    public func switchAccount(to username: String) async throws {
+        try await perform {
+            try await services.auth.switchAccount(to: username)
+            state.currentUser = try await services.auth.currentUser()
+            state.userSession = currentUser?.id
+        }
+    }
+
+    /// Changes the password, given the current one; other sessions of the account end.
+    public func changePassword(current: String, new: String) async throws {
+        try await perform { state.sessionsEnded = try await services.auth.changePassword(current: current, new: new) }
     }
 }

@@ -26,13 +26,15 @@ struct ArgumentListTests {
         #expect(!post.dryRun)
     }
 
-    @Test func loginTakesOneOfEmailAndUsername() {
-        #expect(throws: UsageError("give one of --email and --username, not both", usage: LoginCommand.usage)) {
-            try LoginCommand(arguments: ["--username", "ada", "--email", "a@b.co"])
-        }
-        #expect(throws: UsageError("login needs --email or --username", usage: LoginCommand.usage)) {
-            try LoginCommand(arguments: [])
-        }
+    @Test func loginTakesOneNameForTheAccountOrNoneToAskFor() throws {
+        let once = UsageError(
+            "name the account once: a USERNAME, an EMAIL, --email or --username", usage: LoginCommand.usage)
+        #expect(throws: once) { try LoginCommand(arguments: ["--username", "ada", "--email", "a@b.co"]) }
+        #expect(throws: once) { try LoginCommand(arguments: ["ada", "--username", "ada"]) }
+        #expect(try LoginCommand(arguments: []).identifier == nil)
+        #expect(try LoginCommand(arguments: ["ada"]).identifier == .username("ada"))
+        #expect(try LoginCommand(arguments: ["@ada"]).identifier == .username("@ada"))
+        #expect(try LoginCommand(arguments: [" ada@example.com "]).identifier == .email("ada@example.com"))
     }
 
     @Test func deleteTakesForceShortOrLong() throws {

@@ -170,6 +170,50 @@ struct AuthServiceTests {
         try await auth.signOut()  // Signing out twice is fine.
     }
 
+    /// A session file written before several accounts (one session at its top level) still signs
+    /// its account in; the next sign-in keeps it beside the new one.
+    @Test func aOneAccountSessionFileStillSignsIn() async throws {
+        let alice = try await registerAlice()
+        let saved = try #require(try SessionStore(path: env.sessionPath).load())
+        let old: JSONObject = [
+            "uid": .string(saved.uid), "store": .string(saved.store), "token": .string(saved.token ?? ""),
+        ]
+        try Data(old.serializedObject()).write(to: URL(fileURLWithPath: env.sessionPath))
+        let fresh = AuthService(
+            store: services.store, session: SessionStore(path: env.sessionPath), storeName: saved.store)
+        #expect(try await fresh.currentUid() == alice.id)
+        let bob = try await fresh.register(
+            email: "bob@example.com", password: TestEnvironment.password, fullname: "Bob", username: "bob")
+        #expect(try await fresh.accounts().map(\.uid) == [alice.id, bob.id])
+        #expect(try await fresh.accounts().allSatisfy(\.isSignedIn))
+    }
+
+    @Test func aPasswordChangeNeedsTheCurrentPasswordAndEndsOtherSessions() async throws {
+        let alice = try await registerAlice()
+        // Another device's session of the account, in a session file of its own.
+        let elsewhere = AuthService(
+            store: services.store, session: SessionStore(path: env.path("elsewhere.json")),
+            storeName: env.storeDirectory)
+        _ = try await elsewhere.login(.username("alice_1"), password: TestEnvironment.password)
+        await #expect(throws: AuthError.wrongPassword) {
+            try await auth.changePassword(current: "not the password", new: "a new password")
+        }
+        await #expect(throws: AuthError.passwordTooShort) {
+            try await auth.changePassword(current: TestEnvironment.password, new: "short")
+        }
+        #expect(try await elsewhere.currentUid() == alice.id, "a refused change ends nothing")
+        #expect(try await auth.changePassword(current: TestEnvironment.password, new: "a new password") == 1)
+        #expect(try await auth.currentUid() == alice.id)
+        let after = AuthService(
+            store: services.store, session: SessionStore(path: env.path("elsewhere.json")),
+            storeName: env.storeDirectory)
+        #expect(try await after.currentUid() == nil)
+        await #expect(throws: AuthError.invalidCredentials) {
+            try await after.login(.username("alice_1"), password: TestEnvironment.password)
+        }
+        _ = try await after.login(.username("alice_1"), password: "a new password")
+    }
+
     @Test func theSessionFileIsPrivate() async throws {
         try await registerAlice()
         #expect(try env.permissions(of: env.sessionPath) == 0o600)

@@ -79,7 +79,7 @@ struct TweetServiceReadCostTests {
     }
 
     @Test func aPageReadByNobodySignedInCostsNoMore() async throws {
-        try await services.auth.signOut()
+        try await services.auth.signOutAll()
         let (small, _) = try await reads(.everyone, limit: 5)
         let (large, tweets) = try await reads(.everyone, limit: 20)
         #expect(large == small)

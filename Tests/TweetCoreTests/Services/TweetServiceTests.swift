@@ -210,7 +210,7 @@ struct TweetServiceTests {
         #expect(try await tweets.fetchFollowingTweets(limit: 2).map(\.caption) == ["bob 2", "bob 1"])
         try await env.signIn(carol, in: services)
         #expect(try await tweets.fetchFollowingTweets().map(\.caption) == ["carol 1"])
-        try await services.auth.signOut()
+        try await services.auth.signOutAll()
         await #expect(throws: AuthError.notSignedIn) { try await tweets.fetchFollowingTweets() }
     }
 

@@ -92,7 +92,7 @@ struct FeedViewModelTests {
     }
 
     @Test func theFollowingFeedSignedOutSetsTheError() async throws {
-        try await services.auth.signOut()
+        try await services.auth.signOutAll()
         let model = FeedViewModel(services: services, source: .following)
         await #expect(throws: (any Error).self) { try await model.fetchTweets() }
         #expect(model.error as? AuthError == .notSignedIn)

@@ -96,7 +96,7 @@ struct ProfileViewModelTests {
         try await model.load()
         #expect(model.user == alice)
         #expect(model.actionButtonTitle == "Edit Profile")
-        try await services.auth.signOut()
+        try await services.auth.signOutAll()
         let signedOut = ProfileViewModel(reference: nil, services: services)
         await #expect(throws: (any Error).self) { try await signedOut.load() }
         #expect(signedOut.error as? AuthError == .notSignedIn)
