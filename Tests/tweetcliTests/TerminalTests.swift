@@ -159,6 +159,34 @@ struct TerminalTests {
         #expect(!FileManager.default.fileExists(atPath: session.store))
     }
 
+    /// A tweet written too long opens the editor again on it, the comment saying how much to cut,
+    /// until it fits; nothing is posted before.
+    @Test func aTooLongTweetReopensTheEditorSayingHowMuchToCut() throws {
+        let session = try signedIn()
+        let editor = session.home.appendingPathComponent("editor.sh")
+        let rounds = session.home.appendingPathComponent("rounds")
+        // Round 1 writes 300 characters; round 2 keeps what the file says, then writes a short tweet.
+        let script = """
+            #!/bin/sh
+            echo x >> '\(rounds.path)'
+            if [ "$(wc -l < '\(rounds.path)')" -eq 1 ]; then
+              { printf 'x%.0s' $(seq 1 300); echo; cat "$1"; } > "$1.new" && mv "$1.new" "$1"
+            else
+              cp "$1" '\(rounds.path).seen'
+              { echo 'short enough now'; sed -n '/^# Write your tweet/,$p' "$1"; } > "$1.new" && mv "$1.new" "$1"
+            fi
+            """
+        try script.write(to: editor, atomically: true, encoding: .utf8)
+        chmod(editor.path, 0o755)
+        let result = try session.run("EDITOR=\(editor.path) tweetcli post")
+        #expect(result.status == 0)
+        let seen = try String(contentsOfFile: rounds.path + ".seen", encoding: .utf8)
+        #expect(seen.hasPrefix(String(repeating: "x", count: 300) + "\n"), "the draft comes back to be cut")
+        #expect(seen.contains("\n# This tweet weighs 300 of 280: cut 20 to post it.\n"))
+        let posted = try session.run("tweetcli feed --json | grep -c -e 'short enough now' -e xxxxxxxxxx")
+        #expect(posted.screen.contains("1"))
+    }
+
     @Test func postWithNoCaptionOpensTheEditorAndPostsWhatIsWritten() throws {
         let session = try signedIn()
         try session.type("tweetcli post")

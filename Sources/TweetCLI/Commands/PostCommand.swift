@@ -50,7 +50,11 @@ struct PostCommand: Command {
             guard context.terminal.isStdinTerminal && context.terminal.isStdoutTerminal || draft else {
                 throw UsageError("post needs a caption, or - to read it from stdin", usage: Self.usage)
             }
-            caption = try composer.compose(replyTo: replyTo, fromDraft: draft)
+            caption = try composer.compose(replyTo: replyTo, fromDraft: draft) { caption in
+                let preview = viewModel.preview(caption)
+                guard preview.remaining < 0 else { return nil }
+                return "This tweet weighs \(preview.weightedLength) of \(preview.limit): cut \(-preview.remaining) to post it."
+            }
         }
         do {
             if dryRun {

@@ -47,9 +47,12 @@ final class Composer {
         return "vi"
     }
 
-    /// Opens the editor on a new file (or the kept draft) and returns the caption written.
+    /// Opens the editor on a new file (or the kept draft) and returns the caption written. While
+    /// `overLimit` finds the caption too long, the editor opens again on it, with what to cut in
+    /// its comment, until it fits or is emptied.
+    /// - Parameter overLimit: what is wrong with a caption that must be cut, or `nil` when it fits.
     /// - Throws: ``CommandFailure`` when the editor fails or the caption is empty.
-    func compose(replyTo: String?, fromDraft: Bool) throws -> String {
+    func compose(replyTo: String?, fromDraft: Bool, overLimit: (String) -> String? = { _ in nil }) throws -> String {
         var initial = ""
         if fromDraft {
             guard let data = FileManager.default.contents(atPath: draftPath) else {
@@ -57,6 +60,17 @@ final class Composer {
             }
             initial = String(decoding: data, as: UTF8.self)
         }
+        var note: String?
+        while true {
+            let caption = try edit(initial, note: note, replyTo: replyTo, fromDraft: fromDraft)
+            guard let problem = overLimit(caption) else { return caption }
+            (initial, note) = (caption, problem)
+        }
+    }
+
+    /// One round in the editor: `initial` above the instructions, and `note` (why it opens again)
+    /// among them.
+    private func edit(_ initial: String, note: String?, replyTo: String?, fromDraft: Bool) throws -> String {
         let directory = FileManager.default.temporaryDirectory.path
         var template = Array("\(directory)/tweetcli-post-XXXXXX.txt".utf8CString)
         let fd = mkstemps(&template, 4)
@@ -65,7 +79,8 @@ final class Composer {
         defer { unlink(path) }
         let reply = replyTo.map { "# Replying to tweet \($0).\n" } ?? ""
         let body = initial.isEmpty ? "\n" : initial.hasSuffix("\n") ? initial : initial + "\n"
-        let written = Output.write(body + "\n" + Self.instructions + "\n" + reply, to: fd)
+        let comment = note.map { "# \($0)\n" } ?? ""
+        let written = Output.write(body + "\n" + Self.instructions + "\n" + comment + reply, to: fd)
         close(fd)
         guard written else { throw CommandFailure("cannot write the tweet's file \(path)") }
         isComposing = true
