@@ -53,6 +53,11 @@ public enum CommandLineTool {
 
     /// Runs one command line and returns the exit code: 0, 1 for a failure, 64 for a usage error.
     static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        // Shell completion's hidden entry, before anything that could print an error on the line
+        // being edited.
+        if let words = CompletionCandidates.words(of: arguments) {
+            return await CompletionCandidates.main(words: words, environment: environment)
+        }
         var arguments = arguments
         var options = GlobalOptions()
         do {
@@ -115,6 +120,7 @@ public enum CommandLineTool {
             createsStore: type(of: command).createsStore)
         do {
             try await command.run(context)
+            context.saveListing()
         } catch let error as OutputError where error.isClosedPipe {
             // The reader stopped early (`| head`): what it read is what it wanted.
             return 0

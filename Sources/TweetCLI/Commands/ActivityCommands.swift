@@ -94,6 +94,7 @@ struct BookmarksCommand: Command {
 struct ThreadCommand: Command {
     static let name = "thread"
     static let usage = "thread TWEET_ID [--limit N]"
+    static let completes = Completion.tweets
     static let summary = "Show a tweet with the tweets it replies to and the replies below it"
     static let options = [Option.limit("replies")]
 

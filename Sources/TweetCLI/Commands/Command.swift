@@ -12,7 +12,7 @@ protocol Command {
     static var summary: String { get }
     /// Every option the command takes, for parsing, help, completions and the man page.
     static var options: [Option] { get }
-    /// What the positional arguments complete to: users, tweet ids, or nothing.
+    /// What the positional arguments complete to: users, tweet IDs, files, a few words, or nothing.
     static var completes: Completion { get }
     /// Whether the command may create the store when there is none (only `register` and `seed`).
     static var createsStore: Bool { get }
@@ -37,6 +37,10 @@ protocol Command {
 /// What a command's positional arguments are, for shell completion.
 enum Completion: Sendable {
     case nothing, files, choices([String])
+    /// `@username`s of the store.
+    case users
+    /// The short IDs of the tweets the last listing showed.
+    case tweets
 }
 
 extension Command {

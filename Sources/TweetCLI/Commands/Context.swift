@@ -17,6 +17,8 @@ final class Context {
     private var opened: AppServices?
     /// The short forms of the tweet IDs the rows show, read by ``loadShortIDs(of:)``.
     private var shortIDs: [String: String] = [:]
+    /// The rows of the listing this command shows a person, saved for shell completion after it ran.
+    private(set) var listing: LastListing?
 
     init(
         options: GlobalOptions, terminal: Terminal, environment: [String: String], config: ConfigFile,
@@ -144,7 +146,24 @@ final class Context {
         try await services().store.withConsistentReads {
             let tweets = try await load()
             try await loadShortIDs(of: tweets)
+            if !options.json { listing = LastListing.of(tweets, shortIDs: shortIDs) }
         }
+    }
+
+    /// Saves the listing this command showed, if any, where `like <Tab>` finds it. Quietly: the
+    /// listing was shown, and a completion without it only offers less.
+    func saveListing() {
+        guard let listing else { return }
+        let state = AppPaths.stateDirectory(environment: environment)
+        let path = LastListing.path(forStore: storeKey, stateDirectory: state)
+        // A state directory that cannot be written costs completion its IDs, not the command its result.
+        try? listing.save(path: path)
+    }
+
+    /// The name the store's files in the state directory are keyed by (see ``AppServices/stateKey(forStore:)``);
+    /// the location as given when it does not parse, since the store's own opening reports that.
+    var storeKey: String {
+        (try? AppServices.stateKey(forStore: storeDirectory)) ?? storeDirectory  // The opening already said why.
     }
 
     /// Reads the short forms of the IDs of `tweets` and of the tweets they quote, for the rows

@@ -19,6 +19,7 @@ protocol FollowCommand: Command {
 
 extension FollowCommand {
     var commits: Bool { true }
+    static var completes: Completion { .users }
 
     static var usage: String {
         "\(name) UID|@USERNAME | \(name) --twtxt URL|FILE" + (follows ? " [--nick NICK]" : "")

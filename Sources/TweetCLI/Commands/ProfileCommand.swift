@@ -5,6 +5,7 @@ struct ProfileCommand: Command {
     static let name = "profile"
     static let usage = "profile [UID | @USERNAME] [--tab tweets|replies|likes] [--limit N] [--before TWEET_ID]"
     static let summary = "Show a profile with its Tweets, Replies or Likes tab (default: yours)"
+    static let completes = Completion.users
     static let options = [
         Option("--tab", value: "TAB", choices: ["tweets", "replies", "likes"], "tweets (default), replies or likes"),
         .limit("tweets"), .before,

@@ -16,6 +16,7 @@ protocol TweetActionCommand: Command {
 
 extension TweetActionCommand {
     var commits: Bool { true }
+    static var completes: Completion { .tweets }
 
     static var usage: String { "\(name) TWEET_ID" + options.map { " [\($0.name)]" }.joined() }
 

@@ -25,6 +25,14 @@ extension AppServices {
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: directory))
     }
 
+    /// The name a store's files in the state directory are keyed by: a local store's absolute
+    /// path, or a PostgreSQL store's host, port and database (never the password).
+    /// - Throws: when `location` is a PostgreSQL URI that does not parse.
+    static func stateKey(forStore location: String) throws -> String {
+        if PostgresLocation.isLocation(location) { return try PostgresLocation(location).sessionKey }
+        return PathName.absolute(location, workingDirectory: FileManager.default.currentDirectoryPath)
+    }
+
     /// Opens the PostgreSQL store at `location`. The session stays on this device, in a file
     /// named after the server's host, port and database (never the password).
     public static func postgres(

@@ -50,12 +50,20 @@ public struct AppServices: Sendable {
 
     /// One session file per store: `<state>/sessions/<hash of the store's path>.json`.
     public static func sessionPath(forStore directory: String, stateDirectory: String) -> String {
+        statePath(forStore: directory, stateDirectory: stateDirectory, folder: "sessions", suffix: ".json")
+    }
+
+    /// One file per store in `folder` of the state directory: `<state>/<folder>/<hash><suffix>`,
+    /// named as the session file is, so that two stores never share one.
+    public static func statePath(forStore directory: String, stateDirectory: String, folder: String, suffix: String)
+        -> String
+    {
         // FNV-1a names the file; it only has to be stable, not secret.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in directory.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let name = String(hash, radix: 16)
         return PathName.join(
-            PathName.join(stateDirectory, "sessions"), String(repeating: "0", count: 16 - name.count) + name + ".json")
+            PathName.join(stateDirectory, folder), String(repeating: "0", count: 16 - name.count) + name + suffix)
     }
 }
 

@@ -91,6 +91,19 @@ public final class UserService: Sendable {
         return try await query.getDocuments().map { try user(from: $0, signedIn: me) }
     }
 
+    /// The usernames that start with `prefix` (without "@", any case), in username order, at most
+    /// `limit`: shell completion runs it at every Tab, so it reads one range of the username index
+    /// rather than every user.
+    public func usernames(startingWith prefix: String, limit: Int) async throws -> [String] {
+        let start = prefix.lowercased()
+        var query = users.order(by: "username").select(["username"]).limit(to: limit)
+        if !start.isEmpty {
+            query = query.whereField("username", isGreaterThanOrEqualTo: .string(start))
+                .whereField("username", isLessThan: .string(Query.successor(ofPrefix: start)))
+        }
+        return try await query.getDocuments().compactMap { $0.data["username"]?.stringValue }
+    }
+
     /// Users whose username or full name contains `text`, ignoring case, by username.
     public func searchUsers(matching text: String, limit: Int? = nil) async throws -> [User] {
         var needle = text.trimmedSpaces().lowercased()
