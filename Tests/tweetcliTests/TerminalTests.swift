@@ -199,7 +199,7 @@ struct TerminalTests {
         #expect(feed.screen.contains("1"))
     }
 
-    @Test func anEmptyTweetCancelsAndATooLongOneIsKeptAsADraft() throws {
+    @Test func anEmptyTweetCancelsAndATooLongOneGoesBackToTheEditor() throws {
         let session = try signedIn()
         try session.type("tweetcli post; echo rc=$?")
         try session.waitFor("# Write your tweet above this line")
@@ -213,18 +213,15 @@ struct TerminalTests {
         try session.type("i" + String(repeating: "long ", count: 60), enter: false)
         try session.press("Escape")
         try session.type(":wq")
-        (status, screen) = try session.waitForStatus("rc")
-        #expect(screen.joined().contains("your draft is kept in"))
-        #expect(status == 1)
-
-        // The draft comes back in the editor; cut it short and post it.
-        try session.type("clear; tweetcli post --draft")
-        try session.waitFor("long long long")
-        try session.type("0D", enter: false)
+        // The editor opens again on the tweet, saying how much to cut; cut it short and post it.
+        try session.waitFor("# This tweet weighs 299 of 280: cut 19 to post it.")
+        try session.type("ggD", enter: false)
         try session.type("iShort at last", enter: false)
         try session.press("Escape")
         try session.type(":wq")
-        try session.waitFor("Short at last")
+        (status, screen) = try session.waitForStatus("rc")
+        #expect(status == 0)
+        #expect(screen.contains { $0.contains("Short at last") })
         let again = try session.run("tweetcli post --draft")
         #expect(again.status == 1)
         #expect(again.screen.joined().contains("there is no draft to reopen"))

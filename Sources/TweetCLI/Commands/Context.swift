@@ -17,8 +17,9 @@ final class Context {
     private var opened: AppServices?
     /// The short forms of the tweet IDs the rows show, read by ``loadShortIDs(of:)``.
     private var shortIDs: [String: String] = [:]
-    /// The rows of the listing this command shows a person, saved for shell completion after it ran.
-    private(set) var listing: LastListing?
+    /// The rows of the listing this command shows a person, as the last-listing file holds them:
+    /// saved for shell completion after it ran.
+    private(set) var listing: [UInt8]?
 
     init(
         options: GlobalOptions, terminal: Terminal, environment: [String: String], config: ConfigFile,
@@ -146,18 +147,25 @@ final class Context {
         try await services().store.withConsistentReads {
             let tweets = try await load()
             try await loadShortIDs(of: tweets)
-            if !options.json { listing = LastListing.of(tweets, shortIDs: shortIDs) }
+            if !options.json { listing = LastListing.fileBytes(of: tweets, shortIDs: shortIDs) }
         }
     }
 
     /// Saves the listing this command showed, if any, where `like <Tab>` finds it. Quietly: the
     /// listing was shown, and a completion without it only offers less.
     func saveListing() {
-        guard let listing else { return }
-        let state = AppPaths.stateDirectory(environment: environment)
-        let path = LastListing.path(forStore: storeKey, stateDirectory: state)
+        guard let listing, let opened else { return }
+        // Named as the session file is (`<state>/sessions/<hash>.json`), beside it: its name is
+        // already worked out, and taking it apart by bytes costs next to nothing.
+        let session = Array(opened.auth.sessionPath.utf8)
+        guard let slash = session.lastIndex(of: UInt8(ascii: "/")), session.count > slash + 5,
+            let folder = session[..<slash].lastIndex(of: UInt8(ascii: "/"))
+        else { return }
+        let path = String(
+            decoding: session[...folder] + "listings/".utf8 + session[(slash + 1)..<(session.count - 5)] + ".tsv".utf8,
+            as: UTF8.self)
         // A state directory that cannot be written costs completion its IDs, not the command its result.
-        try? listing.save(path: path)
+        try? LastListing.save(listing, path: path)
     }
 
     /// The name the store's files in the state directory are keyed by (see ``AppServices/stateKey(forStore:)``);

@@ -53,7 +53,8 @@ struct PostCommand: Command {
             caption = try composer.compose(replyTo: replyTo, fromDraft: draft) { caption in
                 let preview = viewModel.preview(caption)
                 guard preview.remaining < 0 else { return nil }
-                return "This tweet weighs \(preview.weightedLength) of \(preview.limit): cut \(-preview.remaining) to post it."
+                let weight = "This tweet weighs \(preview.weightedLength) of \(preview.limit)"
+                return weight + ": cut \(-preview.remaining) to post it."
             }
         }
         do {

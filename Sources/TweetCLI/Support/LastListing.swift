@@ -18,14 +18,16 @@ struct LastListing: Equatable {
 
     /// The most rows kept: a page is at most 200 tweets, and each may quote one.
     static let maximumEntries = 400
-    /// The most characters of a description, written or read.
-    static let maximumDescription = 60
+    /// The most bytes of a description, written or read.
+    static let maximumDescription = 120
     /// The most bytes read: more is not a file tweetcli wrote.
     static let maximumBytes = 64 << 10
     /// The longest ID a row can show (whole IDs are 20 characters).
     static let maximumIDLength = 32
 
     private(set) var entries: [Entry] = []
+    /// The IDs listed, to keep each once without comparing it with every row before.
+    private var listed: Set<String> = []
 
     init(entries: [Entry] = []) {
         for entry in entries { append(entry) }
@@ -34,28 +36,43 @@ struct LastListing: Equatable {
     /// Adds a row unless its ID is already listed or the listing is full; the description is
     /// neutralised and cut, so the file never holds a control character or a long line.
     mutating func append(_ entry: Entry) {
-        guard entries.count < Self.maximumEntries, Self.isID(entry.id), !entries.contains(where: { $0.id == entry.id })
-        else { return }
+        guard entries.count < Self.maximumEntries, Self.isID(entry.id), listed.insert(entry.id).inserted else { return }
         entries.append(Entry(id: entry.id, description: Self.neutralised(entry.description)))
     }
 
-    /// The rows of `tweets` (and of the tweets they quote), as the renderer shows them.
+    /// The file's bytes for the rows of `tweets` (and of the tweets they quote), as the renderer
+    /// shows them: made in one pass into one buffer, since every listing a person sees makes it.
     /// - Parameter shortIDs: each ID's short form; an ID without one is shown, and listed, whole.
-    static func of(_ tweets: [Tweet], shortIDs: [String: String]) -> LastListing {
-        var listing = LastListing()
-        for tweet in tweets {
-            listing.append(Entry(id: shortIDs[tweet.id] ?? tweet.id, description: describe(tweet)))
-            if case .tweet(let quoted)? = tweet.quoted {
-                listing.append(Entry(id: shortIDs[quoted.id] ?? quoted.id, description: describe(quoted)))
+    static func fileBytes(of tweets: [Tweet], shortIDs: [String: String]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(tweets.count * 2 * (maximumIDLength + maximumDescription + 2))
+        var listed: [String] = []
+        func add(_ tweet: Tweet) {
+            let id = shortIDs[tweet.id] ?? tweet.id
+            guard listed.count < maximumEntries, isID(id), !listed.contains(id) else { return }
+            listed.append(id)
+            bytes.append(contentsOf: id.utf8)
+            bytes.append(0x09)
+            var used = 0
+            // A username from the store is written only when it is one (letters, digits, `_`).
+            if let user = tweet.user, user.username.utf8.count <= 15,
+                user.username.utf8.allSatisfy({
+                    (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 95
+                })
+            {
+                bytes.append(UInt8(ascii: "@"))
+                bytes.append(contentsOf: user.username.utf8)
+                bytes.append(contentsOf: ": ".utf8)
+                used = user.username.utf8.count + 3
             }
+            bytes.append(contentsOf: neutralised(tweet.caption, maximumBytes: maximumDescription - used).utf8)
+            bytes.append(0x0A)
         }
-        return listing
-    }
-
-    private static func describe(_ tweet: Tweet) -> String {
-        let author = tweet.user.map { "@" + $0.username + ": " } ?? ""
-        // Only the start of the caption is kept, so a long caption costs no more than a short one.
-        return author + String(tweet.caption.prefix(maximumDescription))
+        for tweet in tweets {
+            add(tweet)
+            if case .tweet(let quoted)? = tweet.quoted { add(quoted) }
+        }
+        return bytes
     }
 
     // MARK: The file
@@ -70,6 +87,11 @@ struct LastListing: Equatable {
         var text = ""
         for entry in entries { text += entry.id + "\t" + entry.description + "\n" }
         return text
+    }
+
+    /// Writes the listing to `path` (see ``save(_:path:)``).
+    func save(path: String) throws {
+        try Self.save(Array(text.utf8), path: path)
     }
 
     /// Reads `text` as untrusted: lines that are not `ID<Tab>description` with an ID made of
@@ -112,7 +134,7 @@ struct LastListing: Equatable {
     /// creating its folder (0700) when it is missing. No fsync: a listing lost in a crash only
     /// leaves completion with nothing to offer, and a sync would slow every listing.
     /// - Throws: ``FileError`` when the file cannot be written.
-    func save(path: String) throws {
+    static func save(_ bytes: [UInt8], path: String) throws {
         let temporary = path + ".\(getpid()).new"
         var fd = FileIO.createExclusive(temporary)
         if fd < 0 && errno == ENOENT {
@@ -124,7 +146,7 @@ struct LastListing: Equatable {
         guard fd >= 0 else { throw FileError.io(path: temporary, reason: FileIO.errnoText()) }
         do {
             defer { close(fd) }
-            try FileIO.writeAll(fd, Array(text.utf8), path: temporary)
+            try FileIO.writeAll(fd, bytes, path: temporary)
             guard FileIO.retrying({ rename(temporary, path) }) == 0 else {
                 throw FileError.io(path: path, reason: FileIO.errnoText())
             }
@@ -142,20 +164,51 @@ struct LastListing: Equatable {
     }
 
     /// `text` with every control character (C0, DEL, C1, line and paragraph separators, and the
-    /// bidirectional ones) made a space, cut to ``maximumDescription`` characters: it is shown in
-    /// a shell's completion menu, where an escape sequence would act.
-    static func neutralised(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        var characters = 0
-        for scalar in text.unicodeScalars {
-            guard characters < maximumDescription else { break }
-            let value = scalar.value
-            let control =
-                value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x061C || (0x200E...0x200F).contains(value)
-                || (0x2028...0x202E).contains(value) || (0x2066...0x2069).contains(value)
-            result.append(control ? " " : scalar)
-            characters += 1
+    /// bidirectional ones) made a space, cut at a character's edge to at most `maximumBytes` bytes:
+    /// it is shown in a shell's completion menu, where an escape sequence would act. Read as bytes,
+    /// since a listing describes every row it shows.
+    static func neutralised(_ text: String, maximumBytes: Int = maximumDescription) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            // First where to cut and whether anything needs replacing: most captions need nothing,
+            // and their bytes are then taken whole.
+            var cut = 0
+            var clean = true
+            while cut < bytes.count {
+                let lead = bytes[cut]
+                let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                guard cut + length <= maximumBytes, cut + length <= bytes.count else { break }
+                if lead < 0x20 || lead == 0x7F || lead == 0xC2 || lead == 0xD8 || lead == 0xE2 { clean = false }
+                cut += length
+            }
+            if clean { return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<cut]), as: UTF8.self) }
+            var output: [UInt8] = []
+            output.reserveCapacity(cut)
+            var index = 0
+            while index < cut {
+                let lead = bytes[index]
+                let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                let second = length > 1 ? bytes[index + 1] : 0
+                let third = length > 2 ? bytes[index + 2] : 0
+                let control: Bool
+                switch length {
+                case 1: control = lead < 0x20 || lead == 0x7F
+                case 2: control = (lead == 0xC2 && second < 0xA0) || (lead == 0xD8 && second == 0x9C)
+                case 3:
+                    control =
+                        lead == 0xE2
+                        && ((second == 0x80 && (third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third)))
+                            || (second == 0x81 && (0xA6...0xA9).contains(third)))
+                default: control = false
+                }
+                if control {
+                    output.append(0x20)
+                } else {
+                    for offset in 0..<length { output.append(bytes[index + offset]) }
+                }
+                index += length
+            }
+            return String(decoding: output, as: UTF8.self)
         }
-        return String(result)
     }
 }

@@ -42,6 +42,10 @@ public final class AuthService: Sendable {
         self.ids = ids
     }
 
+    /// The session file this service signs in with: other per-store files of this device sit
+    /// beside it, named alike.
+    public var sessionPath: String { session.path }
+
     /// The uid an action resolved once with ``withViewer(_:)``, and the service that resolved it
     /// (another store's service resolves its own); `nil` outside such an action.
     @TaskLocal private static var actionViewer: (service: ObjectIdentifier, uid: String?)? = nil

@@ -151,6 +151,9 @@ struct LastListingTests {
         #expect(listing.entries.map(\.id) == ["0VZdnn3w", "AB12cd34"])
         #expect(listing.entries[0].description == "@ada:  ]0;pwned  x ")
         #expect(listing.entries[1].description.count == LastListing.maximumDescription)
+        // Cut at a character's edge, never inside one.
+        #expect(LastListing.neutralised("日本語", maximumBytes: 8) == "日本")
+        #expect(LastListing.neutralised("a\u{85}b\u{2066}c") == "a b c")
     }
 
     @Test func aListingKeepsAtMostItsBound() {
