@@ -38,7 +38,8 @@ struct TweetDraws {
     }
 
     /// What a tweet is, apart from its text: its author, the earlier tweet it replies to or quotes
-    /// (one in ten replies; one in twenty of the rest quotes), and the user it mentions (one in eight).
+    /// (one in ten replies; one in twenty of the rest quotes), and the other user it mentions (one
+    /// in eight).
     struct Shape {
         var author: Int
         var replyTo: Int?
@@ -65,7 +66,10 @@ struct TweetDraws {
         } else if index > 0 && random.next() % 20 == 0 {
             shape.quote = Int(random.next() % UInt64(index))
         }
-        if random.next() % 8 == 0 { shape.mention = Int(random.next() % UInt64(users)) }
+        // Someone other than the author, as people seldom mention themselves.
+        if random.next() % 8 == 0 && users > 1 {
+            shape.mention = (author + 1 + Int(random.next() % UInt64(users - 1))) % users
+        }
         return shape
     }
 

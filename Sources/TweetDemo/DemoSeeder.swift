@@ -276,13 +276,10 @@ public struct DemoSeeder: Sendable {
         for index in 0..<count {
             let shape = draws.shape(index)
             var captionRandom = draws.random(index, stream: 2)
-            let composed = captions.next(&captionRandom, reply: shape.replyTo != nil)
-            var caption = composed.text
-            var entities = composed.entities
-            if let mentioned = shape.mention {  // One tweet in eight mentions someone.
-                caption = "@\(users[mentioned].username) " + caption
-                entities.mentions.insert(users[mentioned].username, at: 0)
-            }
+            let composed = captions.next(
+                &captionRandom, reply: shape.replyTo != nil, mention: shape.mention.map { users[$0].username })
+            let caption = composed.text
+            let entities = composed.entities
             let id = draws.id(index)
             let time = draws.time(index)
             let record = TweetRecord(
@@ -294,7 +291,7 @@ public struct DemoSeeder: Sendable {
             if let quoted = shape.quote { fields["quoteUid"] = .string(users[draws.shape(quoted).author].id) }
             try write((DocumentPath(collection: Collections.tweets, documentID: id), fields))
             stats[shape.author].tweets += 1
-            for term in SearchTerms.terms(caption: caption, entities: entities) {
+            for term in SearchTerms.terms(caption: composed.searchText, entities: entities) {
                 try terms.add(index, to: term, write: write)  // tweets are made in ID order
             }
             if !entities.hashtags.isEmpty {

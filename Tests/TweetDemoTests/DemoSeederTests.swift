@@ -286,7 +286,9 @@ struct DemoSeederTests {
                 #expect(tweet.data[field]?.integerValue == counted[field]?[tweet.documentID] ?? 0, "\(field)")
             }
         }
-        #expect(tweets.contains { $0.data["caption"]?.stringValue?.hasPrefix("@") == true }, "some mention someone")
+        #expect(
+            tweets.contains { $0.data["entities"]?.objectValue?["mentions"]?.arrayValue?.isEmpty == false },
+            "some mention someone")
         let notifications = try await store.collectionGroup(Collections.notifications).getDocuments()
         #expect(!notifications.isEmpty)
         var perUser: [String: Int64] = [:]
