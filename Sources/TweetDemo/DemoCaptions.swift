@@ -3,118 +3,290 @@ import TweetCore
 import TweetStore
 import TwitterText
 
-/// Demo captions varied enough for search to mean something: words from a vocabulary of 5,000
-/// drawn with Zipf's law (the most common word is in most tweets, the rarest in a handful), 300
-/// hashtags drawn the same way, Japanese, Chinese and Korean captions now and then, and the
-/// course's hand-written lines. Each caption comes with its entities, built as it is composed.
+/// Demo captions that read like tweets: sentences from a small phrase grammar (templates whose
+/// slots take subjects, verbs, objects, topics, times and emoji), with hashtags, mentions and
+/// links, mostly in English and now and then in Japanese, Chinese or Korean. Each caption comes
+/// with its entities, recorded as it is composed.
+///
+/// The seed makes one caption per tweet, so composing is kept free of per-piece allocations:
+/// every phrase is UTF-8 in one byte arena, templates are flat lists of pieces, and a caption is
+/// written into one reused buffer and becomes a `String` once.
 struct DemoCaptions {
-    /// A caption and what it mentions and tags, without parsing it again.
+    /// A caption and what it mentions, tags and links, without parsing it again.
     struct Caption {
         var text: String
         var entities: TweetEntities
+        /// The text with a space for each emoji when they are its only characters beyond ASCII:
+        /// the same search terms as the text (an emoji, like a space, only ends a word), found
+        /// through search's path for ASCII, many times faster than its path for other scripts.
+        var searchText: String
     }
 
-    let words: [String]
-    let hashtags: [String]
-    private let wordWeights: ZipfTable
-    private let tagWeights: ZipfTable
-    private var parsed: [String: TweetEntities] = [:]
+    /// One piece of a template.
+    private struct Piece {
+        enum Kind: UInt8 {
+            /// Phrase `value`, as written.
+            case text
+            /// One of slot `value`'s phrases, drawn.
+            case slot
+            /// `@` and the mentioned user's name.
+            case mention
+            /// One of the links, drawn.
+            case link
+            /// Hashtag `value`, written in the template.
+            case hashtag
+        }
+
+        var kind: Kind
+        var value: Int
+    }
+
+    /// A language's templates, hashtags and share of captions.
+    private struct Language {
+        /// Out of 100 captions.
+        var share: Int
+        /// Out of 100 captions in the language, those with hashtags at the end.
+        var taggedShare: Int
+        var posts: Range<Int>
+        var mentions: Range<Int>
+        var replies: Range<Int>
+        /// Indexes into `tagNames`, the most used first.
+        var tags: [Int]
+        var tagWeights: ZipfTable
+    }
+
+    private var arena: [UInt8] = []
+    /// Each phrase's bytes in `arena`.
+    private var phrases: [Range<Int>] = []
+    /// Each phrase as ``Caption/searchText`` writes it: itself when it is ASCII, another phrase
+    /// with spaces for its emoji, or `nil` when it has other characters beyond ASCII.
+    private var searchPhrases: [Int?] = []
+    /// Each slot's phrases in `slotPhrases`.
+    private var slots: [Range<Int>] = []
+    private var slotPhrases: [Int] = []
+    private var pieces: [Piece] = []
+    /// Each template's pieces in `pieces`.
+    private var templates: [Range<Int>] = []
+    private var languages: [Language] = []
+    /// Hashtags as the entities hold them, unique ignoring case, each one's ` #tag` phrase to end
+    /// a caption with and its `#tag` phrase for inside a template.
+    private var tagNames: [String] = []
+    private var tagPhrases: [Int] = []
+    private var inlineTagPhrases: [Int] = []
+    private var links: [String] = []
+    /// Where each caption is written before it becomes a `String`, and its ``Caption/searchText``.
+    private var buffer: [UInt8] = []
+    private var searchBuffer: [UInt8] = []
+    /// Whether the caption being written is ASCII so far, and whether it has only ASCII and emoji.
+    private var isASCII = true
+    private var isSearchASCII = true
 
     init() {
-        words = Self.vocabulary(5_000)
-        let tagRoots = Self.vocabulary(340).dropFirst(Self.commonWords.count)
-        hashtags = Self.fixedTags + tagRoots.prefix(300 - Self.fixedTags.count).map { $0.capitalized }
-        wordWeights = ZipfTable(count: words.count)
-        tagWeights = ZipfTable(count: hashtags.count)
+        buffer.reserveCapacity(512)
+        searchBuffer.reserveCapacity(512)
+        for source in Self.languages { add(source) }
     }
 
-    /// The word at Zipf rank `rank` (0 is the most common): for benchmarks and tests.
-    func word(rank: Int) -> String { words[rank] }
+    /// The caption of a tweet: a reply's when `reply`, and one that mentions `mention` (a
+    /// username) when there is one.
+    mutating func next(_ random: inout SplitMix64, reply: Bool, mention: String?) -> Caption {
+        var roll = Int(random.next() % 100)
+        var language = languages[languages.count - 1]
+        for candidate in languages {
+            if roll < candidate.share {
+                language = candidate
+                break
+            }
+            roll -= candidate.share
+        }
+        let group = mention != nil ? language.mentions : reply ? language.replies : language.posts
+        let template = templates[group.lowerBound + Int(random.next() % UInt64(group.count))]
+        buffer.removeAll(keepingCapacity: true)
+        searchBuffer.removeAll(keepingCapacity: true)
+        (isASCII, isSearchASCII) = (true, true)
+        var hashtags: [String] = []
+        var urls: [String] = []
+        // The hashtags written so far: a template's own and the first one added; each is written once.
+        var written = (-1, -1)
+        for index in template {
+            let piece = pieces[index]
+            switch piece.kind {
+            case .text:
+                write(piece.value)
+            case .slot:
+                let slot = slots[piece.value]
+                write(slotPhrases[slot.lowerBound + Int(random.next() % UInt64(slot.count))])
+            case .mention:
+                // Usernames are ASCII letters and digits.
+                buffer.append(UInt8(ascii: "@"))
+                buffer.append(contentsOf: (mention ?? "").utf8)
+                searchBuffer.append(UInt8(ascii: "@"))
+                searchBuffer.append(contentsOf: (mention ?? "").utf8)
+            case .link:
+                let link = links[Int(random.next() % UInt64(links.count))]
+                buffer.append(contentsOf: link.utf8)
+                searchBuffer.append(contentsOf: link.utf8)
+                urls.append(link)
+            case .hashtag:
+                write(inlineTagPhrases[piece.value])
+                hashtags.append(tagNames[piece.value])
+                written.0 = piece.value
+            }
+        }
+        // Sentences start with a capital, whatever slot comes first.
+        if let first = buffer.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) {
+            buffer[0] = first - 32
+            if isSearchASCII { searchBuffer[0] = first - 32 }
+        }
+        if Int(random.next() % 100) < language.taggedShare {
+            // One hashtag, or two for three tagged tweets in ten.
+            let count = random.next() % 10 < 3 ? 2 : 1
+            for _ in 0..<count {
+                let tag = language.tags[language.tagWeights.sample(&random)]
+                guard tag != written.0 && tag != written.1 else { continue }
+                write(tagPhrases[tag])
+                hashtags.append(tagNames[tag])
+                written.1 = tag
+            }
+        }
+        let text = String(decoding: buffer, as: UTF8.self)
+        return Caption(
+            text: text, entities: TweetEntities(mentions: mention.map { [$0] } ?? [], hashtags: hashtags, urls: urls),
+            searchText: isASCII || !isSearchASCII ? text : String(decoding: searchBuffer, as: UTF8.self))
+    }
 
-    mutating func next(_ random: inout SplitMix64, reply: Bool) -> Caption {
-        let roll = random.next() % 20
-        var caption: Caption
-        if reply {
-            caption = fixed(Self.replyLines[Int(random.next() % UInt64(Self.replyLines.count))])
-        } else if roll < 3 {
-            caption = fixed(Self.lines[Int(random.next() % UInt64(Self.lines.count))])
-        } else if roll == 3 {
-            caption = fixed(Self.cjkLines[Int(random.next() % UInt64(Self.cjkLines.count))])
-        } else if roll == 4 {
-            caption = fixed(Self.koreanLines[Int(random.next() % UInt64(Self.koreanLines.count))])
+    private mutating func write(_ phrase: Int) {
+        buffer.append(contentsOf: arena[phrases[phrase]])
+        guard isSearchASCII else { return }
+        if let search = searchPhrases[phrase] {
+            searchBuffer.append(contentsOf: arena[phrases[search]])
+            if search != phrase { isASCII = false }
         } else {
-            let count = 4 + Int(random.next() % 11)
-            var text = ""
-            for index in 0..<count {
-                if index > 0 { text += " " }
-                text += words[wordWeights.sample(&random)]
-            }
-            caption = Caption(text: text.prefix(1).uppercased() + text.dropFirst(), entities: TweetEntities())
+            (isASCII, isSearchASCII) = (false, false)
         }
-        // A third of tweets carry a hashtag or two.
-        if random.next() % 3 == 0 {
-            for _ in 0..<(1 + Int(random.next() % 2)) {
-                let tag = hashtags[tagWeights.sample(&random)]
-                guard !caption.entities.hashtags.contains(where: { $0.lowercased() == tag.lowercased() }) else {
-                    continue
+    }
+
+    /// The most bytes a caption can have, counting each link as the 23 characters Twitter counts
+    /// it as: a bound on its weighted length too, since no character weighs more than its UTF-8
+    /// bytes.
+    var longestCaptionBound: Int {
+        let longestTag = tagPhrases.map { phrases[$0].count }.max() ?? 0
+        let longestMention = 1 + 15
+        var longest = 0
+        for template in templates {
+            var bytes = 2 * longestTag
+            for piece in pieces[template] {
+                switch piece.kind {
+                case .text: bytes += phrases[piece.value].count
+                case .slot: bytes += slotPhrases[slots[piece.value]].map { phrases[$0].count }.max() ?? 0
+                case .mention: bytes += longestMention
+                case .link: bytes += 23
+                case .hashtag: bytes += phrases[inlineTagPhrases[piece.value]].count
                 }
-                caption.text += " #" + tag
-                caption.entities.hashtags.append(tag)
+            }
+            longest = max(longest, bytes)
+        }
+        return longest
+    }
+
+    // MARK: Building the grammar
+
+    /// A language as written in ``DemoCaptions/languages``: templates with `{slot}`s, `{mention}`,
+    /// `{link}` and `{#Hashtag}`, and each slot's phrases.
+    struct Source {
+        var share: Int
+        var taggedShare: Int
+        var posts: [String]
+        var mentions: [String]
+        var replies: [String]
+        var tags: [String]
+        var slots: [String: [String]]
+    }
+
+    private mutating func add(_ source: Source) {
+        var slotIndexes: [String: Int] = [:]
+        let slotValues = source.slots.merging(Self.sharedSlots) { own, _ in own }
+        func templateRange(_ list: [String]) -> Range<Int> {
+            let start = templates.count
+            for template in list { templates.append(parse(template, slotValues, &slotIndexes)) }
+            return start..<templates.count
+        }
+        let posts = templateRange(source.posts)
+        let mentions = templateRange(source.mentions)
+        let replies = templateRange(source.replies)
+        let tags = source.tags.map { tag(named: $0) }
+        languages.append(
+            Language(
+                share: source.share, taggedShare: source.taggedShare, posts: posts, mentions: mentions,
+                replies: replies, tags: tags, tagWeights: ZipfTable(count: tags.count)))
+    }
+
+    private mutating func parse(
+        _ template: String, _ values: [String: [String]], _ slotIndexes: inout [String: Int]
+    ) -> Range<Int> {
+        let start = pieces.count
+        var rest = Substring(template)
+        while !rest.isEmpty {
+            guard let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") else {
+                pieces.append(Piece(kind: .text, value: phrase(rest)))
+                break
+            }
+            if open > rest.startIndex { pieces.append(Piece(kind: .text, value: phrase(rest[..<open]))) }
+            let name = String(rest[rest.index(after: open)..<close])
+            rest = rest[rest.index(after: close)...]
+            if name == "mention" {
+                pieces.append(Piece(kind: .mention, value: 0))
+            } else if name == "link" {
+                pieces.append(Piece(kind: .link, value: 0))
+                if links.isEmpty { links = Self.links }
+            } else if name.hasPrefix("#") {
+                pieces.append(Piece(kind: .hashtag, value: tag(named: String(name.dropFirst()))))
+            } else if let slot = slotIndexes[name] {
+                pieces.append(Piece(kind: .slot, value: slot))
+            } else {
+                guard let choices = values[name], !choices.isEmpty else {
+                    preconditionFailure("the demo grammar has no phrases for {\(name)}")
+                }
+                let first = slotPhrases.count
+                for choice in choices { slotPhrases.append(phrase(Substring(choice))) }
+                slots.append(first..<slotPhrases.count)
+                slotIndexes[name] = slots.count - 1
+                pieces.append(Piece(kind: .slot, value: slots.count - 1))
             }
         }
-        return caption
+        return start..<pieces.count
     }
 
-    private mutating func fixed(_ line: String) -> Caption {
-        let entities = parsed[line] ?? TweetText.entities(in: line)
-        parsed[line] = entities
-        return Caption(text: line, entities: entities)
-    }
-
-    /// Common English words first, then two- and three-syllable made-up words, the same every time.
-    static func vocabulary(_ count: Int) -> [String] {
-        var result = commonWords
-        var seen = Set(result)
-        let consonants = Array("bdfghklmnprstvz")
-        let vowels = Array("aeiou")
-        var syllables: [String] = []
-        for consonant in consonants { for vowel in vowels { syllables.append(String([consonant, vowel])) } }
-        var random = SplitMix64(seed: 0x5EA2C4)
-        while result.count < count {
-            let length = 2 + Int(random.next() % 2)
-            let word = (0..<length).map { _ in syllables[Int(random.next() % UInt64(syllables.count))] }.joined()
-            if seen.insert(word).inserted { result.append(word) }
+    private mutating func phrase(_ text: Substring) -> Int {
+        let index = rawPhrase(text.utf8)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            searchPhrases.append(index)
+        } else if text.unicodeScalars.allSatisfy({ $0.isASCII || $0.properties.generalCategory == .otherSymbol }) {
+            searchPhrases.append(nil)
+            let search = rawPhrase(text.unicodeScalars.map { $0.isASCII ? UInt8($0.value) : UInt8(ascii: " ") })
+            searchPhrases[index] = search
+            searchPhrases.append(search)
+        } else {
+            searchPhrases.append(nil)
         }
-        return Array(result.prefix(count))
+        return index
     }
 
-    static let commonWords = [
-        "the", "swift", "code", "today", "app", "new", "just", "build", "feed", "learning", "coffee", "view",
-        "model", "bug", "fixed", "shipped", "terminal", "week", "test", "data", "store", "great", "working",
-        "really", "finally", "weekend", "team", "design", "release", "night", "first", "love", "time", "project",
-    ]
-    static let fixedTags = [
-        "SwiftUI", "100DaysOfCode", "iOSDev", "Swift", "buildinpublic", "Firebase", "Linux", "OpenSource",
-        "東京", "코딩",
-    ]
-    static let lines = [
-        "Just shipped a new feature!", "Who else is learning SwiftUI this weekend?", "Debugging is my cardio.",
-        "Hot take: tabs over spaces.", "The feed finally loads in one query. No more N+1.", "What's happening?",
-        "Reading about transactions and fsync tonight.", "Async/await changed how I write networking code.",
-        "Refactored my view models into something I'm proud of.", "Coffee count: 3. Bugs fixed: 1.",
-        "Anyone else running their Twitter clone in a terminal?", "Café au lait and a crème brûlée of a bug.",
-    ]
-    static let cjkLines = [
-        "明日東京に行きます", "今日はSwiftを勉強しています。", "東京の夜景がきれいです", "我在学习编程",
-        "北京的天气很好", "新しいアプリをリリースしました", "コーヒーを飲みながらコードを書く", "东京塔很高",
-    ]
-    static let koreanLines = [
-        "오늘도 코딩 중입니다.", "서울에서 새로운 앱을 만들었어요", "커피 한 잔 하면서 코딩", "주말에 스위프트 공부",
-    ]
-    static let replyLines = [
-        "Totally agree!", "Congrats, looks great!", "Same here 😄", "Interesting, tell me more.",
-        "This is the way.", "Thanks for sharing!", "I had the same bug yesterday.", "すごい！", "좋아요!",
-    ]
+    private mutating func rawPhrase(_ bytes: some Sequence<UInt8>) -> Int {
+        let start = arena.count
+        arena.append(contentsOf: bytes)
+        phrases.append(start..<arena.count)
+        return phrases.count - 1
+    }
+
+    /// The index of hashtag `name`, added the first time: one spelling per hashtag, ignoring case.
+    private mutating func tag(named name: String) -> Int {
+        if let index = tagNames.firstIndex(where: { $0.lowercased() == name.lowercased() }) { return index }
+        tagNames.append(name)
+        tagPhrases.append(phrase(Substring(" #" + name)))
+        inlineTagPhrases.append(phrase(Substring("#" + name)))
+        return tagNames.count - 1
+    }
 }
 
 /// Zipf's law over `count` ranks (weight 1/(k+1)), sampled by binary search of the running totals.

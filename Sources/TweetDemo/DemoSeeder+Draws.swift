@@ -9,18 +9,37 @@ struct TweetDraws {
     let seed: UInt64
     let tweets: Int
     let users: Int
-    /// Seconds between one tweet and the next: the tweets span the 90 days before the anchor.
-    private let span: Double
+    /// The time the data is anchored to, in milliseconds since 1970.
+    private let anchor: Int64
+    /// How long before the anchor the newest tweet was posted: a few minutes, drawn from the seed,
+    /// so the same seed anchored to another time moves in time and changes in nothing else.
+    private let newestAge: Int64
+    /// The newest tweets, an eighth, are spread over the last day, so that trends and the feed
+    /// look busy right after seeding; the rest over the weeks before.
+    private let recent: Int64
+    /// Milliseconds between one recent tweet and the next, then between older ones: at least one,
+    /// so every tweet has a time, and an ID, of its own and in order.
+    private let recentGap: Int64
+    private let olderGap: Int64
 
-    init(seed: UInt64, tweets: Int, users: Int) {
+    static let day: Int64 = 86_400_000
+    /// How far back the tweets go: four weeks.
+    static let weeks: Int64 = 28 * day
+
+    init(seed: UInt64, tweets: Int, users: Int, anchor: Date) {
         self.seed = seed
         self.tweets = tweets
         self.users = users
-        span = max(90.0 * 86_400 / Double(max(tweets, 1)), 0.001)
+        self.anchor = Int64((anchor.timeIntervalSince1970 * 1000).rounded(.down))
+        newestAge = 60_000 + Int64(Self.mix(seed ^ 0x6E65_7765_7374) % 540_000)
+        recent = max(1, Int64(tweets) / 8)
+        recentGap = max(1, (Self.day - newestAge) / recent)
+        olderGap = max(1, (Self.weeks - Self.day) / max(1, Int64(tweets) - recent))
     }
 
     /// What a tweet is, apart from its text: its author, the earlier tweet it replies to or quotes
-    /// (one in ten replies; one in twenty of the rest quotes), and the user it mentions (one in eight).
+    /// (one in ten replies; one in twenty of the rest quotes), and the other user it mentions (one
+    /// in eight).
     struct Shape {
         var author: Int
         var replyTo: Int?
@@ -47,13 +66,37 @@ struct TweetDraws {
         } else if index > 0 && random.next() % 20 == 0 {
             shape.quote = Int(random.next() % UInt64(index))
         }
-        if random.next() % 8 == 0 { shape.mention = Int(random.next() % UInt64(users)) }
+        // Someone other than the author, as people seldom mention themselves.
+        if random.next() % 8 == 0 && users > 1 {
+            shape.mention = (author + 1 + Int(random.next() % UInt64(users - 1))) % users
+        }
         return shape
     }
 
-    /// When tweet `index` was posted: the newest at the anchor, the others evenly before it.
+    /// When tweet `index` was posted: the newest minutes before the anchor, the next eighth evenly
+    /// over the day before it, the others evenly over the four weeks before that.
     func time(_ index: Int) -> Date {
-        DemoSeeder.anchor.addingTimeInterval(-Double(tweets - 1 - index) * span)
+        Self.date(milliseconds(index))
+    }
+
+    private func milliseconds(_ index: Int) -> Int64 {
+        let age = Int64(tweets - 1 - index)
+        return age < recent
+            ? anchor - newestAge - age * recentGap : anchor - Self.day - (age - recent) * olderGap
+    }
+
+    /// A time after tweet `tweet` was posted, within a day of it and never after the anchor, from
+    /// `draw`: when it was liked, retweeted or bookmarked.
+    func time(after tweet: Int, draw: UInt64) -> Date {
+        let posted = milliseconds(tweet)
+        return Self.date(posted + Int64(draw % UInt64(max(1, min(Self.day, anchor - posted)))))
+    }
+
+    /// When the demo users followed each other: as the oldest tweets were posted.
+    var start: Date { Self.date(anchor - Self.weeks) }
+
+    private static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     /// Tweet `index`'s ID: its time, then twelve characters drawn for it.

@@ -4,8 +4,9 @@ import TweetCore
 import TweetStore
 import TwitterText
 
-/// Fills an empty store with demo users, tweets, replies, likes and follows, reproducibly:
-/// the same options give the same data.
+/// Fills an empty store with demo users, tweets, replies, likes and follows, reproducibly: the
+/// same options give the same data, and the same options but the time give the same data moved in
+/// time.
 public struct DemoSeeder: Sendable {
     /// What to make.
     public struct Options: Equatable, Sendable {
@@ -15,14 +16,25 @@ public struct DemoSeeder: Sendable {
         /// How many users each user follows.
         public var follows: Int
         public var seed: UInt64
+        /// The time the data is anchored to, its newest tweet minutes before it; `nil` for the
+        /// time of seeding, so that a demo store looks as if people were tweeting just now.
+        public var now: Date?
+
+        /// The times `now` may be: IDs and timestamps keep their order and their width within it.
+        public static let nowRange =
+            Date(timeIntervalSince1970: 946_684_800)...Date(timeIntervalSince1970: 32_503_679_999)  // 2000–2999
 
         /// Defaults in proportion: a like per tweet and up to 10 follows per user.
-        public init(users: Int = 25, tweets: Int? = nil, likes: Int? = nil, follows: Int? = nil, seed: UInt64 = 1) {
+        public init(
+            users: Int = 25, tweets: Int? = nil, likes: Int? = nil, follows: Int? = nil, seed: UInt64 = 1,
+            now: Date? = nil
+        ) {
             self.users = users
             self.tweets = tweets ?? users * 10
             self.likes = likes ?? self.tweets
             self.follows = follows ?? min(10, max(0, users - 1))
             self.seed = seed
+            self.now = now
         }
 
         /// About the most memory seeding these counts takes, in bytes. The documents go to the store
@@ -63,6 +75,7 @@ public struct DemoSeeder: Sendable {
         public func validate() throws {
             guard users >= 1, tweets >= 0, likes >= 0, follows >= 0 else { throw SeedError.negativeCounts }
             guard follows < users else { throw SeedError.tooManyFollows(users: users) }
+            if let now, !Self.nowRange.contains(now) { throw SeedError.timeOutOfRange }
             let maximum = Double(users) * Double(tweets) * 0.5
             guard tweets > 0 || likes == 0, Double(likes) <= maximum else {
                 throw SeedError.tooManyLikes(maximum: Int(min(maximum, Double(Int.max / 2))))
@@ -81,8 +94,6 @@ public struct DemoSeeder: Sendable {
 
     /// The password of every demo account.
     public static let demoPassword = "tweetcli-demo"
-    /// The newest seeded tweet's time: fixed, so the same seed gives the same data.
-    static let anchor = Date(timeIntervalSince1970: 1_793_491_200)  // 2026-11-01T00:00:00Z
 
     private let store: any DocumentStore
 
@@ -94,6 +105,7 @@ public struct DemoSeeder: Sendable {
     /// - Throws: ``SeedError`` for impossible options or a store that already has users.
     public func seed(_ options: Options) async throws -> Summary {
         try options.validate()
+        let now = options.now ?? Date()
         // A quick check first, so a store with users is refused before generating anything; the
         // import checks again under the store's lock.
         guard try await store.collection(Collections.users).query.limit(to: 1).getDocuments().isEmpty else {
@@ -113,7 +125,7 @@ public struct DemoSeeder: Sendable {
         let seeder = self
         do {
             try await store.importDocuments(requiringEmpty: Collections.users) { add in
-                let summary = try seeder.generate(options, hash: hash, random: random, ids: ids) { document in
+                let summary = try seeder.generate(options, now: now, hash: hash, random: random, ids: ids) { document in
                     try add(document.0, document.1)
                 }
                 result.summary.withLock { $0 = summary }
@@ -139,7 +151,7 @@ public struct DemoSeeder: Sendable {
     /// taken). What is kept: each tweet's four counters, each user's counts, and each search
     /// term's newest partial bucket.
     private func generate(
-        _ options: Options, hash: String, random: SplitMix64, ids: IDGenerator,
+        _ options: Options, now: Date, hash: String, random: SplitMix64, ids: IDGenerator,
         write: ((DocumentPath, JSONObject)) throws -> Void
     ) throws -> Summary {
         var random = random
@@ -157,7 +169,7 @@ public struct DemoSeeder: Sendable {
                 ))
         }
         let count = options.tweets
-        let draws = TweetDraws(seed: random.next(), tweets: count, users: users.count)
+        let draws = TweetDraws(seed: random.next(), tweets: count, users: users.count, anchor: now)
         var unread = [Int](repeating: 0, count: users.count)
         func notify(
             _ recipient: Int, _ kind: ActivityNotification.Kind, from: Int, tweetID: String?, at time: Date
@@ -207,7 +219,7 @@ public struct DemoSeeder: Sendable {
             let (user, tweet) = draws.pair(liking(index))
             likeCounts.add(tweet)
             let id = draws.id(tweet)
-            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 11) % 86_400))
+            let time = draws.time(after: tweet, draw: draws.value(Int(index), stream: 11))
             try write(
                 (
                     DocumentPath(collection: Collections.likes(of: users[user].id), documentID: id),
@@ -225,7 +237,7 @@ public struct DemoSeeder: Sendable {
             let (user, tweet) = draws.pair(retweeting(index))
             retweetCounts.add(tweet)
             let id = draws.id(tweet)
-            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 12) % 86_400))
+            let time = draws.time(after: tweet, draw: draws.value(Int(index), stream: 12))
             let retweetID = RetweetKey.documentID(ids, at: time)
             let stamp = JSONValue.string(Timestamp.string(from: time))
             try write(
@@ -244,7 +256,7 @@ public struct DemoSeeder: Sendable {
         for index in 0..<UInt64(count / 20) {
             let (user, tweet) = draws.pair(bookmarking(index))
             let id = draws.id(tweet)
-            let time = draws.time(tweet).addingTimeInterval(Double(draws.value(Int(index), stream: 13) % 86_400))
+            let time = draws.time(after: tweet, draw: draws.value(Int(index), stream: 13))
             try write(
                 (
                     DocumentPath(collection: Collections.bookmarks(of: users[user].id), documentID: id),
@@ -264,13 +276,10 @@ public struct DemoSeeder: Sendable {
         for index in 0..<count {
             let shape = draws.shape(index)
             var captionRandom = draws.random(index, stream: 2)
-            let composed = captions.next(&captionRandom, reply: shape.replyTo != nil)
-            var caption = composed.text
-            var entities = composed.entities
-            if let mentioned = shape.mention {  // One tweet in eight mentions someone.
-                caption = "@\(users[mentioned].username) " + caption
-                entities.mentions.insert(users[mentioned].username, at: 0)
-            }
+            let composed = captions.next(
+                &captionRandom, reply: shape.replyTo != nil, mention: shape.mention.map { users[$0].username })
+            let caption = composed.text
+            let entities = composed.entities
             let id = draws.id(index)
             let time = draws.time(index)
             let record = TweetRecord(
@@ -282,7 +291,7 @@ public struct DemoSeeder: Sendable {
             if let quoted = shape.quote { fields["quoteUid"] = .string(users[draws.shape(quoted).author].id) }
             try write((DocumentPath(collection: Collections.tweets, documentID: id), fields))
             stats[shape.author].tweets += 1
-            for term in SearchTerms.terms(caption: caption, entities: entities) {
+            for term in SearchTerms.terms(caption: composed.searchText, entities: entities) {
                 try terms.add(index, to: term, write: write)  // tweets are made in ID order
             }
             if !entities.hashtags.isEmpty {
@@ -309,7 +318,7 @@ public struct DemoSeeder: Sendable {
             while chosen.count < options.follows {
                 let other = Int(random.next() % UInt64(users.count))
                 guard other != index, chosen.insert(other).inserted else { continue }
-                let stamp = JSONValue.string(Timestamp.string(from: Self.anchor))
+                let stamp = JSONValue.string(Timestamp.string(from: draws.start))
                 try write(
                     (
                         DocumentPath(collection: Collections.following(of: user.id), documentID: users[other].id),
@@ -323,7 +332,7 @@ public struct DemoSeeder: Sendable {
                 follows += 1
                 stats[index].following += 1
                 stats[other].followers += 1
-                try notify(other, .follow, from: index, tweetID: nil, at: Self.anchor)
+                try notify(other, .follow, from: index, tweetID: nil, at: draws.start)
             }
             if chosen.count <= FollowingList.maximumCount {
                 let uids = chosen.map { users[$0].id }.sorted(by: ByteOrder.precedes)
@@ -384,6 +393,8 @@ public enum SeedError: Error, Equatable, LocalizedError {
     case tooLargeForMemory(needed: Double, available: Double)
     /// More data than the store's file system has room for (bytes).
     case tooLargeForDisk(needed: Double, available: Double)
+    /// A time to anchor the data to outside ``DemoSeeder/Options/nowRange``.
+    case timeOutOfRange
 
     /// `bytes` in GiB with one decimal, as `%.1f` would print it.
     private func gibibytes(_ bytes: Double) -> String {
@@ -407,6 +418,8 @@ public enum SeedError: Error, Equatable, LocalizedError {
         case .tooLargeForDisk(let needed, let available):
             return "seeding this much takes about \(gibibytes(needed)) GiB of disk where the store is and "
                 + "\(gibibytes(available)) GiB is free; seed fewer tweets, likes or follows"
+        case .timeOutOfRange:
+            return "the time to anchor the demo data to must be in the years 2000 to 2999"
         }
     }
 }

@@ -56,7 +56,9 @@ struct DemoSeederTests {
         env = try TestEnvironment()
     }
 
-    static let options = DemoSeeder.Options(users: 8, tweets: 40, likes: 30, follows: 3, seed: 7)
+    /// 2026-12-05T12:00:00Z: the time the tests' demo data is anchored to.
+    static let now = Date(timeIntervalSince1970: 1_796_472_000)
+    static let options = DemoSeeder.Options(users: 8, tweets: 40, likes: 30, follows: 3, seed: 7, now: now)
 
     /// Seeds a new store in `name` and returns it with the summary.
     private func seed(_ options: DemoSeeder.Options = options, into name: String) async throws
@@ -70,7 +72,97 @@ struct DemoSeederTests {
         try await store.collection(collection).query.getDocuments()
     }
 
-    @Test func theSameSeedGivesTheSameData() async throws {
+    /// Every document of `store`, in path order.
+    private func allDocuments(in store: LocalDocumentStore) async throws -> [DocumentSnapshot] {
+        let all = Mutex<[DocumentSnapshot]>([])
+        try await store.exportDocuments { batch in all.withLock { $0 += batch } }
+        return all.withLock { $0 }
+    }
+
+    /// Every time in `store`'s documents, their paths and their tweet IDs.
+    private func times(in store: LocalDocumentStore) async throws -> [Date] {
+        var found: [Date] = []
+        for document in try await allDocuments(in: store) {
+            _ = AnchoredText(anchor: Self.now).normalized(document.path.description, times: &found)
+            _ = AnchoredText(anchor: Self.now).normalized(.object(document.data), times: &found)
+        }
+        return found
+    }
+
+    @Test func theNewestTweetIsMinutesOldAndTheOldestWeeksBack() async throws {
+        let (store, _) = try await seed(
+            DemoSeeder.Options(users: 8, tweets: 400, seed: 2, now: Self.now), into: "store")
+        let tweets = try await documents(Collections.tweets, in: store).map { try $0.data(as: TweetRecord.self) }
+        let newest = try #require(tweets.map(\.timestamp).max())
+        let oldest = try #require(tweets.map(\.timestamp).min())
+        #expect(newest <= Self.now.addingTimeInterval(-60) && newest >= Self.now.addingTimeInterval(-600))
+        #expect(oldest <= Self.now.addingTimeInterval(-21 * 86_400), "weeks back")
+        #expect(oldest >= Self.now.addingTimeInterval(-29 * 86_400))
+        // An eighth of the tweets in the last day, so that the feed and trends look busy.
+        let lastDay = tweets.filter { $0.timestamp > Self.now.addingTimeInterval(-86_400) }
+        #expect(lastDay.count == 50)
+        // Nothing happens after the anchor: no like, retweet, bookmark, notification or follow.
+        let times = try await times(in: store)
+        #expect(times.count > 2_000)
+        #expect(times.allSatisfy { $0 <= Self.now }, "\(times.filter { $0 > Self.now }.prefix(3))")
+        #expect(times.allSatisfy { $0 >= Self.now.addingTimeInterval(-28 * 86_400) })
+    }
+
+    @Test func withoutATimeTheDataIsAnchoredToTheMomentOfSeeding() async throws {
+        let before = Date()
+        let (store, _) = try await seed(DemoSeeder.Options(users: 3, tweets: 20, seed: 2), into: "store")
+        let after = Date()
+        let newest = try #require(
+            try await documents(Collections.tweets, in: store).map { try $0.data(as: TweetRecord.self).timestamp }.max()
+        )
+        #expect(newest >= before.addingTimeInterval(-600) && newest <= after.addingTimeInterval(-60))
+    }
+
+    @Test func anotherTimeGivesTheSameDocumentsMovedInTime() async throws {
+        // Three days, five hours and seven minutes later: not a whole number of hours.
+        let shift = 3 * 86_400.0 + 5 * 3600 + 7 * 60
+        let (first, _) = try await seed(into: "first")
+        var options = Self.options
+        options.now = Self.now.addingTimeInterval(shift)
+        let (second, _) = try await seed(options, into: "second")
+        let a = try await allDocuments(in: first)
+        let b = try await allDocuments(in: second)
+        // Trend counts are kept by the clock hour, so only their totals survive a move in time.
+        func normalized(_ documents: [DocumentSnapshot], _ anchor: Date) -> [String] {
+            let text = AnchoredText(anchor: anchor)
+            var times: [Date] = []
+            return documents.filter { $0.path.collection != SearchIndex.trendHours }.map { document in
+                text.normalized(document.path.description, times: &times) + " "
+                    + String(describing: text.normalized(.object(document.data), times: &times))
+            }.sorted()
+        }
+        let normalizedA = normalized(a, Self.now)
+        #expect(normalizedA.count > 300)
+        #expect(normalizedA == normalized(b, Self.now.addingTimeInterval(shift)))
+        #expect(
+            a.filter { $0.path.collection == Collections.tweets }.map(\.documentID)
+                != b.filter { $0.path.collection == Collections.tweets }.map(\.documentID), "IDs hold their time")
+        func hashtagTotals(_ documents: [DocumentSnapshot]) -> [String: Int64] {
+            var totals: [String: Int64] = [:]
+            for hour in documents where hour.path.collection == SearchIndex.trendHours {
+                for (tag, count) in SearchIndex.trendCounts(hour.data) { totals[tag, default: 0] += count.tweets }
+            }
+            return totals
+        }
+        #expect(!hashtagTotals(a).isEmpty)
+        #expect(hashtagTotals(a) == hashtagTotals(b))
+    }
+
+    @Test func trendsRightAfterSeedingShowTheLastDaysHashtags() async throws {
+        let store = try env.makeStore(directory: env.path("store"))
+        let services = try env.makeServices(store: store)
+        _ = try await DemoSeeder(store: services.store).seed(DemoSeeder.Options(users: 25, seed: 1, now: Self.now))
+        let trends = try await services.tweets.fetchTrends(now: Self.now.addingTimeInterval(60))
+        #expect(trends.trends.count >= 3)
+        #expect(!trends.endsAtNewestHashtag, "the window of the last 24 hours has hashtags of its own")
+    }
+
+    @Test func theSameSeedAndTimeGiveTheSameData() async throws {
         let (first, firstSummary) = try await seed(into: "first")
         let (second, secondSummary) = try await seed(into: "second")
         #expect(firstSummary == secondSummary)
@@ -194,7 +286,9 @@ struct DemoSeederTests {
                 #expect(tweet.data[field]?.integerValue == counted[field]?[tweet.documentID] ?? 0, "\(field)")
             }
         }
-        #expect(tweets.contains { $0.data["caption"]?.stringValue?.hasPrefix("@") == true }, "some mention someone")
+        #expect(
+            tweets.contains { $0.data["entities"]?.objectValue?["mentions"]?.arrayValue?.isEmpty == false },
+            "some mention someone")
         let notifications = try await store.collectionGroup(Collections.notifications).getDocuments()
         #expect(!notifications.isEmpty)
         var perUser: [String: Int64] = [:]
@@ -212,7 +306,9 @@ struct DemoSeederTests {
     @Test func seededTweetsAreFoundBySearchAndLeaveItWhenDeleted() async throws {
         let store = try env.makeStore(directory: env.path("store"))
         let services = try env.makeServices(store: store)
-        _ = try await DemoSeeder(store: services.store).seed(DemoSeeder.Options(users: 6, tweets: 400, seed: 5))
+        // Anchored to the services' clock, so that a post comes after the seeded tweets.
+        _ = try await DemoSeeder(store: services.store).seed(
+            DemoSeeder.Options(users: 6, tweets: 400, seed: 5, now: env.clock.now))
         let found = try await services.tweets.search("the", limit: 200)
         #expect(found.count > SearchIndex.seedBucketSize, "more than one seeded bucket")
         #expect(found.allSatisfy { SearchTerms.words($0.caption).contains("the") })
@@ -391,5 +487,45 @@ struct DemoSeederTests {
         #expect(options.follows == 10)
         #expect(DemoSeeder.Options(users: 3).follows == 2)
         #expect(DemoSeeder.Options(users: 1).follows == 0)
+    }
+}
+
+/// Times in a store's text, as offsets from the time its data is anchored to, so that two stores
+/// anchored to different times compare equal when they differ only by the move: timestamps, and
+/// tweet and retweet IDs, whose first eight characters are their time.
+struct AnchoredText {
+    let anchor: Date
+
+    /// `text` with each timestamp and each time-ordered ID (alone, or between `/` and `-`) made
+    /// relative to the anchor; each time found is added to `times`.
+    func normalized(_ text: String, times: inout [Date]) -> String {
+        if let date = Timestamp.date(from: text) {
+            times.append(date)
+            return "T\(offset(date))"
+        }
+        return text.split(separator: "/", omittingEmptySubsequences: false).map { part in
+            part.split(separator: "-", omittingEmptySubsequences: false).map { word in
+                // A user's ID is random, so its first characters read as a time years away.
+                guard word.utf8.count >= 20, let date = IDGenerator.time(ofCursor: String(word)),
+                    abs(date.timeIntervalSince(anchor)) < 60 * 86_400
+                else { return String(word) }
+                times.append(date)
+                return "ID\(offset(date))~" + word.suffix(12)
+            }.joined(separator: "-")
+        }.joined(separator: "/")
+    }
+
+    func normalized(_ value: JSONValue, times: inout [Date]) -> JSONValue {
+        switch value {
+        case .string(let text): .string(normalized(text, times: &times))
+        case .array(let values): .array(values.map { normalized($0, times: &times) })
+        case .object(let object):
+            .object(JSONObject(object.map { ($0.key, normalized($0.value, times: &times)) }))
+        default: value
+        }
+    }
+
+    private func offset(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince(anchor) * 1000).rounded())
     }
 }

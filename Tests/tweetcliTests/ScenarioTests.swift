@@ -149,21 +149,46 @@ struct ScenarioTests {
         #expect(try json(result.stdout)["caption"] as? String == "Line one\nline two")
     }
 
-    @Test func seedMakesTheSameDataForTheSameSeed() throws {
+    @Test func seedMakesTheSameStoreForTheSameSeedAndTime() throws {
         let first = try CLIRunner()
         let second = try CLIRunner()
-        for cli in [first, second] {
-            let result = try cli.run(["seed", "--users", "5", "--tweets", "30", "--seed", "7"])
+        // The same time written two ways.
+        for (cli, now) in [(first, "2026-12-05T12:00:00Z"), (second, "2026-12-05T21:00:00+09:00")] {
+            let result = try cli.run(["seed", "--users", "5", "--tweets", "30", "--seed", "7", "--now", now])
             #expect(result.status == 0, "\(result.stderr)")
         }
         let a = try first.run(["feed", "--limit", "50", "--json"]).stdout
         let b = try second.run(["feed", "--limit", "50", "--json"]).stdout
         #expect(a == b)
         #expect(try jsonArray(a).count == 30)
+        #expect(try first.run(["export"]).stdout == second.run(["export"]).stdout)
         // A demo account signs in with the documented password.
         let user = try #require(
             try jsonArray(try first.run(["explore", "--json"]).stdout).first?["username"] as? String)
         try first.login(user, password: "tweetcli-demo")
+    }
+
+    @Test func aSeededStoreIsTweetingNowAndTrendsRightAway() throws {
+        let cli = try CLIRunner()
+        #expect(try cli.run(["seed"]).status == 0)
+        let newest = try #require(try jsonArray(try cli.run(["feed", "--limit", "1", "--json"]).stdout).first)
+        let time = try Date(#require(newest["timestamp"] as? String), strategy: .iso8601)
+        #expect(time < Date() && time > Date().addingTimeInterval(-15 * 60), "minutes old")
+        let trends = try cli.run(["trends"])
+        #expect(trends.status == 0)
+        #expect(trends.stdout.hasPrefix("What's happening (the last 24 hours)\n1. #"), "\(trends.stdout)")
+        #expect(try jsonArray(try cli.run(["trends", "--json"]).stdout).count >= 3)
+    }
+
+    @Test func seedRefusesATimeItCannotReadInOneSentence() throws {
+        let cli = try CLIRunner()
+        let result = try cli.run(["seed", "--now", "yesterday"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "error: --now must be a time in ISO 8601 from the year 2000 to 2999, such as 2026-12-05T12:00:00Z, "
+                    + "not 'yesterday'\nusage: tweetcli seed "), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
     }
 
     @Test func colourOnlyWhenAskedAndNeverWithNoColor() throws {

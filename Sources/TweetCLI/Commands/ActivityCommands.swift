@@ -277,9 +277,9 @@ struct TrendsCommand: Command {
         guard !trends.trends.isEmpty else { return "No hashtags in the last \(hours) hours.\n" }
         let window = "the last \(hours) hour\(hours == 1 ? "" : "s")"
         var text: TerminalText =
-            trends.endsAtNewestTweet
+            trends.endsAtNewestHashtag
             ? .bold("What was happening")
-                + .dim(" (nothing new in \(window); the \(hours) hours up to the newest tweet)")
+                + .dim(" (no hashtags in \(window); the \(hours) hours up to the newest)")
                 + "\n"
             : .bold("What's happening") + .dim(" (\(window))") + "\n"
         for (rank, trend) in trends.trends.enumerated() {

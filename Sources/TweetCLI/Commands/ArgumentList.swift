@@ -1,3 +1,6 @@
+import FoundationEssentials
+import TweetStore
+
 /// A subcommand's arguments, consumed option by option; what is left must be positional.
 struct ArgumentList {
     private var tokens: [String]
@@ -78,6 +81,21 @@ struct ArgumentList {
                 usage: usage)
         }
         return value
+    }
+
+    /// `text` as an ISO 8601 time: UTC (`2026-12-05T12:00:00Z`, seconds to any fraction) or with an
+    /// offset (`2026-12-05T21:00:00+09:00`); `nil` for anything else.
+    static func time(_ text: String) -> Date? {
+        if let time = Timestamp.date(from: text) { return time }
+        let bytes = Array(text.utf8)
+        let count = bytes.count
+        guard count > 6, bytes[count - 6] == UInt8(ascii: "+") || bytes[count - 6] == UInt8(ascii: "-"),
+            bytes[count - 3] == UInt8(ascii: ":"), let hours = Timestamp.decimal(bytes, (count - 5)..<(count - 3)),
+            let minutes = Timestamp.decimal(bytes, (count - 2)..<count), hours < 24, minutes < 60,
+            let local = Timestamp.date(from: String(decoding: bytes[..<(count - 6)], as: UTF8.self) + "Z")
+        else { return nil }
+        let offset = Double(hours * 3600 + minutes * 60)
+        return local.addingTimeInterval(bytes[count - 6] == UInt8(ascii: "+") ? -offset : offset)
     }
 
     /// The remaining arguments, once every option is consumed; a leftover `-x` is an unknown flag.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import TweetCore
 import TweetDemo
 import TweetStore
@@ -5,8 +6,8 @@ import TweetStore
 struct SeedCommand: Command {
     static let name = "seed"
     static let movesBulkData = true
-    static let usage = "seed [--users N] [--tweets N] [--likes N] [--follows N] [--seed S]"
-    static let summary = "Fill an empty store with demo data (the same S gives the same data)"
+    static let usage = "seed [--users N] [--tweets N] [--likes N] [--follows N] [--seed S] [--now TIME]"
+    static let summary = "Fill an empty store with demo data (the same S and TIME give the same data)"
     static let createsStore = true
     static let options = [
         Option("--users", value: "N", "demo accounts, 1–1000000 (default 25)"),
@@ -14,6 +15,7 @@ struct SeedCommand: Command {
         Option("--likes", value: "N", "likes, at most half of users × tweets (default one per tweet)"),
         Option("--follows", value: "N", "follows per user, fewer than --users (default up to 10)"),
         Option("--seed", value: "S", "the random seed, a whole number (default 1)"),
+        Option("--now", value: "TIME", "the newest tweet is minutes before TIME, in ISO 8601 (default now)"),
     ]
 
     var options: DemoSeeder.Options
@@ -27,7 +29,15 @@ struct SeedCommand: Command {
             users: users, tweets: try list.number("--tweets", in: 0...10_000_000),
             likes: try list.number("--likes", in: 0...10_000_000),
             follows: try list.number("--follows", in: 0...10_000),
-            seed: UInt64(try list.number("--seed", in: 0...Int.max) ?? 1))
+            seed: UInt64(try list.number("--seed", in: 0...Int.max) ?? 1),
+            now: try list.option("--now").map { [usage = list.usage] text in
+                guard let time = ArgumentList.time(text), DemoSeeder.Options.nowRange.contains(time) else {
+                    throw UsageError(
+                        "--now must be a time in ISO 8601 from the year 2000 to 2999, such as "
+                            + "2026-12-05T12:00:00Z, not '\(text)'", usage: usage)
+                }
+                return time
+            })
         _ = try list.positionals(atMost: 0)
     }
 

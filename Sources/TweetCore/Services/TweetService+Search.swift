@@ -62,6 +62,18 @@ package enum SearchIndex {
         return String(decoding: digits, as: UTF8.self)
     }
 
+    /// The start of hour `yyyyMMddHH`, as ``hour(_:)`` names it; `nil` for any other name.
+    static func date(ofHour name: String) -> Date? {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 10, let year = Timestamp.decimal(bytes, 0..<4),
+            let month = Timestamp.decimal(bytes, 4..<6), let day = Timestamp.decimal(bytes, 6..<8),
+            let hour = Timestamp.decimal(bytes, 8..<10), hour < 24,
+            let seconds = Timestamp.secondsSince1970(
+                year: year, month: month, day: day, hour: hour, minute: 0, second: 0)
+        else { return nil }
+        return Date(timeIntervalSince1970: Double(seconds))
+    }
+
     package static func trendPath(_ hour: String) -> DocumentPath {
         DocumentPath(collection: trendHours, documentID: hour)
     }
@@ -289,10 +301,11 @@ public struct Trend: Codable, Equatable, Sendable {
 /// The trends of a window of hours.
 public struct Trends: Equatable, Sendable {
     public var trends: [Trend]
-    /// The window's end: now, or the newest tweet's time when nothing was posted in the window.
+    /// The window's end: now, or the start of the newest hour with hashtags when the window had none.
     public var end: Date
-    /// Whether the window was moved back to the newest tweet, because the store was quiet.
-    public var endsAtNewestTweet: Bool
+    /// Whether the window was moved back to the newest hour with hashtags, because the store had
+    /// none in the window.
+    public var endsAtNewestHashtag: Bool
 }
 
 extension TweetService {
@@ -361,34 +374,49 @@ extension TweetService {
     // MARK: Trends
 
     /// The most used hashtags of the last `hours` hours, with their tweet counts, most used first;
-    /// read from the hour counters: the current clock hour (UTC) and the `hours - 1` before it. When nothing was posted in that window, the window ends at the
-    /// newest tweet instead, and says so.
+    /// read from the hour counters: the current clock hour (UTC) and the `hours - 1` before it.
+    /// When that window has no hashtags, it ends at the newest hour that has some instead, and
+    /// says so.
     public func fetchTrends(hours: Int = 24, limit: Int = 10, now: Date = Date()) async throws -> Trends {
-        let newest = try await store.collection(Collections.tweets).order(by: "timestamp", descending: true)
-            .limit(to: 1).getDocuments().first?.data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:))
         var end = now
         var moved = false
-        if let newest, newest < now.addingTimeInterval(-Double(hours) * 3600) {
-            end = newest
+        var window = Self.trendHours(hours, endingAt: now)
+        var totals = try await trendTotals(window)
+        // The hours' documents are named yyyyMMddHH, so the greatest name is the newest hour.
+        if totals.isEmpty,
+            let newest = try await store.collection(SearchIndex.trendHours)
+                .order(by: Query.documentID, descending: true).limit(to: 1).getDocuments().first,
+            !window.contains(newest.documentID), let hour = SearchIndex.date(ofHour: newest.documentID)
+        {
+            end = hour
             moved = true
-        }
-        let paths = (0..<hours).map {
-            SearchIndex.trendPath(SearchIndex.hour(end.addingTimeInterval(-Double($0) * 3600)))
-        }
-        var totals: [String: (hashtag: String, tweets: Int)] = [:]
-        for document in try await store.getDocuments(paths) {
-            for (key, counter) in SearchIndex.trendCounts(document.data) {
-                let (sum, overflow) = totals[key, default: (counter.hashtag, 0)].tweets.addingReportingOverflow(
-                    Int(clamping: counter.tweets))
-                totals[key, default: (counter.hashtag, 0)].tweets = overflow ? Int.max : sum
-            }
+            window = Self.trendHours(hours, endingAt: hour)
+            totals = try await trendTotals(window)
         }
         let ranked = totals.values.sorted {
             $0.tweets != $1.tweets ? $0.tweets > $1.tweets : $0.hashtag.lowercased() < $1.hashtag.lowercased()
         }
         return Trends(
             trends: ranked.prefix(limit).map { Trend(hashtag: "#" + $0.hashtag, tweets: $0.tweets) }, end: end,
-            endsAtNewestTweet: moved)
+            endsAtNewestHashtag: moved)
+    }
+
+    /// The names of the `hours` clock hours up to the one of `end`.
+    private static func trendHours(_ hours: Int, endingAt end: Date) -> [String] {
+        (0..<hours).map { SearchIndex.hour(end.addingTimeInterval(-Double($0) * 3600)) }
+    }
+
+    /// Each hashtag of the hours named `window`, with its tweets.
+    private func trendTotals(_ window: [String]) async throws -> [String: (hashtag: String, tweets: Int)] {
+        var totals: [String: (hashtag: String, tweets: Int)] = [:]
+        for document in try await store.getDocuments(window.map(SearchIndex.trendPath)) {
+            for (key, counter) in SearchIndex.trendCounts(document.data) {
+                let (sum, overflow) = totals[key, default: (counter.hashtag, 0)].tweets.addingReportingOverflow(
+                    Int(clamping: counter.tweets))
+                totals[key, default: (counter.hashtag, 0)].tweets = overflow ? Int.max : sum
+            }
+        }
+        return totals
     }
 }
 

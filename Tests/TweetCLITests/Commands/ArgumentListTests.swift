@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import TweetCLI
@@ -57,6 +58,25 @@ struct ArgumentListTests {
         #expect(GlobalOptions(storePath: "/tmp/demo").suggest("feed") == "tweetcli --store /tmp/demo feed")
         #expect(GlobalOptions(storePath: "my store").suggest("feed") == "tweetcli --store 'my store' feed")
         #expect(ShellQuote.quote("it's") == "'it'\\''s'")
+    }
+
+    @Test(arguments: [
+        ("2026-12-05T12:00:00Z", 1_796_472_000.0), ("2026-12-05T12:00:00.250Z", 1_796_472_000.25),
+        ("2026-12-05T21:30:00+09:30", 1_796_472_000), ("2026-12-05T07:00:00-05:00", 1_796_472_000),
+    ])
+    func seedTakesTheTimeToAnchorToInISO8601(_ text: String, _ seconds: Double) throws {
+        #expect(try SeedCommand(arguments: ["--now", text]).options.now == Date(timeIntervalSince1970: seconds))
+        #expect(try SeedCommand(arguments: []).options.now == nil, "the time of seeding")
+    }
+
+    @Test(arguments: [
+        "yesterday", "2026-12-05", "2026-12-05T12:00:00", "2026-12-05 12:00:00Z", "2026-12-05T12:00:00+9:00",
+        "2026-12-05T12:00:00+24:00", "1999-12-31T23:59:59Z", "3000-01-01T00:00:00Z", "",
+    ])
+    func seedRefusesATimeItCannotUse(_ text: String) {
+        let message =
+            "--now must be a time in ISO 8601 from the year 2000 to 2999, such as 2026-12-05T12:00:00Z, not '\(text)'"
+        #expect(throws: UsageError(message, usage: SeedCommand.usage)) { try SeedCommand(arguments: ["--now", text]) }
     }
 
     @Test func seedRefusesImpossibleCountsBeforeOpeningAnything() throws {

@@ -126,13 +126,25 @@ struct SearchServiceTests {
         _ = try await env.post("later #Linux", as: bob, in: services)
         let day = try await services.tweets.fetchTrends(hours: 24, now: env.clock.now)
         #expect(day.trends == [Trend(hashtag: "#Linux", tweets: 1)])
-        #expect(!day.endsAtNewestTweet)
+        #expect(!day.endsAtNewestHashtag)
         let twoDays = try await services.tweets.fetchTrends(hours: 48, now: env.clock.now)
         #expect(twoDays.trends == [Trend(hashtag: "#Linux", tweets: 2), Trend(hashtag: "#Swift", tweets: 2)])
-        // A quiet store: the window ends at its newest tweet, and says so.
+        // A quiet store: the window ends at its newest hashtag's hour, and says so.
         let quiet = try await services.tweets.fetchTrends(hours: 1, now: env.clock.now.addingTimeInterval(86_400))
-        #expect(quiet.endsAtNewestTweet)
+        #expect(quiet.endsAtNewestHashtag)
         #expect(quiet.trends == [Trend(hashtag: "#Linux", tweets: 1)])
+    }
+
+    @Test func aWindowWithTweetsButNoHashtagsEndsAtTheNewestHourThatHasSome() async throws {
+        let empty = try await services.tweets.fetchTrends(now: env.clock.now)
+        #expect(empty.trends.isEmpty && !empty.endsAtNewestHashtag)
+        _ = try await env.post("tagged #Swift", as: ada, in: services)
+        env.clock.advance(by: 30 * 3600)
+        _ = try await env.post("nothing tagged since", as: bob, in: services)
+        let trends = try await services.tweets.fetchTrends(hours: 24, now: env.clock.now)
+        #expect(trends.endsAtNewestHashtag)
+        #expect(trends.trends == [Trend(hashtag: "#Swift", tweets: 1)])
+        #expect(SearchIndex.hour(trends.end) == SearchIndex.hour(env.clock.now.addingTimeInterval(-30 * 3600)))
     }
 
     @Test func anHoursCountsLiveInOneDocumentAndADamagedOneIsReadForWhatIsSound() async throws {
