@@ -334,10 +334,12 @@ struct DemoSeederTests {
             DemoSeeder.Options(users: 6, tweets: 1000, likes: 0, follows: 0, seed: 5), into: "store")
         let services = try env.makeServices(store: store)
         let tweets = try await documents(Collections.tweets, in: store).map { try $0.data(as: TweetRecord.self) }
-        for (query, held) in [("京", "京"), ("서울", "서울에서")] {
+        // 서울 stands alone in some captions and before 에서 in others: both are found.
+        for (query, held) in [("京", "京"), ("서울", "서울")] {
             let expected = tweets.filter { $0.caption.contains(held) }.map(\.id).sorted(by: >)
             #expect(!expected.isEmpty, "the seeded captions hold \(held)")
-            #expect(try await services.tweets.search(query, limit: 1000).map(\.id) == expected, "\(query)")
+            let found = try await services.tweets.search(query, limit: 1000).map(\.id)
+            #expect(found == expected, "\(query): \(Set(expected).subtracting(found).count) missed")
         }
     }
 

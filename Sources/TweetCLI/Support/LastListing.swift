@@ -139,8 +139,12 @@ struct LastListing: Equatable {
         var fd = FileIO.createExclusive(temporary)
         if fd < 0 && errno == ENOENT {
             let directory = PathName.parent(path)
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // One mkdir when the state directory is there (a signed-in user's is): FileManager's
+            // set-up would cost the first listing more than the rest of its work.
+            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
             fd = FileIO.createExclusive(temporary)
         }
         guard fd >= 0 else { throw FileError.io(path: temporary, reason: FileIO.errnoText()) }
