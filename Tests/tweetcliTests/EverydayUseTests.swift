@@ -34,7 +34,8 @@ struct EverydayUseTests {
         }
         let store = cli.store.path
         // The rows alone: no "More:" line and no banner among them; those go to stderr.
-        let piped = try bash("tweetcli --store \(store) feed --limit 10 | grep -c -e '^More:' -e '^[0-9]* new notification'")
+        let piped = try bash(
+            "tweetcli --store \(store) feed --limit 10 | grep -c -e '^More:' -e '^[0-9]* new notification'")
         #expect(piped.stdout == "0\n", "\(piped.stdout)")
         #expect(piped.stderr.contains("More: tweetcli --store \(store) feed --limit 10 --before "))
         let rows = try bash("tweetcli --store \(store) feed --limit 10 | grep -c '  id '")
