@@ -63,6 +63,18 @@ struct Operation {
                     sql: { subjects, _ in peer.unlike(subjects) }),
             ],
             [
+                // The same tweet named by a start of its ID, as rows show it: one range read of the
+                // tweets' IDs more than a whole ID costs.
+                Operation(
+                    name: "like PREFIX", program: .tweetcli,
+                    arguments: { subjects, _ in ["like", String(subjects.tweetID.prefix(10))] },
+                    sql: { subjects, _ in peer.likeByPrefix(subjects, prefix: String(subjects.tweetID.prefix(10))) }),
+                Operation(
+                    name: "unlike PREFIX", program: .tweetcli,
+                    arguments: { subjects, _ in ["unlike", String(subjects.tweetID.prefix(10))] },
+                    sql: { subjects, _ in peer.unlikeByPrefix(subjects, prefix: String(subjects.tweetID.prefix(10))) }),
+            ],
+            [
                 Operation(
                     name: "explore \(query)", program: .tweetcli,
                     arguments: { subjects, _ in ["explore", subjects.query] },

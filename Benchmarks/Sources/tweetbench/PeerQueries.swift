@@ -282,6 +282,44 @@ struct PeerQueries {
             """
     }
 
+    /// `like PREFIX`: the tweet found by a start of its ID (one range of the primary key, at most
+    /// two rows, as tweetcli reads it), then the like as ``like(_:)`` writes it.
+    func likeByPrefix(_ subjects: Subjects, prefix: String) -> String {
+        let uid = SQL.literal(subjects.uid)
+        return """
+            BEGIN;
+            \(named(prefix))
+            INSERT INTO likes (uid, tweetId, timestamp) SELECT \(uid), id, \(now) FROM named;
+            UPDATE tweets SET likes = likes + 1 WHERE id IN (SELECT id FROM named);
+            COMMIT;
+            """
+    }
+
+    /// `unlike PREFIX`: the tweet found as ``likeByPrefix(_:prefix:)`` finds it, then the unlike
+    /// as ``unlike(_:)`` writes it.
+    func unlikeByPrefix(_ subjects: Subjects, prefix: String) -> String {
+        let uid = SQL.literal(subjects.uid)
+        return """
+            BEGIN;
+            \(named(prefix))
+            DELETE FROM likes WHERE uid = \(uid) AND tweetId IN (SELECT id FROM named);
+            UPDATE tweets SET likes = \(atLeastZero("likes - 1")) WHERE id IN (SELECT id FROM named);
+            COMMIT;
+            """
+    }
+
+    /// A temporary table `named` with the one tweet whose ID starts with `prefix`, or none when
+    /// no tweet's does or several do.
+    private func named(_ prefix: String) -> String {
+        let (start, end) = (SQL.literal(prefix), SQL.literal(prefix + "~"))
+        return """
+            CREATE TEMP TABLE IF NOT EXISTS named (id TEXT);
+            DELETE FROM named;
+            INSERT INTO named SELECT id FROM tweets WHERE id >= \(start) AND id < \(end) ORDER BY id LIMIT 2;
+            DELETE FROM named WHERE (SELECT count(*) FROM named) > 1;
+            """
+    }
+
     /// `unlike T`: the like row gone and the tweet's counter down, in one transaction.
     func unlike(_ subjects: Subjects) -> String {
         let (uid, tweet) = (SQL.literal(subjects.uid), SQL.literal(subjects.tweetID))
