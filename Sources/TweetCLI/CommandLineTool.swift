@@ -124,11 +124,28 @@ public enum CommandLineTool {
         } catch let error as OutputError where error.isClosedPipe {
             // The reader stopped early (`| head`): what it read is what it wanted.
             return 0
+        } catch UserError.notFound(let reference) where reference.hasPrefix("@") || reference.utf8.count <= 15 {
+            throw await Self.suggestingUser(for: reference, context: context)
         } catch let error as OutputError where command.commits {
             // The change is in the store: say so, since the output that would have shown it is lost.
             throw CommandFailure("the change was saved, but \(error.description)")
         }
         return 0
+    }
+
+    /// "there is no user @alan61", with the nearest username as a hint when one is near: read from
+    /// the usernames that share its first letter (one range of the username index, bounded).
+    private static func suggestingUser(for reference: String, context: Context) async -> any Error {
+        let typed = (reference.hasPrefix("@") ? String(reference.dropFirst()) : reference).lowercased()
+        let failure = CommandFailure(UserError.notFound(reference).sentence)
+        guard let first = typed.first,
+            // No suggestion is worth a second error: the sentence about the missing user stands.
+            let names = try? await context.services().users.usernames(startingWith: String(first), limit: 500),
+            let near = Suggestion.closest(to: typed, among: names)
+        else {
+            return CommandFailure(failure.description, hint: "find people with: \(context.suggest("explore"))")
+        }
+        return CommandFailure(failure.description, hint: "did you mean @\(near)?")
     }
 
     static func command(named name: String) -> (any Command.Type)? {

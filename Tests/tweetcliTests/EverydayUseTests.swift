@@ -23,6 +23,22 @@ struct EverydayUseTests {
         #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
     }
 
+    @Test func aMistypedUsernameSuggestsTheNearestOneInTheStore() throws {
+        let cli = try CLIRunner()
+        #expect(try cli.run(["seed", "--users", "5"]).status == 0)
+        let cases: [([String], String)] = [
+            (["profile", "@amar1"], "error: there is no user @amar1; did you mean @amara1?\n"),
+            (["profile", "BARBAR0"], "error: there is no user BARBAR0; did you mean @barbara0?\n"),
+            (["search", "from:barbraa0"], "error: there is no user @barbraa0; did you mean @barbara0?\n"),
+            (["profile", "@zzzzzz"], "error: there is no user @zzzzzz; find people with: "),
+        ]
+        for (arguments, message) in cases {
+            let result = try cli.run(arguments)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func aPipeGetsOnlyTheDataAndAReaderThatStopsEarlyIsNoError() throws {
         let cli = try CLIRunner()
         #expect(try cli.run(["seed", "--users", "5"]).status == 0)
