@@ -92,6 +92,9 @@ public struct DemoSeeder: Sendable {
         public var follows: Int
     }
 
+    /// What making a tweet counts for in a seed's share done, against one step of any other pass.
+    private static let tweetStepWeight = 8
+
     /// The password of every demo account.
     public static let demoPassword = "tweetcli-demo"
 
@@ -102,8 +105,10 @@ public struct DemoSeeder: Sendable {
     }
 
     /// Writes the demo data as one import: all of it, or (on a failure) none.
+    /// - Parameter progress: hears the documents made so far and the share of the making done,
+    ///   every few thousand documents, then once more when the store is left to write them.
     /// - Throws: ``SeedError`` for impossible options or a store that already has users.
-    public func seed(_ options: Options) async throws -> Summary {
+    public func seed(_ options: Options, progress: @escaping ProgressHandler = { _ in }) async throws -> Summary {
         try options.validate()
         let now = options.now ?? Date()
         // A quick check first, so a store with users is refused before generating anything; the
@@ -125,7 +130,9 @@ public struct DemoSeeder: Sendable {
         let seeder = self
         do {
             try await store.importDocuments(requiringEmpty: Collections.users) { add in
-                let summary = try seeder.generate(options, now: now, hash: hash, random: random, ids: ids) { document in
+                let summary = try seeder.generate(
+                    options, now: now, hash: hash, random: random, ids: ids, progress: progress
+                ) { document in
                     try add(document.0, document.1)
                 }
                 result.summary.withLock { $0 = summary }
@@ -152,11 +159,28 @@ public struct DemoSeeder: Sendable {
     /// term's newest partial bucket.
     private func generate(
         _ options: Options, now: Date, hash: String, random: SplitMix64, ids: IDGenerator,
-        write: ((DocumentPath, JSONObject)) throws -> Void
+        progress: ProgressHandler, write output: ((DocumentPath, JSONObject)) throws -> Void
     ) throws -> Summary {
         var random = random
+        // Each pass's length is known ahead, so the share done counts loop steps, a tweet's
+        // making (its caption and search terms) as eight, as it costs about eight times a like's;
+        // documents are counted as they go, and reported only every 4,096, so the hot loops pay
+        // nothing for it.
+        let steps =
+            options.users + options.tweets + options.likes + options.tweets / 10 + options.tweets / 20
+            + Self.tweetStepWeight * options.tweets + options.users
+        var step = 0
+        var written = 0
+        func write(_ document: (DocumentPath, JSONObject)) throws {
+            try output(document)
+            written += 1
+            if written & 4095 == 0 {
+                progress(WorkProgress(done: written, fraction: Double(step) / Double(max(steps, 1))))
+            }
+        }
         let users = makeUsers(options.users, ids: ids, random: &random)
         for user in users {
+            step += 1
             try write(
                 (
                     DocumentPath(collection: Collections.users, documentID: user.id),
@@ -194,6 +218,7 @@ public struct DemoSeeder: Sendable {
         var quoteCounts = Counters(count)
         var replies = 0
         for index in 0..<count {
+            step += 1
             let shape = draws.shape(index)
             var notified: Int?
             if let parent = shape.replyTo {
@@ -216,6 +241,7 @@ public struct DemoSeeder: Sendable {
         var likeCounts = Counters(count)
         let liking = Permutation(count: pairs, key: draws.seed ^ 1)
         for index in 0..<UInt64(options.likes) {
+            step += 1
             let (user, tweet) = draws.pair(liking(index))
             likeCounts.add(tweet)
             let id = draws.id(tweet)
@@ -234,6 +260,7 @@ public struct DemoSeeder: Sendable {
         var retweetCounts = Counters(count)
         let retweeting = Permutation(count: pairs, key: draws.seed ^ 2)
         for index in 0..<UInt64(count / 10) {
+            step += 1
             let (user, tweet) = draws.pair(retweeting(index))
             retweetCounts.add(tweet)
             let id = draws.id(tweet)
@@ -254,6 +281,7 @@ public struct DemoSeeder: Sendable {
         }
         let bookmarking = Permutation(count: pairs, key: draws.seed ^ 3)
         for index in 0..<UInt64(count / 20) {
+            step += 1
             let (user, tweet) = draws.pair(bookmarking(index))
             let id = draws.id(tweet)
             let time = draws.time(after: tweet, draw: draws.value(Int(index), stream: 13))
@@ -274,6 +302,7 @@ public struct DemoSeeder: Sendable {
         var trendCounts: [String: (hashtag: String, tweets: Int64)] = [:]
         var stats = [UserStats](repeating: UserStats(following: 0, followers: 0, tweets: 0), count: users.count)
         for index in 0..<count {
+            step += Self.tweetStepWeight
             let shape = draws.shape(index)
             var captionRandom = draws.random(index, stream: 2)
             let composed = captions.next(
@@ -314,6 +343,7 @@ public struct DemoSeeder: Sendable {
 
         var follows = 0
         for (index, user) in users.enumerated() {
+            step += 1
             var chosen = Set<Int>()
             while chosen.count < options.follows {
                 let other = Int(random.next() % UInt64(users.count))
@@ -348,6 +378,7 @@ public struct DemoSeeder: Sendable {
             try write(
                 (NotificationBatch.statePath(of: users[index].id), ["unread": .integer(Int64(count)), "seen": .null]))
         }
+        progress(WorkProgress(done: written, fraction: 1, isFinishing: true))
         return Summary(users: users.count, tweets: count, replies: replies, likes: options.likes, follows: follows)
     }
 

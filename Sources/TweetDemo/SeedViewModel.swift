@@ -15,10 +15,11 @@ public final class SeedViewModel: ErrorRecording {
         self.services = services
     }
 
-    /// Seeds the store with `options`.
-    public func seed(_ options: DemoSeeder.Options) async throws {
+    /// Seeds the store with `options`; `progress` hears how far the making has come (see
+    /// ``DemoSeeder/seed(_:progress:)``).
+    public func seed(_ options: DemoSeeder.Options, progress: @escaping ProgressHandler = { _ in }) async throws {
         try await perform {
-            summary = try await DemoSeeder(store: services.store).seed(options)
+            summary = try await DemoSeeder(store: services.store).seed(options, progress: progress)
         }
     }
 }

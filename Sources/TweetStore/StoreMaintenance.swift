@@ -41,9 +41,21 @@ public struct RepairReport: Equatable, Sendable {
 public protocol StoreMaintenance: Sendable {
     /// Every problem found; empty for a healthy store.
     func check() async throws -> [StoreProblem]
+    /// ``check()``, telling `progress` the files checked of all, as each is done.
+    func check(progress: @escaping ProgressHandler) async throws -> [StoreProblem]
     /// Fixes what ``check()`` finds that can be fixed, keeping every intact record.
     func repair() async throws -> RepairReport
     /// Merges the store's files as its layout wants, now, without keeping readers or writers waiting.
     /// - Returns: `false` when another process is doing it already (or there is nothing to merge in).
     func compact() async throws -> Bool
+    /// ``compact()``, telling `progress` the documents merged so far, every few thousand.
+    func compact(progress: @escaping ProgressHandler) async throws -> Bool
+}
+
+extension StoreMaintenance {
+    /// Engines that cannot tell how far they are check without saying.
+    public func check(progress: @escaping ProgressHandler) async throws -> [StoreProblem] { try await check() }
+
+    /// Engines that cannot tell how far they are compact without saying.
+    public func compact(progress: @escaping ProgressHandler) async throws -> Bool { try await compact() }
 }

@@ -127,8 +127,8 @@ package final class TmuxSession {
     }
 
     /// Waits for the row `NAME=STATUS` that `echo NAME=$?` prints, and returns the status.
-    package func waitForStatus(_ name: String) throws -> (status: Int, screen: [String]) {
-        let rows = try waitFor("\(name)=STATUS") { row in
+    package func waitForStatus(_ name: String, timeout: TimeInterval = 10) throws -> (status: Int, screen: [String]) {
+        let rows = try waitFor("\(name)=STATUS", timeout: timeout) { row in
             row.hasPrefix(name + "=") && !row.dropFirst(name.count + 1).isEmpty
                 && row.dropFirst(name.count + 1).allSatisfy(\.isNumber)
         }
@@ -138,10 +138,10 @@ package final class TmuxSession {
 
     /// Runs a shell command line and waits for it to finish; returns its exit status and the screen.
     @discardableResult
-    package func run(_ commandLine: String) throws -> (status: Int, screen: [String]) {
+    package func run(_ commandLine: String, timeout: TimeInterval = 10) throws -> (status: Int, screen: [String]) {
         let marker = "done\(UUID().uuidString.prefix(6))"
         try type("clear; " + commandLine + "; echo \(marker)=$?")
-        return try waitForStatus(marker)
+        return try waitForStatus(marker, timeout: timeout)
     }
 
     /// Runs tweetcli outside the terminal, with the same home and store, for setting up.

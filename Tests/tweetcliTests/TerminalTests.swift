@@ -372,3 +372,55 @@ struct TerminalTests {
 func json(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
+
+/// The progress line of long commands, as a person at the terminal sees it, and its absence
+/// wherever stderr is not a terminal.
+extension TerminalTests {
+    @Test func seedShowsOneProgressLineThatGivesWayToTheSummary() throws {
+        let session = try TmuxSession(width: 120)
+        try session.type("clear; tweetcli seed --users 200 --tweets 20000; echo rc=$?")
+        let during = try session.waitFor("a progress line with a rate and the time left", timeout: 120) {
+            $0.hasPrefix("Seeding: ") && $0.contains(" documents · ") && $0.contains("/s · ") && $0.hasSuffix(" s left")
+        }
+        #expect(during.filter { $0.contains("Seeding: ") }.count == 1, "one line, redrawn in place: \(during)")
+        let after = try session.waitFor("the summary", timeout: 180) { $0.hasPrefix("Seeded 200 users, 20000 tweets") }
+        #expect(!after.contains { $0.contains("Seeding: ") }, "the progress line is gone: \(after)")
+        #expect(try session.waitForStatus("rc").status == 0)
+    }
+
+    @Test func importOfAFileShowsItsProgressAndThenOnlyItsSummary() throws {
+        let session = try TmuxSession(width: 120)
+        try session.tweetcli(["seed", "--users", "200", "--tweets", "20000"])
+        let backup = session.home.appendingPathComponent("backup.jsonl").path
+        #expect(try session.run("tweetcli export > \(backup)", timeout: 120).status == 0)
+        try session.type("clear; tweetcli --store \(session.home.path)/copy import \(backup); echo rc=$?")
+        let during = try session.waitFor("an import's progress line", timeout: 120) {
+            $0.hasPrefix("Importing: ") && $0.contains(" documents")
+        }
+        #expect(during.filter { $0.contains("Importing: ") }.count == 1, "\(during)")
+        let after = try session.waitFor("the summary", timeout: 180) { $0.hasPrefix("Imported ") }
+        #expect(!after.contains { $0.contains("Importing: ") }, "the progress line is gone: \(after)")
+        #expect(try session.waitForStatus("rc").status == 0)
+    }
+
+    @Test func noProgressIsWrittenWhenStderrIsAFile() throws {
+        let session = try TmuxSession(width: 120)
+        let (home, errors) = (session.home.path, session.home.appendingPathComponent("err.txt"))
+        let commands = [
+            "tweetcli seed --users 200 --tweets 20000 2>>\(errors.path)",
+            "tweetcli export > \(home)/backup.jsonl 2>>\(errors.path)",
+            "tweetcli --store \(home)/copy import \(home)/backup.jsonl 2>>\(errors.path)",
+            "tweetcli compact 2>>\(errors.path)",
+            "tweetcli doctor 2>>\(errors.path)",
+        ]
+        for command in commands {
+            let result = try session.run(command, timeout: 180)
+            #expect(result.status == 0, "\(command): \(result.screen)")
+        }
+        let written = try String(contentsOf: errors, encoding: .utf8)
+        #expect(!written.contains("\r"), "\(written.debugDescription)")
+        #expect(written.isEmpty, "\(written.debugDescription)")
+        let screen = try session.screen()
+        #expect(!screen.contains { $0.contains("Seeding") || $0.contains("Importing") || $0.contains("Exporting") })
+    }
+}

@@ -39,7 +39,10 @@ struct DoctorCommand: Command {
                 throw CommandFailure("\(report.unrepaired.count) problem(s) need a backup or a newer tweetcli")
             }
         } else {
-            try await viewModel.check()
+            let progress = ProgressLine("Checking", unit: "files")
+            defer { progress.clear() }
+            try await viewModel.check { progress.update($0) }
+            progress.clear()
             if viewModel.problems.isEmpty {
                 try context.screen.write("The store at \(directory) is healthy.\n")
                 return
@@ -75,7 +78,10 @@ struct CompactCommand: Command {
         let viewModel = DoctorViewModel(
             maintenance: StoreDoctor(
                 directory: directory, indexes: AppServices.indexes, foldThreshold: context.foldThreshold))
-        try await viewModel.compact()
+        let progress = ProgressLine("Compacting", unit: "documents merged")
+        defer { progress.clear() }
+        try await viewModel.compact { progress.update($0) }
+        progress.clear()
         try context.screen.write(
             viewModel.compacted == true
                 ? "The store at \(directory) is compacted.\n"

@@ -36,7 +36,16 @@ struct ExportCommand: Command {
         if twtxt {
             try await viewModel.exportTwtxt(user: user, url: url) { try Output.write(bytes: $0) }
         } else {
-            try await viewModel.export { try Output.write(bytes: $0) }
+            // Only when the lines go to a file or a pipe: on a terminal they would tear the line.
+            let progress = ProgressLine("Exporting")
+            let shown = !context.terminal.isStdoutTerminal
+            defer { progress.clear() }
+            try await viewModel.export {
+                try Output.write(bytes: $0)
+            } progress: {
+                if shown { progress.update($0) }
+            }
+            progress.clear()
         }
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import TweetCore
 import TweetStore
 import TwitterArchive
@@ -61,8 +62,23 @@ struct ImportCommand: Command {
         defer { if fd != STDIN_FILENO { close(fd) } }
         let viewModel = ImportViewModel(services: try context.services())
         guard merging else {
-            // A chunk at a time: a backup of any size, never all in memory.
-            try await viewModel.importLines(source: name) { try Self.readChunk(fd, name: name) }
+            // A chunk at a time: a backup of any size, never all in memory. The share of a regular
+            // file read so far gives the time left; a pipe's length is unknown.
+            var status = stat()
+            let size = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : 0
+            let progress = ProgressLine("Importing")
+            defer { progress.clear() }
+            let read = ReadTally()
+            try await viewModel.importLines(source: name) {
+                let chunk = try Self.readChunk(fd, name: name)
+                read.bytes.add(chunk?.count ?? 0, ordering: .relaxed)
+                return chunk
+            } progress: { counted in
+                var counted = counted
+                if size > 0 { counted.fraction = Double(read.bytes.load(ordering: .relaxed)) / Double(size) }
+                progress.update(counted)
+            }
+            progress.clear()
             try context.emit(
                 ImportJSON(documents: viewModel.imported),
                 human: "Imported \(counted(viewModel.imported, "document")).\n")
@@ -83,9 +99,12 @@ struct ImportCommand: Command {
     /// a terminal.
     private func importArchive(_ path: String, _ context: Context) async throws {
         let viewModel = ArchiveImportViewModel(services: try context.services())
-        let progress = Progress(shown: isatty(STDERR_FILENO) == 1)
-        try await viewModel.read(path: path) { progress.show("Reading the archive: \($0) tweets") }
-        progress.clear()
+        let reading = ProgressLine("Reading the archive", unit: "tweets")
+        defer { reading.clear() }
+        try await viewModel.read(path: path) { reading.update(WorkProgress(done: $0)) }
+        reading.clear()
+        let progress = ProgressLine("Importing", unit: "tweets and likes")
+        defer { progress.clear() }
         guard let archive = viewModel.archive else { return }
         var created = false
         if try await viewModel.needsAccount() {
@@ -107,7 +126,7 @@ struct ImportCommand: Command {
             created = true
         }
         do {
-            try await viewModel.importArchive { done, total in progress.show("Importing: \(done) of \(total)") }
+            try await viewModel.importArchive { done, total in progress.update(WorkProgress(done: done, total: total)) }
         } catch  where created {
             // The account stays: what was imported stays too, and a rerun finishes the rest.
             progress.clear()
@@ -157,26 +176,9 @@ struct ImportCommand: Command {
         return TerminalText(text, multiline: true)
     }
 
-    /// A line on standard error that rewrites itself, on a terminal only; at most ten times a second.
-    private final class Progress {
-        let shown: Bool
-        private var last = Date.distantPast
-        private var written = false
-
-        init(shown: Bool) { self.shown = shown }
-
-        func show(_ text: String) {
-            guard shown, Date().timeIntervalSince(last) > 0.1 else { return }
-            last = Date()
-            written = true
-            Output.writeError("\r\u{1B}[K" + text)
-        }
-
-        func clear() {
-            guard written else { return }
-            written = false
-            Output.writeError("\r\u{1B}[K")
-        }
+    /// The bytes of the file read so far, for the progress line's share.
+    private final class ReadTally: Sendable {
+        let bytes = Atomic(0)
     }
 
     /// The next bytes of `fd`, `nil` at its end.

@@ -54,7 +54,10 @@ struct SeedCommand: Command {
             try options.validate(availableBytes: nil, availableDiskBytes: MachineDisk.availableBytes(near: directory))
         }
         let viewModel = SeedViewModel(services: try context.services())
-        try await viewModel.seed(options)
+        let progress = ProgressLine("Seeding")
+        defer { progress.clear() }
+        try await viewModel.seed(options) { progress.update($0) }
+        progress.clear()
         guard let summary = viewModel.summary else { return }
         try context.emit(
             SeedJSON(summary),

@@ -21,15 +21,17 @@ public final class DoctorViewModel: ErrorRecording {
         self.maintenance = maintenance
     }
 
-    public func check() async throws {
-        try await perform { problems = try await maintenance.check() }
+    /// Checks the store; `progress` hears the files checked of all.
+    public func check(progress: @escaping ProgressHandler = { _ in }) async throws {
+        try await perform { problems = try await maintenance.check(progress: progress) }
     }
 
     public func repair() async throws {
         try await perform { report = try await maintenance.repair() }
     }
 
-    public func compact() async throws {
-        try await perform { compacted = try await maintenance.compact() }
+    /// Compacts the store; `progress` hears the documents merged so far.
+    public func compact(progress: @escaping ProgressHandler = { _ in }) async throws {
+        try await perform { compacted = try await maintenance.compact(progress: progress) }
     }
 }

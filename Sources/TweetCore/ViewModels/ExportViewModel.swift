@@ -18,15 +18,22 @@ public final class ExportViewModel: ErrorRecording {
     }
 
     /// Hands `output` every document as lines of `{"data":{…},"path":"collection/id"}`, in path
-    /// order, a few hundred kilobytes at a time.
-    public func export(to output: @escaping @Sendable ([UInt8]) throws -> Void) async throws {
+    /// order, a few hundred kilobytes at a time; `progress` hears the documents written so far
+    /// after each batch.
+    public func export(
+        to output: @escaping @Sendable ([UInt8]) throws -> Void, progress: @escaping ProgressHandler = { _ in }
+    ) async throws {
         try await perform {
             let counted = Mutex(0)
             try await services.store.exportDocuments { batch in
                 var bytes: [UInt8] = []
                 for document in batch { bytes += Self.line(document) }
                 try output(bytes)
-                counted.withLock { $0 += batch.count }
+                let done = counted.withLock {
+                    $0 += batch.count
+                    return $0
+                }
+                progress(WorkProgress(done: done))
             }
             documents = counted.withLock { $0 }
             didExport = true

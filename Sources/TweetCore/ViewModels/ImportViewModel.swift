@@ -59,16 +59,20 @@ public final class ImportViewModel: ErrorRecording {
     /// writes its documents into an empty store, holding few of them at once (see
     /// ``DocumentStore/importDocuments(requiringEmpty:from:)``): for a backup of any size.
     /// Nothing is written unless every line is a document, each path once, and the store is empty.
+    /// `progress` hears the documents read so far, every thousand or so, then once more when the
+    /// store is left to write them.
     /// - Throws: ``ImportError``.
     public func importLines(
-        source: String, reading read: @escaping @Sendable () throws -> [UInt8]?
+        source: String, reading read: @escaping @Sendable () throws -> [UInt8]?,
+        progress: @escaping ProgressHandler = { _ in }
     ) async throws {
         try await perform {
             try await requireEmptyStore()
             let count = Tally()
             do {
                 try await services.store.importDocuments(
-                    requiringEmpty: Collections.users, from: Self.lines(of: read, source: source, counting: count))
+                    requiringEmpty: Collections.users,
+                    from: Self.lines(of: read, source: source, counting: count, progress: progress))
             } catch StoreError.notEmpty {
                 throw ImportError.storeNotEmpty
             } catch StoreError.duplicateDocument(let path) {
@@ -85,17 +89,21 @@ public final class ImportViewModel: ErrorRecording {
 
     /// What hands an import the documents of the lines `read` gives, checking each, and counts them.
     private nonisolated static func lines(
-        of read: @escaping @Sendable () throws -> [UInt8]?, source: String, counting count: Tally
+        of read: @escaping @Sendable () throws -> [UInt8]?, source: String, counting count: Tally,
+        progress: @escaping ProgressHandler
     ) -> @Sendable (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void {
         { add in
             var pending: [UInt8] = []
             var number = 0
+            var documents = 0
             func emit(_ line: ArraySlice<UInt8>) throws {
                 number += 1
                 guard !line.isEmpty else { return }
                 let (path, data) = try document(line, source: source, number: number)
                 try add(path, data)
-                count.value.withLock { $0 += 1 }
+                documents += 1
+                // Every 1,024 documents, so the hot loop pays nothing measurable for it.
+                if documents & 1023 == 0 { progress(WorkProgress(done: documents)) }
             }
             while let chunk = try read() {
                 pending += chunk
@@ -107,6 +115,8 @@ public final class ImportViewModel: ErrorRecording {
                 pending.removeSubrange(..<start)
             }
             try emit(pending[...])
+            count.value.withLock { $0 = documents }
+            progress(WorkProgress(done: documents, isFinishing: true))
         }
     }
 

@@ -523,7 +523,9 @@ struct StorageEngine {
     /// - Returns: whether this call ran the merges (`false`: another process is merging, or the
     ///   store cannot be written).
     /// - Throws: a fold's or a merge's error; a fold that fails still lets the merges run first.
-    mutating func compact(beforeFoldCommit: () throws -> Void = {}) throws -> Bool {
+    mutating func compact(
+        beforeFoldCommit: () throws -> Void = {}, progress: @escaping ProgressHandler = { _ in }
+    ) throws -> Bool {
         guard writable else { return false }
         var foldFailure: (any Error)?
         if let folding = try CompactionLock.acquire(directory, .fold) {
@@ -538,19 +540,21 @@ struct StorageEngine {
                 foldFailure = error
             }
         }
-        let merged = try mergeWhileWanted()
+        let merged = try mergeWhileWanted(progress: progress)
         if let foldFailure { throw foldFailure }
         return merged
     }
 
     /// The merges of ``compact(beforeFoldCommit:)``, while ``plannedMerge(_:)`` wants one.
     /// - Returns: `false` if another process holds the merge lock.
-    private mutating func mergeWhileWanted() throws -> Bool {
+    /// `progress` hears the documents merged so far, of every merge, every 4,096.
+    private mutating func mergeWhileWanted(progress: @escaping ProgressHandler) throws -> Bool {
         guard let merging = try CompactionLock.acquire(directory, .merge) else { return false }
         defer { CompactionLock.release(merging) }
         let output = CompactionLock.outputName(.merge, pid: getpid())
         CompactionLock.removeAbandonedOutputs(directory, .merge)
         Self.removeMergedAwayFiles(in: directory)
+        var mergedBefore = 0
         while true {
             let planned: (older: Int, names: [String], sources: [Segment])? = try withLock(exclusive: false) { engine in
                 guard let older = Self.plannedMerge(engine.manifest.segments) else { return nil }
@@ -569,14 +573,21 @@ struct StorageEngine {
                 // the lock others wait for, and a deprioritized holder kept posts waiting in the
                 // write-stall test. Its files go to the disk as they are written, so that no post's
                 // fsync waits behind the whole merge's.
+                let before = mergedBefore
                 let count = try BackgroundWork {
                     ProcessControl.deprioritizeThisThread()
                     // The oldest segment hides nothing older: deletions go with the merge into it.
                     var merge = try SegmentMerge(planned.sources, dropDeletions: planned.older == 0, indexes: indexes)
+                    var entries = 0
                     return try SegmentWriter(directory: directory, indexes: indexes, boundedWriteback: true).write(
                         name: output, atMost: merge.capacity
-                    ) { try merge.next() }
+                    ) {
+                        entries += 1
+                        if entries & 4095 == 0 { progress(WorkProgress(done: before + entries)) }
+                        return try merge.next()
+                    }
                 }.wait()
+                mergedBefore += count
                 let mergedAway = try withLock(exclusive: true) { engine in
                     try engine.commitMerge(of: planned.names, at: planned.older, into: output, documents: count)
                     let renamed = engine.setAsideMergedAway(planned.names)

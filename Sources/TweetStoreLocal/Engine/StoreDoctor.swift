@@ -31,12 +31,23 @@ public struct StoreDoctor: StoreMaintenance {
     /// Every problem in the store's files; empty for a healthy store.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when there is no store at all.
     public func check() throws -> [StoreProblem] {
+        try check(progress: { _ in })
+    }
+
+    /// ``check()``, telling `progress` the files checked (the manifest and journal as one, then
+    /// each segment) of all.
+    public func check(progress: @escaping ProgressHandler) throws -> [StoreProblem] {
         try withLock {
             let (manifest, manifestProblems) = try inspectManifest()
+            let segments = manifest?.segments ?? []
             // Without the manifest the journal's records cannot be placed after the segments'.
             var problems = try manifest.map { try inspectJournal(folded: $0.foldedSequence).problems } ?? []
             problems += manifestProblems
-            for info in manifest?.segments ?? [] { problems += try inspectSegment(info.name).problems }
+            progress(WorkProgress(done: 1, total: segments.count + 1))
+            for (position, info) in segments.enumerated() {
+                problems += try inspectSegment(info.name).problems
+                progress(WorkProgress(done: position + 2, total: segments.count + 1))
+            }
             return problems
         }
     }
@@ -48,10 +59,15 @@ public struct StoreDoctor: StoreMaintenance {
     /// Folds the journal and runs the merges the segments want (see
     /// ``StorageEngine/compact(beforeFoldCommit:)``); a directory without a store is left as it is.
     public func compact() throws -> Bool {
+        try compact(progress: { _ in })
+    }
+
+    /// ``compact()``, telling `progress` the documents merged so far.
+    public func compact(progress: @escaping ProgressHandler) throws -> Bool {
         guard StorageEngine.exists(in: directory) else { throw StoreError.noStore(path: directory) }
         var engine = try StorageEngine(
             directory: directory, clock: Date.init, indexes: indexes, foldThreshold: foldThreshold)
-        return try engine.compact()
+        return try engine.compact(progress: progress)
     }
 
     public func repair() throws -> RepairReport {
