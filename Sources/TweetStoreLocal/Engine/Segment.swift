@@ -415,11 +415,7 @@ final class Segment {
         }
         var bisectNext = false
         while low < high {
-            var middle = (low + high) / 2
-            if !bisectNext, high - low > 16, let (first, last) = bounds, first < last, (first...last).contains(target) {
-                let fraction = (target - first) / (last - first)
-                middle = min(high - 1, max(low, low + Int(fraction * Double(high - 1 - low))))
-            }
+            let middle = Self.probePosition(low, high, bounds: bounds, target: target, bisect: bisectNext)
             let before = high - low
             let (order, value) = try probe(at: middle, collection: collection, id: id, key: key)
             switch order {
@@ -434,6 +430,19 @@ final class Segment {
             bisectNext = !bisectNext && (high - low) * 2 > before
         }
         return nil
+    }
+
+    /// The next probe of an interpolated search of `low..<high`: where `target` falls between the
+    /// bounds' values while the range is wide (unless the last guess did not halve it), else the
+    /// middle.
+    private static func probePosition(
+        _ low: Int, _ high: Int, bounds: (low: Double, high: Double)?, target: Double, bisect: Bool
+    ) -> Int {
+        guard !bisect, high - low > 16, let (first, last) = bounds, first < last, (first...last).contains(target) else {
+            return (low + high) / 2
+        }
+        let fraction = (target - first) / (last - first)
+        return min(high - 1, max(low, low + Int(fraction * Double(high - 1 - low))))
     }
 
     /// An ID's first ten characters as a number, letters and digits as base-62 digits in byte
@@ -527,11 +536,7 @@ final class Segment {
         }
         var bisectNext = false
         while low < high {
-            var middle = (low + high) / 2
-            if !bisectNext, high - low > 16, let (first, last) = bounds, first < last, (first...last).contains(target) {
-                let fraction = (target - first) / (last - first)
-                middle = min(high - 1, max(low, low + Int(fraction * Double(high - 1 - low))))
-            }
+            let middle = Self.probePosition(low, high, bounds: bounds, target: target, bisect: bisectNext)
             let before = high - low
             let probe = try idKey(at: middle)
             let value = Self.idValue(keyBytes: probe)
