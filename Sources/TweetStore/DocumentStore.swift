@@ -31,6 +31,14 @@ public protocol DocumentStore: Sendable {
     /// are. Each is one range of the collection's IDs; the default runs a query for each.
     func documentIDs(in collection: String, startingWith prefixes: [String], limit: Int) async throws -> [[String]]
 
+    /// For each of `ids`, how many of its first bytes (at least `minimum`, at most all of them)
+    /// no other document ID of `collection` starts with: the length of its short form, as git
+    /// abbreviates a hash. Deleted documents do not count. Each ID must name a document the caller
+    /// has read (an engine may count on it being there); for any other, the length may be too
+    /// short. The default reads each start's run of IDs with
+    /// ``documentIDs(in:startingWith:limit:)``.
+    func uniquePrefixLengths(in collection: String, of ids: [String], minimum: Int) async throws -> [Int]
+
     /// Runs `body`, then commits its writes atomically: all of them or, when `body` throws, none.
     /// Its reads see one consistent state that no other writer changes before the commit: the
     /// local engine locks the store for the whole body; a server engine may instead run the body
@@ -123,6 +131,18 @@ extension DocumentStore {
             result.append(try await runQuery(query).map(\.documentID))
         }
         return result
+    }
+
+    public func uniquePrefixLengths(in collection: String, of ids: [String], minimum: Int) async throws -> [Int] {
+        let starts = ids.map { String(decoding: $0.utf8.prefix(minimum), as: UTF8.self) }
+        var distinct: [String] = []
+        for start in starts where !distinct.contains(start) { distinct.append(start) }
+        // The IDs sharing a short start are few (an ID's first eight characters are its time to
+        // the millisecond), so each run is read whole.
+        let runs = try await documentIDs(in: collection, startingWith: distinct, limit: Int.max)
+        return zip(ids, starts).map { id, start in
+            DocumentIDs.uniqueLength(of: id, among: runs[distinct.firstIndex(of: start)!], minimum: minimum)
+        }
     }
 
     public func collection(_ path: String) -> CollectionReference {
@@ -324,5 +344,20 @@ public struct MergeReport: Equatable, Sendable {
                 || ($0.0.collection == $1.0.collection
                     && ByteOrder.compare($0.0.documentID, $1.0.documentID) == .orderedAscending)
         }
+    }
+}
+
+/// Helpers for document IDs that every engine shares.
+package enum DocumentIDs {
+    /// How many bytes of `id` (at least `minimum`, at most all) tell it from every other ID of
+    /// `others`.
+    package static func uniqueLength(of id: String, among others: [String], minimum: Int) -> Int {
+        let bytes = Array(id.utf8)
+        var length = minimum
+        for other in others where other != id {
+            let shared = zip(bytes, other.utf8).prefix { $0 == $1 }.count
+            length = max(length, shared + 1)
+        }
+        return min(length, bytes.count)
     }
 }

@@ -190,6 +190,14 @@ public actor LocalDocumentStore: DocumentStore {
         }
     }
 
+    /// The lengths from each segment's ID keys, reading IDs only where a start is shared.
+    public func uniquePrefixLengths(in collection: String, of ids: [String], minimum: Int) async throws -> [Int] {
+        try await waitForTransactions()
+        return try read(orEmpty: ids.map { min($0.utf8.count, minimum) }) { snapshot in
+            try snapshot.uniquePrefixLengths(in: collection, of: ids, minimum: minimum)
+        }
+    }
+
     public func count(_ query: Query) async throws -> Int {
         try await waitForTransactions()
         return try read(orEmpty: 0) { snapshot in try snapshot.query(query).count }

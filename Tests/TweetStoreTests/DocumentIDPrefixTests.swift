@@ -62,6 +62,26 @@ struct DocumentIDPrefixTests {
         #expect(try await query.getDocuments().map(\.documentID) == ["abcdef12", "abcdef129", "abcdef13", "abcdeg00"])
     }
 
+    /// A short form is as long as the longest start another live ID shares, plus one: a document
+    /// written again (so in two segments) or deleted, and IDs of other collections, do not count.
+    /// (Each ID asked about names a document, as the API asks.)
+    @Test(arguments: StoreLayout.allCases)
+    func eachIDsShortFormIsTheFewestBytesNoOtherIDStartsWith(_ layout: StoreLayout) async throws {
+        let store = try env.makeStore(layout, indexes: [])
+        let items = store.collection("items")
+        for id in ["abcdefgh1", "abcdefgh2x", "abcdefgi00", "abcdefgj99", "short", "abcdefgk0", "abcdefgk1"] {
+            try await store.setData(["n": .integer(1)], at: items.document(id))
+        }
+        try await store.setData(["n": .integer(2)], at: items.document("abcdefgi00"))
+        try await store.setData(["n": .integer(1)], at: store.collection("itemz").document("abcdefgj98"))
+        try await store.setData(["n": .integer(1)], at: store.collection("items/abcdefgj99/notes").document("abcdefgj97"))
+        try await store.runTransaction { $0.deleteDocument(items.document("abcdefgk0")) }
+        let ids = ["abcdefgh1", "abcdefgh2x", "abcdefgi00", "abcdefgj99", "short", "abcdefgk1"]
+        #expect(try await store.uniquePrefixLengths(in: "items", of: ids, minimum: 8) == [9, 9, 8, 8, 5, 8])
+        #expect(try await store.uniquePrefixLengths(in: "items", of: ["abcdefgi00", "short"], minimum: 6) == [8, 5])
+        #expect(try await store.uniquePrefixLengths(in: "items", of: [], minimum: 8).isEmpty)
+    }
+
     @Test func aPrefixsSuccessorBoundsExactlyItsStrings() {
         #expect(Query.successor(ofPrefix: "abc") == "abd")
         #expect(Query.successor(ofPrefix: "ab~") == "ab\u{7F}")

@@ -17,8 +17,9 @@ final class Context {
     private var opened: AppServices?
     /// The short forms of the tweet IDs the rows show, read by ``loadShortIDs(of:)``.
     private var shortIDs: [String: String] = [:]
-    /// The rows of the listing this command shows a person, as the last-listing file holds them:
-    /// saved for shell completion after it ran.
+    /// The rows of the listing this command shows a person on a terminal, as the last-listing
+    /// file holds them: saved for shell completion after it ran. A listing read by a program
+    /// (piped, or `--json`) is not one a person completes from, and costs no file.
     private(set) var listing: [UInt8]?
 
     init(
@@ -147,7 +148,9 @@ final class Context {
         try await services().store.withConsistentReads {
             let tweets = try await load()
             try await loadShortIDs(of: tweets)
-            if !options.json { listing = LastListing.fileBytes(of: tweets, shortIDs: shortIDs) }
+            if !options.json, terminal.isStdoutTerminal {
+                listing = LastListing.fileBytes(of: tweets, shortIDs: shortIDs)
+            }
         }
     }
 

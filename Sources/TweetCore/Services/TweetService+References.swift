@@ -33,51 +33,25 @@ extension TweetService {
         default:
             let shown = Array(found.prefix(Self.listedCandidates))
             let candidates = shown.map { id in
-                String(id.prefix(max(Self.minimumShortIDLength, Self.uniqueLength(of: id, among: shown))))
+                String(id.prefix(DocumentIDs.uniqueLength(of: id, among: shown, minimum: Self.minimumShortIDLength)))
             }
             throw TweetError.ambiguousReference(reference, candidates: candidates, more: found.count > shown.count)
         }
     }
 
     /// Each ID's shortest start that no other tweet of the store shares, of at least
-    /// ``minimumShortIDLength`` characters. An ID's first eight characters are its time to the
-    /// millisecond, so most are unique at eight; one read of the IDs sharing them tells.
+    /// ``minimumShortIDLength`` characters: one read of the store for them all.
     /// - Returns: The short forms, by ID.
     public func shortIDs(_ ids: [String]) async throws -> [String: String] {
         // An ID no longer than a short one, or not made like one, is shown whole.
-        let starts = ids.map { id -> String? in
-            guard id.utf8.count > Self.minimumShortIDLength else { return nil }
-            let start = String(decoding: id.utf8.prefix(Self.minimumShortIDLength), as: UTF8.self)
-            return Self.isIDText(start) ? start : nil
-        }
-        var distinct: [String] = []
-        for case let start? in starts where !distinct.contains(start) { distinct.append(start) }
-        // The IDs of a millisecond are few, so each run is read whole.
-        let runs = try await store.documentIDs(in: Collections.tweets, startingWith: distinct, limit: Int.max)
+        let shortened = ids.filter { $0.utf8.count > Self.minimumShortIDLength && Self.isIDText($0) }
+        let lengths = try await store.uniquePrefixLengths(
+            in: Collections.tweets, of: shortened, minimum: Self.minimumShortIDLength)
         var result: [String: String] = [:]
         result.reserveCapacity(ids.count)
-        for (id, start) in zip(ids, starts) {
-            guard let start, let position = distinct.firstIndex(of: start) else {
-                result[id] = id
-                continue
-            }
-            let others = runs[position]
-            result[id] =
-                others.count <= 1
-                ? start : String(id.prefix(max(start.count, Self.uniqueLength(of: id, among: others))))
-        }
+        for id in ids { result[id] = id }
+        for (id, length) in zip(shortened, lengths) { result[id] = String(decoding: id.utf8.prefix(length), as: UTF8.self) }
         return result
-    }
-
-    /// How many characters of `id` tell it from every other ID of `others`.
-    static func uniqueLength(of id: String, among others: [String]) -> Int {
-        var length = 1
-        let bytes = Array(id.utf8)
-        for other in others where other != id {
-            let shared = zip(bytes, other.utf8).prefix { $0 == $1 }.count
-            length = max(length, shared + 1)
-        }
-        return min(length, bytes.count)
     }
 
     /// Whether `text` holds only the characters IDs are made of.

@@ -552,6 +552,19 @@ final class Segment {
         return low
     }
 
+    /// How many entries in a collection's `range` have IDs whose first 8 bytes make `key`, counted
+    /// up to `cap` from the ID keys alone; `nil` when the segment has no ID keys (an older index).
+    func idKeyCount(_ key: UInt64, within range: Range<Int>, upTo cap: Int) throws -> Int? {
+        guard idKeysStart != nil else { return nil }
+        var ordinal = try keyLowerBound(key, in: range)
+        var count = 0
+        while ordinal < range.upperBound, count < cap, try idKey(at: ordinal) == key {
+            count += 1
+            ordinal += 1
+        }
+        return count
+    }
+
     /// The entries from `start` on (in a collection's `range`) whose IDs start with `prefix`: each
     /// ID, and whether its entry is a deletion. Read from the lines' paths and ends, without
     /// parsing or checksumming them: a damaged line could at worst misname a short ID, and any

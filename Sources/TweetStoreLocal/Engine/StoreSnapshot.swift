@@ -104,6 +104,38 @@ final class StoreSnapshot {
         return Array(live.sorted { ByteOrder.compare($0, $1) == .orderedAscending }.prefix(limit))
     }
 
+    /// For each of `ids`, how many of its first bytes (at least `minimum`) no other live ID of
+    /// `collection` starts with. An ID key is exactly an ID's first 8 bytes, so at that minimum the
+    /// keys alone count the entries with them: one entry in every source is the ID's own, which
+    /// the caller has read. Only a start with more entries (another ID, or this one written in
+    /// several segments) has its IDs read and compared.
+    func uniquePrefixLengths(in collection: String, of ids: [String], minimum: Int) throws -> [Int] {
+        var pending: [UInt64: Int] = [:]
+        if minimum == 8 {
+            for id in (memtable.collections[collection] ?? [:]).keys where id.utf8.count >= 8 {
+                pending[SegmentFormat.idKey(id.utf8), default: 0] += 1
+            }
+        }
+        var ranges: [Range<Int>?] = Array(repeating: nil, count: segments.count)
+        return try ids.map { id in
+            guard id.utf8.count > minimum else { return id.utf8.count }
+            if minimum == 8 {
+                let key = SegmentFormat.idKey(id.utf8)
+                var entries: Int? = pending[key] ?? 0
+                for (position, segment) in segments.enumerated() {
+                    guard let counted = entries, counted <= 1 else { break }
+                    let range = try ranges[position] ?? segment.range(ofCollection: collection)
+                    ranges[position] = range
+                    entries = try segment.idKeyCount(key, within: range, upTo: 2).map { counted + $0 }
+                }
+                if let entries, entries <= 1 { return minimum }
+            }
+            let start = String(decoding: id.utf8.prefix(minimum), as: UTF8.self)
+            let others = try documentIDs(in: collection, startingWith: start, limit: Int.max)
+            return DocumentIDs.uniqueLength(of: id, among: others, minimum: minimum)
+        }
+    }
+
     // MARK: Queries
 
     func query(_ query: Query) throws -> [DocumentSnapshot] {
