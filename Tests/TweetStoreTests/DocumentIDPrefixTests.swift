@@ -74,7 +74,8 @@ struct DocumentIDPrefixTests {
         }
         try await store.setData(["n": .integer(2)], at: items.document("abcdefgi00"))
         try await store.setData(["n": .integer(1)], at: store.collection("itemz").document("abcdefgj98"))
-        try await store.setData(["n": .integer(1)], at: store.collection("items/abcdefgj99/notes").document("abcdefgj97"))
+        try await store.setData(
+            ["n": .integer(1)], at: store.collection("items/abcdefgj99/notes").document("abcdefgj97"))
         try await store.runTransaction { $0.deleteDocument(items.document("abcdefgk0")) }
         let ids = ["abcdefgh1", "abcdefgh2x", "abcdefgi00", "abcdefgj99", "short", "abcdefgk1"]
         #expect(try await store.uniquePrefixLengths(in: "items", of: ids, minimum: 8) == [9, 9, 8, 8, 5, 8])

@@ -50,7 +50,9 @@ extension TweetService {
         var result: [String: String] = [:]
         result.reserveCapacity(ids.count)
         for id in ids { result[id] = id }
-        for (id, length) in zip(shortened, lengths) { result[id] = String(decoding: id.utf8.prefix(length), as: UTF8.self) }
+        for (id, length) in zip(shortened, lengths) {
+            result[id] = String(decoding: id.utf8.prefix(length), as: UTF8.self)
+        }
         return result
     }
 
