@@ -45,6 +45,8 @@ public protocol StoreMaintenance: Sendable {
     func check(progress: @escaping ProgressHandler) async throws -> [StoreProblem]
     /// Fixes what ``check()`` finds that can be fixed, keeping every intact record.
     func repair() async throws -> RepairReport
+    /// ``repair()``, telling `progress` the files checked and repaired of all, as each is done.
+    func repair(progress: @escaping ProgressHandler) async throws -> RepairReport
     /// Merges the store's files as its layout wants, now, without keeping readers or writers waiting.
     /// - Returns: `false` when another process is doing it already (or there is nothing to merge in).
     func compact() async throws -> Bool
@@ -55,6 +57,9 @@ public protocol StoreMaintenance: Sendable {
 extension StoreMaintenance {
     /// Engines that cannot tell how far they are check without saying.
     public func check(progress: @escaping ProgressHandler) async throws -> [StoreProblem] { try await check() }
+
+    /// Engines that cannot tell how far they are repair without saying.
+    public func repair(progress: @escaping ProgressHandler) async throws -> RepairReport { try await repair() }
 
     /// Engines that cannot tell how far they are compact without saying.
     public func compact(progress: @escaping ProgressHandler) async throws -> Bool { try await compact() }

@@ -412,6 +412,8 @@ extension TerminalTests {
             "tweetcli --store \(home)/copy import \(home)/backup.jsonl 2>>\(errors.path)",
             "tweetcli compact 2>>\(errors.path)",
             "tweetcli doctor 2>>\(errors.path)",
+            "tweetcli import --merge \(home)/backup.jsonl >/dev/null 2>>\(errors.path)",
+            "tweetcli doctor --repair 2>>\(errors.path)",
         ]
         for command in commands {
             let result = try session.run(command, timeout: 180)

@@ -28,7 +28,10 @@ struct DoctorCommand: Command {
         let viewModel = DoctorViewModel(
             maintenance: StoreDoctor(directory: directory, indexes: AppServices.indexes))
         if repair {
-            try await viewModel.repair()
+            let progress = ProgressLine("Repairing", unit: "files")
+            defer { progress.clear() }
+            try await viewModel.repair { progress.update($0) }
+            progress.clear()
             guard let report = viewModel.report else { return }
             var text = report.repaired.isEmpty ? "Nothing needed repair.\n" : ""
             text += report.repaired.map { "repaired: \($0)\n" }.joined()

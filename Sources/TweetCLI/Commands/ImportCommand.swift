@@ -86,7 +86,10 @@ struct ImportCommand: Command {
         }
         var bytes: [UInt8] = []
         while let chunk = try Self.readChunk(fd, name: name) { bytes += chunk }
-        try await viewModel.importLines(bytes, source: name, merging: true)
+        let progress = ProgressLine("Merging")
+        defer { progress.clear() }
+        try await viewModel.importLines(bytes, source: name, merging: true) { progress.update($0) }
+        progress.clear()
         let merge = viewModel.merge ?? MergeReport()
         let conflicts = merge.conflicts.map(\.description)
         try context.emit(

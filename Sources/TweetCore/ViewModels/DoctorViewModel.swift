@@ -26,8 +26,9 @@ public final class DoctorViewModel: ErrorRecording {
         try await perform { problems = try await maintenance.check(progress: progress) }
     }
 
-    public func repair() async throws {
-        try await perform { report = try await maintenance.repair() }
+    /// Repairs the store; `progress` hears the files done of all.
+    public func repair(progress: @escaping ProgressHandler = { _ in }) async throws {
+        try await perform { report = try await maintenance.repair(progress: progress) }
     }
 
     /// Compacts the store; `progress` hears the documents merged so far.

@@ -23,11 +23,15 @@ public final class ImportViewModel: ErrorRecording {
     /// Reads every line of `bytes` (from `source`, as errors name it) and writes the documents.
     /// Nothing is written unless every line is a document and the store is empty; `merging`, into
     /// a store with documents too: only those it does not have are added, and ``merge`` says what
-    /// it had already.
+    /// it had already. `progress` hears the documents read so far, every thousand or so, with the
+    /// share of `bytes` read, then once more when the store is left to write them.
     /// - Throws: ``ImportError``.
-    public func importLines(_ bytes: [UInt8], source: String, merging: Bool = false) async throws {
+    public func importLines(
+        _ bytes: [UInt8], source: String, merging: Bool = false, progress: @escaping ProgressHandler = { _ in }
+    ) async throws {
         try await perform {
-            let documents = try Self.documents(in: bytes, source: source)
+            let documents = try Self.documents(in: bytes, source: source, progress: progress)
+            progress(WorkProgress(done: documents.count, isFinishing: true))
             if merging {
                 let report = try await services.store.mergeDocuments(documents)
                 // A follow the merge added is in no following list: those of its followers are
@@ -132,13 +136,21 @@ public final class ImportViewModel: ErrorRecording {
 
     /// The documents of an export's lines, each checked: `{"data": {…}, "path": "collection/id"}`
     /// and nothing else, each path once.
-    nonisolated static func documents(in bytes: [UInt8], source: String) throws -> [(DocumentPath, JSONObject)] {
+    nonisolated static func documents(
+        in bytes: [UInt8], source: String, progress: ProgressHandler = { _ in }
+    ) throws -> [(DocumentPath, JSONObject)] {
         var documents: [(DocumentPath, JSONObject)] = []
         var lines: [DocumentPath: Int] = [:]
         var number = 0
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             if line.isEmpty { continue }
+            // Every 1,024 documents, so the loop pays nothing measurable for it.
+            if documents.count & 1023 == 1023 {
+                progress(
+                    WorkProgress(
+                        done: documents.count + 1, fraction: Double(line.endIndex) / Double(max(bytes.count, 1))))
+            }
             let (path, data) = try document(line, source: source, number: number)
             if let first = lines[path] {
                 throw ImportError.malformed(

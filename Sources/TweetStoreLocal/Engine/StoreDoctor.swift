@@ -71,6 +71,12 @@ public struct StoreDoctor: StoreMaintenance {
     }
 
     public func repair() throws -> RepairReport {
+        try repair(progress: { _ in })
+    }
+
+    /// ``repair()``, telling `progress` the files done (the manifest and journal as one, then each
+    /// segment) of all.
+    public func repair(progress: @escaping ProgressHandler) throws -> RepairReport {
         try withLock {
             var report = RepairReport()
             let stamp = Int(Date().timeIntervalSince1970 * 1000)
@@ -99,7 +105,10 @@ public struct StoreDoctor: StoreMaintenance {
             report.unrepaired += manifestProblems
             guard var manifest = loaded, manifest.foldedSequence == folded else { return report }
             var replaced: [String] = []
+            let files = manifest.segments.count + 1
+            progress(WorkProgress(done: 1, total: files))
             for (position, info) in manifest.segments.enumerated() {
+                defer { progress(WorkProgress(done: position + 2, total: files)) }
                 let segment = try inspectSegment(info.name)
                 guard !segment.problems.isEmpty else { continue }
                 guard segment.problems.allSatisfy(\.isRepairable) else {
