@@ -6,10 +6,10 @@ build_packages=(libcrypt-dev libarchive-dev libpq-dev libcurl4-openssl-dev)
 # Release builds link with gold, which binutils holds until Debian 13 makes it a package of its own.
 command -v ld.gold >/dev/null || build_packages+=(binutils-gold)
 
-# The tests: tmux, vim and less (terminal tests), strace (fault injection), zip (archives as
-# Twitter packs them), PostgreSQL (a throwaway server), Python's venv (the twtxt client),
-# valgrind (the start-up instruction budgets).
-test_packages=(tmux vim less strace zip postgresql python3-venv valgrind)
+# The tests: tmux, vim and less (terminal tests), zsh and fish (their completion scripts at Tab),
+# strace (fault injection), zip (archives as Twitter packs them), PostgreSQL (a throwaway server),
+# Python's venv (the twtxt client), valgrind (the start-up instruction budgets).
+test_packages=(tmux vim less zsh fish strace zip postgresql python3-venv valgrind)
 
 # Installs whichever of the named packages are missing, with sudo unless run as root.
 install_packages() {

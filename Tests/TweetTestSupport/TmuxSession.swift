@@ -7,10 +7,18 @@ import TweetSystem
 #endif
 
 /// A real terminal for end-to-end tests: a tmux server of its own, one window of a given size
-/// running bash, driven with `send-keys` and read with `capture-pane`, as a person would type.
+/// running bash (or zsh or fish), driven with `send-keys` and read with `capture-pane`, as a person
+/// would type.
 package final class TmuxSession {
+    /// The shells a session can run, each with no rc file but ours: a `$ ` prompt, `tweetcli` on
+    /// the PATH, and no history written.
+    package enum Shell: String, Sendable {
+        case bash, zsh, fish
+    }
+
     package let home: URL
     package let socket: String
+    package let shell: Shell
     package var store: String { home.appendingPathComponent("store").path }
 
     /// The tweetcli built beside the test bundle.
@@ -18,8 +26,16 @@ package final class TmuxSession {
 
     package static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
 
-    /// Starts bash in a `width` × `height` window, with `tweetcli` on its PATH and a home of its own.
-    package init(width: Int, height: Int = 40, environment: [String: String] = [:]) throws {
+    /// Whether tmux and `shell` are installed (Scripts/packages.sh installs all three shells).
+    package static func isAvailable(_ shell: Shell) -> Bool {
+        isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/\(shell.rawValue)")
+    }
+
+    /// Starts `shell` in a `width` × `height` window, with `tweetcli` on its PATH and a home of its own.
+    package init(
+        width: Int, height: Int = 40, environment: [String: String] = [:], shell: Shell = .bash
+    ) throws {
+        self.shell = shell
         home = FileManager.default.temporaryDirectory.appendingPathComponent("tweetcli-tmux-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         socket = "tweetcli-test-\(UUID().uuidString.prefix(8))"
@@ -32,16 +48,45 @@ package final class TmuxSession {
         ]
         variables.merge(environment) { _, new in new }
         let exports = variables.flatMap { ["-e", "\($0.key)=\($0.value)"] }
-        // bash takes its prompt, and tmux a new pane's PATH, from elsewhere than -e: an rc file sets both,
-        // and leaves no history behind (bash would write it as it exits, after deinit removed the home).
-        let rcfile = home.appendingPathComponent("bashrc")
-        let rc = "PS1='$ '\nexport PATH='\(bin)':/usr/bin:/bin\nunset HISTFILE\n"
-        try rc.write(to: rcfile, atomically: true, encoding: .utf8)
+        // A shell takes its prompt, and tmux a new pane's PATH, from elsewhere than -e: an rc file sets
+        // both, and leaves no history behind (a shell would write it as it exits, after deinit removed
+        // the home).
         try tmux(
             ["new-session", "-d", "-x", "\(width)", "-y", "\(height)"] + exports
-                + ["bash --noprofile --rcfile \(rcfile.path)"])
+                + [try Self.startShell(shell, bin: bin, home: home)])
         try tmux(["set-option", "-g", "status", "off"])
         try waitForPrompt()
+    }
+
+    /// Writes `shell`'s rc file into `home` and returns the command that starts it with that file only.
+    private static func startShell(_ shell: Shell, bin: String, home: URL) throws -> String {
+        switch shell {
+        case .bash:
+            let rcfile = home.appendingPathComponent("bashrc")
+            try "PS1='$ '\nexport PATH='\(bin)':/usr/bin:/bin\nunset HISTFILE\n"
+                .write(to: rcfile, atomically: true, encoding: .utf8)
+            return "bash --noprofile --rcfile \(rcfile.path)"
+        case .zsh:
+            // -d skips the system's rc files, so zsh reads only ZDOTDIR's; zsh sets no HISTFILE itself.
+            let directory = home.appendingPathComponent("zsh")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try "PS1='$ '\nexport PATH='\(bin)':/usr/bin:/bin\nautoload -Uz compinit && compinit -u -D\n"
+                .write(to: directory.appendingPathComponent(".zshrc"), atomically: true, encoding: .utf8)
+            return "ZDOTDIR='\(directory.path)' zsh -d"
+        case .fish:
+            // No greeting, and no autosuggestion, whose grey rest of a remembered line capture-pane
+            // would show as typed text.
+            let rcfile = home.appendingPathComponent("config.fish")
+            let rc = """
+                function fish_prompt; echo -n '$ '; end
+                set -g fish_greeting
+                set -g fish_autosuggestion_enabled 0
+                set -gx PATH '\(bin)' /usr/bin /bin
+
+                """
+            try rc.write(to: rcfile, atomically: true, encoding: .utf8)
+            return "fish --private --no-config --init-command 'source \(rcfile.path)'"
+        }
     }
 
     deinit {
@@ -140,7 +185,7 @@ package final class TmuxSession {
     @discardableResult
     package func run(_ commandLine: String, timeout: TimeInterval = 10) throws -> (status: Int, screen: [String]) {
         let marker = "done\(UUID().uuidString.prefix(6))"
-        try type("clear; " + commandLine + "; echo \(marker)=$?")
+        try type("clear; " + commandLine + "; echo \(marker)=" + (shell == .fish ? "$status" : "$?"))
         return try waitForStatus(marker, timeout: timeout)
     }
 

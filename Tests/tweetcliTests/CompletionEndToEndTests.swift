@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TweetTestSupport
 
-/// The built `tweetcli __complete` on seeded stores of both engines, and the bash script it
-/// serves, in a real bash in tmux: it offers the store's usernames and the last listing's IDs,
-/// and it neither writes, nor prints an error, nor fails.
+/// The built `tweetcli __complete` on seeded stores of both engines, and the bash, zsh and fish
+/// scripts it serves, each in a real shell in tmux: it offers the store's usernames and the last
+/// listing's IDs, and it neither writes, nor prints an error, nor fails.
 @Suite(.serialized)
 struct CompletionEndToEndTests {
     /// The lines `__complete WORDS` prints, after checking that it said nothing else and exited 0.
@@ -155,5 +155,107 @@ struct CompletionEndToEndTests {
         try session.press("Tab")
         try session.waitFor("tweetcli follow @ada")
         try session.press("C-c")
+    }
+
+    // MARK: zsh and fish
+
+    /// A session of `shell` with ada (signed in, four tweets) and bob, and the completion script
+    /// loaded by `load`, as docs/COMMANDS.md says to.
+    private func session(_ shell: TmuxSession.Shell, loading load: String) throws -> TmuxSession {
+        let session = try TmuxSession(width: 120, shell: shell)
+        for name in ["bob", "ada"] {
+            try session.tweetcli(
+                [
+                    "register", "--email", "\(name)@example.com", "--username", name, "--fullname", name.capitalized,
+                    "--password-stdin",
+                ],
+                stdin: "correct horse\n")
+        }
+        for caption in ["one", "two", "three", "four"] { try session.tweetcli(["post", caption]) }
+        let loaded = try session.run(load)
+        #expect(loaded.status == 0)
+        // Only the row `echo` printed: a script that fails as it loads says so here.
+        #expect(loaded.screen.filter { !$0.isEmpty && $0 != "$" }.count == 1, "\(loaded.screen)")
+        return session
+    }
+
+    /// Presses Tab where a person would, and checks what the shell shows and inserts. zsh inserts
+    /// the candidates' common start at the first Tab and lists them at the second; fish does both
+    /// at once: `tabsToList` is the Tabs after the common start. zsh shows a description after
+    /// `-- `, fish in brackets: `describedAs` is what comes before it.
+    private func checkTabCompletion(_ session: TmuxSession, tabsToList: Int, describedAs opener: String) throws {
+        /// Whether `row` shows `word` with `description` after it, as a description.
+        func shows(_ row: String, _ word: String, _ description: String) -> Bool {
+            guard let found = row.range(of: word + " ") else { return false }
+            return row[found.upperBound...].drop { $0 == " " }.hasPrefix(opener + description)
+        }
+        try session.type("tweetcli config set ", enter: false)
+        try session.press("Tab")
+        let keys = try session.waitFor("the keys") { row in shows(row, "limit", "the default page size") }
+        for key in ["store", "color", "limit"] {
+            #expect(keys.contains { shows($0, key, "") }, "\(key): \(keys)")
+        }
+        // config's verbs come before the key, not as one.
+        #expect(!keys.contains { ["list", "get", "unset"].contains(String($0.prefix { $0 != " " })) }, "\(keys)")
+        try session.press("C-c")
+        try session.waitForPrompt()
+        // A described word goes in alone.
+        try session.type("tweetcli config set c", enter: false)
+        try session.press("Tab")
+        try session.waitFor("color inserted alone") { $0 == "$ tweetcli config set color" }
+        try session.press("C-c")
+        try session.waitForPrompt()
+        // bob starts otherwise, so @a is ada's alone.
+        try session.type("tweetcli follow @a", enter: false)
+        try session.press("Tab")
+        try session.waitFor("@ada inserted") { $0 == "$ tweetcli follow @ada" }
+        try session.press("C-c")
+        try session.waitForPrompt()
+        // An option's file name completes after its `=`.
+        try session.type("tweetcli --store=\(session.home.path)/sto", enter: false)
+        try session.press("Tab")
+        try session.waitFor("the store's directory") { $0 == "$ tweetcli --store=\(session.store)/" }
+        try session.press("C-c")
+        try session.waitForPrompt()
+
+        let feed = try session.run("tweetcli feed --limit 3")
+        #expect(feed.status == 0)
+        // Each row `♡ 0  ↻ 0  ↩ 0  id ID` follows its caption.
+        let shown = feed.screen.indices.dropFirst().compactMap { index -> (id: String, caption: String)? in
+            guard let id = feed.screen[index].components(separatedBy: "id ").dropFirst().last else { return nil }
+            return (id, feed.screen[index - 1])
+        }
+        try #require(shown.map(\.caption) == ["four", "three", "two"], "\(feed.screen)")
+        try session.type("tweetcli like ", enter: false)
+        // The first Tab adds what the listing's three IDs share, which is where the feed's IDs start.
+        try session.press("Tab")
+        let line = try session.waitFor("the IDs' common start") { $0.hasPrefix("$ tweetcli like ") && $0.count > 16 }
+        let start = try #require(line.last { $0.hasPrefix("$ tweetcli like ") }?.dropFirst(16))
+        #expect(shown.allSatisfy { $0.id.hasPrefix(start) }, "\(start): \(shown)")
+        for _ in 0..<tabsToList { try session.press("Tab") }
+        let menu = try session.waitFor("the three IDs with their tweets") { row in
+            shows(row, shown[2].id, "@ada: two")
+        }
+        for tweet in shown {
+            #expect(menu.contains { shows($0, tweet.id, "@ada: " + tweet.caption) }, "\(tweet): \(menu)")
+        }
+        // The next Tab goes into the menu and inserts one of the IDs, alone.
+        try session.press("Tab")
+        try session.waitFor("an ID inserted alone") { row in
+            row.hasPrefix("$ tweetcli like ") && shown.contains { $0.id == row.dropFirst(16) }
+        }
+        try session.press("C-c")
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable(.zsh)))
+    func zshCompletesConfigKeysUsernamesAndTheListingsIDs() throws {
+        let session = try session(.zsh, loading: "source <(tweetcli completions zsh)")
+        try checkTabCompletion(session, tabsToList: 1, describedAs: "-- ")
+    }
+
+    @Test(.enabled(if: TmuxSession.isAvailable(.fish)))
+    func fishCompletesConfigKeysUsernamesAndTheListingsIDs() throws {
+        let session = try session(.fish, loading: "tweetcli completions fish | source")
+        try checkTabCompletion(session, tabsToList: 0, describedAs: "(")
     }
 }
