@@ -11,6 +11,8 @@ public struct AppServices: Sendable {
     public let notifications: NotificationService
     /// The twtxt feeds the signed-in user follows.
     public let twtxt: TwtxtService
+    /// Blocks and mutes.
+    public let safety: SafetyService
 
     /// Wires services over `store`.
     public init(store: any DocumentStore, auth: AuthService, ids: IDGenerator = .random) {
@@ -20,6 +22,7 @@ public struct AppServices: Sendable {
         tweets = TweetService(store: store, auth: auth, users: users, ids: ids)
         notifications = NotificationService(store: store, auth: auth, users: users, tweets: tweets)
         twtxt = TwtxtService(store: store, auth: auth)
+        safety = SafetyService(store: store, auth: auth, users: users)
     }
 
     /// Runs `body`, which only reads, as one view model's action: the signed-in user resolved once

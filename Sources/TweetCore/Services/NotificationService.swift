@@ -185,28 +185,49 @@ public final class NotificationService: Sendable {
             }
             paged = query.start(after: cursor)
         }
+        let filter = try await tweets.rowFilter(appliesMutes: true)
         var found: [ActivityNotification] = []
-        for snapshot in try await paged.getDocuments() {
-            let data = snapshot.data
-            guard let type = data["type"]?.stringValue.flatMap(ActivityNotification.Kind.init(rawValue:)),
-                let from = data["from"]?.stringValue,
-                let time = data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:))
-            else {
-                throw StoreError.undecodable(path: snapshot.path.description, reason: "it is not a notification")
+        // A page at a time; notifications the viewer's blocks and mutes hide are read past.
+        pages: while true {
+            let batch = try await paged.getDocuments()
+            var page: [ActivityNotification] = []
+            var endsUnread = false
+            for snapshot in batch {
+                let data = snapshot.data
+                guard let type = data["type"]?.stringValue.flatMap(ActivityNotification.Kind.init(rawValue:)),
+                    let from = data["from"]?.stringValue,
+                    let time = data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:))
+                else {
+                    throw StoreError.undecodable(path: snapshot.path.description, reason: "it is not a notification")
+                }
+                let read = seen.map { time <= $0 } ?? false
+                if unreadOnly && read {
+                    endsUnread = true
+                    break
+                }
+                if filter.hidesAuthor(from) { continue }
+                page.append(
+                    ActivityNotification(
+                        id: snapshot.documentID, type: type, from: nil, fromUid: from, tweet: nil,
+                        tweetId: data["tweetId"]?.stringValue, timestamp: time, read: read))
             }
-            let read = seen.map { time <= $0 } ?? false
-            if unreadOnly && read { break }
-            found.append(
-                ActivityNotification(
-                    id: snapshot.documentID, type: type, from: nil, fromUid: from, tweet: nil,
-                    tweetId: data["tweetId"]?.stringValue, timestamp: time, read: read))
-        }
-        // Who did each and the tweets, with the tweets' authors, in as few reads as the store allows.
-        let (shown, people) = try await tweets.fetchTweets(
-            withIDs: found.compactMap(\.tweetId), alsoUsers: found.map(\.fromUid))
-        for index in found.indices {
-            found[index].from = people[found[index].fromUid]
-            found[index].tweet = found[index].tweetId.flatMap { shown[$0] }
+            // Who did each and the tweets, with the tweets' authors, in as few reads as the store allows.
+            let (shown, people) = try await tweets.fetchTweets(
+                withIDs: page.compactMap(\.tweetId), alsoUsers: page.map(\.fromUid))
+            for var notification in page {
+                notification.from = people[notification.fromUid]
+                notification.tweet = notification.tweetId.flatMap { shown[$0] }
+                // Their reply, quote or mention: a muted word in it, or a hidden author, hides it.
+                if notification.type != .like, notification.type != .retweet, let tweet = notification.tweet,
+                    filter.hides(tweet)
+                {
+                    continue
+                }
+                found.append(notification)
+                if found.count == limit { break pages }
+            }
+            guard !filter.isEmpty, !endsUnread, batch.count == limit, let last = batch.last else { break }
+            paged = query.start(after: last)
         }
         return found
     }

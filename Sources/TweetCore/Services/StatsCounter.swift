@@ -32,6 +32,17 @@ package enum StatsCounter {
         _ delta: Int, to keyPath: WritableKeyPath<UserStats, Int>, of uid: String, in transaction: Transaction,
         store: any DocumentStore
     ) async throws -> JSONObject? {
+        try await add([(delta, keyPath)], of: uid, in: transaction, store: store)
+    }
+
+    /// Adds each delta to its counter of `uid` in `transaction`, in one write: a transaction's
+    /// reads do not see its own writes, so one user's counters change in one call.
+    /// - Returns: the stats document as the transaction read it (before the change), `nil` for none.
+    @discardableResult
+    static func add(
+        _ deltas: [(Int, WritableKeyPath<UserStats, Int>)], of uid: String, in transaction: Transaction,
+        store: any DocumentStore
+    ) async throws -> JSONObject? {
         let path = path(of: uid)
         let snapshot = try await transaction.getDocument(path)
         var counts: UserStats
@@ -40,9 +51,11 @@ package enum StatsCounter {
         } else {
             counts = try await count(uid, store: store) { try await transaction.getDocuments($0).count }
         }
-        // A count the store holds is not trusted to leave room: it stays at the largest there is.
-        let (sum, overflow) = counts[keyPath: keyPath].addingReportingOverflow(delta)
-        counts[keyPath: keyPath] = overflow ? (delta > 0 ? .max : 0) : max(0, sum)
+        for (delta, keyPath) in deltas {
+            // A count the store holds is not trusted to leave room: it stays at the largest there is.
+            let (sum, overflow) = counts[keyPath: keyPath].addingReportingOverflow(delta)
+            counts[keyPath: keyPath] = overflow ? (delta > 0 ? .max : 0) : max(0, sum)
+        }
         // The document's other fields (``FollowingList/mark``) stay.
         transaction.setData((snapshot?.data ?? [:]).merging(fields(counts)) { _, new in new }, at: path)
         return snapshot?.data

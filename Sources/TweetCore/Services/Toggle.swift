@@ -18,6 +18,11 @@ struct Toggle: Sendable {
     /// user `target` is.
     var notification: (kind: ActivityNotification.Kind, tweetID: String?)?
 
+    /// Who owns `target`: the user it is, or the author of the tweet it is.
+    private func ownerUid(of target: DocumentSnapshot) -> String? {
+        target.path.collection == Collections.users ? target.documentID : target.data["uid"]?.stringValue
+    }
+
     private func owner(of target: DocumentSnapshot) -> String {
         notification?.tweetID == nil ? target.documentID : target.data["uid"]?.stringValue ?? ""
     }
@@ -38,6 +43,11 @@ struct Toggle: Sendable {
             guard let target = try await transaction.getDocument(toggle.target) else { throw toggle.notFound }
             let mark = try await transaction.getDocument(toggle.marker)
             guard (mark == nil) == on else { return false }
+            // Setting a mark reaches the owner of the thing marked, which a block forbids; clearing
+            // one is always allowed.
+            if on, let owner = toggle.ownerUid(of: target) {
+                try await SafetyService.requireReachable(owner, by: toggle.actor, in: transaction)
+            }
             try await change(transaction, target, mark)
             if let notification = toggle.notification {
                 var batch = NotificationBatch()

@@ -351,6 +351,7 @@ extension TweetService {
             candidates = .tweets(page)
         }
         let wanted = Set(query.terms)
+        let filter = try await rowFilter(appliesMutes: true)
         // One term and no author: the driver's tweets are exactly the results.
         let checks = query.terms.count > 1 || author != nil
         var found: [DocumentSnapshot] = []
@@ -358,6 +359,7 @@ extension TweetService {
         while found.count < limit, !candidates.isFinished {
             let snapshots = try await candidates.next(batch, store: store)
             for snapshot in snapshots where found.count < limit {
+                if !filter.isEmpty, filter.hides(tweet: snapshot) { continue }
                 guard checks else {
                     found.append(snapshot)
                     continue

@@ -132,10 +132,27 @@ extension TweetService {
             }
             query = query.start(after: cursor)
         }
-        let ids = try await query.select([]).getDocuments().map(\.documentID)
-        let found = try await fetchTweets(withIDs: ids)
         // deleteTweet removes a tweet's bookmarks in the same transaction, so every one has its tweet.
-        return ids.compactMap { found[$0] }
+        return try await markedTweets(query, limit: limit, filter: try await rowFilter(appliesMutes: false))
+    }
+
+    /// The tweets that markers (likes, bookmarks) name, in the markers' order: `markers` is their
+    /// query, ordered by time and limited to `limit`. Tweets the filter hides are read past, a
+    /// page of markers at a time; a marker whose tweet is gone is left out.
+    func markedTweets(_ markers: Query, limit: Int, filter: RowFilter) async throws -> [Tweet] {
+        var query = markers.select(["timestamp"])
+        var kept: [DocumentSnapshot] = []
+        while true {
+            let page = try await query.getDocuments()
+            let found = try await store.getDocuments(page.map { tweetsCollection.document($0.documentID) })
+            let byID = Dictionary(found.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
+            for marker in page where kept.count < limit {
+                if let tweet = byID[marker.documentID], !filter.hides(tweet: tweet) { kept.append(tweet) }
+            }
+            guard !filter.isEmpty, kept.count < limit, page.count == limit, let last = page.last else { break }
+            query = query.start(after: last)
+        }
+        return try await hydrate(kept)
     }
 
     // MARK: Timelines with retweets
@@ -152,7 +169,8 @@ extension TweetService {
     /// `retweeters`, or as itself when none of them retweeted it. At the same millisecond a tweet
     /// comes before a retweet. `before` is a row's ``Tweet/cursor``.
     func timeline(
-        tweets tweetQuery: Query, retweets retweetQuery: Query, retweeters: Set<String>, limit: Int, before: String?
+        tweets tweetQuery: Query, retweets retweetQuery: Query, retweeters: Set<String>, limit: Int, before: String?,
+        filter: RowFilter
     )
         async throws -> [Tweet]
     {
@@ -183,12 +201,23 @@ extension TweetService {
         }
         var items: [Item] = []
         var shown: Set<String> = []
+        // The retweeted tweets read so far: a filter needs them in the loop, to read past a
+        // retweet of a hidden tweet; the page's join needs them after it.
+        var originals: [String: DocumentSnapshot] = [:]
         // Both queries' rows newest first, read side by side (a tweet before a retweet at the same
         // millisecond): each only as far as the page takes it. Rows skipped below are replaced by
         // more, read after the last row of each query.
         while items.count < limit {
             let wanted = limit - items.count
             let rows = try await store.runMergedQuery([tweets, retweets], limit: wanted)
+            if !filter.isEmpty {
+                let unread = Set(
+                    rows.filter { $0.query == 1 }.compactMap { $0.snapshot.data["tweetId"]?.stringValue }
+                        .filter { originals[$0] == nil })
+                for original in try await store.getDocuments(unread.map { tweetsCollection.document($0) }) {
+                    originals[original.documentID] = original
+                }
+            }
             for (query, snapshot) in rows {
                 let isRetweet = query == 1
                 if isRetweet {
@@ -202,6 +231,14 @@ extension TweetService {
                     // A row without a time (or a retweet without its tweet) cannot be placed: name it.
                     throw StoreError.undecodable(
                         path: snapshot.path.description, reason: "its \"timestamp\" or \"tweetId\" is missing or wrong")
+                }
+                if !filter.isEmpty,
+                    isRetweet
+                        ? filter.hidesAuthor(snapshot.data["uid"]?.stringValue)
+                            || originals[tweetID].map(filter.hides(tweet:)) == true
+                        : filter.hides(tweet: snapshot)
+                {
+                    continue
                 }
                 let item = Item(snapshot: snapshot, isRetweet: isRetweet, time: time, tweetID: tweetID)
                 guard !shown.contains(item.tweetID) else { continue }
@@ -219,8 +256,10 @@ extension TweetService {
         // One join for every row: the retweeted tweets' documents, then authors, retweeters and
         // the viewer's likes and retweets in one batched read each.
         let retweetedIDs = Set(items.filter(\.isRetweet).map(\.tweetID))
+        let unread = retweetedIDs.filter { originals[$0] == nil }
         let retweetedDocuments =
-            retweetedIDs.isEmpty ? [] : try await store.getDocuments(retweetedIDs.map { tweetsCollection.document($0) })
+            retweetedIDs.compactMap { originals[$0] }
+            + (unread.isEmpty ? [] : try await store.getDocuments(unread.map { tweetsCollection.document($0) }))
         let retweeters = items.filter(\.isRetweet).compactMap { $0.snapshot.data["uid"]?.stringValue }
         let (joined, people) = try await hydrate(
             items.filter { !$0.isRetweet }.map(\.snapshot) + retweetedDocuments, alsoUsers: retweeters)
@@ -297,6 +336,10 @@ extension TweetService {
         guard let snapshot = try await store.getDocument(tweetsCollection.document(id)) else {
             throw TweetError.notFound(id)
         }
+        let filter = try await rowFilter(appliesMutes: true)
+        if let author = snapshot.data["uid"]?.stringValue, filter.filters.isBlocked(author) {
+            try await requireReachable(author)
+        }
         // Up the chain; a cycle (only a damaged store has one) or a very deep chain stops the walk.
         var chain: [DocumentSnapshot] = []
         var deletedAncestor: String?
@@ -307,7 +350,8 @@ extension TweetService {
                 deletedAncestor = parentID
                 break
             }
-            chain.append(found)
+            // A hidden ancestor is left out of the chain shown, and the walk goes on past it.
+            if filter.isEmpty || !filter.hides(tweet: found) { chain.append(found) }
             parent = found.data["replyToId"]?.stringValue
         }
         // Down: depth first, so each reply is followed by its own replies.
@@ -315,6 +359,8 @@ extension TweetService {
         var hasMore = false
         var stack: [(DocumentSnapshot, Int)] = [(snapshot, 0)]
         while let (node, depth) = stack.popLast() {
+            // A hidden reply is not shown, nor are the replies under it.
+            if node.documentID != id, !filter.isEmpty, filter.hides(tweet: node) { continue }
             if node.documentID != id {
                 guard replies.count < limit else {
                     hasMore = true

@@ -31,7 +31,7 @@ public final class TweetService: Sendable {
     ///   - limit: the page size.
     ///   - before: the ID of the last tweet of the previous page, to read the next one.
     public func fetchTweets(limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
-        try await page(tweets.query, limit: limit, before: before)
+        try await page(tweets.query, limit: limit, before: before, appliesMutes: true)
     }
 
     /// The newest tweets of the users the signed-in user follows, and their own.
@@ -43,7 +43,7 @@ public final class TweetService: Sendable {
         return try await timeline(
             tweets: tweets.query.whereField("uid", in: values),
             retweets: store.collection(Collections.retweets).whereField("uid", in: values),
-            retweeters: Set(uids), limit: limit, before: before)
+            retweeters: Set(uids), limit: limit, before: before, filter: try await rowFilter(appliesMutes: true))
     }
 
     /// The newest tweets of `uid` that are not replies, and their retweets (the profile's Tweets tab).
@@ -51,14 +51,14 @@ public final class TweetService: Sendable {
         try await timeline(
             tweets: tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isEqualTo: .null),
             retweets: store.collection(Collections.retweets).whereField("uid", isEqualTo: .string(uid)),
-            retweeters: [uid], limit: limit, before: before)
+            retweeters: [uid], limit: limit, before: before, filter: try await rowFilter(appliesMutes: false))
     }
 
     /// The newest replies of `uid` (the profile's Replies tab).
     public func fetchReplies(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         try await page(
             tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isNotEqualTo: .null),
-            limit: limit, before: before)
+            limit: limit, before: before, appliesMutes: false)
     }
 
     /// The replies to one tweet, oldest first (a thread).
@@ -78,11 +78,8 @@ public final class TweetService: Sendable {
             }
             query = query.start(after: cursor)
         }
-        let likedIDs = try await query.select([]).getDocuments().map(\.documentID)
-        let found = try await store.getDocuments(likedIDs.map { tweets.document($0) })
-        let byID = Dictionary(found.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
         // deleteTweet removes a tweet's likes in the same transaction, so every like has its tweet.
-        return try await hydrate(likedIDs.compactMap { byID[$0] })
+        return try await markedTweets(query, limit: limit, filter: try await rowFilter(appliesMutes: false))
     }
 
     /// One tweet, with its author.
@@ -139,6 +136,7 @@ public final class TweetService: Sendable {
             // The ID from the commit's own time, which only grows: IDs, and so the search index's
             // buckets, stay in posting order even when posters wait for one another.
             let path = tweets.document(ids.next(at: transaction.time))
+            let filters = ViewerFilters(fields: try await transaction.getDocument(ViewerFilters.path(of: uid))?.data)
             var notifications = NotificationBatch()
             var notified: Set<String> = [uid]
             var owners: JSONObject = [:]  // replyToUid, quoteUid: kept so deleting withdraws their notifications
@@ -150,6 +148,9 @@ public final class TweetService: Sendable {
                 guard let target else { continue }
                 guard let snapshot = try await transaction.getDocument(target) else {
                     throw TweetError.notFound(target.documentID)
+                }
+                if let owner = snapshot.data["uid"]?.stringValue, filters.isBlocked(owner) {
+                    try await SafetyService.requireReachable(owner, by: uid, in: transaction)
                 }
                 if field == "replyCount", snapshot.data[field] == nil {
                     // A tweet from before reply counts were kept: its replies are counted once.
@@ -168,7 +169,8 @@ public final class TweetService: Sendable {
             // Each mentioned user once, if they exist and were not notified of a reply or quote already.
             for name in mentioned.prefix(Self.maximumNotifiedMentions) {
                 let query = users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
-                guard let user = try await transaction.getDocuments(query).first,
+                // A mention between two accounts that a block keeps apart notifies no one.
+                guard let user = try await transaction.getDocuments(query).first, !filters.isBlocked(user.documentID),
                     notified.insert(user.documentID).inserted
                 else { continue }
                 notifications.notify(user.documentID, .mention, from: uid, tweetID: path.documentID)
@@ -335,15 +337,54 @@ public final class TweetService: Sendable {
     // MARK: Pages
 
     /// Runs `query` newest first from after tweet `before`, and joins the page.
-    private func page(_ query: Query, limit: Int, before: String?) async throws -> [Tweet] {
+    private func page(_ query: Query, limit: Int, before: String?, appliesMutes: Bool) async throws -> [Tweet] {
         var query = query.order(by: "timestamp", descending: true).limit(to: limit)
+        // The cursor and the viewer's filters in one read.
+        let (filter, found) = try await rowFilter(
+            appliesMutes: appliesMutes, alongside: before.map { [tweets.document($0)] } ?? [])
         if let before {
-            guard let cursor = try await store.getDocument(tweets.document(before)) else {
-                throw TweetError.notFound(before)
-            }
+            guard let cursor = found.first else { throw TweetError.notFound(before) }
             query = query.start(after: cursor)
         }
-        return try await hydrate(query.getDocuments())
+        guard !filter.isEmpty else { return try await hydrate(query.getDocuments()) }
+        // Hidden rows are read past, a page at a time, until the page is full or the tweets end.
+        var kept: [DocumentSnapshot] = []
+        while true {
+            let batch = try await query.getDocuments()
+            kept += batch.filter { !filter.hides(tweet: $0) }.prefix(limit - kept.count)
+            guard kept.count < limit, batch.count == limit, let last = batch.last else { break }
+            query = query.start(after: last)
+        }
+        return try await hydrate(kept)
+    }
+
+    /// Throws the block between the signed-in user and `uid`, if there is one, as
+    /// ``SafetyError`` says it: for a tweet or profile asked for by name.
+    func requireReachable(_ uid: String) async throws {
+        guard let me = try await auth.currentUid(), me != uid else { return }
+        let filters = ViewerFilters(fields: try await store.getDocument(ViewerFilters.path(of: me))?.data)
+        guard filters.isBlocked(uid) else { return }
+        let user = try await store.getDocument(DocumentPath(collection: Collections.users, documentID: uid))
+        throw filters.blockError(uid, username: user?.data["username"]?.stringValue ?? uid)
+    }
+
+    /// The signed-in user's filters for a listing: with `appliesMutes`, muted accounts and words
+    /// hide rows too (feeds, searches, threads, notifications); else only blocks do (a profile's
+    /// tabs, bookmarks). Signed out, nothing is hidden.
+    func rowFilter(appliesMutes: Bool) async throws -> RowFilter {
+        try await rowFilter(appliesMutes: appliesMutes, alongside: []).filter
+    }
+
+    /// ``rowFilter(appliesMutes:)`` and the documents at `paths`, in one batched read: those of
+    /// `paths` that exist, in their order.
+    func rowFilter(appliesMutes: Bool, alongside paths: [DocumentPath]) async throws -> (
+        filter: RowFilter, documents: [DocumentSnapshot]
+    ) {
+        let own = try await auth.currentUid().map { ViewerFilters.path(of: $0) }
+        let all = paths + [own].compactMap { $0 }
+        let found = all.isEmpty ? [] : try await store.getDocuments(all)
+        let filters = ViewerFilters(fields: found.first { $0.path == own }?.data)
+        return (RowFilter(filters, now: Date(), appliesMutes: appliesMutes), found.filter { $0.path != own })
     }
 
     /// Decodes a page of tweet documents and joins their authors, the tweets they reply to and

@@ -217,7 +217,21 @@ public final class UserService: Sendable {
     /// A profile's header: the user `reference` names (as ``fetchUser(matching:)`` reads it; `nil`
     /// for the signed-in user), their counters and whether the signed-in user follows them. A uid
     /// is read in one batch with its counters and the follow: one round trip to a server.
+    /// - Throws: ``UserError/notFound(_:)``, or ``SafetyError`` when a block keeps the two apart.
     public func fetchProfile(matching reference: String?) async throws -> (
+        user: User, stats: UserStats, isFollowed: Bool
+    ) {
+        let profile = try await lookUpProfile(matching: reference)
+        if let me = try await auth.currentUid(), me != profile.user.id {
+            let filters = ViewerFilters(fields: try await store.getDocument(ViewerFilters.path(of: me))?.data)
+            if filters.isBlocked(profile.user.id) {
+                throw filters.blockError(profile.user.id, username: profile.user.username)
+            }
+        }
+        return profile
+    }
+
+    private func lookUpProfile(matching reference: String?) async throws -> (
         user: User, stats: UserStats, isFollowed: Bool
     ) {
         let me = try await auth.currentUid()
@@ -294,6 +308,35 @@ public final class UserService: Sendable {
             actor: me, target: users.document(uid), notFound: UserError.notFound(uid),
             marker: DocumentPath(collection: Collections.following(of: me), documentID: uid),
             notification: (.follow, nil))
+    }
+
+    /// Ends the follows between `uid` and `other`, either way, inside `transaction`: their
+    /// documents, the following lists, each user's counters in one write, and the follows'
+    /// notifications. A block does this.
+    static func endFollows(
+        between uid: String, and other: String, in transaction: Transaction, store: any DocumentStore
+    )
+        async throws
+    {
+        func marker(_ follower: String, _ followed: String) -> DocumentPath {
+            DocumentPath(collection: Collections.following(of: follower), documentID: followed)
+        }
+        let follows = try await transaction.getDocument(marker(uid, other)) != nil
+        let followed = try await transaction.getDocument(marker(other, uid)) != nil
+        guard follows || followed else { return }
+        var notifications = NotificationBatch()
+        for (user, peer, isFollowing, isFollowed) in [(uid, other, follows, followed), (other, uid, followed, follows)]
+        {
+            let stats = try await StatsCounter.add(
+                [(isFollowing ? -1 : 0, \.following), (isFollowed ? -1 : 0, \.followers)], of: user, in: transaction,
+                store: store)
+            guard isFollowing else { continue }
+            transaction.deleteDocument(marker(user, peer))
+            transaction.deleteDocument(followerPath(of: peer, by: user))
+            try await FollowingList.record(user, follows: peer, false, stats: stats, in: transaction, store: store)
+            notifications.withdraw(peer, .follow, from: user, tweetID: nil)
+        }
+        try await notifications.apply(in: transaction, store: store)
     }
 
     /// `followers/{uid}/user-followers/{follower}`: the follow as the user followed keeps it.

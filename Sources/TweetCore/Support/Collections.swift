@@ -11,6 +11,9 @@ package enum Collections {
     static let userLikes = "user-likes"
     /// `user-stats/{uid}`: the counts a profile shows, kept by the transactions that change them.
     static let userStats = "user-stats"
+    /// `user-filters/{uid}`: whom `uid` blocks and is blocked by, and what they mute
+    /// (``ViewerFilters``), private to them.
+    static let userFilters = "user-filters"
 
     /// `retweets/rt_{id}`: who retweeted what, and when, in time order.
     package static let retweets = "retweets"

@@ -1,0 +1,177 @@
+import FoundationEssentials
+import TweetStore
+import TwitterText
+
+/// What one user keeps out of sight, kept in `user-filters/{uid}`: the accounts they block, the
+/// accounts that block them (written by the blocker, so that every check reads one document, the
+/// viewer's own), and the accounts, words and hashtags they mute, each mute for good or until a
+/// time. Read once per command; a user with none has no document, and reading that costs a lookup.
+public struct ViewerFilters: Sendable, Equatable {
+    /// A muted account or term: since when, until when (`nil`: until unmuted), and for a term, the
+    /// words as the user wrote them.
+    public struct Mute: Sendable, Equatable {
+        public var since: Date
+        public var until: Date?
+        public var text: String?
+
+        public init(since: Date, until: Date?, text: String? = nil) {
+            self.since = since
+            self.until = until
+            self.text = text
+        }
+
+        /// Whether the mute holds at `now`.
+        public func isActive(at now: Date) -> Bool { until.map { now < $0 } ?? true }
+    }
+
+    /// Accounts this user blocks, with when.
+    public var blocking: [String: Date] = [:]
+    /// Accounts that block this user, with when.
+    public var blockedBy: [String: Date] = [:]
+    /// Muted accounts, by uid.
+    public var mutedUsers: [String: Mute] = [:]
+    /// Muted words and hashtags, by their folded search terms joined with spaces (`#swiftui`,
+    /// `cat`, `new york`): a tweet is hidden when it has every term of one of them.
+    public var mutedTerms: [String: Mute] = [:]
+
+    public init() {}
+
+    /// The most accounts one user may block, and mute; and the most words and hashtags they may
+    /// mute. Every command reads the lists whole, so they are bounded.
+    public static let maximumAccounts = 5_000
+    public static let maximumTerms = 500
+
+    /// Whether any filter applies at all: most users have none, and their listings skip every check.
+    public var isEmpty: Bool { blocking.isEmpty && blockedBy.isEmpty && mutedUsers.isEmpty && mutedTerms.isEmpty }
+
+    /// Whether rows by `uid` are kept from this user: blocked either way.
+    public func isBlocked(_ uid: String) -> Bool { blocking[uid] != nil || blockedBy[uid] != nil }
+
+    /// What a block between this user and `uid` (named `username`) refuses, as one sentence: the
+    /// blocker is told to unblock; the blocked one only that they are blocked.
+    func blockError(_ uid: String, username: String) -> SafetyError {
+        blocking[uid] != nil ? .youBlocked(username: username) : .blockedYou(username: username)
+    }
+
+    /// Whether `uid`'s tweets are hidden from feeds, searches, threads and notifications at `now`.
+    public func hidesAuthor(_ uid: String, at now: Date) -> Bool {
+        isBlocked(uid) || mutedUsers[uid]?.isActive(at: now) == true
+    }
+
+    /// The term lists of the mutes active at `now`, each as ``SearchTerms`` makes a query's terms.
+    func activeTermLists(at now: Date) -> [[String]] {
+        mutedTerms.filter { $0.value.isActive(at: now) }.keys.sorted().map { $0.split(separator: " ").map(String.init) }
+    }
+
+    // MARK: The document
+
+    static func path(of uid: String) -> DocumentPath {
+        DocumentPath(collection: Collections.userFilters, documentID: uid)
+    }
+
+    /// The filters a document holds. Entries that are not as this type writes them are left out:
+    /// the store is not trusted, and a damaged entry must not hide or show more than it says.
+    init(fields: JSONObject?) {
+        guard let fields else { return }
+        func dates(_ key: String) -> [String: Date] {
+            guard case .object(let entries)? = fields[key] else { return [:] }
+            var result: [String: Date] = [:]
+            for (uid, value) in entries {
+                if let date = value.stringValue.flatMap(Timestamp.date(from:)) { result[uid] = date }
+            }
+            return result
+        }
+        func mutes(_ key: String) -> [String: Mute] {
+            guard case .object(let entries)? = fields[key] else { return [:] }
+            var result: [String: Mute] = [:]
+            for (name, value) in entries {
+                guard case .object(let mute) = value,
+                    let since = mute["since"]?.stringValue.flatMap(Timestamp.date(from:))
+                else { continue }
+                let until = mute["until"]?.stringValue.flatMap(Timestamp.date(from:))
+                if mute["until"].map({ $0 != .null }) == true, until == nil { continue }
+                result[name] = Mute(since: since, until: until, text: mute["text"]?.stringValue)
+            }
+            return result
+        }
+        blocking = dates("blocking")
+        blockedBy = dates("blockedBy")
+        mutedUsers = mutes("mutedUsers")
+        mutedTerms = mutes("mutedTerms")
+    }
+
+    /// The document's fields; `nil` when nothing is left, so the document is deleted.
+    var fields: JSONObject? {
+        guard !isEmpty else { return nil }
+        func dates(_ entries: [String: Date]) -> JSONValue {
+            .object(JSONObject(entries.mapValues { .string(Timestamp.string(from: $0)) }))
+        }
+        func mutes(_ entries: [String: Mute]) -> JSONValue {
+            .object(
+                JSONObject(
+                    entries.mapValues { mute in
+                        var fields: JSONObject = [
+                            "since": .string(Timestamp.string(from: mute.since)),
+                            "until": mute.until.map { .string(Timestamp.string(from: $0)) } ?? .null,
+                        ]
+                        if let text = mute.text { fields["text"] = .string(text) }
+                        return .object(fields)
+                    }))
+        }
+        return [
+            "blocking": dates(blocking), "blockedBy": dates(blockedBy), "mutedUsers": mutes(mutedUsers),
+            "mutedTerms": mutes(mutedTerms),
+        ]
+    }
+}
+
+/// Which rows of a listing a viewer's filters keep, read from the documents themselves before any
+/// join, so that a page hides rows and reads on in place of them.
+struct RowFilter: Sendable {
+    let filters: ViewerFilters
+    let now: Date
+    /// Whether muted accounts and terms apply (feeds, searches, threads, notifications), or only
+    /// blocks (a profile's tabs, bookmarks).
+    let appliesMutes: Bool
+    private let termLists: [[String]]
+
+    init(_ filters: ViewerFilters, now: Date, appliesMutes: Bool) {
+        self.filters = filters
+        self.now = now
+        self.appliesMutes = appliesMutes
+        termLists = appliesMutes ? filters.activeTermLists(at: now) : []
+    }
+
+    /// Whether a listing shows nothing differently with this filter.
+    var isEmpty: Bool { filters.blocking.isEmpty && filters.blockedBy.isEmpty && !appliesMutesToAnyone }
+
+    private var appliesMutesToAnyone: Bool {
+        appliesMutes && (!termLists.isEmpty || filters.mutedUsers.values.contains { $0.isActive(at: now) })
+    }
+
+    /// Whether a row by `uid` is hidden.
+    func hidesAuthor(_ uid: String?) -> Bool {
+        guard let uid else { return false }
+        return appliesMutes ? filters.hidesAuthor(uid, at: now) : filters.isBlocked(uid)
+    }
+
+    /// Whether a tweet document is hidden: by its author, or by a muted term its caption, hashtags
+    /// or mentions have (matched as search matches them).
+    func hides(tweet snapshot: DocumentSnapshot) -> Bool {
+        if hidesAuthor(snapshot.data["uid"]?.stringValue) { return true }
+        guard !termLists.isEmpty, let caption = snapshot.data["caption"]?.stringValue else { return false }
+        let record = try? snapshot.data(as: TweetRecord.self)  // An undecodable tweet fails later, where it is joined.
+        return hasMutedTerm(caption: caption, entities: record?.entities ?? TweetEntities())
+    }
+
+    /// ``hides(tweet:)`` for a tweet already read.
+    func hides(_ tweet: Tweet) -> Bool {
+        hidesAuthor(tweet.uid) || hasMutedTerm(caption: tweet.caption, entities: tweet.entities ?? TweetEntities())
+    }
+
+    private func hasMutedTerm(caption: String, entities: TweetEntities) -> Bool {
+        guard !termLists.isEmpty else { return false }
+        let terms = Set(SearchTerms.terms(caption: caption, entities: entities))
+        return termLists.contains { list in list.allSatisfy(terms.contains) }
+    }
+}
