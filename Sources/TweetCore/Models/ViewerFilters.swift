@@ -135,18 +135,19 @@ struct RowFilter: Sendable {
     let appliesMutes: Bool
     private let termLists: [[String]]
 
+    /// Whether a listing shows nothing differently with this filter: worked out once, since
+    /// listings ask for every row.
+    let isEmpty: Bool
+
     init(_ filters: ViewerFilters, now: Date, appliesMutes: Bool) {
         self.filters = filters
         self.now = now
         self.appliesMutes = appliesMutes
-        termLists = appliesMutes ? filters.activeTermLists(at: now) : []
-    }
-
-    /// Whether a listing shows nothing differently with this filter.
-    var isEmpty: Bool { filters.blocking.isEmpty && filters.blockedBy.isEmpty && !appliesMutesToAnyone }
-
-    private var appliesMutesToAnyone: Bool {
-        appliesMutes && (!termLists.isEmpty || filters.mutedUsers.values.contains { $0.isActive(at: now) })
+        let termLists = appliesMutes ? filters.activeTermLists(at: now) : []
+        self.termLists = termLists
+        let mutesAnyone =
+            appliesMutes && (!termLists.isEmpty || filters.mutedUsers.values.contains { $0.isActive(at: now) })
+        isEmpty = filters.blocking.isEmpty && filters.blockedBy.isEmpty && !mutesAnyone
     }
 
     /// Whether a row by `uid` is hidden.
