@@ -23,6 +23,7 @@ public enum CommandLineTool {
         BookmarkCommand.self, UnbookmarkCommand.self, DeleteCommand.self, FollowUserCommand.self,
         UnfollowUserCommand.self, EditProfileCommand.self,
         SeedCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, CompactCommand.self,
+        ReindexCommand.self,
         ConfigCommand.self,
         CompletionsCommand.self,
         ManpageCommand.self, VersionCommand.self, HelpCommand.self,
