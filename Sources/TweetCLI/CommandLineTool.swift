@@ -24,6 +24,7 @@ public enum CommandLineTool {
         UnfollowUserCommand.self, BlockCommand.self, UnblockCommand.self, BlocksCommand.self, MuteCommand.self,
         UnmuteCommand.self, MutesCommand.self, EditProfileCommand.self,
         SeedCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, CompactCommand.self,
+        ReindexCommand.self,
         ConfigCommand.self,
         CompletionsCommand.self,
         ManpageCommand.self, VersionCommand.self, HelpCommand.self,

@@ -284,6 +284,38 @@ struct QueryTests {
         #expect(try await ids(people.order(by: Query.documentID, descending: true)) == ["r", "q", "d", "b", "a"])
     }
 
+    /// A walk over a collection in ID order, a page at a time after the last page's document (as
+    /// `reindex` walks the tweets), meets every document once, in either direction, with a filter
+    /// and a selection, over documents replaced (`d` now passes the filter) and deleted since.
+    @Test(arguments: StoreLayout.allCases)
+    func pagesInIDOrderFollowTheirCursorInEitherDirection(_ layout: StoreLayout) async throws {
+        let people = try await addPeople(layout)
+        try await people.store.setData(["name": .string("dee"), "age": .integer(33)], at: people.document("d"))
+        try await people.store.runTransaction { $0.deleteDocument(people.document("q")) }
+        try await people.store.setData(["name": .string("zed"), "age": .integer(50)], at: people.document("z"))
+        for descending in [false, true] {
+            for limit in 1...6 {
+                let query = people.order(by: Query.documentID, descending: descending).select(["name"])
+                for (filtered, expected) in [
+                    (query, ["a", "b", "d", "r", "z"]),
+                    (query.whereField("age", isLessThan: .integer(35)), ["a", "b", "d", "r"]),
+                ] {
+                    var seen: [String] = []
+                    var page = try await filtered.limit(to: limit).getDocuments()
+                    while let last = page.last {
+                        #expect(page.allSatisfy { $0.data.keys.allSatisfy { $0 == "name" } })
+                        seen += page.map(\.documentID)
+                        page = try await filtered.start(after: last).limit(to: limit).getDocuments()
+                    }
+                    #expect(seen == (descending ? expected.reversed() : expected), "limit \(limit)")
+                }
+            }
+        }
+        #expect(
+            try await people.order(by: Query.documentID).getDocuments().map { $0.data["name"] }
+                == ["ann", "bob", "dee", "eve", "zed"].map { .string($0) })
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func laterOrdersBreakTiesOfEarlierOnes(_ layout: StoreLayout) async throws {
         let people = try await addPeople(layout)

@@ -243,7 +243,7 @@ extension TweetService {
             }
             for id in order { transaction.setData(added[id]!, at: tweets.document(id)) }
             for (term, ids) in postings {
-                try await SearchIndex.addImported(ids, term: term, in: transaction, store: store)
+                try await SearchIndex.addMissing(ids, term: term, in: transaction, store: store)
             }
             for (hour, tags) in hashtags {
                 try await SearchIndex.countImportedHashtags(tags, hour: hour, in: transaction)

@@ -143,25 +143,29 @@ package enum SearchIndex {
         try await countHashtags(entities, at: time, by: 1, in: transaction)
     }
 
-    /// Indexes imported tweets under one term: `ids` (new tweets, in ID order) may fall anywhere in
-    /// time, so the term's buckets that their range overlaps are read, and those IDs and the new
-    /// ones are written again as buckets of ``seedBucketSize``, keeping the buckets apart and in
-    /// order.
+    /// Adds to `term` those of `ids` (tweets that have the term) that its buckets do not hold yet,
+    /// and returns how many it added: all of an archive's new tweets, or the few a reindex finds
+    /// missing. The IDs may fall anywhere in time, so the term's buckets that their range overlaps
+    /// are read; when some are missing, those buckets' IDs and the missing ones are written again
+    /// as buckets of ``seedBucketSize``, keeping the buckets apart and in order. When none is
+    /// missing, nothing is written.
     ///
-    /// The term's `open` bucket is its newest (posts, the seed and this keep it so): when the new
-    /// IDs all follow it, as an archive's oldest-first batches do, nothing can overlap and two
-    /// reads by key stand in for the query.
-    static func addImported(_ ids: [String], term: String, in transaction: Transaction, store: any DocumentStore)
-        async throws
+    /// The term's `open` bucket is its newest (posts, the seed and this keep it so): when the IDs
+    /// all follow it, as an archive's oldest-first batches do, nothing can overlap and two reads by
+    /// key stand in for the query.
+    @discardableResult
+    static func addMissing(_ given: [String], term: String, in transaction: Transaction, store: any DocumentStore)
+        async throws -> Int
     {
-        let ids = ids.sorted(by: ByteOrder.precedes)
-        guard let first = ids.first, let last = ids.last else { return }
+        var ids: [String] = []
+        for id in given.sorted(by: ByteOrder.precedes) where ids.last != id { ids.append(id) }
+        guard let first = ids.first, let last = ids.last else { return 0 }
         let path = termPath(term)
         let existing = try await transaction.getDocument(path)?.data
         var fields = existing ?? [:]
         let buckets = bucketsCollection(term)
         let open = fields["open"]?.stringValue
-        var merged = ids
+        var held: [String] = []
         var replaced: [DocumentPath] = []
         var follows = existing == nil
         if existing != nil, let open,
@@ -172,26 +176,44 @@ package enum SearchIndex {
             follows = true
         }
         if !follows {
-            // Buckets at or below the newest new ID, newest first, until one ends below the oldest.
+            // Buckets at or below the newest ID, newest first, to the end of the page that reaches
+            // one ending below the oldest: a post that came a moment out of order can leave a
+            // bucket reaching below the start of the one after it. The first page is of two (the
+            // bucket that holds the IDs, most often, and the one below), as a reindex checks a
+            // few IDs of each term at a time.
             let holding = bucketHolding(last, term: term, store: store)
-            var query = holding.limit(to: 8)
-            scan: while true {
+            var limit = 2
+            var query = holding.limit(to: limit)
+            while true {
                 let page = try await transaction.getDocuments(query)
+                var reachedBelow = false
                 for bucket in page {
-                    let held = Self.ids(bucket.data)
-                    guard let top = held.last else { continue }
-                    if ByteOrder.precedes(top, first) { break scan }
-                    merged += held
+                    let inBucket = Self.ids(bucket.data)
+                    guard let top = inBucket.last else { continue }
+                    if ByteOrder.precedes(top, first) {
+                        reachedBelow = true
+                        continue
+                    }
+                    held += inBucket
                     replaced.append(bucket.path)
                 }
-                guard page.count == 8, let end = page.last else { break }
-                query = holding.start(after: end).limit(to: 8)
+                guard !reachedBelow, page.count == limit, let end = page.last else { break }
+                limit = 8
+                query = holding.start(after: end).limit(to: limit)
             }
-            merged.sort(by: ByteOrder.precedes)
+            held.sort(by: ByteOrder.precedes)
         }
+        // Both lists are sorted: one pass finds the IDs no bucket holds.
+        var missing: [String] = []
+        var position = held.startIndex
+        for id in ids {
+            while position < held.endIndex, ByteOrder.precedes(held[position], id) { position += 1 }
+            if position == held.endIndex || held[position] != id { missing.append(id) }
+        }
+        guard !missing.isEmpty else { return 0 }
         var unique: [String] = []
-        unique.reserveCapacity(merged.count)
-        for id in merged where unique.last != id { unique.append(id) }
+        unique.reserveCapacity(held.count + missing.count)
+        for id in (held + missing).sorted(by: ByteOrder.precedes) where unique.last != id { unique.append(id) }
         for bucket in replaced { transaction.deleteDocument(bucket) }
         var newest: [String] = []
         for chunk in stride(from: 0, to: unique.count, by: seedBucketSize) {
@@ -207,9 +229,10 @@ package enum SearchIndex {
             fields["open"] = .string(newest[0])
             fields["openSize"] = .integer(Int64(newest.count))
         }
-        let (tweets, overflow) = (fields["tweets"]?.integerValue ?? 0).addingReportingOverflow(Int64(ids.count))
+        let (tweets, overflow) = (fields["tweets"]?.integerValue ?? 0).addingReportingOverflow(Int64(missing.count))
         fields["tweets"] = .integer(overflow ? .max : tweets)
         transaction.setData(fields, at: path)
+        return missing.count
     }
 
     /// Counts imported tweets' hashtags in one hour: `tags`, one entry per tweet and hashtag.

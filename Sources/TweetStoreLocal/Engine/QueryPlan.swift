@@ -104,7 +104,12 @@ struct QueryPlan {
             rangeFilters = []
             stringSets = Self.stringSets(of: query.filters)
             requiredValue = nil  // a scan checks its filters on each parsed document
-            isOrdered = false
+            // A collection's documents lie in ID order in each segment, so a query ordered by ID
+            // alone streams them, as far as its limit, rather than reading the collection whole:
+            // a walk over every tweet a page at a time would otherwise read the rest each time.
+            isOrdered =
+                collectionPath != nil && orderFields.isEmpty
+                && query.orders.allSatisfy { $0.descending == isDescending }
             return
         }
         self.index = index
@@ -228,8 +233,16 @@ struct QueryPlan {
                     let end = try segment.bound(ofID: upper.id, in: path, upper: upper.inclusive, within: range)
                     range = range.lowerBound..<end
                 }
+                // A page after a cursor starts there with a binary search rather than by skipping.
+                if isOrdered, let cursor = query.startAfter?.last?.stringValue,
+                    cursor.utf8.starts(with: (path + "/").utf8)
+                {
+                    let id = String(decoding: cursor.utf8.dropFirst(path.utf8.count + 1), as: UTF8.self)
+                    let bound = try segment.bound(ofID: id, in: path, upper: !descending, within: range)
+                    range = descending ? range.lowerBound..<bound : bound..<range.upperBound
+                }
                 var stream = SegmentStream(
-                    segment: segment, rank: rank, index: nil, positions: range, descending: false)
+                    segment: segment, rank: rank, index: nil, positions: range, descending: isOrdered && descending)
                 stream.requiredBytes = query.textSearch.flatMap(Self.literalBytes)
                 stream.fields = decodedFields
                 return [stream]
