@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TweetCore
 import TweetStore
+import TweetStorePostgres
 import TweetSystem
 
 #if canImport(Glibc)
@@ -13,12 +14,32 @@ struct ConfigFile: Equatable {
     /// The keys there are, what each holds, and how a value is checked.
     enum Key: String, CaseIterable {
         case store, color, limit
+        case postgresConnectTimeout = "postgres-connect-timeout"
+        case postgresStatementTimeout = "postgres-statement-timeout"
+        case postgresLockTimeout = "postgres-lock-timeout"
 
         var help: String {
+            let seconds = "\(PostgresTimeouts.range.lowerBound)–\(PostgresTimeouts.range.upperBound)"
             switch self {
             case .store: return "the store directory, below --store and TWEETCLI_STORE"
             case .color: return "auto, always or never, below --color and NO_COLOR"
             case .limit: return "the default page size of listings, \(Limits.page.lowerBound)–\(Limits.page.upperBound)"
+            case .postgresConnectTimeout:
+                return "seconds to wait for a PostgreSQL server to connect, \(seconds) (default 10)"
+            case .postgresStatementTimeout:
+                return "seconds a PostgreSQL statement may run, \(seconds) (default 30)"
+            case .postgresLockTimeout:
+                return "seconds to wait for a PostgreSQL lock another client holds, \(seconds) (default 10)"
+            }
+        }
+
+        /// The default of a key whose value is a number of seconds.
+        var defaultSeconds: Int? {
+            switch self {
+            case .postgresConnectTimeout: return PostgresTimeouts.standard.connect
+            case .postgresStatementTimeout: return PostgresTimeouts.standard.statement
+            case .postgresLockTimeout: return PostgresTimeouts.standard.lock
+            case .store, .color, .limit: return nil
             }
         }
 
@@ -33,6 +54,13 @@ struct ConfigFile: Equatable {
                 guard let number = Int(value), Limits.page.contains(number) else {
                     return
                         "limit must be a whole number from \(Limits.page.lowerBound) to \(Limits.page.upperBound), not '\(value)'"
+                }
+                return nil
+            case .postgresConnectTimeout, .postgresStatementTimeout, .postgresLockTimeout:
+                let range = PostgresTimeouts.range
+                guard let number = Int(value), range.contains(number) else {
+                    return "\(rawValue) must be a whole number of seconds from \(range.lowerBound) to "
+                        + "\(range.upperBound), not '\(value)'"
                 }
                 return nil
             }
