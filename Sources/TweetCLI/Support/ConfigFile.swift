@@ -3,6 +3,7 @@ import TweetCore
 import TweetStore
 import TweetStorePostgres
 import TweetSystem
+import TwitterText
 
 #if canImport(Glibc)
     import Glibc
@@ -45,6 +46,13 @@ struct ConfigFile: Equatable {
 
         /// Why `value` cannot be this key's value, or `nil` when it can.
         func problem(with value: String) -> String? {
+            // A line break would write other keys into the file, and a NUL would cut a path short
+            // where the system reads it: no setting holds a control character.
+            if let scalar = TextRules.forbiddenCharacter(in: value, multiline: false) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                return "\(rawValue) holds the control character \(code); a setting is one line of visible text"
+            }
             switch self {
             case .store:
                 return value.isEmpty ? "store needs a path" : nil
@@ -114,7 +122,15 @@ struct ConfigFile: Equatable {
     /// - Throws: ``CommandFailure`` naming the line of an unknown key or a bad value.
     init(path: String, lenient: Bool = false) throws {
         self.path = path
-        guard let data = try Self.read(path) else { return }
+        let read: Data?
+        do {
+            read = try Self.read(path)
+        } catch let failure as CommandFailure where lenient {
+            // `config` goes on with no settings, so that `config set` can replace what is there.
+            problems.append(failure.description)
+            return
+        }
+        guard let data = read else { return }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw CommandFailure("the config file \(path) is not UTF-8 text")
         }
@@ -145,14 +161,23 @@ struct ConfigFile: Equatable {
     }
 
     /// The file's bytes, or `nil` when there is no file: open(2) and read(2), since every command
-    /// reads it and FileManager costs more than the read.
+    /// reads it and FileManager costs more than the read. Only a regular file is read: a FIFO or a
+    /// device put there would hang every command (O_NONBLOCK makes the open return, fstat says what
+    /// it is).
     private static func read(_ path: String) throws -> Data? {
-        var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw CommandFailure("cannot read the config file \(path): \(String(cString: strerror(errno)))")
+        let opened: Int32?
+        do {
+            opened = try FileIO.openRegular(path, O_RDONLY)
+        } catch FileError.cannotOpen(_, let reason) where reason == FileIO.notRegular {
+            throw CommandFailure(
+                "the config file \(path) is not a regular file",
+                hint: "remove it, or replace it with a setting: tweetcli config set KEY VALUE")
+        } catch FileError.cannotOpen(_, let reason) {
+            // A file where a folder of the path should be: no config file, as before.
+            if reason == String(cString: strerror(ENOTDIR)) { return nil }
+            throw CommandFailure("cannot read the config file \(path): \(reason)")
         }
+        guard let fd = opened else { return nil }
         defer { close(fd) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
