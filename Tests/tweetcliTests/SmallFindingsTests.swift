@@ -41,3 +41,56 @@ struct SmallFindingsTests {
 enum JSON {
     static func object(_ text: String) throws -> [String: Any] { try json(text) }
 }
+
+extension SmallFindingsTests {
+    /// A backup whose counters were set below zero (a damaged or hostile store), loaded into a
+    /// fresh store: the counts read as 0, and the next like, retweet or follow makes them 1.
+    @Test(arguments: [false, true])
+    func countersBelowZeroReadAsZeroAndCountUpFromThere(onPostgres: Bool) throws {
+        guard let cli = try Self.makeCLI(onPostgres: onPostgres) else { return }
+        let source = try CLIRunner()
+        let ada = try source.register("ada", fullname: "Ada")
+        let tweet = try source.post("hello")
+        try source.register("bob", fullname: "Bob")
+        var lines: [String] = []
+        for line in try source.run(["export"]).stdout.split(separator: "\n") {
+            var document = try json(String(line))
+            var data = document["data"] as? [String: Any] ?? [:]
+            if document["path"] as? String == "tweets/\(tweet)" {
+                (data["likes"], data["retweets"], data["replyCount"], data["quotes"]) = (-5, -2, -7, -1)
+            } else if document["path"] as? String == "user-stats/\(ada)" {
+                (data["followers"], data["following"], data["tweets"]) = (-3, -4, -9)
+            }
+            document["data"] = data
+            lines.append(String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self))
+        }
+        let imported = try cli.run(["import", "-"], stdin: lines.joined(separator: "\n") + "\n")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        try cli.login("bob")
+        let feed = try cli.run(["feed"])
+        #expect(feed.stdout.contains("♡ 0  ↻ 0  ↩ 0"), "\(feed.stdout)")
+        #expect(!feed.stdout.contains("-"), "a count below zero shown: \(feed.stdout)")
+        let row = try #require(try jsonArray(try cli.run(["feed", "--json"]).stdout).first)
+        #expect(row["likes"] as? Int == 0 && row["retweets"] as? Int == 0 && row["replyCount"] as? Int == 0)
+        let profile = try json(try cli.run(["profile", "@ada", "--json"]).stdout)
+        let stats = profile["stats"] as? [String: Any] ?? [:]
+        #expect(stats["followers"] as? Int == 0 && stats["following"] as? Int == 0, "\(stats)")
+        // Counted up from 0, not from below it.
+        #expect(try cli.run(["like", tweet]).status == 0)
+        #expect(try cli.run(["retweet", tweet]).status == 0)
+        #expect(try cli.run(["post", "a reply", "--reply-to", tweet]).status == 0)
+        #expect(try cli.run(["follow", "@ada"]).status == 0)
+        let after = try #require(
+            try jsonArray(try cli.run(["feed", "--json"]).stdout).first { $0["id"] as? String == tweet })
+        #expect(after["likes"] as? Int == 1, "\(after)")
+        #expect(after["retweets"] as? Int == 1 && after["replyCount"] as? Int == 1, "\(after)")
+        let followed = try json(try cli.run(["profile", "@ada", "--json"]).stdout)["stats"] as? [String: Any]
+        #expect(followed?["followers"] as? Int == 1, "\(String(describing: followed))")
+        // And back down to 0, never below.
+        #expect(try cli.run(["unlike", tweet]).status == 0)
+        #expect(try cli.run(["unlike", tweet]).status == 0)
+        let unliked = try #require(
+            try jsonArray(try cli.run(["feed", "--json"]).stdout).first { $0["id"] as? String == tweet })
+        #expect(unliked["likes"] as? Int == 0)
+    }
+}

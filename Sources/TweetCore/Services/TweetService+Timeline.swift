@@ -71,7 +71,7 @@ extension TweetService {
             transaction.setData(
                 ["uid": .string(toggle.actor), "tweetId": .string(id), "timestamp": stamp], at: retweet)
             transaction.setData(["retweetId": .string(retweet.documentID), "timestamp": stamp], at: toggle.marker)
-            transaction.updateData(["retweets": .increment(1)], at: tweet.path)
+            transaction.updateData(["retweets": .incrementCount(1)], at: tweet.path)
         }
         return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
@@ -86,8 +86,7 @@ extension TweetService {
             if let retweet = mark?.data["retweetId"]?.stringValue {
                 transaction.deleteDocument(retweets.document(retweet))
             }
-            let count = tweet.data["retweets"]?.integerValue ?? 0
-            transaction.updateData(["retweets": .value(.integer(max(0, count - 1)))], at: tweet.path)
+            transaction.updateData(["retweets": .incrementCount(-1)], at: tweet.path)
         }
         return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
