@@ -311,6 +311,10 @@ public enum FieldValue: Sendable, Equatable {
     case value(JSONValue)
     /// Adds to the field's integer (a missing field counts as 0).
     case increment(Int64)
+    /// Adds to a count of things, which is never below zero: a field that is missing, not an
+    /// integer or below zero (a damaged or hostile document) counts from 0, and the sum stays
+    /// between 0 and `Int64.max`.
+    case incrementCount(Int64)
     /// Removes the field.
     case delete
 }

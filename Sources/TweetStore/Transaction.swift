@@ -113,6 +113,11 @@ extension Transaction {
                         // A damaged count saturates rather than trapping on overflow.
                         let (sum, overflow) = (fields[field]?.integerValue ?? 0).addingReportingOverflow(amount)
                         fields[field] = .integer(overflow ? (amount > 0 ? .max : .min) : sum)
+                    case .incrementCount(let amount):
+                        // The store is not trusted to hold a count of zero or more.
+                        let start = max(0, fields[field]?.integerValue ?? 0)
+                        let (sum, overflow) = start.addingReportingOverflow(amount)
+                        fields[field] = .integer(overflow ? (amount > 0 ? .max : 0) : max(0, sum))
                     }
                 }
                 record(path, fields)

@@ -45,6 +45,14 @@ struct LibPQ: @unchecked Sendable {
             UnsafeMutablePointer<PQconninfoOption>?
     let conninfoFree: @convention(c) (UnsafeMutablePointer<PQconninfoOption>?) -> Void
     let freemem: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let sendQueryParams:
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?,
+            UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32
+        ) -> Int32
+    let consumeInput: @convention(c) (OpaquePointer?) -> Int32
+    let isBusy: @convention(c) (OpaquePointer?) -> Int32
+    let socket: @convention(c) (OpaquePointer?) -> Int32
 
     /// libpq, loaded once.
     static let shared: Result<LibPQ, PostgresError> = load()
@@ -79,7 +87,9 @@ struct LibPQ: @unchecked Sendable {
                     getisnull: try symbol("PQgetisnull"), getvalue: try symbol("PQgetvalue"),
                     putCopyData: try symbol("PQputCopyData"), putCopyEnd: try symbol("PQputCopyEnd"),
                     getResult: try symbol("PQgetResult"), conninfoParse: try symbol("PQconninfoParse"),
-                    conninfoFree: try symbol("PQconninfoFree"), freemem: try symbol("PQfreemem")))
+                    conninfoFree: try symbol("PQconninfoFree"), freemem: try symbol("PQfreemem"),
+                    sendQueryParams: try symbol("PQsendQueryParams"), consumeInput: try symbol("PQconsumeInput"),
+                    isBusy: try symbol("PQisBusy"), socket: try symbol("PQsocket")))
         } catch let error as PostgresError {
             return .failure(error)
         } catch {

@@ -15,6 +15,15 @@ package final class PostgresConnection {
     /// How errors name the server: host, port and database, never the connection string (it may
     /// hold a password).
     let name: String
+    /// How long a statement's answer is waited for (the statement timeout and a little more), or
+    /// `nil` for as long as it takes: a server that stops answering ends the command.
+    private let deadline: Duration?
+    /// Set when a statement's answer did not come in time: the connection is in an unknown state
+    /// and is never used again.
+    private var abandoned = false
+    /// Set for the rest of a bulk load's transaction, whose statements (a COPY of millions of rows,
+    /// the indexes built over them, the commit that writes them out) take as long as they take.
+    package var waitsWithoutDeadline = false
 
     /// Connects with a libpq connection URI or `key=value` string.
     /// - Throws: ``PostgresError`` with one sentence a user can act on.
@@ -22,14 +31,22 @@ package final class PostgresConnection {
         name = location.displayName
         let pq = try LibPQ.get()
         self.pq = pq
-        // The connection string as `dbname` (expanded as one), then `client_encoding`, which
-        // overrides whatever it or PGCLIENTENCODING says and goes in the start-up packet: text goes
-        // both ways as UTF-8, and no `SET` costs a round trip.
-        let texts: [String] = ["dbname", "client_encoding", location.connectionString, "UTF8"]
+        // `connect_timeout` before the connection string (expanded as `dbname`), so that the
+        // string's own wins; after it, `client_encoding`, which overrides whatever it or
+        // PGCLIENTENCODING says and goes in the start-up packet (text goes both ways as UTF-8, and
+        // no `SET` costs a round trip), and `options` with the statement and lock timeouts ahead of
+        // the string's own options (or PGOPTIONS, which an explicit `options` would hide).
+        let given = location.options ?? ProcessInfo.processInfo.environment["PGOPTIONS"]
+        let connectTimeout = location.effectiveConnectTimeout
+        let texts: [String] = [
+            "connect_timeout", "dbname", "client_encoding", "options", String(connectTimeout),
+            location.connectionString, "UTF8", location.timeouts.serverOptions(before: given),
+        ]
         let strings: [UnsafeMutablePointer<CChar>?] = texts.map { strdup($0) }
         defer { strings.forEach { free($0) } }
-        let keywords: [UnsafePointer<CChar>?] = [UnsafePointer(strings[0]), UnsafePointer(strings[1]), nil]
-        let values: [UnsafePointer<CChar>?] = [UnsafePointer(strings[2]), UnsafePointer(strings[3]), nil]
+        let keywords: [UnsafePointer<CChar>?] = strings[0..<4].map { UnsafePointer($0) } + [nil]
+        let values: [UnsafePointer<CChar>?] = strings[4..<8].map { UnsafePointer($0) } + [nil]
+        deadline = location.timeouts.clientDeadline(options: given)
         let opened = pq.connectdbParams(keywords, values, 1)
         guard let connection = opened else {
             throw PostgresError.unreachable(name, reason: "libpq could not allocate a connection")
@@ -38,7 +55,7 @@ package final class PostgresConnection {
             // Before `self.connection` is set: a throw after it would run deinit, finishing it twice.
             let message = Self.text(pq.errorMessage(connection))
             pq.finish(connection)
-            throw PostgresError.connecting(name, message: message)
+            throw PostgresError.connecting(name, message: message, timeout: connectTimeout)
         }
         guard let encoding = pq.parameterStatus(connection, "client_encoding"), String(cString: encoding) == "UTF8"
         else {
@@ -88,10 +105,14 @@ package final class PostgresConnection {
         let storage = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for pointer in storage { free(pointer) } }
         let pointers: [UnsafePointer<CChar>?] = storage.map { $0.map { UnsafePointer($0) } }
-        let result = pointers.withUnsafeBufferPointer { buffer in
-            pq.execParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
+        guard !abandoned else { throw PostgresError.lost(name, message: "it stopped answering") }
+        let sent = pointers.withUnsafeBufferPointer { buffer in
+            pq.sendQueryParams(connection, sql, Int32(parameters.count), nil, buffer.baseAddress, nil, nil, 0)
         }
-        guard let result else {
+        guard sent == 1 else {
+            throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
+        }
+        guard let result = try awaitResult() else {
             throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
         }
         switch pq.resultStatus(result) {
@@ -103,6 +124,57 @@ package final class PostgresConnection {
             let error = Self.error(pq, result, connection, name)
             pq.clear(result)
             throw error
+        }
+    }
+
+    /// The result of the statement just sent, as `PQexec` would give it (the last one, or the first
+    /// COPY state), waiting on the socket no longer than ``deadline`` for each part of it.
+    private func awaitResult() throws -> OpaquePointer? {
+        let start = ContinuousClock.now
+        var last: OpaquePointer?
+        while true {
+            while pq.isBusy(connection) == 1 {
+                try waitForInput(since: start)
+                guard pq.consumeInput(connection) == 1 else {
+                    if let last { pq.clear(last) }
+                    throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
+                }
+            }
+            guard let result = pq.getResult(connection) else { return last }
+            switch pq.resultStatus(result) {
+            case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH:
+                // libpq hands a COPY state out again at every call: it is the answer, for now.
+                if let last { pq.clear(last) }
+                return result
+            default:
+                if let last { pq.clear(last) }
+                last = result
+            }
+        }
+    }
+
+    /// Waits until the server's socket has something to read, or throws once ``deadline`` has
+    /// passed since `start`: a silent server ends the command with a sentence instead of hanging it.
+    private func waitForInput(since start: ContinuousClock.Instant) throws {
+        let socket = pq.socket(connection)
+        guard socket >= 0 else { throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection))) }
+        while true {
+            var timeout: Int32 = -1
+            if let deadline, !waitsWithoutDeadline {
+                let left = start + deadline - ContinuousClock.now
+                guard left > .zero else {
+                    abandoned = true
+                    throw PostgresError.silent(name, seconds: Int(deadline.components.seconds))
+                }
+                let (seconds, attoseconds) = left.components
+                timeout = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, timeout)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR {
+                throw PostgresError.lost(name, message: String(cString: strerror(errno)))
+            }
         }
     }
 
@@ -171,7 +243,7 @@ package final class PostgresConnection {
     }
 
     /// Whether the connection is still up.
-    var isConnected: Bool { pq.status(connection) == CONNECTION_OK }
+    var isConnected: Bool { !abandoned && pq.status(connection) == CONNECTION_OK }
 
     /// Whether the connection is up and outside any transaction or COPY: the only state a new
     /// command may start from.
@@ -186,12 +258,16 @@ enum PostgresError: Error, LocalizedError, Equatable {
     case lost(String, message: String)
     /// A statement failed; `state` is its SQLSTATE.
     case statement(state: String, message: String)
+    /// The server took a statement's answer past the client's deadline.
+    case silent(String, seconds: Int)
 
     /// A connection failure, named by its cause.
-    static func connecting(_ name: String, message: String) -> PostgresError {
+    static func connecting(_ name: String, message: String, timeout: Int) -> PostgresError {
         let lowered = message.lowercased()
         let reason: String
-        if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
+        if lowered.contains("timeout expired") {
+            reason = "the server did not answer within \(timeout) seconds"
+        } else if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
             reason = "the user name or password was refused"
         } else if lowered.contains("does not exist") && lowered.contains("database") {
             reason = "there is no such database on the server"
@@ -220,8 +296,17 @@ enum PostgresError: Error, LocalizedError, Equatable {
         case .lost(let name, let message):
             return "the connection to the PostgreSQL store \(name) was lost (\(Self.firstLine(message))); "
                 + "a transaction it had not committed was rolled back"
+        case .statement("57014", let message) where message.contains("statement timeout"):
+            return "PostgreSQL stopped a statement that ran longer than the statement timeout; "
+                + "a transaction it had not committed was rolled back"
+        case .statement("55P03", let message) where message.contains("lock timeout"):
+            return "another client held the PostgreSQL store's lock longer than the lock timeout; "
+                + "a transaction that waited for it was rolled back"
         case .statement(let state, let message):
             return "PostgreSQL refused a statement (\(state)): \(Self.firstLine(message))"
+        case .silent(let name, let seconds):
+            return "the PostgreSQL store \(name) did not answer within \(seconds) seconds; "
+                + "a transaction it had not committed was rolled back"
         }
     }
 

@@ -392,6 +392,8 @@ public actor PostgresDocumentStore: DocumentStore {
     /// committed when it returns and rolled back when it throws.
     private func writingInOneTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try writableConnection()
+        // A bulk load lifts the deadline for its transaction; the next one has it again.
+        defer { connection.waitsWithoutDeadline = false }
         try connection.execute("BEGIN")
         do {
             _ = try Self.commitTime(on: connection, now: clock())
@@ -425,6 +427,10 @@ public actor PostgresDocumentStore: DocumentStore {
         // truncating it in this transaction lets COPY write the rows frozen: no later pass over
         // millions of rows to set their hint bits or freeze them.
         try connection.execute("SET LOCAL maintenance_work_mem = '512MB'")
+        // A load of millions of documents takes longer than any statement of a command should:
+        // no statement timeout for the rest of this transaction, on the server or here.
+        try connection.execute("SET LOCAL statement_timeout = 0")
+        connection.waitsWithoutDeadline = true
         try connection.execute("TRUNCATE tweetcli_documents")
         try connection.execute("ALTER TABLE tweetcli_documents DROP CONSTRAINT tweetcli_documents_pkey")
         // Made by the first builds of this schema for collection-group queries without an index of

@@ -15,6 +15,8 @@ public struct PostgresLocation: Sendable, Equatable {
     public let user: String?
     /// Server options (such as a `search_path`), which make a different store on the same database.
     public let options: String?
+    /// How long the server may keep a command waiting; the connection string's own settings win.
+    public var timeouts = PostgresTimeouts.standard
 
     /// Whether `text` names a PostgreSQL store rather than a directory.
     public static func isLocation(_ text: String) -> Bool {
@@ -45,6 +47,16 @@ public struct PostgresLocation: Sendable, Equatable {
         database = values["dbname"]
         user = values["user"]
         options = values["options"]
+        connectTimeout = values["connect_timeout"].flatMap { Int($0.trimmedSpaces()) }
+    }
+
+    /// The connection string's own `connect_timeout`, which wins over ``timeouts``.
+    let connectTimeout: Int?
+
+    /// The seconds libpq waits to connect: the string's own, else ``timeouts``' (libpq waits
+    /// at least 2; 0 or less would wait for ever, so it is not taken).
+    var effectiveConnectTimeout: Int {
+        max(2, connectTimeout.flatMap { $0 > 0 ? $0 : nil } ?? timeouts.connect)
     }
 
     /// libpq's reason with every quoted part (which may be a piece of a password) left out.

@@ -60,6 +60,9 @@ package enum FileIO {
         }
     }
 
+    /// The reason ``openRegular(_:_:)`` gives for a FIFO, a device or a folder.
+    package static let notRegular = "it is not a regular file"
+
     /// Opens a file the store reads or appends to, refusing anything but a regular file: a FIFO or
     /// a device where a store file should be is an error, never a hang (O_NONBLOCK makes the open
     /// itself return, and fstat says what it is).
@@ -78,7 +81,7 @@ package enum FileIO {
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw FileError.cannotOpen(path: path, reason: "it is not a regular file")
+            throw FileError.cannotOpen(path: path, reason: notRegular)
         }
         // O_NONBLOCK stays: on a regular file it changes nothing, and clearing it costs two calls.
         return fd

@@ -351,9 +351,13 @@ enum TwitterTime {
         guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
+        // An offset is four digits, at most 14 hours either way (the widest any zone has used):
+        // "+9999" would move a tweet by four days and land it where no clock ever was.
         let zone = parts[4]
         guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
-            let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2))
+            zone.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }),
+            let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2)),
+            (0...59).contains(minutes), hours * 60 + minutes <= 14 * 60
         else { return nil }
         guard
             let utc = Timestamp.secondsSince1970(

@@ -40,6 +40,9 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private(set) var failure: String?
     private var finished = false
     private var received = 0
+    /// Whether a 200 answer's body is what arrives: only then is a finished fetch a feed.
+    private var answered = false
+    private var redirects = 0
     /// The temporary file, made before the fetch starts: a timeout that unlinks it leaves no
     /// file for a late delegate call to make again.
     private let file: FileHandle
@@ -66,7 +69,28 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             finish(tooLarge)
             return completionHandler(.cancel)
         }
+        answered = true
         completionHandler(.allow)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // Only to another http(s) address, and not for ever: a redirect elsewhere (file://, or a
+        // scheme libcurl reads some other way) is the server's mistake, not a feed.
+        redirects += 1
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else {
+            finish("the server answered \(response.statusCode) with a Location that is not an http or https address")
+            return completionHandler(nil)
+        }
+        guard redirects <= 5 else {
+            finish("the server redirected more than 5 times")
+            return completionHandler(nil)
+        }
+        completionHandler(request)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -86,6 +110,14 @@ final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             finish("no answer within \(Int(timeout)) seconds")
         } else if let error {
             finish((error as NSError).localizedDescription)
+        } else if !answered {
+            // A 3xx without a Location it could follow ends here with no answer taken: an
+            // error, never an empty feed that would replace a good copy.
+            let status = (task.response as? HTTPURLResponse)?.statusCode
+            guard let status else { return finish("the server sent no answer") }
+            finish(
+                (300..<400).contains(status)
+                    ? "the server answered \(status) without a usable Location" : "the server answered \(status)")
         } else {
             finish(nil)
         }
@@ -111,7 +143,8 @@ configuration.timeoutIntervalForRequest = timeout
 configuration.timeoutIntervalForResource = timeout
 // A feed is text: asked for as it is, so what arrives is what is counted.
 configuration.httpAdditionalHeaders = ["User-Agent": "tweetcli (twtxt)", "Accept-Encoding": "identity"]
-guard FileManager.default.createFile(atPath: temporary, contents: nil),
+// 0600: whom someone follows is theirs to know.
+guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]),
     let file = FileHandle(forWritingAtPath: temporary)
 else { fail("cannot write \(temporary)") }
 let receiver = Receiver(file: file)

@@ -40,6 +40,12 @@ struct TwitterArchiveReadingTests {
         #expect(archive.following == 3 && archive.followers == 5)
         #expect(TwitterTime.date("Sat Aug 12 18:10:37 +0200 2023") == created)
         #expect(TwitterTime.date("Sat Aug 12 16:10:37 2023") == nil)
+        // Offsets are four digits and at most 14 hours either way.
+        #expect(TwitterTime.date("Sun Aug 13 06:10:37 +1400 2023") == created)
+        #expect(TwitterTime.date("Sat Aug 12 04:10:37 -1200 2023") == created)
+        for zone in ["+9999", "-1401", "+1460", "+1+00", "+ 100", "+12345"] {
+            #expect(TwitterTime.date("Sat Aug 12 16:10:37 \(zone) 2023") == nil, "\(zone)")
+        }
     }
 
     @Test(arguments: [(true, 1), (true, 3), (false, 1), (false, 2)])

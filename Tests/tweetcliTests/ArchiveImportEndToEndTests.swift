@@ -106,6 +106,40 @@ struct ArchiveImportEndToEndTests {
         #expect(both.status == 64 && both.stderr.contains("--twitter-archive takes the archive's path"))
     }
 
+    @Test func aTimeZoneOffsetBeyondFourteenHoursIsMalformedAndImportsNothing() throws {
+        let cli = try CLIRunner()
+        let fixture = ArchiveFixture.sixtyTweets()
+        let folder = cli.home.appendingPathComponent("archive")
+        try fixture.write(to: folder)
+        let part = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("data").path).first {
+                $0.hasPrefix("tweets") && $0.hasSuffix(".js")
+            })
+        let file = folder.appendingPathComponent("data/" + part)
+        let original = try String(contentsOf: file, encoding: .utf8)
+        // The third tweet's time, four days off if its offset were taken.
+        let stamp = ArchiveFixture.createdAt(fixture.tweets[2].created)
+        #expect(original.contains(stamp) && stamp.contains(" +0000 "))
+        for offset in ["+9999", "-1401", "+1460", "+1+00"] {
+            try original.replacingOccurrences(of: stamp, with: stamp.replacingOccurrences(of: "+0000", with: offset))
+                .write(to: file, atomically: true, encoding: .utf8)
+            let result = try cli.run(
+                ["import", "--twitter-archive", folder.path, "--password-stdin"], stdin: "correct horse\n")
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(offset): \(result.stderr)")
+            #expect(
+                result.stderr.contains("data/\(part) of the Twitter archive is malformed at item 3: its created_at"),
+                "\(offset): \(result.stderr)")
+            #expect(result.stderr.hasSuffix("nothing was imported\n"))
+            #expect(!FileManager.default.fileExists(atPath: cli.store.path), "\(offset): something was imported")
+        }
+        // The widest real offsets are fine.
+        try original.replacingOccurrences(of: stamp, with: stamp.replacingOccurrences(of: "+0000", with: "+1400"))
+            .write(to: file, atomically: true, encoding: .utf8)
+        #expect(
+            try cli.run(["import", "--twitter-archive", folder.path, "--password-stdin"], stdin: "correct horse\n")
+                .status == 0)
+    }
+
     @Test func aTakenUsernameIsRefusedBeforeAnythingIsImported() throws {
         let cli = try CLIRunner()
         try cli.register("ada_l", fullname: "Someone Else")

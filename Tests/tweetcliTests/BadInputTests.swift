@@ -45,6 +45,33 @@ struct BadInputTests {
         Case(
             name: "a line break in a location", arguments: ["edit-profile", "--location", "here\nthere"],
             message: "the location contains the control character U+000A"),
+        Case(
+            name: "a full name that mimics a row", arguments: ["edit-profile", "--fullname", "Alice @alice · now"],
+            message: "a full name cannot hold @, which would make it look like a username"),
+        Case(
+            name: "a full name with a middle dot", arguments: ["edit-profile", "--fullname", "Alice · 3m"],
+            message: "a full name cannot hold ·"),
+        Case(
+            name: "a full name with a right-to-left mark", arguments: ["edit-profile", "--fullname", "Bob\u{200F}"],
+            message: "a full name cannot hold the direction mark U+200F"),
+        Case(
+            name: "a full name with a zero-width space", arguments: ["edit-profile", "--fullname", "Al\u{200B}ice"],
+            message: "a full name cannot hold the zero-width character U+200B"),
+        Case(
+            name: "a full name of Hangul fillers", arguments: ["edit-profile", "--fullname", "\u{3164}\u{3164}"],
+            message: "a full name needs a visible character"),
+        Case(
+            name: "a registration whose full name is a blank braille pattern",
+            arguments: [
+                "register", "--email", "n@example.com", "--username", "newone", "--fullname", "\u{2800}",
+                "--password-stdin",
+            ], stdin: "correct horse\n", message: "a full name needs a visible character"),
+        Case(
+            name: "a registration whose full name holds @",
+            arguments: [
+                "register", "--email", "n@example.com", "--username", "newone", "--fullname", "Bob @bob",
+                "--password-stdin",
+            ], stdin: "correct horse\n", message: "a full name cannot hold @"),
 
         Case(
             name: "whitespace caption from stdin", arguments: ["post", "-"], stdin: " \n\t\n",

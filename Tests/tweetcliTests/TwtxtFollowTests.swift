@@ -396,6 +396,111 @@ struct TwtxtFollowTests {
         #expect(most >= 2, "at most \(most) fetch at a time")
     }
 
+    /// A server whose answer for each path is set by writing a file named after it in its folder:
+    /// `ok` (a feed), `empty`, `moved` (a 302 without a Location), `elsewhere` (a 301 to ftp://).
+    static let switchable = """
+        import http.server, os
+        class Switch(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                name = self.path.strip('/')
+                mode = open(name).read().strip() if os.path.exists(name) else 'ok'
+                body = b''
+                if mode == 'moved':
+                    self.send_response(302)
+                elif mode == 'elsewhere':
+                    self.send_response(301)
+                    self.send_header('Location', 'ftp://127.0.0.1/feed.txt')
+                else:
+                    self.send_response(200)
+                    if mode == 'ok':
+                        body = b'# nick = erin\\n2026-11-30T12:00:00Z\\terin over http\\n'
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        http.server.HTTPServer(('127.0.0.1', PORT), Switch).serve_forever()
+        """
+
+    @Test(.enabled(if: TwtxtFollowTests.python != nil))
+    func aRedirectWithoutAUsableLocationIsAnErrorAndNoAnswerReplacesTheCachedCopy() throws {
+        let (cli, site) = try signedInWithSite()
+        let server = try ScriptedServer(Self.switchable, in: site)
+        let mode = { (name: String, value: String) in
+            try value.write(to: site.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        try mode("moved", "moved")
+        try mode("elsewhere", "elsewhere")
+        for (name, message) in [
+            ("moved", "the server answered 302 without a usable Location"),
+            ("elsewhere", "the server answered 301 with a Location that is not an http or https address"),
+        ] {
+            let result = try cli.run(["follow", "--twtxt", "http://127.0.0.1:\(server.port)/\(name)"])
+            #expect(result.status == 1 && result.stderr.contains(message), "\(name): \(result.stderr)")
+            #expect(result.stdout.isEmpty && result.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(try jsonArray(try cli.run(["feed", "--following", "--json"]).stdout).isEmpty, "nothing followed")
+        // A followed feed, cached 0600 in a folder of 0700.
+        let url = "http://127.0.0.1:\(server.port)/feed"
+        #expect(try cli.run(["follow", "--twtxt", url]).status == 0)
+        let cache = cli.home.appendingPathComponent(".cache/tweetcli/twtxt")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        #expect(files.count == 1)
+        let permissions = { (path: String) in
+            (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+        }
+        #expect(
+            try permissions(cache.path) == 0o700 && permissions(cache.appendingPathComponent(files[0]).path) == 0o600)
+        let copy = try Data(contentsOf: cache.appendingPathComponent(files[0]))
+        // Then the server loses it: a redirect to nowhere, an empty answer. The copy stays.
+        for answer in ["moved", "empty"] {
+            try mode("feed", answer)
+            let feed = try cli.run(["feed", "--following"], environment: ["TWEETCLI_TWTXT_MAX_AGE": "0"])
+            #expect(feed.status == 0 && feed.stdout.contains("erin over http"), "\(answer): \(feed.stderr)")
+            #expect(feed.stderr.contains("showing the copy fetched"), "\(answer): \(feed.stderr)")
+            #expect(try Data(contentsOf: cache.appendingPathComponent(files[0])) == copy, "\(answer)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path) == files, "nothing left beside it")
+    }
+
+    @Test(arguments: [false, true])
+    func aPlantedFollowIsSkippedAndNeverRead(onPostgres: Bool) throws {
+        guard !onPostgres || PostgresCluster.isAvailable else { return }
+        let cli = try CLIRunner(location: onPostgres ? try PostgresCluster.freshLocation() : nil)
+        let uid = try cli.register("ada", fullname: "Ada")
+        // A file of ada's this device never followed, and addresses follow --twtxt refuses.
+        let secret = cli.home.appendingPathComponent("secret.txt")
+        try "2026-11-30T12:00:00Z\tada's private note\n".write(to: secret, atomically: true, encoding: .utf8)
+        let planted = [
+            ("0000000000000001", "file://" + secret.path), ("0000000000000002", "ftp://example.org/f.txt"),
+            ("0000000000000003", "http:///no-host"), ("0000000000000004", "gopher://127.0.0.1:1/x"),
+        ]
+        let lines = planted.map { key, url in
+            "{\"data\":{\"followed\":\"2026-11-30T12:00:00.000Z\",\"nick\":\"mallory\",\"url\":\"\(url)\"},"
+                + "\"path\":\"users/\(uid)/twtxt-following/\(key)\"}"
+        }
+        let merged = try cli.run(["import", "--merge", "-"], stdin: lines.joined(separator: "\n") + "\n")
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let feed = try cli.run(["feed", "--following"])
+        #expect(feed.status == 0, "\(feed.stderr)")
+        #expect(!feed.stdout.contains("private note"), "a planted local file was read")
+        #expect(
+            feed.stderr.contains(
+                "skipped the followed twtxt feed file://\(secret.path): it is a local file not followed on this device"),
+            "\(feed.stderr)")
+        for (_, url) in planted.dropFirst() {
+            #expect(feed.stderr.contains("skipped the followed twtxt feed \(url): "), "\(url): \(feed.stderr)")
+        }
+        // ada's own follow of the file, made here, is read; and it proves the planted one too.
+        let follow = try cli.run(["follow", "--twtxt", secret.path])
+        #expect(follow.status == 0 && follow.stdout.contains("You follow"), "\(follow.stdout) \(follow.stderr)")
+        #expect(try cli.run(["feed", "--following"]).stdout.contains("private note"))
+        // On another device (another state folder), the same follow is not read.
+        let elsewhere = try cli.run(
+            ["feed", "--following"], environment: ["XDG_STATE_HOME": cli.home.appendingPathComponent("other").path])
+        #expect(elsewhere.status == 1 || !elsewhere.stdout.contains("private note"))
+    }
+
     @Test func theHttpTestsRanOrSayWhyNot() {
         if Self.python == nil { print("twtxt http tests not run: no python3 for http.server") }
         #expect(

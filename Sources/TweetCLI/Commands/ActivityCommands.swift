@@ -128,6 +128,13 @@ struct ThreadCommand: Command {
         if let deleted = conversation.deletedAncestor {
             text += .dim("↳ the conversation continues above a deleted tweet (\(deleted))") + "\n\n"
         }
+        if conversation.ancestorsAbove > 0, let top = conversation.ancestors.first {
+            let count = conversation.ancestorsAbove
+            let number = conversation.ancestorsAboveIsLowerBound ? "more than \(count)" : "\(count)"
+            let tweets = count == 1 && !conversation.ancestorsAboveIsLowerBound ? "earlier tweet" : "earlier tweets"
+            text +=
+                .dim("↑ \(number) \(tweets) above; see them with: " + context.suggest("thread \(top.id)")) + "\n\n"
+        }
         for ancestor in conversation.ancestors { text += renderer.render(ancestor) + .dim("  │") + "\n" }
         text += renderer.render(conversation.tweet)
         if !conversation.replies.isEmpty { text += "\n" + .bold("Replies") + "\n" }

@@ -60,6 +60,22 @@ final class Context {
         environment["TWEETCLI_FOLD_THRESHOLD"].flatMap(Int.init).map { max(1, $0) } ?? 64
     }
 
+    /// The PostgreSQL store at `text`, with the timeouts of the config file (`PGCONNECT_TIMEOUT`,
+    /// libpq's own variable, above its connect timeout); the connection string's own settings win
+    /// over both.
+    func postgresLocation(_ text: String) throws -> PostgresLocation {
+        var location = try PostgresLocation(text)
+        func seconds(_ key: ConfigFile.Key) -> Int? { config[key].flatMap(Int.init) }
+        var timeouts = PostgresTimeouts.standard
+        timeouts.connect =
+            environment["PGCONNECT_TIMEOUT"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+            ?? seconds(.postgresConnectTimeout) ?? timeouts.connect
+        timeouts.statement = seconds(.postgresStatementTimeout) ?? timeouts.statement
+        timeouts.lock = seconds(.postgresLockTimeout) ?? timeouts.lock
+        location.timeouts = timeouts
+        return location
+    }
+
     /// The services of the selected store, opened on first use.
     func services() throws -> AppServices {
         if let opened { return opened }
@@ -67,7 +83,7 @@ final class Context {
         let services =
             PostgresLocation.isLocation(storeDirectory)
             ? try AppServices.postgres(
-                location: PostgresLocation(storeDirectory), stateDirectory: state, createIfMissing: createsStore,
+                location: postgresLocation(storeDirectory), stateDirectory: state, createIfMissing: createsStore,
                 actingAs: options.actingAs)
             : try AppServices.local(
                 storeDirectory: storeDirectory, stateDirectory: state, foldThreshold: foldThreshold,

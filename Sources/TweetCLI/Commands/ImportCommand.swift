@@ -2,6 +2,7 @@ import FoundationEssentials
 import Synchronization
 import TweetCore
 import TweetStore
+import TweetSystem
 import TwitterArchive
 
 #if canImport(Glibc)
@@ -57,8 +58,7 @@ struct ImportCommand: Command {
     func run(_ context: Context) async throws {
         if let archive { return try await importArchive(archive, context) }
         let name = source == "-" ? "standard input" : source
-        let fd = source == "-" ? STDIN_FILENO : open(source, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CommandFailure("cannot read \(source): \(String(cString: strerror(errno)))") }
+        let fd = source == "-" ? STDIN_FILENO : try Self.openSource(source)
         defer { if fd != STDIN_FILENO { close(fd) } }
         let viewModel = ImportViewModel(services: try context.services())
         guard merging else {
@@ -95,6 +95,22 @@ struct ImportCommand: Command {
         try context.emit(
             ImportJSON(documents: merge.added, unchanged: merge.unchanged, conflicts: conflicts),
             human: Self.summary(of: merge))
+    }
+
+    /// The backup at `path`, opened for reading if it is a regular file: a FIFO or a device named
+    /// there would hang the command (a pipe is read from standard input, as `-`).
+    private static func openSource(_ path: String) throws -> Int32 {
+        do {
+            guard let fd = try FileIO.openRegular(path, O_RDONLY) else {
+                throw CommandFailure("cannot read \(path): \(String(cString: strerror(ENOENT)))")
+            }
+            return fd
+        } catch FileError.cannotOpen(_, let reason) where reason == FileIO.notRegular {
+            throw CommandFailure(
+                "cannot read \(path): \(reason)", hint: "to read a pipe, give - and send it to standard input")
+        } catch FileError.cannotOpen(_, let reason) {
+            throw CommandFailure("cannot read \(path): \(reason)")
+        }
     }
 
     /// `--twitter-archive`: read and check the whole archive, make its account when nobody is

@@ -98,7 +98,8 @@ struct ConfigCommand: Command {
     static let readsConfig = false
     static let name = "config"
     static let usage = "config list | get KEY | set KEY VALUE | unset KEY"
-    static let summary = "Show or change the settings in ~/.config/tweetcli/config (store, color, limit)"
+    static let summary =
+        "Show or change the settings in ~/.config/tweetcli/config (store, color, limit, PostgreSQL timeouts)"
     static let completes = Completion.choices(["list", "get", "set", "unset"])
 
     enum Action: Equatable {
@@ -162,6 +163,11 @@ struct ConfigCommand: Command {
             return (ColorChoice.auto.rawValue, "the default; \(unset)")
         case .limit:
             return (String(Limits.defaultPage), "the default; \(unset)")
+        case .postgresConnectTimeout, .postgresStatementTimeout, .postgresLockTimeout:
+            if key == .postgresConnectTimeout, let seconds = environment["PGCONNECT_TIMEOUT"], !seconds.isEmpty {
+                return (seconds, "from $PGCONNECT_TIMEOUT; \(unset)")
+            }
+            return (String(key.defaultSeconds ?? 0), "the default; \(unset)")
         }
     }
 

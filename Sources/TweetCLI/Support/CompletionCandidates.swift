@@ -160,7 +160,8 @@ enum CompletionCandidates {
             switch ConfigFile.Key(rawValue: positionals[1]) {
             case .store: return .files
             case .color: return .words([ColorChoice.auto, .always, .never].map { Candidate(word: $0.rawValue) })
-            case .limit, nil: return .nothing
+            case .limit, .postgresConnectTimeout, .postgresStatementTimeout, .postgresLockTimeout, nil:
+                return .nothing
             }
         default: return .nothing
         }
@@ -200,7 +201,8 @@ enum CompletionCandidates {
     static func main(words: [String], environment: [String: String]) async -> Int32 {
         silenceStandardError()
         // A PostgreSQL server that does not answer must not hold the shell's line for long.
-        setenv("PGCONNECT_TIMEOUT", "2", 0)
+        var environment = environment
+        environment["PGCONNECT_TIMEOUT"] = environment["PGCONNECT_TIMEOUT"] ?? "2"
         let analysis = analyse(words)
         let context = makeContext(storePath: analysis.storePath, environment: environment)
         let answer = await lines(

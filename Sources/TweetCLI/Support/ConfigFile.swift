@@ -1,7 +1,9 @@
 import FoundationEssentials
 import TweetCore
 import TweetStore
+import TweetStorePostgres
 import TweetSystem
+import TwitterText
 
 #if canImport(Glibc)
     import Glibc
@@ -13,17 +15,44 @@ struct ConfigFile: Equatable {
     /// The keys there are, what each holds, and how a value is checked.
     enum Key: String, CaseIterable {
         case store, color, limit
+        case postgresConnectTimeout = "postgres-connect-timeout"
+        case postgresStatementTimeout = "postgres-statement-timeout"
+        case postgresLockTimeout = "postgres-lock-timeout"
 
         var help: String {
+            let seconds = "\(PostgresTimeouts.range.lowerBound)–\(PostgresTimeouts.range.upperBound)"
             switch self {
             case .store: return "the store directory, below --store and TWEETCLI_STORE"
             case .color: return "auto, always or never, below --color and NO_COLOR"
             case .limit: return "the default page size of listings, \(Limits.page.lowerBound)–\(Limits.page.upperBound)"
+            case .postgresConnectTimeout:
+                return "seconds to wait for a PostgreSQL server to connect, \(seconds) (default 10)"
+            case .postgresStatementTimeout:
+                return "seconds a PostgreSQL statement may run, \(seconds) (default 30)"
+            case .postgresLockTimeout:
+                return "seconds to wait for a PostgreSQL lock another client holds, \(seconds) (default 10)"
+            }
+        }
+
+        /// The default of a key whose value is a number of seconds.
+        var defaultSeconds: Int? {
+            switch self {
+            case .postgresConnectTimeout: return PostgresTimeouts.standard.connect
+            case .postgresStatementTimeout: return PostgresTimeouts.standard.statement
+            case .postgresLockTimeout: return PostgresTimeouts.standard.lock
+            case .store, .color, .limit: return nil
             }
         }
 
         /// Why `value` cannot be this key's value, or `nil` when it can.
         func problem(with value: String) -> String? {
+            // A line break would write other keys into the file, and a NUL would cut a path short
+            // where the system reads it: no setting holds a control character.
+            if let scalar = TextRules.forbiddenCharacter(in: value, multiline: false) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                return "\(rawValue) holds the control character \(code); a setting is one line of visible text"
+            }
             switch self {
             case .store:
                 return value.isEmpty ? "store needs a path" : nil
@@ -33,6 +62,13 @@ struct ConfigFile: Equatable {
                 guard let number = Int(value), Limits.page.contains(number) else {
                     return
                         "limit must be a whole number from \(Limits.page.lowerBound) to \(Limits.page.upperBound), not '\(value)'"
+                }
+                return nil
+            case .postgresConnectTimeout, .postgresStatementTimeout, .postgresLockTimeout:
+                let range = PostgresTimeouts.range
+                guard let number = Int(value), range.contains(number) else {
+                    return "\(rawValue) must be a whole number of seconds from \(range.lowerBound) to "
+                        + "\(range.upperBound), not '\(value)'"
                 }
                 return nil
             }
@@ -86,7 +122,15 @@ struct ConfigFile: Equatable {
     /// - Throws: ``CommandFailure`` naming the line of an unknown key or a bad value.
     init(path: String, lenient: Bool = false) throws {
         self.path = path
-        guard let data = try Self.read(path) else { return }
+        let read: Data?
+        do {
+            read = try Self.read(path)
+        } catch let failure as CommandFailure where lenient {
+            // `config` goes on with no settings, so that `config set` can replace what is there.
+            problems.append(failure.description)
+            return
+        }
+        guard let data = read else { return }
         guard let text = String(validating: data, as: UTF8.self) else {
             throw CommandFailure("the config file \(path) is not UTF-8 text")
         }
@@ -117,14 +161,23 @@ struct ConfigFile: Equatable {
     }
 
     /// The file's bytes, or `nil` when there is no file: open(2) and read(2), since every command
-    /// reads it and FileManager costs more than the read.
+    /// reads it and FileManager costs more than the read. Only a regular file is read: a FIFO or a
+    /// device put there would hang every command (O_NONBLOCK makes the open return, fstat says what
+    /// it is).
     private static func read(_ path: String) throws -> Data? {
-        var fd: Int32
-        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw CommandFailure("cannot read the config file \(path): \(String(cString: strerror(errno)))")
+        let opened: Int32?
+        do {
+            opened = try FileIO.openRegular(path, O_RDONLY)
+        } catch FileError.cannotOpen(_, let reason) where reason == FileIO.notRegular {
+            throw CommandFailure(
+                "the config file \(path) is not a regular file",
+                hint: "remove it, or replace it with a setting: tweetcli config set KEY VALUE")
+        } catch FileError.cannotOpen(_, let reason) {
+            // A file where a folder of the path should be: no config file, as before.
+            if reason == String(cString: strerror(ENOTDIR)) { return nil }
+            throw CommandFailure("cannot read the config file \(path): \(reason)")
         }
+        guard let fd = opened else { return nil }
         defer { close(fd) }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)

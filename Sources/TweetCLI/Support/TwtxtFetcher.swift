@@ -42,7 +42,7 @@ struct TwtxtFetcher: TwtxtFeedLoader {
         let age = Date().timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec)
         if !hasCopy || age > maximumAge || age < 0 {
             do {
-                try await fetch(url, to: cached)
+                try await refresh(url, cached: cached, replacing: hasCopy)
             } catch let error as TwtxtError {
                 // A stale copy is better than nothing; without one the feed cannot be read.
                 guard hasCopy else { throw error }
@@ -81,6 +81,21 @@ struct TwtxtFetcher: TwtxtFeedLoader {
         }
     }
 
+    /// Fetches the feed at `url` beside its cached copy and puts it in the copy's place, unless a
+    /// copy is there and the answer has no entry: an empty answer (a server that lost the file, a
+    /// captive portal's page) never replaces a good copy.
+    private func refresh(_ url: String, cached: String, replacing hasCopy: Bool) async throws {
+        let fetched = cached + ".part-fetched-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(fetched) }  // Gone once renamed; removed when it is refused.
+        try await fetch(url, to: fetched)
+        if hasCopy, Twtxt.parse(try Self.read(fetched, url: url), url: url, nick: "").entries.isEmpty {
+            throw TwtxtError.unreachable(url, reason: "the server sent a feed without entries")
+        }
+        guard rename(fetched, cached) == 0 else {
+            throw TwtxtError.unreachable(url, reason: "cannot write in \(cacheDirectory): \(FileIO.errnoText())")
+        }
+    }
+
     /// Removes what fetches that were killed left in the cache (their partial copies and
     /// messages) once they are older than any fetch can run.
     private func removeLeftovers() {
@@ -101,7 +116,11 @@ struct TwtxtFetcher: TwtxtFeedLoader {
             throw TwtxtError.unreachable(
                 url, reason: "not fetched: the followed feeds took longer than \(Int(timeout * 3)) seconds")
         }
-        try FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        // 0700, and the copies 0600 (tweetcli-fetch makes them so): whom someone follows is theirs
+        // to know. A cache an older tweetcli made open to all is closed here.
+        try FileManager.default.createDirectory(
+            atPath: cacheDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(cacheDirectory, 0o700)
         removeLeftovers()
         let program =
             helper

@@ -55,9 +55,14 @@ final class Composer {
     func compose(replyTo: String?, fromDraft: Bool, overLimit: (String) -> String? = { _ in nil }) throws -> String {
         var initial = ""
         if fromDraft {
-            guard let data = FileManager.default.contents(atPath: draftPath) else {
-                throw CommandFailure("there is no draft to reopen at \(draftPath)")
+            // A regular file only: a FIFO put there would hang the command.
+            let data: [UInt8]?
+            do {
+                data = try FileIO.readFile(draftPath)
+            } catch {
+                throw CommandFailure("cannot read the draft \(draftPath): \(error.sentence)")
             }
+            guard let data else { throw CommandFailure("there is no draft to reopen at \(draftPath)") }
             initial = String(decoding: data, as: UTF8.self)
         }
         var note: String?
@@ -92,7 +97,8 @@ final class Composer {
         guard status == 0 else {
             throw CommandFailure("the editor '\(editor)' exited with status \(status); nothing was posted")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // A regular file only: an editor that left a FIFO in its place must not hang the command.
+        guard let data = (try? FileIO.readFile(path)) ?? nil else {
             throw CommandFailure("cannot read the tweet's file \(path) back; nothing was posted")
         }
         let caption = Self.caption(fromEdited: String(decoding: data, as: UTF8.self))

@@ -17,6 +17,8 @@ public enum AuthError: Error, Equatable, LocalizedError {
     case invalidUsername(String)
     /// The full name is empty or too long.
     case invalidFullname
+    /// The full name holds what could make a row pass for someone else's; the reason says what.
+    case spoofableFullname(String)
     /// The password has fewer than ``AuthService/minimumPasswordLength`` characters.
     case passwordTooShort
     /// The password holds a NUL character, which the hash would silently cut it at.
@@ -49,6 +51,8 @@ public enum AuthError: Error, Equatable, LocalizedError {
             return "\"\(username)\" is not a valid username: use 1 to 15 letters, digits or underscores"
         case .invalidFullname:
             return "the full name must have 1 to 50 characters"
+        case .spoofableFullname(let reason):
+            return reason
         case .passwordHasNul:
             return "the password cannot contain a NUL character"
         case .passwordTooShort:

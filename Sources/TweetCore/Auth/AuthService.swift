@@ -115,6 +115,7 @@ public final class AuthService: Sendable {
         let username = try Self.normalizedUsername(username)
         let fullname = fullname.trimmed()
         guard (1...50).contains(fullname.count) else { throw AuthError.invalidFullname }
+        if let problem = User.problem(withFullname: fullname) { throw AuthError.spoofableFullname(problem) }
         try TextRules.check(fullname, field: "full name", multiline: false, maximumBytes: 256)
         guard !password.utf8.contains(0) else { throw AuthError.passwordHasNul }
         guard password.count >= Self.minimumPasswordLength else { throw AuthError.passwordTooShort }

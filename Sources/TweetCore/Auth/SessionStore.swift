@@ -135,6 +135,9 @@ public struct SessionStore: Sendable {
             guard let bytes = try FileIO.readFile(path) else { return nil }
             guard case .object(let fields) = try JSONValue.parse(bytes) else { throw AuthError.notSignedIn }
             return try Accounts(reading: FieldReader(fields: fields, documentID: nil))
+        } catch FileError.cannotOpen(_, let reason) where reason == FileIO.notRegular {
+            // A FIFO or a device there is refused, never waited on: say which it is.
+            throw AuthError.sessionUnavailable(path: path, reason: reason)
         } catch {
             throw AuthError.sessionUnavailable(
                 path: path, reason: "it is unreadable")

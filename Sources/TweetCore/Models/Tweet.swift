@@ -298,13 +298,14 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
         id = try container.decode(String.self, forKey: .id)
         uid = try container.decode(String.self, forKey: .uid)
         caption = try container.decode(String.self, forKey: .caption)
-        likes = try container.decode(Int.self, forKey: .likes)
+        // As the FieldReader path: the store is not trusted, and a count below zero reads as 0.
+        likes = max(0, try container.decode(Int.self, forKey: .likes))
         timestamp = try container.decode(Date.self, forKey: .timestamp)
         replyToId = try container.decodeIfPresent(String.self, forKey: .replyToId)
         entities = try container.decodeIfPresent(TweetEntities.self, forKey: .entities)
-        replyCount = try container.decodeIfPresent(Int.self, forKey: .replyCount)
-        retweets = try container.decodeIfPresent(Int.self, forKey: .retweets)
-        quotes = try container.decodeIfPresent(Int.self, forKey: .quotes)
+        replyCount = try container.decodeIfPresent(Int.self, forKey: .replyCount).map { max(0, $0) }
+        retweets = try container.decodeIfPresent(Int.self, forKey: .retweets).map { max(0, $0) }
+        quotes = try container.decodeIfPresent(Int.self, forKey: .quotes).map { max(0, $0) }
         quoteId = try container.decodeIfPresent(String.self, forKey: .quoteId)
         // A damaged `source` loses only what Twitter said about the tweet, not the tweet itself.
         source = try? container.decodeIfPresent(TweetSource.self, forKey: .source)
@@ -314,13 +315,15 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
         id = try fields.string("id")
         uid = try fields.string("uid")
         caption = try fields.string("caption")
-        likes = try fields.int("likes")
+        // The store is not trusted: a count below zero (a damaged or hostile document) reads as 0,
+        // so it is never shown, and the next like counts from there.
+        likes = max(0, try fields.int("likes"))
         timestamp = try fields.date("timestamp")
         replyToId = try fields.optionalString("replyToId")
         entities = try fields.optional(TweetEntities.self, "entities")
-        replyCount = try fields.optionalInt("replyCount")
-        retweets = try fields.optionalInt("retweets")
-        quotes = try fields.optionalInt("quotes")
+        replyCount = try fields.optionalInt("replyCount").map { max(0, $0) }
+        retweets = try fields.optionalInt("retweets").map { max(0, $0) }
+        quotes = try fields.optionalInt("quotes").map { max(0, $0) }
         quoteId = try fields.optionalString("quoteId")
         // As the Decodable path did: a damaged `source` loses only what Twitter said, not the tweet.
         source = try? fields.optional(TweetSource.self, "source")

@@ -22,7 +22,9 @@ package enum StatsCounter {
         guard let following = fields["following"]?.integerValue, let followers = fields["followers"]?.integerValue,
             let tweets = fields["tweets"]?.integerValue
         else { return nil }
-        return UserStats(following: Int(following), followers: Int(followers), tweets: Int(tweets))
+        // The store is not trusted: a count below zero (a damaged or hostile document) reads as 0.
+        return UserStats(
+            following: Int(max(0, following)), followers: Int(max(0, followers)), tweets: Int(max(0, tweets)))
     }
 
     /// Adds `delta` to one counter of `uid` in `transaction`.

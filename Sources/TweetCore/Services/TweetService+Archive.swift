@@ -238,7 +238,7 @@ extension TweetService {
                     fields["replyCount"] = .integer((fields["replyCount"]?.integerValue ?? 0) + count)
                     added[parent] = fields
                 } else {
-                    transaction.updateData(["replyCount": .increment(count)], at: tweets.document(parent))
+                    transaction.updateData(["replyCount": .incrementCount(count)], at: tweets.document(parent))
                 }
             }
             for id in order { transaction.setData(added[id]!, at: tweets.document(id)) }
@@ -279,7 +279,7 @@ extension TweetService {
                 transaction.setData(
                     ["timestamp": .string(Timestamp.string(from: transaction.time)), "tweetId": .string(id)],
                     at: mine.document(id))
-                transaction.updateData(["likes": .increment(1)], at: tweet.path)
+                transaction.updateData(["likes": .incrementCount(1)], at: tweet.path)
                 report.likes += 1
             }
             return report

@@ -266,7 +266,8 @@ package enum SearchIndex {
             let ids = Self.ids(holder.data).filter { $0 != tweetID }
             let path = termPath(term)
             var fields = try await transaction.getDocument(path)?.data ?? [:]
-            let count = (fields["tweets"]?.integerValue ?? 1) - 1
+            // A count below one in the store (damaged) cannot be taken one from without a trap.
+            let count = max(1, fields["tweets"]?.integerValue ?? 1) - 1
             if ids.isEmpty {
                 transaction.deleteDocument(holder.path)
                 if fields["open"]?.stringValue == holder.documentID { fields["open"] = nil }

@@ -12,8 +12,15 @@ public struct Conversation: Codable, Equatable, Sendable {
     public var replies: [Tweet]
     /// Whether there are more replies than the limit let in.
     public var hasMoreReplies: Bool
+    /// How many tweets the chain has above the first of ``ancestors``, which holds the nearest
+    /// ``TweetService/maximumAncestors``; counted up to ``TweetService/maximumCountedAbove``.
+    public var ancestorsAbove = 0
+    /// Whether there are more than ``ancestorsAbove`` (the count stopped at its limit).
+    public var ancestorsAboveIsLowerBound = false
 
-    private enum CodingKeys: String, CodingKey { case ancestors, deletedAncestor, tweet, replies, hasMoreReplies }
+    private enum CodingKeys: String, CodingKey {
+        case ancestors, deletedAncestor, tweet, replies, hasMoreReplies, ancestorsAbove, ancestorsAboveIsLowerBound
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -22,6 +29,8 @@ public struct Conversation: Codable, Equatable, Sendable {
         try container.encode(tweet, forKey: .tweet)
         try container.encode(replies, forKey: .replies)
         try container.encode(hasMoreReplies, forKey: .hasMoreReplies)
+        try container.encode(ancestorsAbove, forKey: .ancestorsAbove)
+        if ancestorsAboveIsLowerBound { try container.encode(true, forKey: .ancestorsAboveIsLowerBound) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -31,6 +40,9 @@ public struct Conversation: Codable, Equatable, Sendable {
         tweet = try container.decode(Tweet.self, forKey: .tweet)
         replies = try container.decode([Tweet].self, forKey: .replies)
         hasMoreReplies = try container.decodeIfPresent(Bool.self, forKey: .hasMoreReplies) ?? false
+        ancestorsAbove = try container.decodeIfPresent(Int.self, forKey: .ancestorsAbove) ?? 0
+        ancestorsAboveIsLowerBound =
+            try container.decodeIfPresent(Bool.self, forKey: .ancestorsAboveIsLowerBound) ?? false
     }
 
     init(ancestors: [Tweet], deletedAncestor: String?, tweet: Tweet, replies: [Tweet], hasMoreReplies: Bool) {
@@ -59,7 +71,7 @@ extension TweetService {
             transaction.setData(
                 ["uid": .string(toggle.actor), "tweetId": .string(id), "timestamp": stamp], at: retweet)
             transaction.setData(["retweetId": .string(retweet.documentID), "timestamp": stamp], at: toggle.marker)
-            transaction.updateData(["retweets": .increment(1)], at: tweet.path)
+            transaction.updateData(["retweets": .incrementCount(1)], at: tweet.path)
         }
         return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
@@ -74,8 +86,7 @@ extension TweetService {
             if let retweet = mark?.data["retweetId"]?.stringValue {
                 transaction.deleteDocument(retweets.document(retweet))
             }
-            let count = tweet.data["retweets"]?.integerValue ?? 0
-            transaction.updateData(["retweets": .value(.integer(max(0, count - 1)))], at: tweet.path)
+            transaction.updateData(["retweets": .incrementCount(-1)], at: tweet.path)
         }
         return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
@@ -354,6 +365,19 @@ extension TweetService {
             if filter.isEmpty || !filter.hides(tweet: found) { chain.append(found) }
             parent = found.data["replyToId"]?.stringValue
         }
+        // The walk stopped at its limit with a parent still to read: count what is above, so the
+        // thread can say so, reading on as far as a bounded count goes.
+        var above = 0
+        var aboveIsLowerBound = false
+        if chain.count == Self.maximumAncestors, var next = parent {
+            while above < Self.maximumCountedAbove {
+                guard let found = try await store.getDocument(tweetsCollection.document(next)) else { break }
+                above += 1
+                guard let up = found.data["replyToId"]?.stringValue, visited.insert(up).inserted else { break }
+                next = up
+            }
+            aboveIsLowerBound = above == Self.maximumCountedAbove
+        }
         // Down: depth first, so each reply is followed by its own replies.
         var replies: [(DocumentSnapshot, Int)] = []
         var hasMore = false
@@ -380,9 +404,12 @@ extension TweetService {
             ancestors: try await hydrate(chain.reversed()), deletedAncestor: deletedAncestor,
             tweet: try await hydrate([snapshot])[0], replies: shownReplies, hasMoreReplies: hasMore)
         for index in conversation.replies.indices { conversation.replies[index].depth = replies[index].1 }
+        (conversation.ancestorsAbove, conversation.ancestorsAboveIsLowerBound) = (above, aboveIsLowerBound)
         return conversation
     }
 
     /// How far up a reply chain a thread reads.
-    static let maximumAncestors = 100
+    public static let maximumAncestors = 100
+    /// How many tweets above those a thread counts, one read each, before it says "more than".
+    public static let maximumCountedAbove = 10_000
 }

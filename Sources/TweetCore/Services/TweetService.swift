@@ -159,7 +159,7 @@ public final class TweetService: Sendable {
                     ).count
                     transaction.updateData([field: .value(.integer(Int64(replies)))], at: target)
                 }
-                transaction.updateData([field: .increment(1)], at: target)
+                transaction.updateData([field: .incrementCount(1)], at: target)
                 if let owner = snapshot.data["uid"]?.stringValue {
                     notifications.notify(owner, kind, from: uid, tweetID: path.documentID)
                     notified.insert(owner)
@@ -236,7 +236,7 @@ public final class TweetService: Sendable {
         let changed = try await like.set(true, in: store) { transaction, tweet, _ in
             let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
             transaction.setData(["timestamp": stamp, "tweetId": .string(id)], at: like.marker)
-            transaction.updateData(["likes": .increment(1)], at: tweet.path)
+            transaction.updateData(["likes": .incrementCount(1)], at: tweet.path)
         }
         return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
@@ -247,9 +247,8 @@ public final class TweetService: Sendable {
     public func unlikeTweet(id: String) async throws -> MarkedTweet {
         let like = try await likeToggle(id: id)
         let changed = try await like.set(false, in: store) { transaction, tweet, _ in
-            let likes = tweet.data["likes"]?.integerValue ?? 0
             transaction.deleteDocument(like.marker)
-            transaction.updateData(["likes": .value(.integer(max(0, likes - 1)))], at: tweet.path)
+            transaction.updateData(["likes": .incrementCount(-1)], at: tweet.path)
         }
         return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
     }
@@ -310,8 +309,8 @@ public final class TweetService: Sendable {
                 guard let target = snapshot.data[field]?.stringValue else { continue }
                 let path = self.tweets.document(target)
                 let other = try await transaction.getDocument(path)  // nil when deleted before this one
-                if let other, let count = other.data[counter]?.integerValue {
-                    transaction.updateData([counter: .value(.integer(max(0, count - 1)))], at: path)
+                if let other, other.data[counter]?.integerValue != nil {
+                    transaction.updateData([counter: .incrementCount(-1)], at: path)
                 }
                 // The author it notified, kept on the tweet (or read from the tweet it answered).
                 if let owner = snapshot.data[ownerField]?.stringValue ?? other?.data["uid"]?.stringValue {

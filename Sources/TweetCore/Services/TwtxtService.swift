@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TwitterText
 
 /// A twtxt feed someone follows: where it is, and the nick its entries show under.
 public struct TwtxtFollow: Codable, Equatable, Sendable {
@@ -7,6 +8,14 @@ public struct TwtxtFollow: Codable, Equatable, Sendable {
     public var url: String
     public var nick: String
     public var followed: Date
+    /// For a local file, the proof that this device's user followed it (see ``DeviceKey``).
+    var device: String?
+}
+
+/// A followed feed `feed --following` does not read, and why.
+public struct SkippedTwtxtFollow: Equatable, Sendable {
+    public var url: String
+    public var reason: String
 }
 
 /// Reads a followed twtxt feed: a local file, or a fetch over http(s) through a cache. The
@@ -26,9 +35,31 @@ public final class TwtxtService: Sendable {
     /// The most feeds one account follows: each is read on every `feed --following`.
     public static let maximumFollows = 100
 
+    /// The device's secret, which proves a local feed was followed here.
+    let deviceKey: DeviceKey
+
     init(store: any DocumentStore, auth: AuthService) {
         self.store = store
         self.auth = auth
+        deviceKey = DeviceKey(besideSession: auth.session.path)
+    }
+
+    /// Why `url` is not an address a feed may be followed at, or `nil` when it is: an http(s)
+    /// address with a host, or a `file://` URL of an absolute path, one line of visible text of at
+    /// most 2,000 bytes. `follow --twtxt` makes its addresses this way; a stored one is checked
+    /// again before it is read, since anyone may have written the store.
+    public static func problem(withURL url: String) -> String? {
+        let lowered = url.lowercased()
+        guard url.utf8.count <= 2000, TextRules.forbiddenCharacter(in: url, multiline: false) == nil,
+            let parsed = URL(string: url)
+        else { return "it is not a web address" }
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            return parsed.host?.isEmpty == false ? nil : "it is not a web address"
+        }
+        if lowered.hasPrefix("file://") {
+            return parsed.isFileURL && parsed.path.hasPrefix("/") ? nil : "it is not a file URL"
+        }
+        return "only http, https and local files are followed"
     }
 
     /// A feed's document ID: FNV-1a of its address (stable, not secret; the address is stored too).
@@ -54,6 +85,28 @@ public final class TwtxtService: Sendable {
         }
     }
 
+    /// The feeds `feed --following` reads, and those it skips: a document whose address fails
+    /// ``problem(withURL:)``, or a local file this device's user did not follow here (a follow
+    /// someone merged into the store must never make this device read a file they chose).
+    public func followsToRead() async throws -> (readable: [TwtxtFollow], skipped: [SkippedTwtxtFollow]) {
+        let me = try await auth.requireUid()
+        var readable: [TwtxtFollow] = []
+        var skipped: [SkippedTwtxtFollow] = []
+        for follow in try await follows() {
+            if let problem = Self.problem(withURL: follow.url) {
+                skipped.append(SkippedTwtxtFollow(url: follow.url, reason: problem))
+            } else if follow.url.lowercased().hasPrefix("file://"),
+                try follow.device == nil || follow.device != deviceKey.proof(of: follow.url, for: me, creating: false)
+            {
+                skipped.append(
+                    SkippedTwtxtFollow(url: follow.url, reason: "it is a local file not followed on this device"))
+            } else {
+                readable.append(follow)
+            }
+        }
+        return (readable, skipped)
+    }
+
     /// Follows the feed at `url` as `nick`.
     /// - Returns: whether it was not followed before.
     /// - Throws: ``TwtxtError/tooManyFeeds``, ``AuthError/notSignedIn``.
@@ -62,6 +115,10 @@ public final class TwtxtService: Sendable {
         let me = try await auth.requireUid()
         let collection = store.collection(Collections.twtxtFollowing(of: me))
         let path = collection.document(Self.key(url))
+        if let problem = Self.problem(withURL: url) { throw TwtxtError.badSource(url, reason: problem) }
+        // A local file is followed with this device's proof: read only here, and only as chosen here.
+        let proof =
+            url.lowercased().hasPrefix("file://") ? try deviceKey.proof(of: url, for: me, creating: true) : nil
         return try await store.runTransaction { transaction in
             if let existing = try await transaction.getDocument(path) {
                 // Two addresses with one key (FNV-1a is no secret, nor collision-free): the one
@@ -70,17 +127,23 @@ public final class TwtxtService: Sendable {
                     throw TwtxtError.badSource(
                         url, reason: "its key is another followed feed's; unfollow that one first")
                 }
-                return false
+                // Following again on this device proves a local follow made elsewhere or before.
+                guard let proof, existing.data["device"]?.stringValue != proof else { return false }
+                var fields = existing.data
+                fields["device"] = .string(proof)
+                transaction.setData(fields, at: path)
+                return true
             }
             guard
                 try await transaction.getDocuments(collection.query.limit(to: Self.maximumFollows)).count
                     < Self.maximumFollows
             else { throw TwtxtError.tooManyFeeds(Self.maximumFollows) }
-            transaction.setData(
-                [
-                    "url": .string(url), "nick": .string(nick),
-                    "followed": .string(Timestamp.string(from: transaction.time)),
-                ], at: path)
+            var fields: JSONObject = [
+                "url": .string(url), "nick": .string(nick),
+                "followed": .string(Timestamp.string(from: transaction.time)),
+            ]
+            if let proof { fields["device"] = .string(proof) }
+            transaction.setData(fields, at: path)
             return true
         }
     }

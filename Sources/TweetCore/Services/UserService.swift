@@ -133,6 +133,7 @@ public final class UserService: Sendable {
             guard (1...50).contains(fullname.count) else {
                 throw UserError.invalidProfile("the full name must have 1 to 50 characters")
             }
+            if let problem = User.problem(withFullname: fullname) { throw UserError.invalidProfile(problem) }
             try TextRules.check(fullname, field: "full name", multiline: false, maximumBytes: 256)
             updates["fullname"] = .value(.string(fullname))
         }

@@ -74,6 +74,7 @@ public final class FeedViewModel: ErrorRecording {
     public func fetchTweets(limit: Int = 20, before: String? = nil) async throws {
         try await perform {
             var follows: [TwtxtFollow] = []
+            var skipped: [SkippedTwtxtFollow] = []
             try await services.reading {
                 let fetched: [Tweet]
                 switch source {
@@ -85,11 +86,15 @@ public final class FeedViewModel: ErrorRecording {
                 (state.tweets, state.hasMore) = (page.items, page.hasMore)
                 state.isSignedIn = try await services.auth.currentUid() != nil
                 state.unreadNotifications = isSignedIn ? try await services.notifications.unreadCount() : 0
-                if case .following = source, twtxt != nil { follows = try await services.twtxt.follows() }
+                if case .following = source, twtxt != nil {
+                    (follows, skipped) = try await services.twtxt.followsToRead()
+                }
             }
             // Outside the one state: the followed feeds may wait on their servers.
             if case .following = source, let twtxt {
                 try await loadTwtxt(twtxt, follows: follows, limit: limit, before: before)
+                // Never fetched nor read: said, so that the user can unfollow them.
+                state.twtxt.problems += skipped.map { "skipped the followed twtxt feed \($0.url): \($0.reason)" }
             }
         }
     }

@@ -59,6 +59,10 @@ struct StorageEngine {
     init(directory: String, clock: @escaping @Sendable () -> Date, indexes: [IndexDefinition], foldThreshold: Int)
         throws
     {
+        // The system reads a path up to its first NUL: "a\0b" would make and use "a".
+        guard !directory.utf8.contains(0) else {
+            throw StoreError.cannotOpen(path: directory, reason: "the path holds the character U+0000")
+        }
         self.directory = directory
         self.clock = clock
         self.indexes = indexes

@@ -32,9 +32,9 @@ struct CompletionCandidatesTests {
 
     @Test(arguments: [
         (["config", ""], ["list", "get", "set", "unset"]),
-        (["config", "set", ""], ["store", "color", "limit"]),
-        (["config", "get", ""], ["store", "color", "limit"]),
-        (["--store", "/tmp/s", "config", "unset", ""], ["store", "color", "limit"]),
+        (["config", "set", ""], ConfigFile.Key.allCases.map(\.rawValue)),
+        (["config", "get", ""], ConfigFile.Key.allCases.map(\.rawValue)),
+        (["--store", "/tmp/s", "config", "unset", ""], ConfigFile.Key.allCases.map(\.rawValue)),
         (["config", "set", "color", ""], ["auto", "always", "never"]),
         (["--color", ""], ["auto", "always", "never"]),
         (["feed", "--color", ""], ["auto", "always", "never"]),

@@ -90,6 +90,14 @@ struct AuthServiceTests {
         ("alice@example.com", "password1", "Alice", "@@alice", .invalidUsername("@@alice")),
         ("alice@example.com", "password1", "   ", "alice", .invalidFullname),
         ("alice@example.com", "password1", String(repeating: "x", count: 51), "alice", .invalidFullname),
+        (
+            "alice@example.com", "password1", "Bob @bob · 1m", "alice",
+            .spoofableFullname("a full name cannot hold @, which would make it look like a username")
+        ),
+        (
+            "alice@example.com", "password1", "\u{3164}", "alice",
+            .spoofableFullname("a full name needs a visible character, not only spaces or invisible fillers")
+        ),
     ])
     func invalidRegistrationsAreRejectedAndWriteNothing(
         _ email: String, _ password: String, _ fullname: String, _ username: String, _ expected: AuthError
