@@ -24,6 +24,10 @@ public final class AuthService: Sendable {
     /// is signed in several times (the page's authors, the likes, the view model), and the file is
     /// read again only when another process (or another service) has changed it since.
     private let knownSession = Mutex<(stamp: FileIO.Stamp, uid: String?)?>(nil)
+    /// The signed-in user's `user-filters` fields as the session check read them (in the same
+    /// batch), for the first listing to take rather than read again. Taken once: a later action
+    /// of a long-lived process reads them afresh.
+    private let checkedFilters = Mutex<(uid: String, fields: JSONObject?)?>(nil)
 
     /// - Parameters:
     ///   - store: where users and credentials live.
@@ -72,10 +76,30 @@ public final class AuthService: Sendable {
     private func verifiedUid(_ saved: SessionStore.Session?) async throws -> String? {
         guard let saved, saved.store == storeName, let token = saved.token else { return nil }
         let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
-        guard let known = try await store.getDocument(path), known.data["uid"]?.stringValue == saved.uid else {
+        // The user's filters come in the same read: nearly every command that checks a session
+        // then lists something they filter.
+        let filters = ViewerFilters.path(of: saved.uid)
+        let found = try await store.getDocuments([path, filters])
+        guard let known = found.first(where: { $0.path == path }), known.data["uid"]?.stringValue == saved.uid else {
             return nil
         }
+        checkedFilters.withLock { $0 = (saved.uid, found.first { $0.path == filters }?.data) }
         return saved.uid
+    }
+
+    /// Drops the filters the session check read: after a block or mute, they are out of date.
+    func forgetCheckedFilters() {
+        checkedFilters.withLock { $0 = nil }
+    }
+
+    /// The `user-filters` fields of `uid` as the session check read them, once; `nil` when they
+    /// were taken already or read for someone else.
+    func takeCheckedFilters(of uid: String) -> JSONObject?? {
+        checkedFilters.withLock { checked in
+            defer { checked = nil }
+            guard let checked, checked.uid == uid else { return nil }
+            return .some(checked.fields)
+        }
     }
 
     /// The signed-in uid.

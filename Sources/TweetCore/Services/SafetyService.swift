@@ -33,6 +33,8 @@ public final class SafetyService: Sendable {
     @discardableResult
     public func block(uid: String) async throws -> Bool {
         let me = try await auth.requireUid()
+        // Whatever happens next, the filters the session check read may be out of date.
+        auth.forgetCheckedFilters()
         guard me != uid else { throw SafetyError.cannotBlockSelf }
         let store = store
         return try await store.runTransaction { transaction in
@@ -58,6 +60,10 @@ public final class SafetyService: Sendable {
     @discardableResult
     public func unblock(uid: String) async throws -> Bool {
         let me = try await auth.requireUid()
+        // Whatever happens next, the filters the session check read may be out of date.
+        auth.forgetCheckedFilters()
+        // Whatever happens next, the filters the session check read may be out of date.
+        auth.forgetCheckedFilters()
         return try await store.runTransaction { transaction in
             var mine = ViewerFilters(fields: try await transaction.getDocument(ViewerFilters.path(of: me))?.data)
             guard mine.blocking.removeValue(forKey: uid) != nil else { return false }
@@ -85,6 +91,8 @@ public final class SafetyService: Sendable {
     @discardableResult
     public func mute(_ target: MuteTarget, for duration: TimeInterval? = nil) async throws -> Bool {
         let me = try await auth.requireUid()
+        // Whatever happens next, the filters the session check read may be out of date.
+        auth.forgetCheckedFilters()
         let key = try Self.key(of: target, me: me)
         return try await store.runTransaction { transaction in
             var mine = ViewerFilters(fields: try await transaction.getDocument(ViewerFilters.path(of: me))?.data)
@@ -121,6 +129,8 @@ public final class SafetyService: Sendable {
     @discardableResult
     public func unmute(_ target: MuteTarget) async throws -> Bool {
         let me = try await auth.requireUid()
+        // Whatever happens next, the filters the session check read may be out of date.
+        auth.forgetCheckedFilters()
         let key = try Self.key(of: target, me: me)
         return try await store.runTransaction { transaction in
             var mine = ViewerFilters(fields: try await transaction.getDocument(ViewerFilters.path(of: me))?.data)

@@ -379,10 +379,12 @@ public final class TweetService: Sendable {
     func rowFilter(appliesMutes: Bool, alongside paths: [DocumentPath]) async throws -> (
         filter: RowFilter, documents: [DocumentSnapshot]
     ) {
-        let own = try await auth.currentUid().map { ViewerFilters.path(of: $0) }
+        let me = try await auth.currentUid()
+        let checked = me.flatMap { auth.takeCheckedFilters(of: $0) }
+        let own = checked == nil ? me.map { ViewerFilters.path(of: $0) } : nil
         let all = paths + [own].compactMap { $0 }
         let found = all.isEmpty ? [] : try await store.getDocuments(all)
-        let filters = ViewerFilters(fields: found.first { $0.path == own }?.data)
+        let filters = ViewerFilters(fields: checked ?? found.first { $0.path == own }?.data)
         return (RowFilter(filters, now: Date(), appliesMutes: appliesMutes), found.filter { $0.path != own })
     }
 
