@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TwitterText
 
 /// A twtxt feed someone follows: where it is, and the nick its entries show under.
 public struct TwtxtFollow: Codable, Equatable, Sendable {
@@ -37,6 +38,17 @@ public final class TwtxtService: Sendable {
         for byte in url.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let hex = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// An http(s) address as `follow --twtxt` keeps it (at most 2,000 bytes, a host, no control
+    /// characters), or `nil` for anything else: a local file is followed only by naming it here.
+    public static func webAddress(_ source: String) -> String? {
+        let lowered = source.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), source.utf8.count <= 2000,
+            let url = URL(string: source), url.host?.isEmpty == false,
+            TextRules.forbiddenCharacter(in: source, multiline: false) == nil
+        else { return nil }
+        return url.absoluteString
     }
 
     /// The file a fetched copy of the feed at `url` is cached in.
