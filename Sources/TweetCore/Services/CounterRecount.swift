@@ -1,64 +1,121 @@
 import TweetStore
 
-/// Counts every counter of a store again from what it counts, and writes those that differ: what
-/// `doctor --repair` does when ``StoreAudit`` finds a counter that disagrees. It reads a page of
-/// 256 documents at a time, so its memory stays flat at any size.
+/// Counts counters again from what they count, and writes those that differ: what
+/// `doctor --repair` does when ``StoreAudit`` finds a counter that disagrees, and what a merge does
+/// for the counters its documents touch (a like it adds to a tweet the store has). It reads a page
+/// of 256 documents at a time, so its memory stays flat at any size.
 struct CounterRecount {
     let store: any DocumentStore
 
-    /// Every counter that was wrong, set right.
+    /// The targets whose counters some documents touch: tweets, users and search terms.
+    struct Targets {
+        var tweets: Set<String> = []
+        var users: Set<String> = []
+        var terms: Set<String> = []
+
+        /// Those of `documents`: each counter's document and each marker's target.
+        init(of documents: [(DocumentPath, JSONObject)]) {
+            for (path, data) in documents {
+                let parts = path.collection.split(separator: "/").map(String.init)
+                switch (parts.first, parts.last) {
+                case (Collections.tweets?, _):
+                    tweets.insert(path.documentID)
+                    users.formUnion([data["uid"]?.stringValue].compactMap { $0 })
+                    tweets.formUnion([data["replyToId"]?.stringValue].compactMap { $0 })
+                case (Collections.retweets?, _): tweets.formUnion([data["tweetId"]?.stringValue].compactMap { $0 })
+                case (Collections.users?, Collections.userLikes?): tweets.insert(path.documentID)
+                case (Collections.userStats?, _): users.insert(path.documentID)
+                case ("following"?, _),
+                    ("followers"?, _) where parts.count == 3:
+                    users.insert(parts[1])
+                case (SearchIndex.terms?, _): terms.insert(parts.count == 3 ? parts[1] : path.documentID)
+                default: continue
+                }
+            }
+        }
+
+        init() {}
+    }
+
+    /// Every counter of the store that was wrong, set right.
     /// - Returns: a sentence for each kind of counter mended, with how many.
     func recount() async throws -> [String] {
         var report: [String] = []
         var mended = 0
-        try await forEach(Collections.tweets) { tweet in
-            let id = tweet.documentID
-            let replies = try await store.collection(Collections.tweets)
-                .whereField("replyToId", isEqualTo: .string(id)).getDocuments()
-                .filter { $0.data["replyToDeleted"] != .bool(true) }.count
-            let counts: [(String, Int)] = [
-                (
-                    "likes",
-                    try await store.collectionGroup(Collections.userLikes)
-                        .whereField("tweetId", isEqualTo: .string(id)).count()
-                ),
-                (
-                    "retweets",
-                    try await store.collection(Collections.retweets)
-                        .whereField("tweetId", isEqualTo: .string(id)).count()
-                ),
-                ("replyCount", replies),
-            ]
-            if try await set(counts, at: tweet) { mended += 1 }
-        }
+        try await forEach(Collections.tweets) { if try await recountTweet($0) { mended += 1 } }
         if mended > 0 { report.append("counted again the likes, retweets and replies of \(mended) tweet(s)") }
         mended = 0
-        try await forEach(Collections.userStats) { stats in
-            let uid = stats.documentID
-            let counts: [(String, Int)] = [
-                (
-                    "tweets",
-                    try await store.collection(Collections.tweets)
-                        .whereField("uid", isEqualTo: .string(uid)).count()
-                ),
-                ("following", try await store.collection(Collections.following(of: uid)).query.count()),
-                ("followers", try await store.collection(Collections.followers(of: uid)).query.count()),
-            ]
-            if try await set(counts, at: stats) { mended += 1 }
-        }
+        try await forEach(Collections.userStats) { if try await recountUser($0) { mended += 1 } }
         if mended > 0 { report.append("counted again the tweets and follows of \(mended) user(s)") }
         mended = 0
-        try await forEach(SearchIndex.terms) { term in
-            var ids = 0
-            for bucket in try await store.collection(
-                "\(SearchIndex.terms)/\(term.documentID)/\(SearchIndex.buckets)"
-            ).query.getDocuments() {
-                ids += bucket.data["ids"]?.arrayValue?.count ?? 0
-            }
-            if try await set([("tweets", ids)], at: term) { mended += 1 }
-        }
+        try await forEach(SearchIndex.terms) { if try await recountTerm($0) { mended += 1 } }
         if mended > 0 { report.append("counted again the tweets of \(mended) search term(s)") }
         return report
+    }
+
+    /// The counters of `targets` only.
+    func recount(_ targets: Targets) async throws {
+        for id in targets.tweets.sorted() {
+            guard let tweet = try await store.getDocument(store.collection(Collections.tweets).document(id)) else {
+                continue
+            }
+            _ = try await recountTweet(tweet)
+        }
+        for uid in targets.users.sorted() {
+            guard let stats = try await store.getDocument(StatsCounter.path(of: uid)) else { continue }
+            _ = try await recountUser(stats)
+        }
+        for term in targets.terms.sorted() {
+            let path = DocumentPath(collection: SearchIndex.terms, documentID: term)
+            guard let document = try await store.getDocument(path) else { continue }
+            _ = try await recountTerm(document)
+        }
+    }
+
+    private func recountTweet(_ tweet: DocumentSnapshot) async throws -> Bool {
+        let id = tweet.documentID
+        let replies = store.collection(Collections.tweets).whereField("replyToId", isEqualTo: .string(id))
+        let likes = store.collectionGroup(Collections.userLikes).whereField("tweetId", isEqualTo: .string(id))
+        let retweets = store.collection(Collections.retweets).whereField("tweetId", isEqualTo: .string(id))
+        return try await set(tweet.path) { transaction in
+            [
+                ("likes", try await transaction.getDocuments(likes).count),
+                ("retweets", try await transaction.getDocuments(retweets).count),
+                (
+                    "replyCount",
+                    try await transaction.getDocuments(replies).filter { $0.data["replyToDeleted"] != .bool(true) }
+                        .count
+                ),
+            ]
+        }
+    }
+
+    private func recountUser(_ stats: DocumentSnapshot) async throws -> Bool {
+        let uid = stats.documentID
+        let tweets = store.collection(Collections.tweets).whereField("uid", isEqualTo: .string(uid))
+        let following = store.collection(Collections.following(of: uid)).query
+        let followers = store.collection(Collections.followers(of: uid)).query
+        return try await set(stats.path) { transaction in
+            [
+                ("tweets", try await transaction.getDocuments(tweets).count),
+                ("following", try await transaction.getDocuments(following).count),
+                ("followers", try await transaction.getDocuments(followers).count),
+            ]
+        }
+    }
+
+    private func recountTerm(_ term: DocumentSnapshot) async throws -> Bool {
+        let buckets = store.collection("\(SearchIndex.terms)/\(term.documentID)/\(SearchIndex.buckets)").query
+        return try await set(term.path) { transaction in
+            [
+                (
+                    "tweets",
+                    try await transaction.getDocuments(buckets).reduce(0) {
+                        $0 + ($1.data["ids"]?.arrayValue?.count ?? 0)
+                    }
+                )
+            ]
+        }
     }
 
     /// Each document of `collection`, a page at a time.
@@ -72,17 +129,22 @@ struct CounterRecount {
         }
     }
 
-    /// Writes the counts of `document` that differ from `counts`, in one transaction.
+    /// Counts `document`'s counters in one transaction with their writes, so a like that comes in
+    /// between is counted once, and writes those that differ.
     /// - Returns: whether any did.
-    private func set(_ counts: [(String, Int)], at document: DocumentSnapshot) async throws -> Bool {
-        var changes: [String: FieldValue] = [:]
-        for (field, count) in counts where document.data[field]?.integerValue != Int64(count) {
-            changes[field] = .value(.integer(Int64(count)))
+    private func set(
+        _ path: DocumentPath, counting counts: @escaping @Sendable (Transaction) async throws -> [(String, Int)]
+    ) async throws -> Bool {
+        try await store.runTransaction { transaction in
+            guard let document = try await transaction.getDocument(path) else { return false }
+            var changes: [String: FieldValue] = [:]
+            for (field, count) in try await counts(transaction)
+            where document.data[field]?.integerValue ?? 0 != Int64(count) {
+                changes[field] = .value(.integer(Int64(count)))
+            }
+            guard !changes.isEmpty else { return false }
+            transaction.updateData(changes, at: path)
+            return true
         }
-        guard !changes.isEmpty else { return false }
-        let path = document.path
-        let update = changes
-        try await store.runTransaction { $0.updateData(update, at: path) }
-        return true
     }
 }

@@ -45,6 +45,11 @@ public final class ImportViewModel: ErrorRecording {
                     follows[follower, default: []].insert(path.documentID)
                 }
                 try await FollowingList.forgetLacking(follows, store: services.store)
+                // A like or a follow the merge added to a tweet or a user the store had: its
+                // counter is counted again, so the store keeps agreeing with itself.
+                if report.added > 0 {
+                    try await CounterRecount(store: services.store).recount(CounterRecount.Targets(of: documents))
+                }
                 merge = report
                 imported = report.added
                 return

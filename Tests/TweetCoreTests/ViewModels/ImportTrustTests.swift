@@ -165,6 +165,24 @@ struct ImportTrustTests {
         try await fixture.importLines(fixture.lines, into: fixture.services, merging: true)
     }
 
+    @Test(arguments: layouts)
+    func aMergeCountsAgainTheCountersItsDocumentsTouch(layout: StoreLayout) async throws {
+        let fixture = try await ImportFixture(layout)
+        // A backup from before bob liked ada's first tweet, restored, then the newer one merged.
+        let like = "users/\(fixture.bob.id)/user-likes/"
+        let liked = try #require(fixture.lines.first { $0.contains("\"path\":\"\(like)") })
+        let tweetID = try #require(liked.split(separator: "/").last?.dropLast(2)).description
+        var tweet = try fixture.document("tweets/\(tweetID)")
+        tweet["likes"] = .integer(0)
+        let older = fixture.replacing("tweets/\(tweetID)", with: tweet).filter { $0 != liked }
+        let target = try fixture.freshServices(layout)
+        try await fixture.importLines(older, into: target)
+        try await fixture.importLines(fixture.lines, into: target, merging: true)
+        let merged = try await target.store.getDocument(DocumentPath(collection: "tweets", documentID: tweetID))
+        #expect(merged?.data["likes"] == .integer(1))
+        #expect(try await expectImportInvariants(target) == [])
+    }
+
     @Test func theAuditFindsAndRepairsAStoreDamagedByAnOlderImport() async throws {
         let fixture = try await ImportFixture()
         let store = fixture.services.store
