@@ -53,6 +53,58 @@ struct CounterRecount {
         return report
     }
 
+    /// What hangs on tweets that are gone (a repair that set a damaged line aside can lose a tweet
+    /// and keep its likes), as deleting the tweet would have left it: its likes and retweets
+    /// removed, its replies marked `replyToDeleted`. Counting again cannot mend these, since no
+    /// tweet is left to hold the count.
+    /// - Returns: a sentence for each kind of document changed, with how many.
+    func settleOrphans() async throws -> [String] {
+        var (likes, retweets, replies) = (0, 0, 0)
+        let tweets = store.collection(Collections.tweets)
+        func missing(_ ids: [String]) async throws -> Set<String> {
+            let found = try await store.getDocuments(ids.map { tweets.document($0) })
+            let present = Set(found.map(\.documentID))
+            return Set(ids.filter { !present.contains($0) })
+        }
+        try await forEach(Collections.tweets) { reply in
+            guard let parent = reply.data["replyToId"]?.stringValue, reply.data["replyToDeleted"] != .bool(true),
+                try await !missing([parent]).isEmpty
+            else { return }
+            let path = reply.path
+            try await store.runTransaction { $0.updateData(["replyToDeleted": .value(.bool(true))], at: path) }
+            replies += 1
+        }
+        try await forEach(Collections.retweets) { retweet in
+            guard let id = retweet.data["tweetId"]?.stringValue, try await !missing([id]).isEmpty else { return }
+            let path = retweet.path
+            let marker = retweet.data["uid"]?.stringValue.map {
+                DocumentPath(collection: Collections.retweeted(by: $0), documentID: id)
+            }
+            try await store.runTransaction { transaction in
+                transaction.deleteDocument(path)
+                if let marker { transaction.deleteDocument(marker) }
+            }
+            retweets += 1
+        }
+        var query = store.collectionGroup(Collections.userLikes).limit(to: 256)
+        while true {
+            let page = try await query.getDocuments()
+            let gone = try await missing(page.map(\.documentID))
+            for like in page where gone.contains(like.documentID) {
+                let path = like.path
+                try await store.runTransaction { $0.deleteDocument(path) }
+                likes += 1
+            }
+            guard page.count == 256, let last = page.last else { break }
+            query = store.collectionGroup(Collections.userLikes).limit(to: 256).start(after: last)
+        }
+        var report: [String] = []
+        if likes > 0 { report.append("removed \(likes) like(s) of tweets that are gone") }
+        if retweets > 0 { report.append("removed \(retweets) retweet(s) of tweets that are gone") }
+        if replies > 0 { report.append("marked \(replies) reply(ies) to tweets that are gone") }
+        return report
+    }
+
     /// The counters of `targets` only.
     func recount(_ targets: Targets) async throws {
         for id in targets.tweets.sorted() {

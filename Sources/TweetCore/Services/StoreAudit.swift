@@ -63,7 +63,8 @@ package struct StoreAudit: Sendable {
     }
 
     /// Repairs what can be repaired without choosing between people: sessions of no account are
-    /// ended, and counters are counted again from what they count. A second account under a name
+    /// ended, what hangs on a tweet that is gone is settled as deleting it would have, and counters
+    /// are counted again from what they count. A second account under a name
     /// in use, and any other document that breaks a rule, is left for a person to decide.
     package func repair(progress: @escaping ProgressHandler = { _ in }) async throws -> AuditRepair {
         var report = AuditRepair()
@@ -82,8 +83,9 @@ package struct StoreAudit: Sendable {
             }
         }
         if problems.contains(where: { if case .counter = $0 { true } else { false } }) {
-            let fixed = try await CounterRecount(store: store).recount()
-            report.repaired += fixed
+            let recount = CounterRecount(store: store)
+            report.repaired += try await recount.settleOrphans()
+            report.repaired += try await recount.recount()
             for counter in try await check().compactMap({ if case .counter(let text) = $0 { text } else { nil } }) {
                 report.unrepaired.append("\(counter), and counting again did not mend it")
             }

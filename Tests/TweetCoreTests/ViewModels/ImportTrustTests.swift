@@ -183,6 +183,22 @@ struct ImportTrustTests {
         #expect(try await expectImportInvariants(target) == [])
     }
 
+    @Test func aRepairSettlesWhatHangsOnALostTweetAsDeletingItWould() async throws {
+        let fixture = try await ImportFixture()
+        let store = fixture.services.store
+        // The tweet bob liked, retweeted and replied to, lost as a repair can lose a damaged line.
+        let like = "users/\(fixture.bob.id)/user-likes/"
+        let liked = try #require(fixture.lines.first { $0.contains("\"path\":\"\(like)") })
+        let tweetID = try #require(liked.split(separator: "/").last?.dropLast(2)).description
+        try await store.runTransaction { $0.deleteDocument(DocumentPath(collection: "tweets", documentID: tweetID)) }
+        #expect(try await !StoreAudit(store: store).check().isEmpty)
+        let report = try await StoreAudit(store: store).repair()
+        #expect(report.unrepaired == [], "\(report)")
+        #expect(report.repaired.contains { $0.contains("like(s) of tweets that are gone") })
+        #expect(report.repaired.contains { $0.contains("reply(ies) to tweets that are gone") })
+        #expect(try await StoreAudit(store: store).check() == [])
+    }
+
     @Test func theAuditFindsAndRepairsAStoreDamagedByAnOlderImport() async throws {
         let fixture = try await ImportFixture()
         let store = fixture.services.store
