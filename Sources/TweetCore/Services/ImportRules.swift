@@ -28,8 +28,6 @@ package struct ImportRules {
     /// A broken rule: the sentence that says which, about the document it was found in.
     package struct Violation: Error, Equatable {
         package var reason: String
-        /// The line of an earlier document the rule involves (the first user with a username).
-        package var otherLine: Int?
     }
 
     /// The accounts the store has already (a merge), which the file's must not collide with.
@@ -234,13 +232,15 @@ package struct ImportRules {
     /// sign-in compares them) across the store and the file; the profile as `edit-profile` keeps it.
     private mutating func checkUser(id: String, _ fields: inout Fields, line: Int) throws {
         let username = try fields.string("username", maximumBytes: 64)
+        // `try?`: a username sign-in would not find as written, and one that is no username at all,
+        // are the one refusal below.
         guard (try? AuthService.normalizedUsername(username)) == username else {
-            // A username sign-in would not find as written, or not a username at all.
             throw fields.bad("username", "is not a lowercase username of 1 to 15 letters, digits or _")
         }
         let email = try fields.optionalString("email", maximumBytes: 254)
         if let email {
-            // An email that is not as register keeps it would sign in as no one, or as another.
+            // `try?`: an email not as register keeps it (it would sign in as no one, or as another)
+            // and one that is no email at all are the one refusal below.
             guard (try? AuthService.normalizedEmail(email)) == email else {
                 throw fields.bad("email", "is not a lowercase email address")
             }
@@ -261,8 +261,7 @@ package struct ImportRules {
         }
         if let first = usernames[username] {
             throw Violation(
-                reason: "users/\(id): the username \(username) is taken by users/\(first.uid) (line \(first.line))",
-                otherLine: first.line)
+                reason: "users/\(id): the username \(username) is taken by users/\(first.uid) (line \(first.line))")
         }
         if let email {
             if existing.emails.contains(email) {
@@ -270,8 +269,7 @@ package struct ImportRules {
             }
             if let first = emails[email] {
                 throw Violation(
-                    reason: "users/\(id): the email \(email) is taken by users/\(first.uid) (line \(first.line))",
-                    otherLine: first.line)
+                    reason: "users/\(id): the email \(email) is taken by users/\(first.uid) (line \(first.line))")
             }
             emails[email] = (line, id)
         }
@@ -285,13 +283,13 @@ package struct ImportRules {
         let caption = try fields.string("caption", maximumBytes: TweetService.maximumImportedCaptionBytes)
         var source: TweetSource?
         if let value = fields.take("source") {
+            // `try?`: any reason a source is unreadable is the one refusal below.
             guard case .object(let object) = value,
                 let read = try? DocumentSnapshot(path: fields.path, data: object).data(as: TweetSource.self),
                 read.twitter.utf8.count <= 20, read.twitter.utf8.allSatisfy({ (48...57).contains($0) }),
                 (read.favorites ?? 0) >= 0, (read.retweets ?? 0) >= 0,
                 read.inReplyTo?.utf8.allSatisfy({ (48...57).contains($0) }) ?? true, read.fields == object
             else {
-                // `try?`: any reason a source is unreadable is the one refusal below.
                 throw fields.bad("source", "is not a Twitter archive's origin")
             }
             source = read
@@ -324,11 +322,11 @@ package struct ImportRules {
     /// Entities as `post` stores them: lists of strings, each found in the caption (ignoring case,
     /// as mentions and hashtags are matched).
     private static func checkEntities(_ value: JSONValue, caption: String, fields: Fields) throws {
+        // `try?`: any reason the entities are unreadable is the one refusal below.
         guard case .object(let object) = value, object.count == 3,
             let read = try? DocumentSnapshot(path: fields.path, data: object).data(as: TweetEntities.self),
             read.mentions.count + read.hashtags.count + read.urls.count <= 1024
         else {
-            // `try?`: any reason the entities are unreadable is the one refusal here.
             throw fields.bad("entities", "is not mentions, hashtags and urls")
         }
         var lowered: String?
