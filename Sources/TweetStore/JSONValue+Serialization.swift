@@ -190,6 +190,20 @@ extension JSONValue {
         return value
     }
 
+    /// Parses one JSON text from outside the store (a file given to `import`), refusing what a
+    /// parse would otherwise settle quietly: an object's key given twice (a parse keeps the last)
+    /// and a number beyond a double's range (which would read as infinity, or as 0 when too small).
+    package static func parseStrictly(_ bytes: ArraySlice<UInt8>) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+            var parser = JSONParser(bytes: buffer)
+            parser.isStrict = true
+            let value = try parser.parseValue(depth: 0)
+            parser.skipWhitespace()
+            guard parser.index == buffer.count else { throw parser.error("unexpected text after the value") }
+            return value
+        }
+    }
+
     /// Parses one JSON text in place, keeping of each object at `depth` (1: inside the top-level
     /// value, as a segment line's document) only the fields named in `fields`: what an index's
     /// key needs, without decoding a caption or building the rest of the document. What is
@@ -266,6 +280,9 @@ private struct JSONParser {
     /// The top-level fields of the objects at depth 1 to keep (as UTF-8 keys), or `nil` for all:
     /// the others are skipped without being decoded.
     var kept: [[UInt8]]?
+
+    /// Whether a repeated key and a number out of a double's range are errors (``JSONValue/parseStrictly(_:)``).
+    var isStrict = false
 
     mutating func skipWhitespace() {
         while index < bytes.count {
@@ -436,7 +453,10 @@ private struct JSONParser {
             if depth == 1, kept != nil, !isKept(key) {
                 try skipValue(depth: depth + 1)
             } else {
-                fields.updateValue(try parseValue(depth: depth + 1), forKey: key, probe: probe)
+                let keyOffset = index
+                if fields.updateValue(try parseValue(depth: depth + 1), forKey: key, probe: probe) != nil, isStrict {
+                    throw JSONParseError(message: "the key \"\(key)\" is given twice", offset: keyOffset)
+                }
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of data") }
@@ -593,6 +613,16 @@ private struct JSONParser {
         return value
     }
 
+    /// Whether a number's digits before its exponent are not all zeros: such a number that reads
+    /// as 0 was too small for a double.
+    static func hasNonzeroDigit(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
+            if (49...57).contains(byte) { return true }
+        }
+        return false
+    }
+
     /// RFC 8259's number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
@@ -625,6 +655,9 @@ private struct JSONParser {
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .integer(value) }
         guard let value = Double(text) else { throw JSONParseError(message: "invalid number", offset: start) }
+        if isStrict, !value.isFinite || (value == 0 && Self.hasNonzeroDigit(text)) {
+            throw JSONParseError(message: "the number \(text.prefix(40)) is out of range", offset: start)
+        }
         return .double(value)
     }
 }

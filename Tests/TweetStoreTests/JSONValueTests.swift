@@ -160,4 +160,19 @@ struct JSONValueTests {
         #expect(JSONValue.object(["a": .null]).objectValue == ["a": .null])
         #expect(JSONValue.array([]).objectValue == nil)
     }
+
+    @Test(arguments: [
+        #"{"a":1,"a":2}"#, #"{"data":{},"path":"x/a","path":"x/b"}"#, #"[{"k":{"z":1,"z":1}}]"#, "1e999999",
+        "-1e999999", "1e-999999", #"{"likes":1e400}"#,
+    ])
+    func aStrictParseRefusesRepeatedKeysAndNumbersOutOfRange(text: String) throws {
+        // The store's own parse keeps the last key and reads the numbers as infinity or 0.
+        _ = try JSONValue.parse(Array(text.utf8))
+        #expect(throws: JSONParseError.self) { try JSONValue.parseStrictly(Array(text.utf8)[...]) }
+    }
+
+    @Test func aStrictParseReadsWhatAParseReads() throws {
+        let text = #"{"a":[1,2.5,-0,0.0,0e10,1e300,"x"],"b":{"c":null,"d":true}}"#
+        #expect(try JSONValue.parseStrictly(Array(text.utf8)[...]) == JSONValue.parse(Array(text.utf8)))
+    }
 }

@@ -7,8 +7,14 @@ struct DoctorCommand: Command {
     static let name = "doctor"
     static let movesBulkData = true
     static let usage = "doctor [--repair]"
-    static let summary = "Check the store's files; --repair keeps every intact record and moves the rest aside"
-    static let options = [Option("--repair", "repair what can be: intact records stay, damaged lines go to side files")]
+    static let summary =
+        "Check the store's files and documents; --repair keeps every intact record, moves the rest aside and counts counters again"
+    static let options = [
+        Option(
+            "--repair",
+            "repair what can be: intact records stay, damaged lines go to side files, sessions of no account end, counters are counted again"
+        )
+    ]
 
     var repair: Bool
 
@@ -20,40 +26,56 @@ struct DoctorCommand: Command {
 
     func run(_ context: Context) async throws {
         let directory = context.storeDirectory
-        guard !PostgresLocation.isLocation(directory) else {
-            throw CommandFailure(
-                "doctor checks a local store's files; a PostgreSQL store's data is kept safe by its server",
-                hint: "check the server's own data with pg_amcheck")
-        }
+        // PostgreSQL keeps its own files (pg_amcheck checks them); the documents are checked on both.
+        let isPostgres = PostgresLocation.isLocation(directory)
         let viewModel = DoctorViewModel(
-            maintenance: StoreDoctor(directory: directory, indexes: AppServices.indexes))
+            maintenance: isPostgres ? nil : StoreDoctor(directory: directory, indexes: AppServices.indexes))
         if repair {
             let progress = ProgressLine("Repairing", unit: "files")
             defer { progress.clear() }
             try await viewModel.repair { progress.update($0) }
             progress.clear()
             guard let report = viewModel.report else { return }
-            var text = report.repaired.isEmpty ? "Nothing needed repair.\n" : ""
-            text += report.repaired.map { "repaired: \($0)\n" }.joined()
+            var repaired = report.repaired.map { "repaired: \($0)\n" }
+            var unrepaired = report.unrepaired.map { "not repaired: \($0)\n" }
+            // The documents only once the files are whole: a store that does not open has none to read.
+            if report.unrepaired.isEmpty {
+                let documents = ProgressLine("Checking documents", unit: "documents")
+                defer { documents.clear() }
+                try await viewModel.repairAudit(try context.services()) { documents.update($0) }
+                documents.clear()
+                repaired += (viewModel.auditRepair?.repaired ?? []).map { "repaired: \($0)\n" }
+                unrepaired += (viewModel.auditRepair?.unrepaired ?? []).map { "not repaired: \($0)\n" }
+            }
+            var text = repaired.isEmpty ? "Nothing needed repair.\n" : repaired.joined()
             text += report.sideFiles.map { "moved aside to \($0)\n" }.joined()
-            text += report.unrepaired.map { "not repaired: \($0)\n" }.joined()
+            text += unrepaired.joined()
             try context.screen.write(TerminalText(text, multiline: true))
-            if !report.unrepaired.isEmpty {
-                throw CommandFailure("\(report.unrepaired.count) problem(s) need a backup or a newer tweetcli")
+            if !unrepaired.isEmpty {
+                throw CommandFailure(
+                    "\(unrepaired.count) problem(s) need a backup, a person's decision or a newer tweetcli")
             }
         } else {
             let progress = ProgressLine("Checking", unit: "files")
             defer { progress.clear() }
             try await viewModel.check { progress.update($0) }
             progress.clear()
-            if viewModel.problems.isEmpty {
+            var problems = viewModel.problems.map(\.description)
+            if problems.isEmpty {
+                let documents = ProgressLine("Checking documents", unit: "documents")
+                defer { documents.clear() }
+                try await viewModel.audit(try context.services()) { documents.update($0) }
+                documents.clear()
+                problems = viewModel.auditProblems.map(\.description)
+            }
+            if problems.isEmpty {
                 try context.screen.write("The store at \(directory) is healthy.\n")
                 return
             }
-            try context.screen.write(TerminalText(viewModel.problems.map { "\($0)\n" }.joined(), multiline: true))
+            try context.screen.write(TerminalText(problems.map { "\($0)\n" }.joined(), multiline: true))
             throw CommandFailure(
-                "the store has \(viewModel.problems.count) problem(s)",
-                hint: "keep every intact record with: \(context.suggest("doctor --repair"))")
+                "the store has \(problems.count) problem(s)",
+                hint: "repair what can be with: \(context.suggest("doctor --repair"))")
         }
     }
 }

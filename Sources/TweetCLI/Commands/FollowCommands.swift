@@ -110,10 +110,10 @@ enum TwtxtSource {
     static func url(_ source: String, mustExist: Bool) throws -> String {
         let lowered = source.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            guard source.utf8.count <= 2000, let url = URL(string: source), url.host?.isEmpty == false,
-                TextRules.forbiddenCharacter(in: source, multiline: false) == nil
-            else { throw TwtxtError.badSource(source, reason: "it is not a web address") }
-            return url.absoluteString
+            guard let url = TwtxtService.webAddress(source) else {
+                throw TwtxtError.badSource(source, reason: "it is not a web address")
+            }
+            return url
         }
         if lowered.hasPrefix("file://") {
             guard let path = TwtxtFetcher.filePath(source) else {

@@ -195,12 +195,17 @@ public final class TweetService: Sendable {
 
     /// How a caption counts by Twitter's rules (twitter-text v3), without posting it.
     public static func preview(_ caption: String) -> CaptionPreview {
-        // CR LF (a file written on Windows) is one line break, as a lone LF is.
-        let trimmed = caption.replacingEvery("\r\n", with: "\n").trimmed()
-        let parsed = TweetText.parse(trimmed)
+        let (trimmed, parsed) = measured(caption)
         return CaptionPreview(
             caption: trimmed, weightedLength: parsed.weightedLength, limit: maximumCaptionLength,
             isValid: parsed.isValid, entities: TweetText.entities(in: trimmed))
+    }
+
+    /// The caption as it is kept, and its count by Twitter's rules.
+    private static func measured(_ caption: String) -> (String, ParsedTweet) {
+        // CR LF (a file written on Windows) is one line break, as a lone LF is.
+        let trimmed = caption.replacingEvery("\r\n", with: "\n").trimmed()
+        return (trimmed, TweetText.parse(trimmed))
     }
 
     /// Checks a caption by Twitter's rules and returns it trimmed.
@@ -216,16 +221,23 @@ public final class TweetService: Sendable {
     public static let maximumCaptionBytes = 16_384
 
     private static func validated(_ caption: String) throws -> CaptionPreview {
+        let trimmed = try checkedCaption(caption)
+        return preview(trimmed)
+    }
+
+    /// ``validatedCaption(_:)`` without finding the caption's entities, which its checks do not
+    /// need: what `import` checks a million captions with.
+    static func checkedCaption(_ caption: String) throws -> String {
         // The size first, before the weighted count reads a text of any length.
         try TextRules.checkSize(caption, field: "caption", maximumBytes: maximumCaptionBytes)
-        let preview = preview(caption)
-        guard !preview.caption.isEmpty else { throw TweetError.emptyCaption }
-        try TextRules.check(preview.caption, field: "caption", multiline: true, maximumBytes: maximumCaptionBytes)
-        guard preview.weightedLength <= preview.limit else {
-            throw TweetError.captionTooLong(length: preview.weightedLength, limit: preview.limit)
+        let (trimmed, parsed) = measured(caption)
+        guard !trimmed.isEmpty else { throw TweetError.emptyCaption }
+        try TextRules.check(trimmed, field: "caption", multiline: true, maximumBytes: maximumCaptionBytes)
+        guard parsed.weightedLength <= maximumCaptionLength else {
+            throw TweetError.captionTooLong(length: parsed.weightedLength, limit: maximumCaptionLength)
         }
-        guard preview.isValid else { throw TweetError.invalidCharacters }
-        return preview
+        guard parsed.isValid else { throw TweetError.invalidCharacters }
+        return trimmed
     }
 
     /// The signed-in user likes tweet `id`: the count and the `user-likes` document change together,

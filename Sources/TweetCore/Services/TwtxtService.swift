@@ -70,6 +70,17 @@ public final class TwtxtService: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    /// An http(s) address as `follow --twtxt` keeps it (at most 2,000 bytes, a host, no control
+    /// characters), or `nil` for anything else: a local file is followed only by naming it here.
+    public static func webAddress(_ source: String) -> String? {
+        let lowered = source.lowercased()
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), source.utf8.count <= 2000,
+            let url = URL(string: source), url.host?.isEmpty == false,
+            TextRules.forbiddenCharacter(in: source, multiline: false) == nil
+        else { return nil }
+        return url.absoluteString
+    }
+
     /// The file a fetched copy of the feed at `url` is cached in.
     public static func cacheName(_ url: String) -> String { key(url) + ".txt" }
 

@@ -124,44 +124,64 @@ public final class UserService: Sendable {
         return try matches.prefix(limit ?? matches.count).map { try user(from: $0, signedIn: me) }
     }
 
+    /// The profile's optional fields and the most characters each may have.
+    static let profileFieldLimits = [
+        ("bio", 160), ("location", 30), ("website", 100), ("profileImageUrl", 500), ("twtxtUrl", 500),
+    ]
+
+    /// Checks a full name, trimmed, as `register` and `edit-profile` take it.
+    /// - Throws: ``UserError/invalidProfile(_:)``, or `TextError` for a forbidden character.
+    static func checkFullname(_ fullname: String) throws {
+        guard (1...50).contains(fullname.count) else {
+            throw UserError.invalidProfile("the full name must have 1 to 50 characters")
+        }
+        if let problem = User.problem(withFullname: fullname) { throw UserError.invalidProfile(problem) }
+        try TextRules.check(fullname, field: "full name", multiline: false, maximumBytes: 256)
+    }
+
+    /// Checks one of the profile's optional fields (``profileFieldLimits``), trimmed and not empty
+    /// or empty, as `edit-profile` takes it.
+    /// - Throws: ``UserError/invalidProfile(_:)``, or `TextError` for a forbidden character.
+    static func checkProfileField(_ field: String, _ value: String, limit: Int) throws {
+        guard value.count <= limit else {
+            throw UserError.invalidProfile("the \(field) must have at most \(limit) characters")
+        }
+        // Bytes at most eight per character of the limit: room for any script, none for a flood.
+        try TextRules.check(
+            value,
+            field: field == "profileImageUrl" ? "avatar" : field == "twtxtUrl" ? "twtxt address" : field,
+            multiline: field == "bio",
+            maximumBytes: limit * 8)
+        if ["website", "profileImageUrl", "twtxtUrl"].contains(field) && !value.isEmpty {
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()),
+                url.host != nil
+            else {
+                throw UserError.invalidProfile(
+                    "\"\(value)\" is not a web address; it should start with https:// or http://")
+            }
+        }
+    }
+
     /// Changes the signed-in user's profile and returns it.
     /// - Throws: ``UserError/invalidProfile(_:)`` for an empty full name or a website that is not http(s).
     public func updateProfile(_ changes: ProfileChanges) async throws -> User {
         let uid = try await auth.requireUid()
         var updates: [String: FieldValue] = [:]
         if let fullname = changes.fullname?.trimmed() {
-            guard (1...50).contains(fullname.count) else {
-                throw UserError.invalidProfile("the full name must have 1 to 50 characters")
-            }
-            if let problem = User.problem(withFullname: fullname) { throw UserError.invalidProfile(problem) }
-            try TextRules.check(fullname, field: "full name", multiline: false, maximumBytes: 256)
+            try Self.checkFullname(fullname)
             updates["fullname"] = .value(.string(fullname))
         }
-        for (field, value, limit) in [
-            ("bio", changes.bio, 160), ("location", changes.location, 30), ("website", changes.website, 100),
-            ("profileImageUrl", changes.profileImageUrl, 500), ("twtxtUrl", changes.twtxtUrl, 500),
-        ] {
-            guard
-                let value = value?.replacingEvery("\r\n", with: "\n")
-                    .trimmed()
-            else { continue }
-            guard value.count <= limit else {
-                throw UserError.invalidProfile("the \(field) must have at most \(limit) characters")
+        for (field, limit) in Self.profileFieldLimits {
+            let change: String?
+            switch field {
+            case "bio": change = changes.bio
+            case "location": change = changes.location
+            case "website": change = changes.website
+            case "profileImageUrl": change = changes.profileImageUrl
+            default: change = changes.twtxtUrl
             }
-            // Bytes at most eight per character of the limit: room for any script, none for a flood.
-            try TextRules.check(
-                value,
-                field: field == "profileImageUrl" ? "avatar" : field == "twtxtUrl" ? "twtxt address" : field,
-                multiline: field == "bio",
-                maximumBytes: limit * 8)
-            if ["website", "profileImageUrl", "twtxtUrl"].contains(field) && !value.isEmpty {
-                guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased()),
-                    url.host != nil
-                else {
-                    throw UserError.invalidProfile(
-                        "\"\(value)\" is not a web address; it should start with https:// or http://")
-                }
-            }
+            guard let value = change?.replacingEvery("\r\n", with: "\n").trimmed() else { continue }
+            try Self.checkProfileField(field, value, limit: limit)
             updates[field] = value.isEmpty ? .value(.null) : .value(.string(value))
         }
         let path = users.document(uid)

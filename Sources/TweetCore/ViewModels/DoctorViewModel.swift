@@ -9,30 +9,46 @@ public final class DoctorViewModel: ErrorRecording {
     public private(set) var problems: [StoreProblem] = []
     /// What the last repair did.
     public private(set) var report: RepairReport?
+    /// What the last ``audit(progress:)`` found in the store's documents.
+    public private(set) var auditProblems: [AuditProblem] = []
+    /// What the last ``repairAudit(progress:)`` did.
+    public private(set) var auditRepair: AuditRepair?
     /// Whether ``compact()`` merged (`false`: another process was merging already).
     public private(set) var compacted: Bool?
     public package(set) var error: (any Error)?
 
-    private let maintenance: any StoreMaintenance
+    private let maintenance: (any StoreMaintenance)?
 
-    /// A doctor working through `maintenance`, which works on a store that need not open: that is
-    /// what it is for.
-    public init(maintenance: any StoreMaintenance) {
+    /// A doctor working through `maintenance` (the engine's files; `nil` for an engine that keeps
+    /// its own, as PostgreSQL does), which works on a store that need not open: that is what it is for.
+    public init(maintenance: (any StoreMaintenance)?) {
         self.maintenance = maintenance
     }
 
     /// Checks the store; `progress` hears the files checked of all.
     public func check(progress: @escaping ProgressHandler = { _ in }) async throws {
-        try await perform { problems = try await maintenance.check(progress: progress) }
+        try await perform { problems = try await maintenance?.check(progress: progress) ?? [] }
     }
 
     /// Repairs the store; `progress` hears the files done of all.
     public func repair(progress: @escaping ProgressHandler = { _ in }) async throws {
-        try await perform { report = try await maintenance.repair(progress: progress) }
+        try await perform { report = try await maintenance?.repair(progress: progress) ?? RepairReport() }
     }
 
     /// Compacts the store; `progress` hears the documents merged so far.
     public func compact(progress: @escaping ProgressHandler = { _ in }) async throws {
-        try await perform { compacted = try await maintenance.compact(progress: progress) }
+        try await perform { compacted = try await maintenance?.compact(progress: progress) ?? false }
+    }
+
+    /// Checks the store's documents against the rules the commands keep (``StoreAudit``): a
+    /// second account under a name in use, a session of no account, a counter that disagrees.
+    /// `progress` hears the documents read so far.
+    public func audit(_ services: AppServices, progress: @escaping ProgressHandler = { _ in }) async throws {
+        try await perform { auditProblems = try await StoreAudit(store: services.store).check(progress: progress) }
+    }
+
+    /// Repairs what the audit finds and can be repaired without choosing between people.
+    public func repairAudit(_ services: AppServices, progress: @escaping ProgressHandler = { _ in }) async throws {
+        try await perform { auditRepair = try await StoreAudit(store: services.store).repair(progress: progress) }
     }
 }

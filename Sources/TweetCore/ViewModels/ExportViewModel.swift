@@ -17,8 +17,8 @@ public final class ExportViewModel: ErrorRecording {
         self.services = services
     }
 
-    /// Hands `output` every document as lines of `{"data":{…},"path":"collection/id"}`, in path
-    /// order, a few hundred kilobytes at a time; `progress` hears the documents written so far
+    /// Hands `output` every document but the sessions as lines of
+    /// `{"data":{…},"path":"collection/id"}`, in path order, a few hundred kilobytes at a time; `progress` hears the documents written so far
     /// after each batch.
     public func export(
         to output: @escaping @Sendable ([UInt8]) throws -> Void, progress: @escaping ProgressHandler = { _ in }
@@ -27,10 +27,16 @@ public final class ExportViewModel: ErrorRecording {
             let counted = Mutex(0)
             try await services.store.exportDocuments { batch in
                 var bytes: [UInt8] = []
-                for document in batch { bytes += Self.line(document) }
+                var written = 0
+                // Sessions say who is signed in on which device, not what the store holds: a
+                // backup that carried them would sign its reader in as anyone in it.
+                for document in batch where document.path.collection != Collections.sessions {
+                    bytes += Self.line(document)
+                    written += 1
+                }
                 try output(bytes)
                 let done = counted.withLock {
-                    $0 += batch.count
+                    $0 += written
                     return $0
                 }
                 progress(WorkProgress(done: done))

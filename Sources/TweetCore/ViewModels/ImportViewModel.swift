@@ -30,7 +30,9 @@ public final class ImportViewModel: ErrorRecording {
         _ bytes: [UInt8], source: String, merging: Bool = false, progress: @escaping ProgressHandler = { _ in }
     ) async throws {
         try await perform {
-            let documents = try Self.documents(in: bytes, source: source, progress: progress)
+            let (read, lines) = try Self.documents(in: bytes, source: source, progress: progress)
+            let existing = merging ? try await Self.existingAccounts(of: read, in: services.store) : .init()
+            let documents = try Self.checked(read, lines: lines, source: source, existing: existing)
             progress(WorkProgress(done: documents.count, isFinishing: true))
             if merging {
                 let report = try await services.store.mergeDocuments(documents)
@@ -43,6 +45,11 @@ public final class ImportViewModel: ErrorRecording {
                     follows[follower, default: []].insert(path.documentID)
                 }
                 try await FollowingList.forgetLacking(follows, store: services.store)
+                // A like or a follow the merge added to a tweet or a user the store had: its
+                // counter is counted again, so the store keeps agreeing with itself.
+                if report.added > 0 {
+                    try await CounterRecount(store: services.store).recount(CounterRecount.Targets(of: documents))
+                }
                 merge = report
                 imported = report.added
                 return
@@ -100,10 +107,12 @@ public final class ImportViewModel: ErrorRecording {
             var pending: [UInt8] = []
             var number = 0
             var documents = 0
+            var rules = ImportRules()
             func emit(_ line: ArraySlice<UInt8>) throws {
                 number += 1
                 guard !line.isEmpty else { return }
                 let (path, data) = try document(line, source: source, number: number)
+                guard try check(path, data, by: &rules, source: source, line: number) == .keep else { return }
                 try add(path, data)
                 documents += 1
                 // Every 1,024 documents, so the hot loop pays nothing measurable for it.
@@ -119,6 +128,8 @@ public final class ImportViewModel: ErrorRecording {
                 pending.removeSubrange(..<start)
             }
             try emit(pending[...])
+            // Before the producer returns: a problem found now still leaves nothing imported.
+            try finish(rules, source: source)
             count.value.withLock { $0 = documents }
             progress(WorkProgress(done: documents, isFinishing: true))
         }
@@ -135,11 +146,12 @@ public final class ImportViewModel: ErrorRecording {
     }
 
     /// The documents of an export's lines, each checked: `{"data": {…}, "path": "collection/id"}`
-    /// and nothing else, each path once.
+    /// and nothing else, each path once; with the line of each.
     nonisolated static func documents(
         in bytes: [UInt8], source: String, progress: ProgressHandler = { _ in }
-    ) throws -> [(DocumentPath, JSONObject)] {
+    ) throws -> (documents: [(DocumentPath, JSONObject)], lines: [Int]) {
         var documents: [(DocumentPath, JSONObject)] = []
+        var numbers: [Int] = []
         var lines: [DocumentPath: Int] = [:]
         var number = 0
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -158,8 +170,61 @@ public final class ImportViewModel: ErrorRecording {
             }
             lines[path] = number
             documents.append((path, data))
+            numbers.append(number)
         }
-        return documents
+        return (documents, numbers)
+    }
+
+    /// `documents`, each checked by ``ImportRules`` in the file's order, without those the rules
+    /// leave out (sessions, and password hashes of accounts the store has).
+    nonisolated static func checked(
+        _ documents: [(DocumentPath, JSONObject)], lines: [Int], source: String, existing: ImportRules.Existing
+    ) throws -> [(DocumentPath, JSONObject)] {
+        var rules = ImportRules(existing: existing)
+        var kept: [(DocumentPath, JSONObject)] = []
+        kept.reserveCapacity(documents.count)
+        for (index, (path, data)) in documents.enumerated()
+        where try check(path, data, by: &rules, source: source, line: lines[index]) == .keep {
+            kept.append((path, data))
+        }
+        try finish(rules, source: source)
+        return kept
+    }
+
+    /// One document through `rules`, a broken rule as the import's error naming `line`.
+    private nonisolated static func check(
+        _ path: DocumentPath, _ data: JSONObject, by rules: inout ImportRules, source: String, line: Int
+    ) throws -> ImportRules.Verdict {
+        do {
+            return try rules.check(path, data, line: line)
+        } catch {
+            throw ImportError.refused(source: source, line: line, reason: error.reason)
+        }
+    }
+
+    private nonisolated static func finish(_ rules: ImportRules, source: String) throws {
+        guard let (line, reason) = rules.finish() else { return }
+        throw ImportError.refused(source: source, line: line, reason: reason)
+    }
+
+    /// What the store has of the accounts `documents` holds: their uids, and the usernames and
+    /// emails in use, each found as sign-in finds them (by index, so a merge of a few accounts
+    /// into a large store reads a few documents).
+    private static func existingAccounts(
+        of documents: [(DocumentPath, JSONObject)], in store: any DocumentStore
+    ) async throws -> ImportRules.Existing {
+        var existing = ImportRules.Existing()
+        let users = store.collection(Collections.users)
+        for (path, data) in documents where path.collection == Collections.users {
+            if try await store.getDocument(path) != nil { existing.uids.insert(path.documentID) }
+            for field in ["username", "email"] {
+                guard case .string(let value)? = data[field],
+                    try await !users.whereField(field, isEqualTo: .string(value)).limit(to: 1).getDocuments().isEmpty
+                else { continue }
+                if field == "username" { existing.usernames.insert(value) } else { existing.emails.insert(value) }
+            }
+        }
+        return existing
     }
 
     /// One line of an export, checked: `{"data": {…}, "path": "collection/id"}` and nothing else.
@@ -169,7 +234,8 @@ public final class ImportViewModel: ErrorRecording {
         func bad(_ reason: String) -> ImportError { .malformed(source: source, line: number, reason: reason) }
         let value: JSONValue
         do {
-            value = try JSONValue.parse(line)
+            // Strictly: a repeated key or a number out of range is refused, never settled quietly.
+            value = try JSONValue.parseStrictly(line)
         } catch {
             throw bad("it is not JSON (\(error))")
         }
@@ -188,6 +254,9 @@ public enum ImportError: Error, Equatable, LocalizedError {
     case repeated(source: String, path: String)
     /// The store already has documents.
     case storeNotEmpty
+    /// A document breaks a rule the commands keep (``ImportRules``): at `line`, or found once the
+    /// whole file is read (a counter that disagrees) when `nil`.
+    case refused(source: String, line: Int?, reason: String)
 
     public var errorDescription: String? {
         switch self {
@@ -195,6 +264,9 @@ public enum ImportError: Error, Equatable, LocalizedError {
             return "line \(line) of \(source) is not an exported document: \(reason); nothing was imported"
         case .repeated(let source, let path):
             return "\(source) holds the document \(path) twice; nothing was imported"
+        case .refused(let source, let line, let reason):
+            let place = line.map { "line \($0) of \(source)" } ?? source
+            return "\(place) is refused: \(reason); nothing was imported"
         case .storeNotEmpty:
             return
                 "the store is not empty: import restores into an empty store only (--merge adds to one); nothing was imported"

@@ -1,0 +1,95 @@
+import FoundationEssentials
+import Synchronization
+import TweetStore
+
+/// What ``StoreAudit`` found wrong in a store's documents.
+public enum AuditProblem: Equatable, Sendable, CustomStringConvertible {
+    /// A document breaks a rule the commands keep (a second account with a username in use, a
+    /// field of the wrong type): what `import` refuses.
+    case document(path: String, reason: String)
+    /// A session whose account is gone or has no password: nobody signed in to make it.
+    case sessionWithoutAccount(path: String)
+    /// A kind of counter disagrees with what it counts somewhere in the store.
+    case counter(String)
+
+    public var description: String {
+        switch self {
+        case .document(_, let reason): reason
+        case .sessionWithoutAccount(let path): "\(path) is a session of no account with a password"
+        case .counter(let sentence): sentence
+        }
+    }
+}
+
+/// What ``StoreAudit/repair(progress:)`` did, and what it left for a person.
+public struct AuditRepair: Equatable, Sendable {
+    /// Each change made, in a sentence.
+    public var repaired: [String] = []
+    /// Each problem left, with what to do about it.
+    public var unrepaired: [String] = []
+}
+
+/// `doctor`'s check of the app's invariants, on either engine: every document of the store through
+/// the rules `import` keeps (``ImportRules``), so a store that an older import damaged is found.
+/// The engine's own files are checked apart (``StoreMaintenance``).
+package struct StoreAudit: Sendable {
+    let store: any DocumentStore
+
+    package init(store: any DocumentStore) {
+        self.store = store
+    }
+
+    /// Every problem found, in path order, reading the store once in bounded memory.
+    package func check(progress: @escaping ProgressHandler = { _ in }) async throws -> [AuditProblem] {
+        let state = Mutex((rules: ImportRules(auditing: true), problems: [AuditProblem](), documents: 0))
+        try await store.exportDocuments { batch in
+            let done = state.withLock { (state: inout (rules: ImportRules, problems: [AuditProblem], documents: Int)) in
+                for document in batch {
+                    state.documents += 1
+                    do throws(ImportRules.Violation) {
+                        _ = try state.rules.check(document.path, document.data, line: state.documents)
+                    } catch {
+                        state.problems.append(.document(path: document.path.description, reason: error.reason))
+                    }
+                }
+                return state.documents
+            }
+            progress(WorkProgress(done: done))
+        }
+        return state.withLock { state in
+            state.problems + state.rules.sessionsWithoutAccount.map { .sessionWithoutAccount(path: $0) }
+                + state.rules.disagreeingCounters.map { .counter($0.disagreement) }
+        }
+    }
+
+    /// Repairs what can be repaired without choosing between people: sessions of no account are
+    /// ended, what hangs on a tweet that is gone is settled as deleting it would have, and counters
+    /// are counted again from what they count. A second account under a name
+    /// in use, and any other document that breaks a rule, is left for a person to decide.
+    package func repair(progress: @escaping ProgressHandler = { _ in }) async throws -> AuditRepair {
+        var report = AuditRepair()
+        let problems = try await check(progress: progress)
+        for problem in problems {
+            switch problem {
+            case .sessionWithoutAccount(let path):
+                guard let documentPath = DocumentPath(path) else { continue }
+                try await store.runTransaction { $0.deleteDocument(documentPath) }
+                report.repaired.append("ended \(path), a session of no account with a password")
+            case .document(let path, let reason):
+                report.unrepaired.append(
+                    "\(reason) (\(path) needs a person's decision: edit or delete it, then run doctor again)")
+            case .counter:
+                continue
+            }
+        }
+        if problems.contains(where: { if case .counter = $0 { true } else { false } }) {
+            let recount = CounterRecount(store: store)
+            report.repaired += try await recount.settleOrphans()
+            report.repaired += try await recount.recount()
+            for counter in try await check().compactMap({ if case .counter(let text) = $0 { text } else { nil } }) {
+                report.unrepaired.append("\(counter), and counting again did not mend it")
+            }
+        }
+        return report
+    }
+}
