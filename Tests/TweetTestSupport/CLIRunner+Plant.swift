@@ -15,7 +15,8 @@ extension CLIRunner {
             : try LocalDocumentStore(directory: location, indexes: AppServices.indexes)
         var writes: [(DocumentPath, JSONObject)] = []
         for (path, json) in documents {
-            guard let documentPath = DocumentPath(path), case .object(let fields) = try JSONValue.parse(Array(json.utf8))
+            guard let documentPath = DocumentPath(path),
+                case .object(let fields) = try JSONValue.parse(Array(json.utf8))
             else { throw PlantError(path: path) }
             writes.append((documentPath, fields))
         }
