@@ -59,6 +59,19 @@ extension Command {
     }
 }
 
+/// A command that takes no arguments of its own: `whoami`, `accounts`, `blocks`.
+protocol ArgumentlessCommand: Command {
+    init()
+}
+
+extension ArgumentlessCommand {
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        _ = try list.positionals(atMost: 0)
+        self.init()
+    }
+}
+
 /// A failure that is not a usage error: exit 1 with one sentence and no usage line.
 struct CommandFailure: Error, Equatable, CustomStringConvertible {
     let description: String

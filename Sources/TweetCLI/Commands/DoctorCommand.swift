@@ -83,16 +83,11 @@ struct DoctorCommand: Command {
 /// `compact`: the fold of a local store's journal and the merges of its segments, now. Writes
 /// start them by themselves, in a detached `tweetcli compact` (see ``BackgroundCompaction``), so
 /// this is rarely needed by hand.
-struct CompactCommand: Command {
+struct CompactCommand: ArgumentlessCommand {
     static let name = "compact"
     static let usage = "compact"
     static let summary =
         "Fold the journal and merge the store's segments now (writes start this by themselves, in the background)"
-
-    init(arguments: [String]) throws {
-        var list = try Self.arguments(arguments)
-        _ = try list.positionals(atMost: 0)
-    }
 
     func run(_ context: Context) async throws {
         let directory = context.storeDirectory

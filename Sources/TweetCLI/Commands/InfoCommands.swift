@@ -33,16 +33,11 @@ struct HelpCommand: Command {
 }
 
 /// `version` and `--version`.
-struct VersionCommand: Command {
+struct VersionCommand: ArgumentlessCommand {
     static let readsConfig = false
     static let name = "version"
     static let usage = "version"
     static let summary = "Print tweetcli's version"
-
-    init(arguments: [String]) throws {
-        var list = try Self.arguments(arguments)
-        _ = try list.positionals(atMost: 0)
-    }
 
     func run(_ context: Context) async throws {
         try context.emit(["version": CommandLineTool.version], human: "tweetcli \(CommandLineTool.version)\n")
@@ -77,16 +72,11 @@ struct CompletionsCommand: Command {
 }
 
 /// `manpage`: the man page in roff (`tweetcli manpage > ~/.local/share/man/man1/tweetcli.1`).
-struct ManpageCommand: Command {
+struct ManpageCommand: ArgumentlessCommand {
     static let readsConfig = false
     static let name = "manpage"
     static let usage = "manpage"
     static let summary = "Print the man page in roff (tweetcli manpage | man -l -)"
-
-    init(arguments: [String]) throws {
-        var list = try Self.arguments(arguments)
-        _ = try list.positionals(atMost: 0)
-    }
 
     func run(_ context: Context) async throws {
         try Output.write(ManPage.page())

@@ -4,18 +4,13 @@ import TweetStore
 /// `reindex`: adds to the search index what a store indexed by an older tweetcli lacks, as
 /// Mastodon's `tootctl search deploy` rebuilds its index. Maintenance like `compact`: it works on
 /// either engine, and nobody need be signed in.
-struct ReindexCommand: Command {
+struct ReindexCommand: ArgumentlessCommand {
     static let name = "reindex"
     static let usage = "reindex"
     static let summary =
         "Bring the search index up to date for tweets indexed by an older tweetcli (CJK characters, Korean words)"
 
     var commits: Bool { true }
-
-    init(arguments: [String]) throws {
-        var list = try Self.arguments(arguments)
-        _ = try list.positionals(atMost: 0)
-    }
 
     func run(_ context: Context) async throws {
         let viewModel = ReindexViewModel(services: try context.services())

@@ -202,15 +202,10 @@ struct MuteJSON: Encodable {
 }
 
 /// `blocks`: the accounts you block.
-struct BlocksCommand: Command {
+struct BlocksCommand: ArgumentlessCommand {
     static let name = "blocks"
     static let usage = "blocks"
     static let summary = "List the accounts you block"
-
-    init(arguments: [String]) throws {
-        var list = try Self.arguments(arguments)
-        _ = try list.positionals(atMost: 0)
-    }
 
     func run(_ context: Context) async throws {
         let viewModel = SafetyViewModel(services: try context.services())
@@ -233,15 +228,10 @@ struct BlocksCommand: Command {
 }
 
 /// `mutes`: the accounts and words you mute, and until when.
-struct MutesCommand: Command {
+struct MutesCommand: ArgumentlessCommand {
     static let name = "mutes"
     static let usage = "mutes"
     static let summary = "List the accounts, words and hashtags you mute"
-
-    init(arguments: [String]) throws {
-        var list = try Self.arguments(arguments)
-        _ = try list.positionals(atMost: 0)
-    }
 
     func run(_ context: Context) async throws {
         let viewModel = SafetyViewModel(services: try context.services())

@@ -32,15 +32,10 @@ struct LogoutCommand: Command {
 }
 
 /// `accounts`: the accounts signed in on this device, the active one marked (`gh auth status`).
-struct AccountsCommand: Command {
+struct AccountsCommand: ArgumentlessCommand {
     static let name = "accounts"
     static let usage = "accounts"
     static let summary = "List the accounts signed in here; switch between them with switch"
-
-    init(arguments: [String]) throws {
-        var list = try Self.arguments(arguments)
-        _ = try list.positionals(atMost: 0)
-    }
 
     func run(_ context: Context) async throws {
         let viewModel = AuthViewModel(services: try context.services())
@@ -139,15 +134,10 @@ struct PasswordCommand: Command {
     }
 }
 
-struct WhoamiCommand: Command {
+struct WhoamiCommand: ArgumentlessCommand {
     static let name = "whoami"
     static let usage = "whoami"
     static let summary = "Show the signed-in user"
-
-    init(arguments: [String]) throws {
-        var list = try Self.arguments(arguments)
-        _ = try list.positionals(atMost: 0)
-    }
 
     func run(_ context: Context) async throws {
         let viewModel = AuthViewModel(services: try context.services())
