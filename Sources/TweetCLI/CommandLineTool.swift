@@ -16,13 +16,14 @@ public enum CommandLineTool {
     /// generated from this table, so they cannot drift apart.
     static let commands: [any Command.Type] = [
         RegisterCommand.self, LoginCommand.self, LogoutCommand.self, AccountsCommand.self, SwitchCommand.self,
-        PasswordCommand.self, WhoamiCommand.self, PostCommand.self,
+        PasswordCommand.self, DeleteAccountCommand.self, WhoamiCommand.self, PostCommand.self,
         FeedCommand.self, ProfileCommand.self, ExploreCommand.self, SearchCommand.self, TrendsCommand.self,
         ThreadCommand.self, NotificationsCommand.self,
         BookmarksCommand.self, LikeCommand.self, UnlikeCommand.self, RetweetCommand.self, UnretweetCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, DeleteCommand.self, FollowUserCommand.self,
         UnfollowUserCommand.self, BlockCommand.self, UnblockCommand.self, BlocksCommand.self, MuteCommand.self,
-        UnmuteCommand.self, MutesCommand.self, EditProfileCommand.self,
+        UnmuteCommand.self, MutesCommand.self, RequestsCommand.self, ApproveCommand.self, DenyCommand.self,
+        EditProfileCommand.self,
         SeedCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, CompactCommand.self,
         ReindexCommand.self,
         ConfigCommand.self,

@@ -133,11 +133,11 @@ package final class TestEnvironment: Sendable {
 
     /// Signs `user` in and posts `caption` as them.
     @discardableResult
-    package func post(_ caption: String, as user: User, in services: AppServices, replyTo: String? = nil) async throws
-        -> Tweet
-    {
+    package func post(
+        _ caption: String, as user: User, in services: AppServices, replyTo: String? = nil, quote: String? = nil
+    ) async throws -> Tweet {
         try await signIn(user, in: services)
-        return try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo)
+        return try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo, quote: quote)
     }
 
     // MARK: Files

@@ -44,8 +44,9 @@ struct Benchmark {
         for dataset in datasets {
             // One query for every data set, so that their times compare.
             let query = options.query ?? subjects.first?.query
-            subjects.append(
-                try signIn(on: dataset, query: query, rareWord: subjects.first?.rareWord, launcher: launcher))
+            var signedIn = try signIn(on: dataset, query: query, rareWord: subjects.first?.rareWord, launcher: launcher)
+            try setUpFilteredViewer(on: dataset, subjects: &signedIn, launcher: launcher)
+            subjects.append(signedIn)
         }
 
         var operations: [BenchmarkResult.OperationResult] = []
@@ -186,6 +187,61 @@ struct Benchmark {
             uid: uid, username: username, tweetID: tweetID, query: query ?? String(username.prefix(3)),
             threadTweetID: threadTweetID, rareWord: rareWord ?? dataset.rareWord)
     }
+
+    /// Signs in a second account and gives it issue 43's filters: a tenth of the data set's other
+    /// users, up to ``filteredAccounts``, half blocked and half muted, and the data set's muted
+    /// words. The first account stays the active one; the filtered operations run `--as` this one.
+    /// The peer gets the same accounts in a table `hidden`.
+    private func setUpFilteredViewer(on dataset: Dataset, subjects: inout Subjects, launcher: ProcessLauncher) throws {
+        let tweetcli = [executables.tweetcli, "--store", dataset.store]
+        let wanted = 1 + min(Self.filteredAccounts, dataset.users / 10)
+        var users: [(uid: String, username: String)] = []
+        while users.count < wanted + 1 {
+            let explore = tweetcli + ["explore", "--json", "--limit", "200", "--offset", "\(users.count)"]
+            // Output that is not the expected JSON is reported as unexpectedOutput just below.
+            guard
+                let listed = try? JSONSerialization.jsonObject(with: try launcher.capture(explore)) as? [[String: Any]]
+            else {
+                throw BenchmarkError.unexpectedOutput(
+                    command: ChildResult.display(explore), reason: "not a JSON array of users")
+            }
+            if listed.isEmpty { break }
+            users += listed.compactMap { user in
+                (user["id"] as? String).flatMap { uid in (user["username"] as? String).map { (uid, $0) } }
+            }
+        }
+        let others = users.filter { $0.uid != subjects.uid }
+        guard let viewer = others.first else {
+            throw BenchmarkError.unexpectedOutput(command: "explore", reason: "there is no second user to filter for")
+        }
+        let hidden = Array(others.dropFirst().prefix(wanted - 1))
+        try launcher.run(
+            tweetcli + ["login", "--username", viewer.username, "--password-stdin"],
+            input: .bytes(Array("\(Self.demoPassword)\n".utf8)))
+        var filtered = FilteredViewer(uid: viewer.uid, username: viewer.username, words: dataset.mutedWords)
+        for (index, account) in hidden.enumerated() {
+            let blocks = index.isMultiple(of: 2)
+            try launcher.run(tweetcli + ["--as", "@" + viewer.username, blocks ? "block" : "mute", account.uid])
+            if blocks { filtered.blocked.append(account.uid) } else { filtered.muted.append(account.uid) }
+        }
+        for word in dataset.mutedWords {
+            try launcher.run(tweetcli + ["--as", "@" + viewer.username, "mute", "--word", word])
+        }
+        try launcher.run(tweetcli + ["switch", "@" + subjects.username])
+        let table = PeerQueries.hiddenTable(hidden.map(\.uid))
+        switch options.engine {
+        case .local: try launcher.run([executables.peerShell, "-batch", "-bail", dataset.peer, table])
+        case .postgresql:
+            try launcher.run([executables.peerShell] + PostgresServer.psqlOptions + ["-d", dataset.peer, "-c", table])
+        }
+        ProgressLog.note(
+            "at \(dataset.tweets) tweets: @\(viewer.username) blocks \(filtered.blocked.count) and mutes "
+                + "\(filtered.muted.count) accounts and \(filtered.words.count) words")
+        subjects.filtered = filtered
+    }
+
+    /// The most accounts the filtered viewer blocks and mutes together (issue 43's 1,000).
+    static let filteredAccounts = 1_000
 
     /// The password of every account `tweetcli seed` makes, as its README documents.
     private static let demoPassword = "tweetcli-demo"

@@ -48,6 +48,13 @@ struct BenchmarkReport {
                     + "\"\(subjects?.query ?? "")\"; RARE is \"\(subjects?.rareWord ?? "")\"; thread shows a tweet with replies"
             ),
             (
+                "filtered",
+                "(filtered) runs as @\(subjects?.filtered.username ?? "?"), who blocks and mutes a tenth of the "
+                    + "other users, up to 1,000 (\(subjects.map { $0.filtered.blocked.count + $0.filtered.muted.count } ?? 0) "
+                    + "at the largest data set), and mutes \(subjects?.filtered.words.count ?? 0) words; the peer "
+                    + "leaves out the same accounts (a table) and captions holding a muted word (LIKE)"
+            ),
+            (
                 peer,
                 "\(result.peerVersion) on the same data\(tables), with indexes on tweets(timestamp), "
                     + "tweets(uid, timestamp), tweets(replyToId), likes(uid, timestamp), follows(followee), "

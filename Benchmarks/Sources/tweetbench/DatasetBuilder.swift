@@ -64,8 +64,16 @@ struct DatasetBuilder {
             importResult: importResult, peerLoadSeconds: loadSeconds, peerBytes: peerBytes,
             rareWord: converter.wordCounts.filter { $0.value >= 3 }.min {
                 ($0.value, $0.key) < ($1.value, $1.key)
-            }?.key ?? "the")
+            }?.key ?? "the",
+            mutedWords: Array(
+                converter.wordCounts.filter { $0.key.count >= 4 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                    .dropFirst(Self.unmutedCommonWords).prefix(Self.mutedWordCount).map(\.key)))
     }
+
+    /// How many words the filtered viewer mutes (issue 43), and how many of the most common ones
+    /// are passed over first.
+    static let mutedWordCount = 100
+    static let unmutedCommonWords = 50
 
     /// The peer's shell reading SQL from its standard input, stopping at the first error.
     private func peerLoader(_ peer: String) -> [String] {

@@ -30,6 +30,12 @@ struct Operation {
                 arguments: { subjects, _ in ["profile", subjects.uid, "--tab", tab] + limit },
                 sql: { subjects, _ in peer.profile(subjects, tab: tab) })
         }
+        func filtered(_ name: String, _ arguments: [String], _ sql: @escaping (Subjects) -> String) -> Operation {
+            Operation(
+                name: name + " (filtered)", program: .tweetcli,
+                arguments: { subjects, _ in ["--as", "@" + subjects.filtered.username] + arguments + limit },
+                sql: { subjects, _ in sql(subjects) })
+        }
         return [
             [
                 Operation(
@@ -153,6 +159,12 @@ struct Operation {
                     name: "trends", program: .tweetcli, arguments: { _, _ in ["trends"] },
                     sql: { _, _ in peer.trends })
             ],
+            // Issue 43: the same listings read by an account that blocks and mutes accounts and
+            // mutes words (see Benchmark.setUpFilteredViewer).
+            [filtered("feed", ["feed"], peer.filteredFeed)],
+            [filtered("feed --following", ["feed", "--following"], peer.filteredFollowingFeed)],
+            [filtered("search the", ["search", "the"], { peer.filteredSearchWord($0, "the") })],
+            [filtered("notifications", ["notifications"], peer.filteredNotifications)],
         ]
     }
 }

@@ -223,6 +223,85 @@ struct PeerQueries {
             """
     }
 
+    // MARK: Through a viewer's filters (issue 43)
+
+    /// The filtered viewer's accounts are in a table `hidden` of the peer database; a muted word
+    /// hides a caption that holds it, as `LIKE` finds it (tweetcli matches whole search terms,
+    /// which only hides fewer).
+    private func mutedWord(in caption: String, _ subjects: Subjects) -> String {
+        let words = subjects.filtered.words.map { "lower(\(caption)) LIKE \(SQL.containsPattern($0)) ESCAPE '\\'" }
+        return words.isEmpty ? "0 = 1" : "(" + words.joined(separator: " OR ") + ")"
+    }
+
+    /// Whether tweet `t` is shown to the filtered viewer.
+    private func shown(_ t: String, _ subjects: Subjects) -> String {
+        "\(t).uid NOT IN (SELECT uid FROM hidden) AND NOT \(mutedWord(in: t + ".caption", subjects))"
+    }
+
+    /// `feed` as the filtered viewer.
+    func filteredFeed(_ subjects: Subjects) -> String {
+        """
+        SELECT \(Self.tweetColumns) FROM tweets t \(joins(viewer: subjects.filtered.uid))
+        WHERE \(shown("t", subjects)) ORDER BY t.timestamp DESC LIMIT \(Self.pageSize);
+        """
+    }
+
+    /// `feed --following` as the filtered viewer: ``followingFeed(_:)`` with hidden rows left out
+    /// of both sides before each is cut to a page.
+    func filteredFollowingFeed(_ subjects: Subjects) -> String {
+        let uid = SQL.literal(subjects.filtered.uid)
+        let author = engine == .local ? "+t.uid" : "t.uid"
+        return """
+            WITH people(uid) AS (SELECT followee FROM follows WHERE follower = \(uid) UNION ALL SELECT \(uid)),
+            rows(tweetId, at) AS (
+                SELECT * FROM (SELECT t.id, t.timestamp FROM tweets t WHERE \(author) IN (SELECT uid FROM people)
+                    AND \(shown("t", subjects)) ORDER BY t.timestamp DESC LIMIT \(Self.pageSize)) AS own
+                UNION ALL
+                SELECT * FROM (SELECT r.tweetId, r.timestamp FROM retweets r JOIN tweets t ON t.id = r.tweetId
+                    WHERE r.uid IN (SELECT uid FROM people) AND r.uid NOT IN (SELECT uid FROM hidden)
+                    AND \(shown("t", subjects)) ORDER BY r.timestamp DESC LIMIT \(Self.pageSize)) AS shared),
+            newest AS (SELECT tweetId, max(at) AS at FROM rows GROUP BY tweetId)
+            SELECT \(Self.tweetColumns), n.at FROM newest n JOIN tweets t ON t.id = n.tweetId \(joins(viewer: subjects.filtered.uid))
+            ORDER BY n.at DESC LIMIT \(Self.pageSize);
+            """
+    }
+
+    /// `search WORD` as the filtered viewer.
+    func filteredSearchWord(_ subjects: Subjects, _ word: String) -> String {
+        let matches: String
+        switch engine {
+        case .local:
+            matches =
+                "t.rowid IN (SELECT rowid FROM tweet_words WHERE tweet_words MATCH "
+                + "\(SQL.literal("\"" + word + "\"")))"
+        case .postgresql:
+            matches = "to_tsvector('simple', t.caption) @@ plainto_tsquery('simple', \(SQL.literal(word)))"
+        }
+        return """
+            SELECT \(Self.tweetColumns) FROM tweets t \(joins(viewer: subjects.filtered.uid))
+            WHERE \(matches) AND \(shown("t", subjects)) ORDER BY t.timestamp DESC LIMIT \(Self.pageSize);
+            """
+    }
+
+    /// `notifications` as the filtered viewer: none from a hidden account, and no reply, quote or
+    /// mention with a muted word.
+    func filteredNotifications(_ subjects: Subjects) -> String {
+        """
+        SELECT n.id, n.type, n.timestamp, u.username, u.fullname, t.caption FROM notifications n
+        LEFT JOIN users u ON u.id = n.fromUid LEFT JOIN tweets t ON t.id = n.tweetId
+        WHERE n.recipient = \(SQL.literal(subjects.filtered.uid)) AND n.fromUid NOT IN (SELECT uid FROM hidden)
+        AND (t.id IS NULL OR n.type IN ('like', 'retweet') OR NOT \(mutedWord(in: "t.caption", subjects)))
+        ORDER BY n.timestamp DESC LIMIT \(Self.pageSize);
+        """
+    }
+
+    /// The `hidden` table of the filtered viewer's blocked and muted accounts.
+    static func hiddenTable(_ uids: [String]) -> String {
+        "CREATE TABLE IF NOT EXISTS hidden (uid TEXT PRIMARY KEY); DELETE FROM hidden;"
+            + (uids.isEmpty
+                ? "" : " INSERT INTO hidden VALUES " + uids.map { "(\(SQL.literal($0)))" }.joined(separator: ",") + ";")
+    }
+
     /// The current time as tweetcli writes timestamps: ISO 8601, UTC, milliseconds.
     private var now: String {
         switch engine {

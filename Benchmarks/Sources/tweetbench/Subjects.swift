@@ -12,4 +12,16 @@ struct Subjects: Equatable {
     let threadTweetID: String
     /// A word few tweets have, for `search`.
     let rareWord: String
+    /// The second signed-in account, who blocks and mutes accounts and mutes words (issue 43).
+    var filtered = FilteredViewer()
+}
+
+/// The account that reads through filters: blocked and muted accounts, and muted words.
+struct FilteredViewer: Equatable {
+    var uid = ""
+    var username = ""
+    /// The accounts it blocks, then those it mutes.
+    var blocked: [String] = []
+    var muted: [String] = []
+    var words: [String] = []
 }

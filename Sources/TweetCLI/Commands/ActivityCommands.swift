@@ -178,7 +178,7 @@ struct NotificationRenderer {
     }
 
     private static func groups(_ kind: ActivityNotification.Kind) -> Bool {
-        kind == .like || kind == .retweet || kind == .follow
+        kind == .like || kind == .retweet || kind == .follow || kind == .request
     }
 
     private func renderGroup(_ group: [ActivityNotification]) -> TerminalText {
@@ -194,6 +194,7 @@ struct NotificationRenderer {
             case .reply: "replied to you"
             case .quote: "quoted your tweet"
             case .mention: "mentioned you"
+            case .request: "asked to follow you"
             }
         let marker: TerminalText = group.contains { !$0.read } ? .styled("● ", .accent) : "  "
         var text =

@@ -5,6 +5,7 @@ struct EditProfileCommand: Command {
     static let name = "edit-profile"
     static let usage =
         "edit-profile [--fullname F] [--bio B] [--location L] [--website URL] [--avatar URL] [--twtxt-url URL]"
+        + " [--protected on|off]"
     static let summary = "Change your profile (an empty value clears a field)"
     static let options = [
         Option("--fullname", value: "F", "your name, 1–50 characters"),
@@ -15,6 +16,9 @@ struct EditProfileCommand: Command {
         Option(
             "--twtxt-url", value: "URL",
             "where you publish export --twtxt: its # url, and where twtxt mentions of you point"),
+        Option(
+            "--protected", value: "on|off",
+            "on: only followers you approve see your tweets; off: everyone does, and those who asked follow you"),
     ]
 
     var changes: ProfileChanges
@@ -27,6 +31,13 @@ struct EditProfileCommand: Command {
             fullname: try list.option("--fullname"), bio: try list.option("--bio"),
             location: try list.option("--location"), website: try list.option("--website"),
             profileImageUrl: try list.option("--avatar"), twtxtUrl: try list.option("--twtxt-url"))
+        if let protected = try list.option("--protected") {
+            switch protected.trimmed().lowercased() {
+            case "on": changes.isProtected = true
+            case "off": changes.isProtected = false
+            default: throw UsageError("--protected takes on or off, not '\(protected)'", usage: Self.usage)
+            }
+        }
         _ = try list.positionals(atMost: 0)
     }
 

@@ -61,14 +61,21 @@ extension FollowCommand {
         guard let user = viewModel.user, let stats = viewModel.stats else { return }
         let name = context.userRenderer.name(user)
         let sentence: TerminalText
-        switch (viewModel.isFollowed, viewModel.didChangeFollow) {
-        case (true, true): sentence = "You follow \(name) now."
-        case (true, false): sentence = "You already follow \(name)."
-        case (false, true): sentence = "You no longer follow \(name)."
-        case (false, false): sentence = "You were not following \(name); nothing changed."
+        switch (viewModel.followStatus, viewModel.didChangeFollow) {
+        case (.following, true): sentence = "You follow \(name) now."
+        case (.following, false): sentence = "You already follow \(name)."
+        case (.requested, true): sentence = "\(name) is protected: you asked to follow them, and they will answer."
+        case (.requested, false): sentence = "You asked to follow \(name) already; they have not answered yet."
+        case (.none, true):
+            sentence =
+                viewModel.previousFollowStatus == .requested
+                ? "You withdrew your request to follow \(name)." : "You no longer follow \(name)."
+        case (.none, false): sentence = "You were not following \(name); nothing changed."
         }
         try context.emit(
-            FollowJSON(user: user, following: viewModel.isFollowed, changed: viewModel.didChangeFollow, stats: stats),
+            FollowJSON(
+                user: user, following: viewModel.isFollowed, status: viewModel.followStatus,
+                changed: viewModel.didChangeFollow, stats: stats),
             human: sentence + "\n")
     }
 
@@ -150,6 +157,8 @@ enum TwtxtSource {
 struct FollowJSON: Encodable {
     var user: User
     var following: Bool
+    /// `following`, `requested` (a protected account has not answered yet) or `none`.
+    var status: FollowStatus
     /// Whether this command changed anything (following twice changes nothing).
     var changed: Bool
     var stats: UserStats

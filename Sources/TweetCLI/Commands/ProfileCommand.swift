@@ -39,13 +39,25 @@ struct ProfileCommand: Command {
         }
         guard let user = viewModel.user, let stats = viewModel.stats else { return }
         try context.emit(
-            ProfileJSON(user: user, stats: stats, tweets: viewModel.tweets), human: human(viewModel, user, context))
+            ProfileJSON(
+                user: user, stats: stats, status: viewModel.isCurrentUser ? nil : viewModel.followStatus,
+                tweetsAreProtected: viewModel.tweetsAreProtected, tweets: viewModel.tweets),
+            human: human(viewModel, user, context))
     }
 
     private func human(_ viewModel: ProfileViewModel, _ user: User, _ context: Context) -> TerminalText {
         var text = context.userRenderer.header(user, stats: viewModel.stats, actionTitle: viewModel.actionButtonTitle)
         let tabs = TweetFilter.allCases.map { $0 == tab ? TerminalText.bold("[\($0.title)]") : .dim($0.title) }
         text += "\n" + tabs.joined(separator: "  ") + "\n\n"
+        if viewModel.tweetsAreProtected {
+            let name = "@" + user.username
+            let ask =
+                viewModel.followStatus == .requested
+                ? "You asked to follow \(name); they have not answered yet."
+                : "Ask to follow them with: " + context.suggest("follow " + name)
+            return text + TerminalText("🔒 \(name)'s tweets are protected: only the followers they approve see them.")
+                + "\n" + context.hint(TerminalText(ask) + "\n")
+        }
         guard let last = viewModel.tweets.last else {
             return text + (before == nil ? "Nothing here yet.\n" : "Nothing older.\n")
         }

@@ -20,5 +20,10 @@ enum JSONOutput {
 struct ProfileJSON: Encodable {
     var user: User
     var stats: UserStats
+    /// Where the signed-in user stands with the profile (`following`, `requested`, `none`);
+    /// absent on their own.
+    var status: FollowStatus?
+    /// Whether the tweets are kept from the signed-in user (protected, and not approved).
+    var tweetsAreProtected: Bool
     var tweets: [Tweet]
 }

@@ -80,6 +80,9 @@ struct TweetRenderer {
         case .deleted:
             text.append("this tweet was deleted", .dim)
             text.append("\n")
+        case .unavailable:
+            text.append("this tweet is unavailable", .dim)
+            text.append("\n")
         case .tweet(let tweet):
             appendAuthor(tweet, to: &text)
             text.append(" ")

@@ -16,7 +16,10 @@ struct UserRenderer {
     /// The header; `user.email` shows only when the service left it in (your own profile).
     func header(_ user: User, stats: UserStats?, actionTitle: String?) -> TerminalText {
         var text: TerminalText = "\(TerminalText.bold(user.fullname))\n"
-        text += .dim("@" + user.username) + (actionTitle.map { "  [\($0)]" } ?? "") + "\n"
+        text +=
+            .dim("@" + user.username) + (user.isProtected ? "  🔒 protected" : "")
+            + (actionTitle.map { "  [\($0)]" } ?? "")
+            + "\n"
         if let bio = user.bio, !bio.isEmpty { text += TerminalText(bio, multiline: true) + "\n" }
         let details: [TerminalText] = [
             user.location.flatMap { $0.isEmpty ? nil : "📍 \($0)" },

@@ -256,6 +256,17 @@ public final class AuthService: Sendable {
         }
     }
 
+    /// Checks the signed-in user's password, as an action that cannot be undone asks for it.
+    /// - Throws: ``AuthError/wrongPassword``, ``AuthError/passwordHasNul``.
+    public func verifyPassword(_ password: String) async throws {
+        let uid = try await requireUid()
+        guard !password.utf8.contains(0) else { throw AuthError.passwordHasNul }
+        let credentials = DocumentPath(collection: Collections.credentials, documentID: uid)
+        guard let stored = try await store.getDocument(credentials)?.data["passwordHash"]?.stringValue,
+            hasher.verify(password, against: stored)
+        else { throw AuthError.wrongPassword }
+    }
+
     /// Changes the signed-in user's password, given the current one, and signs out every other
     /// session of the account, on this device and elsewhere; this one stays signed in.
     /// - Throws: ``AuthError/wrongPassword``, ``AuthError/passwordTooShort``,

@@ -9,10 +9,12 @@ public struct ProfileChanges: Equatable, Sendable {
     public var profileImageUrl: String?
     /// Where the user's twtxt feed is published.
     public var twtxtUrl: String?
+    /// Whether only approved followers see the tweets; made public, waiting requests are approved.
+    public var isProtected: Bool?
 
     public init(
         fullname: String? = nil, bio: String? = nil, location: String? = nil, website: String? = nil,
-        profileImageUrl: String? = nil, twtxtUrl: String? = nil
+        profileImageUrl: String? = nil, twtxtUrl: String? = nil, isProtected: Bool? = nil
     ) {
         self.fullname = fullname
         self.bio = bio
@@ -20,11 +22,12 @@ public struct ProfileChanges: Equatable, Sendable {
         self.website = website
         self.profileImageUrl = profileImageUrl
         self.twtxtUrl = twtxtUrl
+        self.isProtected = isProtected
     }
 
     /// Whether nothing would change.
     public var isEmpty: Bool {
         fullname == nil && bio == nil && location == nil && website == nil && profileImageUrl == nil
-            && twtxtUrl == nil
+            && twtxtUrl == nil && isProtected == nil
     }
 }

@@ -71,15 +71,17 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         private enum CodingKeys: String, CodingKey { case id, username, deleted }
     }
 
-    /// A quoted tweet as shown under the quote: the tweet, or that it was deleted.
+    /// A quoted tweet as shown under the quote: the tweet, that it was deleted, or that the viewer
+    /// may not see it (its author is protected, or a block keeps them apart).
     public indirect enum Quoted: Codable, Equatable, Sendable {
         case tweet(Tweet)
         case deleted(id: String)
+        case unavailable(id: String)
 
         public var id: String {
             switch self {
             case .tweet(let tweet): tweet.id
-            case .deleted(let id): id
+            case .deleted(let id), .unavailable(let id): id
             }
         }
 
@@ -90,6 +92,10 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
                 var container = encoder.container(keyedBy: DeletedKeys.self)
                 try container.encode(id, forKey: .id)
                 try container.encode(true, forKey: .deleted)
+            case .unavailable(let id):
+                var container = encoder.container(keyedBy: DeletedKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(true, forKey: .unavailable)
             }
         }
 
@@ -97,12 +103,14 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
             let container = try decoder.container(keyedBy: DeletedKeys.self)
             if try container.decodeIfPresent(Bool.self, forKey: .deleted) == true {
                 self = .deleted(id: try container.decode(String.self, forKey: .id))
+            } else if try container.decodeIfPresent(Bool.self, forKey: .unavailable) == true {
+                self = .unavailable(id: try container.decode(String.self, forKey: .id))
             } else {
                 self = .tweet(try Tweet(from: decoder))
             }
         }
 
-        private enum DeletedKeys: String, CodingKey { case id, deleted }
+        private enum DeletedKeys: String, CodingKey { case id, deleted, unavailable }
     }
 
     public init(

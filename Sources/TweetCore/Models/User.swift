@@ -18,10 +18,13 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
     /// Where the user publishes their twtxt feed (`export --twtxt`), if they do: other feeds'
     /// mentions of them link there.
     public var twtxtUrl: String?
+    /// Whether only approved followers see the user's tweets (`edit-profile --protected on`).
+    public var isProtected: Bool
 
     public init(
         id: String, email: String?, username: String, fullname: String, profileImageUrl: String? = nil,
-        bio: String? = nil, location: String? = nil, website: String? = nil, twtxtUrl: String? = nil
+        bio: String? = nil, location: String? = nil, website: String? = nil, twtxtUrl: String? = nil,
+        isProtected: Bool = false
     ) {
         self.id = id
         self.email = email
@@ -32,10 +35,12 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
         self.location = location
         self.website = website
         self.twtxtUrl = twtxtUrl
+        self.isProtected = isProtected
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, email, username, fullname, profileImageUrl, bio, location, website, twtxtUrl
+        case isProtected = "protected"
     }
 
     public init(reading fields: FieldReader) throws(FieldReader.Failure) {
@@ -44,7 +49,23 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
             username: try fields.string("username"), fullname: try fields.string("fullname"),
             profileImageUrl: try fields.optionalString("profileImageUrl"), bio: try fields.optionalString("bio"),
             location: try fields.optionalString("location"), website: try fields.optionalString("website"),
-            twtxtUrl: try fields.optionalString("twtxtUrl"))
+            twtxtUrl: try fields.optionalString("twtxtUrl"), isProtected: try fields.optionalBool("protected") ?? false)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            email: try container.decodeIfPresent(String.self, forKey: .email),
+            username: try container.decode(String.self, forKey: .username),
+            fullname: try container.decode(String.self, forKey: .fullname),
+            profileImageUrl: try container.decodeIfPresent(String.self, forKey: .profileImageUrl),
+            bio: try container.decodeIfPresent(String.self, forKey: .bio),
+            location: try container.decodeIfPresent(String.self, forKey: .location),
+            website: try container.decodeIfPresent(String.self, forKey: .website),
+            twtxtUrl: try container.decodeIfPresent(String.self, forKey: .twtxtUrl),
+            // Users written before protected accounts existed are public.
+            isProtected: try container.decodeIfPresent(Bool.self, forKey: .isProtected) ?? false)
     }
 
     // Explicit nulls, so every user in `--json` output has the same keys; the email, which only its
@@ -60,5 +81,6 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
         try container.encode(location, forKey: .location)
         try container.encode(website, forKey: .website)
         try container.encode(twtxtUrl, forKey: .twtxtUrl)
+        try container.encode(isProtected, forKey: .isProtected)
     }
 }

@@ -46,6 +46,8 @@ public struct AppServices: Sendable {
         IndexDefinition(Collections.bookmarks, ["timestamp"]),  // the Bookmarks list
         IndexDefinition(Collections.bookmarks, ["tweetId"], scope: .collectionGroup),  // a deleted tweet's bookmarks
         IndexDefinition(Collections.notifications, ["timestamp"]),  // the bell
+        IndexDefinition(Collections.followRequests, ["timestamp"]),  // a protected account's requests
+        IndexDefinition(Collections.followRequests, ["uid"], scope: .collectionGroup),  // a leaving account's requests
         IndexDefinition(SearchIndex.buckets, ["start"]),  // search: a term's tweets, newest first
         IndexDefinition(Collections.users, ["username"]),  // sign-in, @username
         IndexDefinition(Collections.users, ["email"]),  // sign-in, unique emails

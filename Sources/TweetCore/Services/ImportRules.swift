@@ -202,6 +202,12 @@ package struct ImportRules {
             let nick = try fields.string("nick", maximumBytes: Twtxt.maximumNickLength * 4)
             guard !nick.isEmpty, Twtxt.nick(nick) == nick else { throw fields.bad("nick", "is not a nick") }
             _ = try fields.timestamp("followed")
+        case (Collections.users, Collections.followRequests):
+            // A request to follow `owner`, by the account its ID names.
+            try fields.ids(owner, id)
+            guard owner != id else { throw Self.violation("\(path): an account cannot ask to follow itself") }
+            guard try fields.uid("uid") == id else { throw fields.bad("uid", "is not the document's ID") }
+            _ = try fields.timestamp("timestamp")
         case ("following", "user-following"), ("followers", "user-followers"):
             try fields.ids(owner, id)
             _ = try fields.timestamp("timestamp")
@@ -251,6 +257,8 @@ package struct ImportRules {
             guard let value = try fields.optionalString(field, maximumBytes: limit * 8) else { continue }
             try UserService.checkProfileField(field, value, limit: limit)
         }
+        _ = try fields.optionalBool("protected")
+        _ = try fields.optionalBool("leaving")
         // An account the store has already is not written again (a merge keeps the store's).
         if existing.uids.contains(id) { return }
         // An account even when its name is refused below: an audit goes on, and its sessions and
@@ -313,6 +321,7 @@ package struct ImportRules {
         counters.claimed(.replies, of: id, try fields.optionalCounter("replyCount") ?? 0)
         _ = try fields.optionalCounter("quotes")
         let deleted = try fields.optionalBool("replyToDeleted") ?? false
+        _ = try fields.optionalBool("untrended")
         if let parent = try fields.optionalUid("replyToId"), !deleted { counters.counted(.replies, of: parent) }
         _ = try fields.optionalUid("replyToUid")
         _ = try fields.optionalUid("quoteId")

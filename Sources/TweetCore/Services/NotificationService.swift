@@ -2,10 +2,13 @@ import FoundationEssentials
 import TweetStore
 
 /// Something another user did that concerns you (the course's bell): a like, retweet or quote of
-/// your tweet, a reply to you, a mention of you, or a follow.
+/// your tweet, a reply to you, a mention of you, a follow, or a request to follow your protected
+/// account.
 public struct ActivityNotification: Codable, Equatable, Sendable, Identifiable {
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case like, retweet, quote, reply, mention, follow
+        /// A request to follow a protected account, until it is approved, denied or withdrawn.
+        case request
     }
 
     /// The notification's key (`like-{uid}-{tweetId}`, `reply-{tweetId}`, `follow-{uid}`), which
@@ -55,7 +58,7 @@ public struct ActivityNotification: Codable, Equatable, Sendable, Identifiable {
     package static func key(_ kind: Kind, from uid: String, tweetID: String?) -> String {
         switch kind {
         case .like, .retweet: "\(kind.rawValue)-\(uid)-\(tweetID ?? "")"
-        case .follow: "follow-\(uid)"
+        case .follow, .request: "\(kind.rawValue)-\(uid)"
         case .reply, .quote, .mention: "\(kind.rawValue)-\(tweetID ?? "")"
         }
     }
@@ -158,11 +161,24 @@ public final class NotificationService: Sendable {
         self.tweets = tweets
     }
 
-    /// How many notifications the signed-in user has not seen: one read of their state document.
+    /// How many notifications the signed-in user has not seen: one batched read of their state
+    /// document and their filters. Those their blocks and mutes hide are not counted: with any
+    /// filter, the unread ones are listed to count them (when there are at most
+    /// ``countedUnreadLimit``; past that, the badge only says there are many).
     public func unreadCount() async throws -> Int {
         let me = try await auth.requireUid()
-        return NotificationBatch.state(try await store.getDocument(NotificationBatch.statePath(of: me))?.data).unread
+        let statePath = NotificationBatch.statePath(of: me)
+        let found = try await store.getDocuments([statePath, ViewerFilters.path(of: me)])
+        let unread = NotificationBatch.state(found.first { $0.path == statePath }?.data).unread
+        guard unread > 0, unread <= Self.countedUnreadLimit,
+            let filters = found.first(where: { $0.path != statePath }).map({ ViewerFilters(fields: $0.data) }),
+            !RowFilter(filters, now: Date(), appliesMutes: true).isEmpty
+        else { return unread }
+        return try await fetchNotifications(limit: unread, unreadOnly: true).count
     }
+
+    /// The most unread notifications counted one by one when filters may hide some.
+    static let countedUnreadLimit = 100
 
     /// The signed-in user's notifications, newest first.
     /// - Parameters:
@@ -217,16 +233,17 @@ public final class NotificationService: Sendable {
             for var notification in page {
                 notification.from = people[notification.fromUid]
                 notification.tweet = notification.tweetId.flatMap { shown[$0] }
-                // Their reply, quote or mention: a muted word in it, or a hidden author, hides it.
-                if notification.type != .like, notification.type != .retweet, let tweet = notification.tweet,
-                    filter.hides(tweet)
+                // Their reply, quote or mention: a muted word in it, or a hidden author, hides it;
+                // so does the join leaving it out (a protected account's the viewer may not see).
+                if notification.type != .like, notification.type != .retweet, notification.tweetId != nil,
+                    notification.tweet.map(filter.hides) ?? true
                 {
                     continue
                 }
                 found.append(notification)
                 if found.count == limit { break pages }
             }
-            guard !filter.isEmpty, !endsUnread, batch.count == limit, let last = batch.last else { break }
+            guard !endsUnread, batch.count == limit, let last = batch.last else { break }
             paged = query.start(after: last)
         }
         return found

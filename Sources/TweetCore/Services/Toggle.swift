@@ -17,6 +17,9 @@ struct Toggle: Sendable {
     /// What the owner of `target` is told, if anything: about a tweet, its author; else the
     /// user `target` is.
     var notification: (kind: ActivityNotification.Kind, tweetID: String?)?
+    /// Whether the mark shares the tweet with others (a retweet), which a protected account's
+    /// tweets refuse even to its followers.
+    var shares = false
 
     /// Who owns `target`: the user it is, or the author of the tweet it is.
     private func ownerUid(of target: DocumentSnapshot) -> String? {
@@ -47,6 +50,14 @@ struct Toggle: Sendable {
             // one is always allowed.
             if on, let owner = toggle.ownerUid(of: target) {
                 try await SafetyService.requireReachable(owner, by: toggle.actor, in: transaction)
+                // A protected account's tweet is marked only by those who may see it, and shared by no one.
+                let user = try await transaction.getDocument(UserService.userPath(owner))
+                // An account being deleted takes nothing new.
+                if UserService.isLeaving(user) { throw toggle.notFound }
+                if toggle.shares, let user, user.data["protected"] == .bool(true) {
+                    throw ProtectionError.cannotShare(username: user.data["username"]?.stringValue ?? owner)
+                }
+                try await UserService.requireVisible(user, to: toggle.actor, in: transaction)
             }
             try await change(transaction, target, mark)
             if let notification = toggle.notification {

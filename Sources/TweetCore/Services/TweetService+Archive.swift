@@ -178,6 +178,9 @@ extension TweetService {
             var postings: [String: [String]] = [:]
             var hashtags: [String: [(tag: String, tweets: Int64)]] = [:]
             var parentCounts: [String: Int64] = [:]
+            // A protected account's hashtags are not counted in trends, as its posts' are not.
+            let isProtected =
+                try await transaction.getDocument(UserService.userPath(me))?.data["protected"] == .bool(true)
             for prepared in batch {
                 let path = tweets.document(prepared.id)
                 if added[prepared.id] != nil {
@@ -215,6 +218,7 @@ extension TweetService {
                     replyToId: replyTo, entities: prepared.entities, source: source)
                 var fields = record.fields
                 if let owner { fields["replyToUid"] = .string(owner) }
+                if isProtected { fields["untrended"] = .bool(true) }
                 if let replyTo {
                     report.replies += 1
                     parentCounts[replyTo, default: 0] += 1
@@ -225,7 +229,8 @@ extension TweetService {
                     postings[term, default: []].append(prepared.id)
                 }
                 var counted: Set<String> = []
-                for tag in prepared.entities.hashtags where counted.insert(SearchTerms.fold(tag)).inserted {
+                for tag in prepared.entities.hashtags
+                where !isProtected && counted.insert(SearchTerms.fold(tag)).inserted {
                     hashtags[SearchIndex.hour(prepared.tweet.created), default: []].append((tag, 1))
                 }
                 report.tweets += 1

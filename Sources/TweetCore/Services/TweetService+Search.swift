@@ -115,9 +115,10 @@ package enum SearchIndex {
     }
 
     /// Indexes a new tweet under its terms, and counts its hashtags in its hour.
-    static func add(tweetID: String, time: Date, caption: String, entities: TweetEntities, in transaction: Transaction)
-        async throws
-    {
+    static func add(
+        tweetID: String, time: Date, caption: String, entities: TweetEntities, countsTrends: Bool = true,
+        in transaction: Transaction
+    ) async throws {
         for term in SearchTerms.terms(caption: caption, entities: entities) {
             let path = termPath(term)
             var fields = try await transaction.getDocument(path)?.data ?? [:]
@@ -140,7 +141,7 @@ package enum SearchIndex {
             fields["tweets"] = .integer(count + 1)
             transaction.setData(fields, at: path)
         }
-        try await countHashtags(entities, at: time, by: 1, in: transaction)
+        if countsTrends { try await countHashtags(entities, at: time, by: 1, in: transaction) }
     }
 
     /// Adds to `term` those of `ids` (tweets that have the term) that its buckets do not hold yet,
@@ -253,8 +254,8 @@ package enum SearchIndex {
     /// Takes a deleted tweet out of its terms' buckets and its hashtags' hour counts. A tweet from
     /// before the index, in no bucket, changes nothing.
     static func remove(
-        tweetID: String, time: Date, caption: String, entities: TweetEntities, in transaction: Transaction,
-        store: any DocumentStore
+        tweetID: String, time: Date, caption: String, entities: TweetEntities, countedInTrends: Bool = true,
+        in transaction: Transaction, store: any DocumentStore
     ) async throws {
         var indexed = false
         for term in SearchTerms.terms(caption: caption, entities: entities) {
@@ -285,7 +286,7 @@ package enum SearchIndex {
                 transaction.deleteDocument(path)
             }
         }
-        if indexed { try await countHashtags(entities, at: time, by: -1, in: transaction) }
+        if indexed, countedInTrends { try await countHashtags(entities, at: time, by: -1, in: transaction) }
     }
 
     private static func countHashtags(
@@ -378,23 +379,33 @@ extension TweetService {
         let filter = try await rowFilter(appliesMutes: true)
         // One term and no author: the driver's tweets are exactly the results.
         let checks = query.terms.count > 1 || author != nil
-        var found: [DocumentSnapshot] = []
+        var found: [Tweet] = []
         let batch = max(limit, 20)
         while found.count < limit, !candidates.isFinished {
             let snapshots = try await candidates.next(batch, store: store)
-            for snapshot in snapshots where found.count < limit {
+            // Matched until the page would be full, then joined; the join leaves out tweets of
+            // protected accounts the viewer may not see, so matching goes on in the same batch
+            // (the next one starts after it) until the page is full.
+            var matched: [DocumentSnapshot] = []
+            for snapshot in snapshots {
+                guard found.count < limit else { break }
                 if !filter.isEmpty, filter.hides(tweet: snapshot) { continue }
-                guard checks else {
-                    found.append(snapshot)
-                    continue
+                if checks {
+                    if let author, snapshot.data["uid"]?.stringValue != author { continue }
+                    let record = try snapshot.data(as: TweetRecord.self)
+                    let terms = SearchTerms.terms(
+                        caption: record.caption, entities: record.entities ?? TweetEntities())
+                    guard wanted.isSubset(of: terms) else { continue }
                 }
-                if let author, snapshot.data["uid"]?.stringValue != author { continue }
-                let record = try snapshot.data(as: TweetRecord.self)
-                let terms = SearchTerms.terms(caption: record.caption, entities: record.entities ?? TweetEntities())
-                if wanted.isSubset(of: terms) { found.append(snapshot) }
+                matched.append(snapshot)
+                if found.count + matched.count == limit {
+                    found += try await hydrate(matched, filter: filter)
+                    matched = []
+                }
             }
+            found += try await hydrate(matched, filter: filter)
         }
-        return try await hydrate(found)
+        return found
     }
 
     // MARK: Trends

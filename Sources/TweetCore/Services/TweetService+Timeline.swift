@@ -88,7 +88,7 @@ extension TweetService {
             }
             transaction.updateData(["retweets": .incrementCount(-1)], at: tweet.path)
         }
-        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
+        return MarkedTweet(tweet: try await fetchTweet(withID: id, keepsHidden: true), changed: changed)
     }
 
     /// The signed-in user's retweet of tweet `id`, marked by `users/{uid}/retweeted/{id}`, which
@@ -97,7 +97,8 @@ extension TweetService {
         let me = try await auth.requireUid()
         return Toggle(
             actor: me, target: tweetsCollection.document(id), notFound: TweetError.notFound(id),
-            marker: store.collection(Collections.retweeted(by: me)).document(id), notification: (.retweet, id))
+            marker: store.collection(Collections.retweeted(by: me)).document(id), notification: (.retweet, id),
+            shares: true)
     }
 
     // MARK: Bookmarks
@@ -120,7 +121,7 @@ extension TweetService {
         let changed = try await bookmark.set(false, in: store) { transaction, _, _ in
             transaction.deleteDocument(bookmark.marker)
         }
-        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
+        return MarkedTweet(tweet: try await fetchTweet(withID: id, keepsHidden: true), changed: changed)
     }
 
     /// The signed-in user's bookmark of tweet `id`: private, so nobody is notified.
@@ -149,21 +150,23 @@ extension TweetService {
 
     /// The tweets that markers (likes, bookmarks) name, in the markers' order: `markers` is their
     /// query, ordered by time and limited to `limit`. Tweets the filter hides are read past, a
-    /// page of markers at a time; a marker whose tweet is gone is left out.
+    /// page of markers at a time, as are those of protected accounts the viewer may not see; a
+    /// marker whose tweet is gone is left out.
     func markedTweets(_ markers: Query, limit: Int, filter: RowFilter) async throws -> [Tweet] {
         var query = markers.select(["timestamp"])
-        var kept: [DocumentSnapshot] = []
+        var kept: [Tweet] = []
         while true {
             let page = try await query.getDocuments()
             let found = try await store.getDocuments(page.map { tweetsCollection.document($0.documentID) })
             let byID = Dictionary(found.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
-            for marker in page where kept.count < limit {
-                if let tweet = byID[marker.documentID], !filter.hides(tweet: tweet) { kept.append(tweet) }
+            let shown = page.compactMap { marker in
+                byID[marker.documentID].flatMap { filter.hides(tweet: $0) ? nil : $0 }
             }
-            guard !filter.isEmpty, kept.count < limit, page.count == limit, let last = page.last else { break }
+            kept += try await hydrate(shown, filter: filter).prefix(limit - kept.count)
+            guard kept.count < limit, page.count == limit, let last = page.last else { break }
             query = query.start(after: last)
         }
-        return try await hydrate(kept)
+        return kept
     }
 
     // MARK: Timelines with retweets
@@ -210,62 +213,80 @@ extension TweetService {
                 retweets = retweets.start(after: Self.marker(in: Collections.retweets, at: cursor, id: "~"))
             }
         }
-        var items: [Item] = []
         var shown: Set<String> = []
         // The retweeted tweets read so far: a filter needs them in the loop, to read past a
         // retweet of a hidden tweet; the page's join needs them after it.
         var originals: [String: DocumentSnapshot] = [:]
-        // Both queries' rows newest first, read side by side (a tweet before a retweet at the same
-        // millisecond): each only as far as the page takes it. Rows skipped below are replaced by
-        // more, read after the last row of each query.
-        while items.count < limit {
-            let wanted = limit - items.count
-            let rows = try await store.runMergedQuery([tweets, retweets], limit: wanted)
-            if !filter.isEmpty {
-                let unread = Set(
-                    rows.filter { $0.query == 1 }.compactMap { $0.snapshot.data["tweetId"]?.stringValue }
-                        .filter { originals[$0] == nil })
-                for original in try await store.getDocuments(unread.map { tweetsCollection.document($0) }) {
-                    originals[original.documentID] = original
+        var page: [Tweet] = []
+        var exhausted = false
+        // Rows a protected account hides are found only by the join: a page short of them is
+        // filled by reading on, as the filter's hidden rows are.
+        while page.count < limit, !exhausted {
+            var items: [Item] = []
+            // Both queries' rows newest first, read side by side (a tweet before a retweet at the
+            // same millisecond): each only as far as the page takes it. Rows skipped below are
+            // replaced by more, read after the last row of each query.
+            while page.count + items.count < limit {
+                let wanted = limit - page.count - items.count
+                let rows = try await store.runMergedQuery([tweets, retweets], limit: wanted)
+                if !filter.isEmpty {
+                    let unread = Set(
+                        rows.filter { $0.query == 1 }.compactMap { $0.snapshot.data["tweetId"]?.stringValue }
+                            .filter { originals[$0] == nil })
+                    for original in try await store.getDocuments(unread.map { tweetsCollection.document($0) }) {
+                        originals[original.documentID] = original
+                    }
+                }
+                for (query, snapshot) in rows {
+                    let isRetweet = query == 1
+                    if isRetweet {
+                        retweets = retweets.start(after: snapshot)
+                    } else {
+                        tweets = tweets.start(after: snapshot)
+                    }
+                    guard let time = Self.time(snapshot),
+                        let tweetID = isRetweet ? snapshot.data["tweetId"]?.stringValue : snapshot.documentID
+                    else {
+                        // A row without a time (or a retweet without its tweet) cannot be placed: name it.
+                        throw StoreError.undecodable(
+                            path: snapshot.path.description,
+                            reason: "its \"timestamp\" or \"tweetId\" is missing or wrong")
+                    }
+                    if !filter.isEmpty,
+                        isRetweet
+                            ? filter.hidesAuthor(snapshot.data["uid"]?.stringValue)
+                                || originals[tweetID].map(filter.hides(tweet:)) == true
+                            : filter.hides(tweet: snapshot)
+                    {
+                        continue
+                    }
+                    let item = Item(snapshot: snapshot, isRetweet: isRetweet, time: time, tweetID: tweetID)
+                    guard !shown.contains(item.tweetID) else { continue }
+                    if let cursorTime,
+                        try await hasRetweet(of: item, by: retweeters, shownBy: (cursorTime, cursorRetweet))
+                    {
+                        continue
+                    }
+                    shown.insert(item.tweetID)
+                    items.append(item)
+                }
+                if rows.count < wanted {  // both ran out
+                    exhausted = true
+                    break
                 }
             }
-            for (query, snapshot) in rows {
-                let isRetweet = query == 1
-                if isRetweet {
-                    retweets = retweets.start(after: snapshot)
-                } else {
-                    tweets = tweets.start(after: snapshot)
-                }
-                guard let time = Self.time(snapshot),
-                    let tweetID = isRetweet ? snapshot.data["tweetId"]?.stringValue : snapshot.documentID
-                else {
-                    // A row without a time (or a retweet without its tweet) cannot be placed: name it.
-                    throw StoreError.undecodable(
-                        path: snapshot.path.description, reason: "its \"timestamp\" or \"tweetId\" is missing or wrong")
-                }
-                if !filter.isEmpty,
-                    isRetweet
-                        ? filter.hidesAuthor(snapshot.data["uid"]?.stringValue)
-                            || originals[tweetID].map(filter.hides(tweet:)) == true
-                        : filter.hides(tweet: snapshot)
-                {
-                    continue
-                }
-                let item = Item(snapshot: snapshot, isRetweet: isRetweet, time: time, tweetID: tweetID)
-                guard !shown.contains(item.tweetID) else { continue }
-                if let cursorTime,
-                    try await hasRetweet(of: item, by: retweeters, shownBy: (cursorTime, cursorRetweet))
-                {
-                    continue
-                }
-                shown.insert(item.tweetID)
-                items.append(item)
-            }
-            if rows.count < wanted { break }  // both ran out
+            page += try await join(items, originals: originals, filter: filter)
         }
-        // The tweets of the retweet rows, and the retweeters.
-        // One join for every row: the retweeted tweets' documents, then authors, retweeters and
-        // the viewer's likes and retweets in one batched read each.
+        return page
+    }
+
+    /// The tweets of a timeline's items, and the retweeters: the retweeted tweets' documents, then
+    /// authors, retweeters and the viewer's likes and retweets in one batched read each. An item
+    /// whose tweet is gone, or whose tweet or retweeter a protected account keeps from the viewer,
+    /// is left out.
+    private func join(_ items: [Item], originals: [String: DocumentSnapshot], filter: RowFilter) async throws
+        -> [Tweet]
+    {
         let retweetedIDs = Set(items.filter(\.isRetweet).map(\.tweetID))
         let unread = retweetedIDs.filter { originals[$0] == nil }
         let retweetedDocuments =
@@ -273,12 +294,17 @@ extension TweetService {
             + (unread.isEmpty ? [] : try await store.getDocuments(unread.map { tweetsCollection.document($0) }))
         let retweeters = items.filter(\.isRetweet).compactMap { $0.snapshot.data["uid"]?.stringValue }
         let (joined, people) = try await hydrate(
-            items.filter { !$0.isRetweet }.map(\.snapshot) + retweetedDocuments, alsoUsers: retweeters)
+            items.filter { !$0.isRetweet }.map(\.snapshot) + retweetedDocuments, alsoUsers: retweeters,
+            filter: filter)
+        let hiddenRetweeters = try await users.hiddenProtected(
+            Set(retweeters).compactMap { people[$0] }, viewer: try await auth.currentUid())
         let byID = Dictionary(joined.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return items.compactMap { item in
-            guard var tweet = byID[item.tweetID] else { return nil }  // deleted with its retweets
+            guard var tweet = byID[item.tweetID] else { return nil }  // deleted with its retweets, or hidden
             guard item.isRetweet else { return tweet }
-            tweet.retweetedBy = item.snapshot.data["uid"]?.stringValue.flatMap { people[$0] }
+            let retweeter = item.snapshot.data["uid"]?.stringValue
+            if let retweeter, hiddenRetweeters.contains(retweeter) { return nil }
+            tweet.retweetedBy = retweeter.flatMap { people[$0] }
             tweet.retweetedAt = item.time
             tweet.retweetID = item.snapshot.documentID
             return tweet
@@ -351,6 +377,8 @@ extension TweetService {
         if let author = snapshot.data["uid"]?.stringValue, filter.filters.isBlocked(author) {
             try await requireReachable(author)
         }
+        // The tweet itself first: one the viewer may not see is an error that says why.
+        let tweet = try await joined(snapshot, filter: filter)
         // Up the chain; a cycle (only a damaged store has one) or a very deep chain stops the walk.
         var chain: [DocumentSnapshot] = []
         var deletedAncestor: String?
@@ -399,11 +427,14 @@ extension TweetService {
                 .order(by: "timestamp").limit(to: limit - replies.count + 1).getDocuments()
             stack += children.reversed().map { ($0, depth + 1) }
         }
-        let shownReplies = try await hydrate(replies.map(\.0))
+        // Ancestors and replies of protected accounts the viewer may not see are left out by the join.
+        let depths = Dictionary(replies.map { ($0.0.documentID, $0.1) }, uniquingKeysWith: { first, _ in first })
         var conversation = Conversation(
-            ancestors: try await hydrate(chain.reversed()), deletedAncestor: deletedAncestor,
-            tweet: try await hydrate([snapshot])[0], replies: shownReplies, hasMoreReplies: hasMore)
-        for index in conversation.replies.indices { conversation.replies[index].depth = replies[index].1 }
+            ancestors: try await hydrate(chain.reversed(), filter: filter), deletedAncestor: deletedAncestor,
+            tweet: tweet, replies: try await hydrate(replies.map(\.0), filter: filter), hasMoreReplies: hasMore)
+        for index in conversation.replies.indices {
+            conversation.replies[index].depth = depths[conversation.replies[index].id] ?? 1
+        }
         (conversation.ancestorsAbove, conversation.ancestorsAboveIsLowerBound) = (above, aboveIsLowerBound)
         return conversation
     }

@@ -47,18 +47,20 @@ public final class TweetService: Sendable {
     }
 
     /// The newest tweets of `uid` that are not replies, and their retweets (the profile's Tweets tab).
+    /// - Throws: ``ProtectionError/protected(username:)`` when `uid` is protected and the
+    ///   signed-in user is not an approved follower (as do the Replies and Likes tabs).
     public func fetchTweets(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         try await timeline(
             tweets: tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isEqualTo: .null),
             retweets: store.collection(Collections.retweets).whereField("uid", isEqualTo: .string(uid)),
-            retweeters: [uid], limit: limit, before: before, filter: try await rowFilter(appliesMutes: false))
+            retweeters: [uid], limit: limit, before: before, filter: try await accountFilter(uid))
     }
 
     /// The newest replies of `uid` (the profile's Replies tab).
     public func fetchReplies(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         try await page(
             tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isNotEqualTo: .null),
-            limit: limit, before: before, appliesMutes: false)
+            limit: limit, before: before, appliesMutes: false, account: uid)
     }
 
     /// The replies to one tweet, oldest first (a thread).
@@ -79,14 +81,34 @@ public final class TweetService: Sendable {
             query = query.start(after: cursor)
         }
         // deleteTweet removes a tweet's likes in the same transaction, so every like has its tweet.
-        return try await markedTweets(query, limit: limit, filter: try await rowFilter(appliesMutes: false))
+        return try await markedTweets(query, limit: limit, filter: try await accountFilter(uid))
     }
 
     /// One tweet, with its author.
-    /// - Throws: ``TweetError/notFound(_:)``.
+    /// - Throws: ``TweetError/notFound(_:)``, ``ProtectionError/protected(username:)`` for a
+    ///   protected account's tweet the signed-in user may not see.
     public func fetchTweet(withID id: String) async throws -> Tweet {
+        try await fetchTweet(withID: id, keepsHidden: false)
+    }
+
+    /// ``fetchTweet(withID:)``; with `keepsHidden`, a protected account's tweet too: the one a
+    /// signed-in user just took their like, retweet or bookmark back from.
+    func fetchTweet(withID id: String, keepsHidden: Bool) async throws -> Tweet {
         guard let snapshot = try await store.getDocument(tweets.document(id)) else { throw TweetError.notFound(id) }
-        return try await hydrate([snapshot])[0]
+        return try await joined(snapshot, keepsHidden: keepsHidden)
+    }
+
+    /// One tweet document joined (see ``hydrate(_:alsoUsers:filter:keepsHidden:)``).
+    /// - Throws: ``ProtectionError/protected(username:)`` when the join leaves it out.
+    func joined(_ snapshot: DocumentSnapshot, filter: RowFilter? = nil, keepsHidden: Bool = false) async throws
+        -> Tweet
+    {
+        let (found, people) = try await hydrate([snapshot], alsoUsers: [], filter: filter, keepsHidden: keepsHidden)
+        guard let tweet = found.first else {
+            let uid = snapshot.data["uid"]?.stringValue ?? ""
+            throw ProtectionError.protected(username: people[uid]?.username ?? uid)
+        }
+        return tweet
     }
 
     /// One of the signed-in user's own tweets, as it must be to be deleted.
@@ -132,7 +154,15 @@ public final class TweetService: Sendable {
         let mentioned = names
         let store = store
         let (path, record) = try await store.runTransaction { transaction in
-            guard try await transaction.getDocument(author) != nil else { throw AuthError.notSignedIn }
+            guard let me = try await transaction.getDocument(author) else { throw AuthError.notSignedIn }
+            guard !UserService.isLeaving(me) else { throw UserError.leaving }
+            let isProtected = me.data["protected"] == .bool(true)
+            // A protected account's tweet reaches only its approved followers: nobody else is
+            // notified of it.
+            func mayNotify(_ recipient: String) async throws -> Bool {
+                guard isProtected, recipient != uid else { return true }
+                return try await transaction.getDocument(UserService.followingPath(of: recipient, uid)) != nil
+            }
             // The ID from the commit's own time, which only grows: IDs, and so the search index's
             // buckets, stay in posting order even when posters wait for one another.
             let path = tweets.document(ids.next(at: transaction.time))
@@ -149,8 +179,21 @@ public final class TweetService: Sendable {
                 guard let snapshot = try await transaction.getDocument(target) else {
                     throw TweetError.notFound(target.documentID)
                 }
-                if let owner = snapshot.data["uid"]?.stringValue, filters.isBlocked(owner) {
-                    try await SafetyService.requireReachable(owner, by: uid, in: transaction)
+                if let owner = snapshot.data["uid"]?.stringValue, owner != uid {
+                    if filters.isBlocked(owner) {
+                        try await SafetyService.requireReachable(owner, by: uid, in: transaction)
+                    }
+                    // A protected account's tweet is answered only by those who may see it, and
+                    // quoted by no one.
+                    let user = try await transaction.getDocument(UserService.userPath(owner))
+                    // An account being deleted takes no new replies or quotes.
+                    if UserService.isLeaving(user) { throw TweetError.notFound(target.documentID) }
+                    if kind == .quote, let user, user.data["protected"] == .bool(true) {
+                        throw ProtectionError.cannotShare(username: user.data["username"]?.stringValue ?? owner)
+                    }
+                    try await UserService.requireVisible(user, to: uid, in: transaction)
+                } else if kind == .quote, isProtected {
+                    throw ProtectionError.cannotShare(username: me.data["username"]?.stringValue ?? uid)
                 }
                 if field == "replyCount", snapshot.data[field] == nil {
                     // A tweet from before reply counts were kept: its replies are counted once.
@@ -161,7 +204,9 @@ public final class TweetService: Sendable {
                 }
                 transaction.updateData([field: .incrementCount(1)], at: target)
                 if let owner = snapshot.data["uid"]?.stringValue {
-                    notifications.notify(owner, kind, from: uid, tweetID: path.documentID)
+                    if try await mayNotify(owner) {
+                        notifications.notify(owner, kind, from: uid, tweetID: path.documentID)
+                    }
                     notified.insert(owner)
                     owners[ownerField] = .string(owner)
                 }
@@ -170,19 +215,23 @@ public final class TweetService: Sendable {
             for name in mentioned.prefix(Self.maximumNotifiedMentions) {
                 let query = users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
                 // A mention between two accounts that a block keeps apart notifies no one.
-                guard let user = try await transaction.getDocuments(query).first, !filters.isBlocked(user.documentID),
-                    notified.insert(user.documentID).inserted
+                guard let user = try await transaction.getDocuments(query).first, !UserService.isLeaving(user),
+                    !filters.isBlocked(user.documentID),
+                    notified.insert(user.documentID).inserted, try await mayNotify(user.documentID)
                 else { continue }
                 notifications.notify(user.documentID, .mention, from: uid, tweetID: path.documentID)
             }
             let record = TweetRecord(
                 id: path.documentID, uid: uid, caption: caption, likes: 0, timestamp: transaction.time,
                 replyToId: replyTo, entities: preview.entities, quoteId: quote)
+            // A protected account's hashtags are not counted in trends, which everyone sees; the
+            // tweet says so, so that deleting it takes nothing off them.
+            if isProtected { owners["untrended"] = .bool(true) }
             let fields = record.fields.merging(owners) { $1 }
             transaction.setData(fields, at: path)
             try await SearchIndex.add(
                 tweetID: path.documentID, time: transaction.time, caption: caption, entities: preview.entities,
-                in: transaction)
+                countsTrends: !isProtected, in: transaction)
             try await StatsCounter.add(1, to: \.tweets, of: uid, in: transaction, store: store)
             try await notifications.apply(in: transaction, store: store)
             return (path, fields)
@@ -262,7 +311,7 @@ public final class TweetService: Sendable {
             transaction.deleteDocument(like.marker)
             transaction.updateData(["likes": .incrementCount(-1)], at: tweet.path)
         }
-        return MarkedTweet(tweet: try await fetchTweet(withID: id), changed: changed)
+        return MarkedTweet(tweet: try await fetchTweet(withID: id, keepsHidden: true), changed: changed)
     }
 
     /// The signed-in user's like of tweet `id`, which notifies its author.
@@ -278,6 +327,12 @@ public final class TweetService: Sendable {
     /// the reply and quote counts of the tweets it answered or quoted.
     /// - Throws: ``TweetError/notFound(_:)``, ``TweetError/notOwner(_:)``.
     public func deleteTweet(id: String) async throws {
+        try await deleteTweet(id: id, leaving: false)
+    }
+
+    /// ``deleteTweet(id:)``; `leaving`, as part of deleting its author's account
+    /// (``AccountDeletion``), which leaves no trace of the author on the replies either.
+    func deleteTweet(id: String, leaving: Bool) async throws {
         let me = try await auth.requireUid()
         let tweet = tweets.document(id)
         let likes = store.collectionGroup(Collections.userLikes).whereField("tweetId", isEqualTo: .string(id))
@@ -305,11 +360,20 @@ public final class TweetService: Sendable {
             }
             for bookmark in try await transaction.getDocuments(bookmarks) { transaction.deleteDocument(bookmark.path) }
             // Its replies say their parent is gone, without reading it each time they are shown.
+            // They keep its author's uid, to withdraw the author's notification when they go,
+            // unless the author is leaving: then the notifications go first, and so does the uid.
             if snapshot.data["replyCount"]?.integerValue != 0 {
                 for reply in try await transaction.getDocuments(
                     self.tweets.whereField("replyToId", isEqualTo: .string(id)))
                 {
-                    transaction.updateData(["replyToDeleted": .value(.bool(true))], at: reply.path)
+                    var changes: [String: FieldValue] = ["replyToDeleted": .value(.bool(true))]
+                    if leaving {
+                        changes["replyToUid"] = .delete
+                        if let author = reply.data["uid"]?.stringValue {
+                            notifications.withdraw(me, .reply, from: author, tweetID: reply.documentID)
+                        }
+                    }
+                    transaction.updateData(changes, at: reply.path)
                 }
             }
             // What this tweet caused: a reply, a quote, mentions.
@@ -339,7 +403,8 @@ public final class TweetService: Sendable {
             let record = try DocumentSnapshot(path: tweet, data: snapshot.data).data(as: TweetRecord.self)
             try await SearchIndex.remove(
                 tweetID: id, time: record.timestamp, caption: record.caption,
-                entities: record.entities ?? TweetText.entities(in: record.caption), in: transaction, store: store)
+                entities: record.entities ?? TweetText.entities(in: record.caption),
+                countedInTrends: snapshot.data["untrended"] != .bool(true), in: transaction, store: store)
             try await StatsCounter.add(-1, to: \.tweets, of: me, in: transaction, store: store)
             try await notifications.apply(in: transaction, store: store)
         }
@@ -348,25 +413,59 @@ public final class TweetService: Sendable {
     // MARK: Pages
 
     /// Runs `query` newest first from after tweet `before`, and joins the page.
-    private func page(_ query: Query, limit: Int, before: String?, appliesMutes: Bool) async throws -> [Tweet] {
+    /// With `account`, the page is of that account's tweets, which must be visible to the viewer.
+    private func page(_ query: Query, limit: Int, before: String?, appliesMutes: Bool, account: String? = nil)
+        async throws -> [Tweet]
+    {
         var query = query.order(by: "timestamp", descending: true).limit(to: limit)
-        // The cursor and the viewer's filters in one read.
+        // The cursor, the viewer's filters and whether they may see the account in one read.
+        let me = try await auth.currentUid()
+        let cursorPath = before.map { tweets.document($0) }
         let (filter, found) = try await rowFilter(
-            appliesMutes: appliesMutes, alongside: before.map { [tweets.document($0)] } ?? [])
+            appliesMutes: appliesMutes,
+            alongside: [cursorPath].compactMap { $0 } + (account.map { Self.accountPaths($0, viewer: me) } ?? []))
+        if let account { try Self.requireVisible(account, among: found, viewer: me) }
         if let before {
-            guard let cursor = found.first else { throw TweetError.notFound(before) }
+            guard let cursor = found.first(where: { $0.path == cursorPath }) else { throw TweetError.notFound(before) }
             query = query.start(after: cursor)
         }
-        guard !filter.isEmpty else { return try await hydrate(query.getDocuments()) }
-        // Hidden rows are read past, a page at a time, until the page is full or the tweets end.
-        var kept: [DocumentSnapshot] = []
+        // Rows the filter or a protected account hides are read past, a page at a time, until the
+        // page is full or the tweets end.
+        var kept: [Tweet] = []
         while true {
             let batch = try await query.getDocuments()
-            kept += batch.filter { !filter.hides(tweet: $0) }.prefix(limit - kept.count)
+            let shown = filter.isEmpty ? batch : batch.filter { !filter.hides(tweet: $0) }
+            kept += try await hydrate(shown, filter: filter).prefix(limit - kept.count)
             guard kept.count < limit, batch.count == limit, let last = batch.last else { break }
             query = query.start(after: last)
         }
-        return try await hydrate(kept)
+        return kept
+    }
+
+    /// The viewer's filter for one account's tabs (blocks only), read in one batch with what says
+    /// whether they may see that account.
+    /// - Throws: ``ProtectionError/protected(username:)``.
+    func accountFilter(_ uid: String) async throws -> RowFilter {
+        let me = try await auth.currentUid()
+        let (filter, found) = try await rowFilter(appliesMutes: false, alongside: Self.accountPaths(uid, viewer: me))
+        try Self.requireVisible(uid, among: found, viewer: me)
+        return filter
+    }
+
+    /// What says whether `viewer` may see `uid`'s tweets: the account, and the viewer's follow of it.
+    static func accountPaths(_ uid: String, viewer: String?) -> [DocumentPath] {
+        guard viewer != uid else { return [] }
+        return [UserService.userPath(uid)] + [viewer.map { UserService.followingPath(of: $0, uid) }].compactMap { $0 }
+    }
+
+    /// Throws when `documents` (read from ``accountPaths(_:viewer:)``) say that `uid` is protected
+    /// and `viewer` is neither them nor an approved follower.
+    static func requireVisible(_ uid: String, among documents: [DocumentSnapshot], viewer: String?) throws {
+        guard viewer != uid, let user = documents.first(where: { $0.path == UserService.userPath(uid) }),
+            user.data["protected"] == .bool(true)
+        else { return }
+        if let viewer, documents.contains(where: { $0.path == UserService.followingPath(of: viewer, uid) }) { return }
+        throw ProtectionError.protected(username: user.data["username"]?.stringValue ?? uid)
     }
 
     /// Throws the block between the signed-in user and `uid`, if there is one, as
@@ -402,17 +501,23 @@ public final class TweetService: Sendable {
 
     /// Decodes a page of tweet documents and joins their authors, the tweets they reply to and
     /// quote (with those authors), and the signed-in user's likes and retweets: one batched read
-    /// each, never one read per tweet.
-    func hydrate(_ snapshots: [DocumentSnapshot]) async throws -> [Tweet] {
-        try await hydrate(snapshots, alsoUsers: []).tweets
+    /// each, never one read per tweet. Tweets of protected accounts the viewer may not see are left
+    /// out, and a quoted one is shown as unavailable (see ``hydrate(_:alsoUsers:filter:keepsHidden:)``).
+    func hydrate(_ snapshots: [DocumentSnapshot], filter: RowFilter? = nil) async throws -> [Tweet] {
+        try await hydrate(snapshots, alsoUsers: [], filter: filter).tweets
     }
 
     /// ``hydrate(_:)``, fetching the users `alsoUsers` names in the same batch as the authors.
     /// The tweet a reply answers is read only for a reply written before its author's uid was kept
     /// with it (`replyToUid`); a deleted one is marked on its replies (`replyToDeleted`).
-    func hydrate(_ snapshots: [DocumentSnapshot], alsoUsers: [String]) async throws -> (
-        tweets: [Tweet], users: [String: User]
-    ) {
+    ///
+    /// Every listing joins here, so this is where a protected account's tweets are kept from those
+    /// it has not approved: they are left out (unless `keepsHidden`, for a tweet the viewer acts on
+    /// by ID and is told about), and a quoted one, or one whose author `filter` hides, is shown as
+    /// unavailable.
+    func hydrate(
+        _ snapshots: [DocumentSnapshot], alsoUsers: [String], filter: RowFilter? = nil, keepsHidden: Bool = false
+    ) async throws -> (tweets: [Tweet], users: [String: User]) {
         var page: [Tweet] = []
         var replyOwners: [String: String] = [:]  // tweet ID → its parent's author, as stored
         var deletedParents: Set<String> = []
@@ -438,6 +543,10 @@ public final class TweetService: Sendable {
         let marks = [likes, mine].compactMap { $0 }.flatMap { collection in page.map { collection.document($0.id) } }
         let (authors, existing) = try await users.fetchUsers(
             withUids: page.map(\.uid) + others.values.map(\.uid) + replyOwners.values + alsoUsers, alongside: marks)
+        let hidden = try await users.hiddenProtected(
+            Set(page.map(\.uid) + page.compactMap { $0.quoteId.flatMap { others[$0]?.uid } }).compactMap {
+                authors[$0]
+            }, viewer: me)
         func marked(in collection: CollectionReference?) -> Set<String>? {
             collection.map { collection in Set(page.map(\.id).filter { existing.contains(collection.document($0)) }) }
         }
@@ -460,14 +569,19 @@ public final class TweetService: Sendable {
             }
             if let quote = page[index].quoteId {
                 if var quoted = others[quote] {
-                    quoted.user = authors[quoted.uid]
-                    page[index].quoted = .tweet(quoted)
+                    if hidden.contains(quoted.uid) || filter?.hidesAuthor(quoted.uid) == true {
+                        page[index].quoted = .unavailable(id: quote)
+                    } else {
+                        quoted.user = authors[quoted.uid]
+                        page[index].quoted = .tweet(quoted)
+                    }
                 } else {
                     page[index].quoted = .deleted(id: quote)
                 }
             }
         }
-        return (page, authors)
+        guard !keepsHidden, !hidden.isEmpty else { return (page, authors) }
+        return (page.filter { !hidden.contains($0.uid) }, authors)
     }
 
     /// The tweets with these IDs that exist, joined, by ID.

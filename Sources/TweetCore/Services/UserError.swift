@@ -9,6 +9,8 @@ public enum UserError: Error, Equatable, LocalizedError {
     case cannotFollowSelf
     /// A profile field is invalid; the reason says which and why.
     case invalidProfile(String)
+    /// The signed-in account is being deleted: `delete-account` again finishes it.
+    case leaving
 
     public var errorDescription: String? {
         switch self {
@@ -18,6 +20,8 @@ public enum UserError: Error, Equatable, LocalizedError {
             return "you cannot follow or unfollow yourself"
         case .invalidProfile(let reason):
             return reason
+        case .leaving:
+            return "your account is being deleted; run delete-account again to finish"
         }
     }
 }

@@ -192,41 +192,8 @@ public final class UserService: Sendable {
                 transaction.updateData(updates, at: path)
             }
         }
+        if let isProtected = changes.isProtected { try await setProtected(isProtected) }
         return try await fetchUser(withUid: uid)
-    }
-
-    /// The signed-in user follows `uid`: both documents and both counters change, or nothing does.
-    /// Following someone already followed changes nothing.
-    /// - Returns: Whether anything changed.
-    @discardableResult
-    public func follow(uid: String) async throws -> Bool {
-        let toggle = try await followToggle(uid: uid)
-        let store = store
-        return try await toggle.set(true, in: store) { transaction, _, _ in
-            let me = toggle.actor
-            let stamp = JSONValue.string(Timestamp.string(from: transaction.time))
-            transaction.setData(["timestamp": stamp], at: toggle.marker)
-            transaction.setData(["timestamp": stamp], at: Self.followerPath(of: uid, by: me))
-            let stats = try await StatsCounter.add(1, to: \.following, of: me, in: transaction, store: store)
-            try await StatsCounter.add(1, to: \.followers, of: uid, in: transaction, store: store)
-            try await FollowingList.record(me, follows: uid, true, stats: stats, in: transaction, store: store)
-        }
-    }
-
-    /// The signed-in user stops following `uid`: both documents and both counters change, or nothing does.
-    /// - Returns: Whether anything changed (`false` when `uid` was not followed).
-    @discardableResult
-    public func unfollow(uid: String) async throws -> Bool {
-        let toggle = try await followToggle(uid: uid)
-        let store = store
-        return try await toggle.set(false, in: store) { transaction, _, _ in
-            let me = toggle.actor
-            transaction.deleteDocument(toggle.marker)
-            transaction.deleteDocument(Self.followerPath(of: uid, by: me))
-            let stats = try await StatsCounter.add(-1, to: \.following, of: me, in: transaction, store: store)
-            try await StatsCounter.add(-1, to: \.followers, of: uid, in: transaction, store: store)
-            try await FollowingList.record(me, follows: uid, false, stats: stats, in: transaction, store: store)
-        }
     }
 
     /// Whether the signed-in user follows `uid` (false when signed out).
@@ -236,11 +203,12 @@ public final class UserService: Sendable {
     }
 
     /// A profile's header: the user `reference` names (as ``fetchUser(matching:)`` reads it; `nil`
-    /// for the signed-in user), their counters and whether the signed-in user follows them. A uid
-    /// is read in one batch with its counters and the follow: one round trip to a server.
+    /// for the signed-in user), their counters and where the signed-in user stands with them. A
+    /// uid is read in one batch with its counters, the follow and a request to follow: one round
+    /// trip to a server.
     /// - Throws: ``UserError/notFound(_:)``, or ``SafetyError`` when a block keeps the two apart.
     public func fetchProfile(matching reference: String?) async throws -> (
-        user: User, stats: UserStats, isFollowed: Bool
+        user: User, stats: UserStats, status: FollowStatus
     ) {
         let profile = try await lookUpProfile(matching: reference)
         if let me = try await auth.currentUid(), me != profile.user.id {
@@ -253,33 +221,37 @@ public final class UserService: Sendable {
     }
 
     private func lookUpProfile(matching reference: String?) async throws -> (
-        user: User, stats: UserStats, isFollowed: Bool
+        user: User, stats: UserStats, status: FollowStatus
     ) {
         let me = try await auth.currentUid()
         let candidate: String
         if let reference { candidate = reference } else { candidate = try await auth.requireUid() }
         var found: User?
         var counters: JSONObject?
-        var followed = false
+        var status = FollowStatus.none
         if !candidate.hasPrefix("@") {
             let userPath = users.document(candidate)
             let statsPath = StatsCounter.path(of: candidate)
-            let followPath = me.map { store.collection(Collections.following(of: $0)).document(candidate) }
-            for snapshot in try await store.getDocuments([userPath, statsPath] + [followPath].compactMap { $0 }) {
+            let followPath = me.map { Self.followingPath(of: $0, candidate) }
+            let requestPath = me.map { Self.requestPath(to: candidate, from: $0) }
+            for snapshot in try await store.getDocuments(
+                [userPath, statsPath] + [followPath, requestPath].compactMap { $0 })
+            {
                 if snapshot.path == userPath {
                     found = try user(from: snapshot, signedIn: me)
                 } else if snapshot.path == statsPath {
                     counters = snapshot.data
-                } else {
-                    followed = true
+                } else if snapshot.path == followPath {
+                    status = .following
+                } else if status == .none {
+                    status = .requested
                 }
             }
         }
         guard let found else {
             // Not a uid: a username, then its counters and follow.
             let user = try await fetchUser(matching: candidate)
-            let isFollowed = user.id == me ? false : try await isFollowing(uid: user.id)
-            return (user, try await fetchStats(forUid: user.id), isFollowed)
+            return (user, try await fetchStats(forUid: user.id), try await followStatus(of: user.id))
         }
         let stats: UserStats
         if let kept = counters.flatMap(StatsCounter.stats(from:)) {
@@ -288,7 +260,7 @@ public final class UserService: Sendable {
             // A store written before counters existed: counted.
             stats = try await StatsCounter.count(found.id, store: store) { try await $0.count() }
         }
-        return (found, stats, found.id != me && followed)
+        return (found, stats, found.id != me ? status : .none)
     }
 
     /// The uids `uid` follows, in byte order: their ``FollowingList`` and counters in one batched
@@ -320,20 +292,9 @@ public final class UserService: Sendable {
         return try await StatsCounter.count(uid, store: store) { try await $0.count() }
     }
 
-    /// The signed-in user's follow of `uid`, marked by `following/{me}/user-following/{uid}`,
-    /// which notifies the user followed.
-    private func followToggle(uid: String) async throws -> Toggle {
-        let me = try await auth.requireUid()
-        guard me != uid else { throw UserError.cannotFollowSelf }
-        return Toggle(
-            actor: me, target: users.document(uid), notFound: UserError.notFound(uid),
-            marker: DocumentPath(collection: Collections.following(of: me), documentID: uid),
-            notification: (.follow, nil))
-    }
-
     /// Ends the follows between `uid` and `other`, either way, inside `transaction`: their
     /// documents, the following lists, each user's counters in one write, and the follows'
-    /// notifications. A block does this.
+    /// notifications, and the requests to follow either way. A block does this.
     static func endFollows(
         between uid: String, and other: String, in transaction: Transaction, store: any DocumentStore
     )
@@ -341,6 +302,9 @@ public final class UserService: Sendable {
     {
         func marker(_ follower: String, _ followed: String) -> DocumentPath {
             DocumentPath(collection: Collections.following(of: follower), documentID: followed)
+        }
+        for (owner, requester) in [(uid, other), (other, uid)] {
+            _ = try await removeRequest(to: owner, from: requester, in: transaction, store: store)
         }
         let follows = try await transaction.getDocument(marker(uid, other)) != nil
         let followed = try await transaction.getDocument(marker(other, uid)) != nil
@@ -361,7 +325,7 @@ public final class UserService: Sendable {
     }
 
     /// `followers/{uid}/user-followers/{follower}`: the follow as the user followed keeps it.
-    private static func followerPath(of uid: String, by follower: String) -> DocumentPath {
+    static func followerPath(of uid: String, by follower: String) -> DocumentPath {
         DocumentPath(collection: Collections.followers(of: uid), documentID: follower)
     }
 }

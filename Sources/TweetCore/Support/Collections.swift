@@ -29,6 +29,11 @@ package enum Collections {
     /// `users/{uid}/notifications/{key}`: what others did to `uid`'s tweets or to `uid`.
     package static func notifications(of uid: String) -> String { "users/\(uid)/notifications" }
 
+    /// `users/{uid}/follow-requests/{requester}`: who asked to follow `uid`, a protected account,
+    /// and when; private to `uid`.
+    static let followRequests = "follow-requests"
+    static func followRequests(of uid: String) -> String { "users/\(uid)/\(followRequests)" }
+
     /// `users/{uid}/twtxt-following/{key}`: the twtxt feeds `uid` follows, private to them.
     static func twtxtFollowing(of uid: String) -> String { "users/\(uid)/twtxt-following" }
 

@@ -11,9 +11,16 @@ public final class ProfileViewModel: ErrorRecording {
     public var tweets: [Tweet] { state.tweets }
     /// Whether the tab has older tweets than the page shows.
     public var hasMore: Bool { state.hasMore }
-    public var isFollowed: Bool { state.isFollowed }
+    public var isFollowed: Bool { state.followStatus == .following }
+    /// Where the signed-in user stands with this profile: following, asked to, or neither.
+    public var followStatus: FollowStatus { state.followStatus }
+    /// Whether the tab is kept from the signed-in user: the account is protected, and they are not
+    /// an approved follower. The header still shows.
+    public var tweetsAreProtected: Bool { state.tweetsAreProtected }
     /// Whether the last follow or unfollow changed anything (following twice does not).
     public var didChangeFollow: Bool { state.didChangeFollow }
+    /// Where the signed-in user stood before the last unfollow: it withdrew a follow or a request.
+    public var previousFollowStatus: FollowStatus { state.previousFollowStatus }
     public var isCurrentUser: Bool { state.isCurrentUser }
     public package(set) var error: (any Error)? {
         get { state.error }
@@ -33,8 +40,10 @@ public final class ProfileViewModel: ErrorRecording {
         var stats: UserStats?
         var tweets: [Tweet] = []
         var hasMore = false
-        var isFollowed = false
+        var followStatus = FollowStatus.none
+        var tweetsAreProtected = false
         var didChangeFollow = false
+        var previousFollowStatus = FollowStatus.none
         var isCurrentUser = false
         var error: (any Error)?
         var selectedFilter: TweetFilter = .tweets
@@ -57,9 +66,14 @@ public final class ProfileViewModel: ErrorRecording {
         self.services = services
     }
 
-    /// "Edit Profile" on your own profile, else "Following" or "Follow".
+    /// "Edit Profile" on your own profile, else "Following", "Requested" or "Follow".
     public var actionButtonTitle: String {
-        isCurrentUser ? "Edit Profile" : (isFollowed ? "Following" : "Follow")
+        if isCurrentUser { return "Edit Profile" }
+        switch followStatus {
+        case .following: return "Following"
+        case .requested: return "Requested"
+        case .none: return "Follow"
+        }
     }
 
     /// Loads the user (if needed), the stats, the follow state and a page of the selected tab.
@@ -69,19 +83,23 @@ public final class ProfileViewModel: ErrorRecording {
             let user: User
             if let known = self.user {
                 user = known
-                state.isFollowed = me == user.id ? false : try await services.users.isFollowing(uid: user.id)
+                state.followStatus = try await services.users.followStatus(of: user.id)
                 state.stats = try await services.users.fetchStats(forUid: user.id)
             } else {
                 // The first load reads the user, the counters and the follow together.
                 let profile = try await services.users.fetchProfile(matching: reference)
-                (user, state.stats, state.isFollowed) = (profile.user, profile.stats, profile.isFollowed)
+                (user, state.stats, state.followStatus) = (profile.user, profile.stats, profile.status)
                 state.user = user
             }
             state.isCurrentUser = me == user.id
-            let page = Page(
-                try await fetchTweets(for: selectedFilter, uid: user.id, limit: limit + 1, before: before), limit: limit
-            )
-            (state.tweets, state.hasMore) = (page.items, page.hasMore)
+            do {
+                let page = Page(
+                    try await fetchTweets(for: selectedFilter, uid: user.id, limit: limit + 1, before: before),
+                    limit: limit)
+                (state.tweets, state.hasMore, state.tweetsAreProtected) = (page.items, page.hasMore, false)
+            } catch ProtectionError.protected {
+                (state.tweets, state.hasMore, state.tweetsAreProtected) = ([], false, true)
+            }
         }
     }
 
@@ -89,8 +107,8 @@ public final class ProfileViewModel: ErrorRecording {
     public func follow() async throws {
         try await perform {
             let user = try await resolveUser()
-            state.didChangeFollow = try await services.users.follow(uid: user.id)
-            state.isFollowed = true
+            let change = try await services.users.follow(uid: user.id)
+            (state.didChangeFollow, state.followStatus) = (change.changed, change.after)
             state.stats = try await services.users.fetchStats(forUid: user.id)
         }
     }
@@ -99,8 +117,10 @@ public final class ProfileViewModel: ErrorRecording {
     public func unfollow() async throws {
         try await perform {
             let user = try await resolveUser()
-            state.didChangeFollow = try await services.users.unfollow(uid: user.id)
-            state.isFollowed = false
+            let change = try await services.users.unfollow(uid: user.id)
+            (state.didChangeFollow, state.followStatus, state.previousFollowStatus) = (
+                change.changed, change.after, change.before
+            )
             state.stats = try await services.users.fetchStats(forUid: user.id)
         }
     }

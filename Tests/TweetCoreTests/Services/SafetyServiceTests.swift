@@ -132,6 +132,29 @@ struct SafetyServiceTests {
         #expect(captions(try await services.tweets.fetchTweets(limit: 6)) == (0..<5).reversed().map { "ada \($0)" })
     }
 
+    @Test(arguments: StoreLayout.allCases)
+    func theUnreadCountLeavesOutWhatTheMutesHide(_ layout: StoreLayout) async throws {
+        let services = try env.makeServices(layout)
+        let ada = try await env.addUser("ada", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        let cy = try await env.addUser("cy", to: services)
+        let adas = try await env.post("ada's", as: ada, in: services)
+        try await env.signIn(bob, in: services)
+        try await services.tweets.likeTweet(id: adas.id)
+        try await env.post("@ada spoilers ahead", as: bob, in: services)
+        try await env.post("@ada hello", as: cy, in: services)
+        try await env.signIn(ada, in: services)
+        #expect(try await services.notifications.unreadCount() == 3)
+        try await services.safety.mute(.words("spoilers"))
+        #expect(try await services.notifications.unreadCount() == 2, "the muted word's mention is not counted")
+        try await services.safety.mute(.user(bob.id))
+        #expect(try await services.notifications.unreadCount() == 1, "nor anything of a muted account")
+        #expect(try await services.notifications.fetchNotifications().map(\.fromUid) == [cy.id])
+        try await services.safety.unmute(.user(bob.id))
+        try await services.safety.unmute(.words("spoilers"))
+        #expect(try await services.notifications.unreadCount() == 3)
+    }
+
     @Test func badMutesAreRefusedAndChangeNothing() async throws {
         let services = try env.makeServices()
         let ada = try await env.addUser("ada", to: services)

@@ -60,14 +60,14 @@ struct ToggleTests {
 
     @Test func followReportsWhetherItChangedAndNotifiesOnce() async throws {
         try await env.signIn(bob, in: services)
-        #expect(try await services.users.follow(uid: ada.id))
-        #expect(try await !services.users.follow(uid: ada.id))
+        #expect(try await services.users.follow(uid: ada.id).changed)
+        #expect(try await !services.users.follow(uid: ada.id).changed)
         try await env.signIn(ada, in: services)
         let bell = try await services.notifications.fetchNotifications(limit: 10)
         #expect(bell.filter { $0.type == .follow }.count == 1)
         try await env.signIn(bob, in: services)
-        #expect(try await services.users.unfollow(uid: ada.id))
-        #expect(try await !services.users.unfollow(uid: ada.id))
+        #expect(try await services.users.unfollow(uid: ada.id).changed)
+        #expect(try await !services.users.unfollow(uid: ada.id).changed)
         try await env.signIn(ada, in: services)
         #expect(try await services.notifications.fetchNotifications(limit: 10).isEmpty)
     }

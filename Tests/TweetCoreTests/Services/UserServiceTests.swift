@@ -307,7 +307,8 @@ struct UserServiceTests {
             try await env.signIn(me, in: services)
             // A follow or unfollow that changes nothing writes nothing, the list included.
             let changed =
-                random.next() % 3 == 0 ? try await users.unfollow(uid: other.id) : try await users.follow(uid: other.id)
+                random.next() % 3 == 0
+                ? try await users.unfollow(uid: other.id).changed : try await users.follow(uid: other.id).changed
             if changed { acted.insert(me.id) }
             for person in people {
                 let counted = try await followingInCollection(of: person.id)
