@@ -27,8 +27,8 @@ struct Dataset {
     let peerBytes: Int
     /// A word few tweets have (the least frequent lowercase word found at least 3 times), for search.
     let rareWord: String
-    /// The words the filtered viewer mutes: lowercase words of the captions below the most common
-    /// ones, so that they hide a good share of the tweets without hiding nearly all.
+    /// The words the filtered viewer mutes: the least common lowercase words of the captions (see
+    /// ``DatasetBuilder/mutedWordCount``).
     let mutedWords: [String]
 
     /// The store's size over the plain JSON array's.

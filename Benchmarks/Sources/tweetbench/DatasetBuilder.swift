@@ -66,14 +66,14 @@ struct DatasetBuilder {
                 ($0.value, $0.key) < ($1.value, $1.key)
             }?.key ?? "the",
             mutedWords: Array(
-                converter.wordCounts.filter { $0.key.count >= 4 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-                    .dropFirst(Self.unmutedCommonWords).prefix(Self.mutedWordCount).map(\.key)))
+                converter.wordCounts.filter { $0.key.count >= 4 && $0.value >= 3 }
+                    .sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(Self.mutedWordCount).map(\.key)))
     }
 
-    /// How many words the filtered viewer mutes (issue 43), and how many of the most common ones
-    /// are passed over first.
+    /// How many words the filtered viewer mutes (issue 43): the least common words of four letters
+    /// or more found at least 3 times, so that they hide a share of the tweets as a person's muted
+    /// topics would, rather than most of the timeline (the demo captions' vocabulary is small).
     static let mutedWordCount = 100
-    static let unmutedCommonWords = 50
 
     /// The peer's shell reading SQL from its standard input, stopping at the first error.
     private func peerLoader(_ peer: String) -> [String] {

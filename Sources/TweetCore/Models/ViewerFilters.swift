@@ -134,6 +134,10 @@ struct RowFilter: Sendable {
     /// blocks (a profile's tabs, bookmarks).
     let appliesMutes: Bool
     private let termLists: [[String]]
+    /// The muted words of one term each, looked up for each of a row's terms; the lists of several
+    /// terms are checked against the row's whole set.
+    private let singleTerms: Set<String>
+    private let multiTermLists: [[String]]
 
     /// Whether a listing shows nothing differently with this filter: worked out once, since
     /// listings ask for every row.
@@ -145,6 +149,8 @@ struct RowFilter: Sendable {
         self.appliesMutes = appliesMutes
         let termLists = appliesMutes ? filters.activeTermLists(at: now) : []
         self.termLists = termLists
+        singleTerms = Set(termLists.filter { $0.count == 1 }.map { $0[0] })
+        multiTermLists = termLists.filter { $0.count > 1 }
         let mutesAnyone =
             appliesMutes && (!termLists.isEmpty || filters.mutedUsers.values.contains { $0.isActive(at: now) })
         isEmpty = filters.blocking.isEmpty && filters.blockedBy.isEmpty && !mutesAnyone
@@ -161,8 +167,12 @@ struct RowFilter: Sendable {
     func hides(tweet snapshot: DocumentSnapshot) -> Bool {
         if hidesAuthor(snapshot.data["uid"]?.stringValue) { return true }
         guard !termLists.isEmpty, let caption = snapshot.data["caption"]?.stringValue else { return false }
-        let record = try? snapshot.data(as: TweetRecord.self)  // An undecodable tweet fails later, where it is joined.
-        return hasMutedTerm(caption: caption, entities: record?.entities ?? TweetEntities())
+        // Only the hashtags and mentions are read, not the whole tweet: every row of a listing is
+        // asked. Entities that are not lists of strings are none (the join names a damaged tweet).
+        let entities = snapshot.data["entities"]?.objectValue
+        func strings(_ key: String) -> [String] { entities?[key]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        return hasMutedTerm(
+            caption: caption, entities: TweetEntities(mentions: strings("mentions"), hashtags: strings("hashtags")))
     }
 
     /// ``hides(tweet:)`` for a tweet already read.
@@ -172,7 +182,10 @@ struct RowFilter: Sendable {
 
     private func hasMutedTerm(caption: String, entities: TweetEntities) -> Bool {
         guard !termLists.isEmpty else { return false }
-        let terms = Set(SearchTerms.terms(caption: caption, entities: entities))
-        return termLists.contains { list in list.allSatisfy(terms.contains) }
+        let terms = SearchTerms.terms(caption: caption, entities: entities)
+        if terms.contains(where: singleTerms.contains) { return true }
+        guard !multiTermLists.isEmpty else { return false }
+        let all = Set(terms)
+        return multiTermLists.contains { list in list.allSatisfy(all.contains) }
     }
 }

@@ -227,7 +227,11 @@ extension TweetService {
             // same millisecond): each only as far as the page takes it. Rows skipped below are
             // replaced by more, read after the last row of each query.
             while page.count + items.count < limit {
-                let wanted = limit - page.count - items.count
+                // Rows read past are replaced by a whole page's worth: each merged query has a cost
+                // of its own (a following feed's is its many authors), which reading a row at a
+                // time would pay for every hidden row. What is read beyond the page is not shown,
+                // and the next page starts after the last row that is.
+                let wanted = limit
                 let rows = try await store.runMergedQuery([tweets, retweets], limit: wanted)
                 if !filter.isEmpty {
                     let unread = Set(
@@ -277,7 +281,7 @@ extension TweetService {
             }
             page += try await join(items, originals: originals, filter: filter)
         }
-        return page
+        return Array(page.prefix(limit))
     }
 
     /// The tweets of a timeline's items, and the retweeters: the retweeted tweets' documents, then
