@@ -35,7 +35,21 @@ public final class ImportViewModel: ErrorRecording {
             let documents = try Self.checked(read, lines: lines, source: source, existing: existing)
             progress(WorkProgress(done: documents.count, isFinishing: true))
             if merging {
-                let report = try await services.store.mergeDocuments(documents)
+                // The new accounts first, each name checked again in the transaction that writes
+                // it: the check above read the store before now, and a register in between would
+                // otherwise give its name to two accounts.
+                let isNewAccount = { (path: DocumentPath) in
+                    path.collection == Collections.users && !existing.uids.contains(path.documentID)
+                }
+                let accounts = documents.filter { isNewAccount($0.0) }
+                let lineOf = Dictionary(zip(read.map(\.0), lines), uniquingKeysWith: { first, _ in first })
+                let added = try await Self.addAccounts(accounts, store: services.store) { path, reason in
+                    ImportError.refused(source: source, line: lineOf[path], reason: reason)
+                }
+                var report = try await services.store.mergeDocuments(documents.filter { !isNewAccount($0.0) })
+                report.added += added.added
+                report.unchanged += added.unchanged
+                report.conflicts = MergeReport.latest((report.conflicts + added.conflicts).map { ($0, [:]) }).map(\.0)
                 // A follow the merge added is in no following list: those of its followers are
                 // read from their collections again. (Whatever the merge added: a merge run again
                 // after one killed before this point adds nothing, and must still do it.)
@@ -205,6 +219,39 @@ public final class ImportViewModel: ErrorRecording {
     private nonisolated static func finish(_ rules: ImportRules, source: String) throws {
         guard let (line, reason) = rules.finish() else { return }
         throw ImportError.refused(source: source, line: line, reason: reason)
+    }
+
+    /// Writes `accounts` (user documents the store did not have when the import was checked) in
+    /// one transaction that finds each username and email free again, as `register` does; an
+    /// account that is there by now is counted as a merge counts it.
+    /// - Throws: `refused(path, reason)` for a name taken since.
+    static func addAccounts(
+        _ accounts: [(DocumentPath, JSONObject)], store: any DocumentStore,
+        refused: @escaping @Sendable (DocumentPath, String) -> ImportError
+    ) async throws -> MergeReport {
+        guard !accounts.isEmpty else { return MergeReport() }
+        let users = store.collection(Collections.users)
+        return try await store.runTransaction { transaction in
+            var report = MergeReport()
+            for (path, data) in accounts {
+                if let stored = try await transaction.getDocument(path) {
+                    report.count(stored.data, against: data, at: path)
+                    continue
+                }
+                for field in ["username", "email"] {
+                    guard case .string(let value)? = data[field],
+                        try await !transaction.getDocuments(
+                            users.whereField(field, isEqualTo: .string(value)).limit(to: 1)
+                        )
+                        .isEmpty
+                    else { continue }
+                    throw refused(path, "\(path): the \(field) \(value) is taken in the store")
+                }
+                transaction.setData(data, at: path)
+                report.added += 1
+            }
+            return report
+        }
     }
 
     /// What the store has of the accounts `documents` holds: their uids, and the usernames and

@@ -79,6 +79,33 @@ struct ImportTrustTests {
         }
     }
 
+    /// A merge's new accounts are written in a transaction that finds their names free again: a
+    /// register between the merge's first check and its write cannot give a name to two accounts.
+    @Test(arguments: layouts)
+    func aNameTakenAfterTheMergeCheckedIsStillRefused(layout: StoreLayout) async throws {
+        let fixture = try await ImportFixture(layout)
+        var newcomer = try fixture.document("users/\(fixture.ada.id)")
+        newcomer["username"] = .string("newcomer")
+        newcomer["email"] = .string("newcomer@example.com")
+        let path = DocumentPath(collection: Collections.users, documentID: "0000000000000000000A")
+        // As if @newcomer registered after the merge read the store's names.
+        try await fixture.env.registerUser("newcomer", in: fixture.services)
+        await #expect(throws: ImportError.self) {
+            try await ImportViewModel.addAccounts([(path, newcomer)], store: fixture.services.store) { path, reason in
+                ImportError.refused(source: "test", line: nil, reason: reason)
+            }
+        }
+        #expect(try await fixture.services.store.getDocument(path) == nil)
+        newcomer["username"] = .string("other")
+        newcomer["email"] = .string("other@example.com")
+        let report = try await ImportViewModel.addAccounts([(path, newcomer)], store: fixture.services.store) {
+            _, reason in
+            ImportError.refused(source: "test", line: nil, reason: reason)
+        }
+        #expect(report.added == 1)
+        #expect(try await fixture.services.store.getDocument(path)?.data == newcomer)
+    }
+
     @Test(arguments: layouts)
     func exportsCarryNoSessionsAndImportsPlantNone(layout: StoreLayout) async throws {
         let fixture = try await ImportFixture(layout)
