@@ -62,8 +62,6 @@ public final class SafetyService: Sendable {
         let me = try await auth.requireUid()
         // Whatever happens next, the filters the session check read may be out of date.
         auth.forgetCheckedFilters()
-        // Whatever happens next, the filters the session check read may be out of date.
-        auth.forgetCheckedFilters()
         return try await store.runTransaction { transaction in
             var mine = ViewerFilters(fields: try await transaction.getDocument(ViewerFilters.path(of: me))?.data)
             guard mine.blocking.removeValue(forKey: uid) != nil else { return false }
