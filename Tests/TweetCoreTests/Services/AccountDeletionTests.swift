@@ -31,7 +31,7 @@ struct AccountDeletionTests {
         try await services.users.setProtected(true)
         let ada = try await env.registerUser("ada", in: services)
         let adas = try await services.tweets.uploadTweet(caption: "ada says hi @bob #leaving")
-        try await services.tweets.uploadTweet(caption: "ada quotes", quote: cys.id)
+        _ = try await services.tweets.uploadTweet(caption: "ada quotes", quote: cys.id)
         try await services.tweets.likeTweet(id: bobs.id)
         try await services.tweets.retweet(id: cys.id)
         try await services.tweets.bookmark(id: bobs.id)
@@ -126,7 +126,7 @@ struct AccountDeletionTests {
         try await env.signIn(ada, in: services)
         #expect(try await services.notifications.fetchNotifications().allSatisfy { $0.tweetId != mention.id })
 
-        try await AccountDeletion(services: services).run(password: TestEnvironment.password)
+        _ = try await AccountDeletion(services: services).run(password: TestEnvironment.password)
         #expect(
             try await everything(services).allSatisfy {
                 !$0.path.description.contains(ada.id) && !String(describing: $0.data).contains(ada.id)
