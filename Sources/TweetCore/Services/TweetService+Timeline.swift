@@ -219,6 +219,9 @@ extension TweetService {
         var originals: [String: DocumentSnapshot] = [:]
         var page: [Tweet] = []
         var exhausted = false
+        // Rows read and rows kept so far, which size each read after the first.
+        var rowsRead = 0
+        var rowsKept = 0
         // Rows a protected account hides are found only by the join: a page short of them is
         // filled by reading on, as the filter's hidden rows are.
         while page.count < limit, !exhausted {
@@ -227,12 +230,14 @@ extension TweetService {
             // same millisecond): each only as far as the page takes it. Rows skipped below are
             // replaced by more, read after the last row of each query.
             while page.count + items.count < limit {
-                // Rows read past are replaced by a whole page's worth: each merged query has a cost
-                // of its own (a following feed's is its many authors), which reading a row at a
-                // time would pay for every hidden row. What is read beyond the page is not shown,
-                // and the next page starts after the last row that is.
-                let wanted = limit
+                // Rows read past are replaced by as many as the share kept so far says the page
+                // needs: each merged query has a cost of its own (a following feed's is its many
+                // authors), which reading a row at a time would pay for every hidden row, while
+                // reading a whole page each time would read and join rows never shown.
+                let missing = limit - page.count - items.count
+                let wanted = rowsKept == 0 ? limit : min(limit, (missing * rowsRead + rowsKept - 1) / rowsKept)
                 let rows = try await store.runMergedQuery([tweets, retweets], limit: wanted)
+                rowsRead += rows.count
                 if !filter.isEmpty {
                     let unread = Set(
                         rows.filter { $0.query == 1 }.compactMap { $0.snapshot.data["tweetId"]?.stringValue }
@@ -242,6 +247,9 @@ extension TweetService {
                     }
                 }
                 for (query, snapshot) in rows {
+                    // The rows after a full page are read again by the next one, which starts after
+                    // the last row shown.
+                    if page.count + items.count == limit { break }
                     let isRetweet = query == 1
                     if isRetweet {
                         retweets = retweets.start(after: snapshot)
@@ -273,6 +281,7 @@ extension TweetService {
                     }
                     shown.insert(item.tweetID)
                     items.append(item)
+                    rowsKept += 1
                 }
                 if rows.count < wanted {  // both ran out
                     exhausted = true
