@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,8 +10,10 @@
 /// A list, not a `Dictionary`: a document has a dozen fields or so, and a dictionary hashed each
 /// key twice, once when a parse set it and once when a model read it (SipHash over all its bytes
 /// each time), where a key is found here by comparing two words with each field's. Past
-/// ``indexedCount`` fields (only a hostile or unusual document has so many) a dictionary of
-/// positions keeps every lookup and insertion constant-time.
+/// ``indexedCount`` fields (a user's filters, with an entry per blocked account, or a hostile
+/// document) a large object in its keys' byte order, as every stored one is written, is searched by
+/// halves; one out of order keeps a dictionary of positions, so every lookup and insertion stays
+/// cheap either way.
 ///
 /// Keys are the same when their UTF-8 bytes are, as JSON and PostgreSQL's `jsonb` compare them
 /// (`String`'s `==` would also match two spellings of one accented letter, and took its slow path
@@ -27,8 +31,12 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         var value: JSONValue
         var probe: Probe
     }
-    /// The position of each key, kept only past ``indexedCount`` entries.
+    /// The position of each key, kept only past ``indexedCount`` entries that are not in order.
     private var positions: [ByteKey: Int]?
+    /// Whether each key's bytes sort after the one before it: true of any object parsed from
+    /// stored text, and of one built key by key in that order. Reading a large object then hashes
+    /// none of its keys.
+    private var isOrdered = true
 
     /// A key's first fifteen UTF-8 bytes and its length, in two words: for a key of up to fifteen
     /// bytes (almost every key) the same probe means the same bytes, and comparing two costs two
@@ -54,6 +62,13 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         }
 
         var isWhole: Bool { tail >> 56 <= 15 }
+
+        /// The order of two keys' first eight bytes, read as big-endian numbers; `nil` when those
+        /// are the same.
+        func headOrder(against other: Probe) -> ComparisonResult? {
+            guard head != other.head else { return nil }
+            return UInt64(bigEndian: head) < UInt64(bigEndian: other.head) ? .orderedAscending : .orderedDescending
+        }
     }
 
     /// A key compared and hashed by its bytes, through its probe where that is the whole key.
@@ -90,6 +105,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
                 x.count == y.count && (x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0)
             }
         }
+    }
+
+    /// The order of `entry`'s key against `key` (whose probe is `probe`), by bytes.
+    private static func order(_ entry: Entry, _ key: String, _ probe: Probe) -> ComparisonResult {
+        entry.probe.headOrder(against: probe) ?? ByteOrder.compare(entry.key, key)
     }
 
     private static func positions(of entries: [Entry]) -> [ByteKey: Int] {
@@ -141,9 +161,23 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         position(of: key, Probe(key))
     }
 
-    /// The position of the key whose probe is `probe`, through the table of positions when kept.
+    /// The position of the key whose probe is `probe`: through the table of positions when kept,
+    /// by halves in a large object in order, else one by one.
     private func position(of key: String, _ probe: Probe) -> Int? {
         if let positions { return positions[ByteKey(key, probe)] }
+        if entries.count > Self.indexedCount {  // and in order, since it has no positions
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                switch Self.order(entries[middle], key, probe) {
+                case .orderedSame: return middle
+                case .orderedAscending: low = middle + 1
+                case .orderedDescending: high = middle
+                }
+            }
+            return nil
+        }
         for position in entries.indices where entries[position].probe == probe {
             if probe.isWhole || Self.sameBytes(entries[position].key, key) { return position }
         }
@@ -170,7 +204,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// ``updateValue(_:forKey:)`` with the key's probe made already (by a parse, from the text).
     @discardableResult
     mutating func updateValue(_ value: JSONValue, forKey key: String, probe: Probe) -> JSONValue? {
-        if let position = position(of: key, probe) {
+        // A key after the last of an object in order (each of a parse's, in stored text) is new.
+        let follows = isOrdered && entries.last.map { Self.order($0, key, probe) == .orderedAscending } ?? true
+        if !follows, let position = position(of: key, probe) {
             let old = entries[position].value
             entries[position].value = value
             return old
@@ -178,8 +214,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         entries.append(Entry(key: key, value: value, probe: probe))
         if positions != nil {
             positions?[ByteKey(key, probe)] = entries.count - 1
-        } else if entries.count > Self.indexedCount {
-            positions = Self.positions(of: entries)
+        } else if !follows {
+            isOrdered = false
+            if entries.count > Self.indexedCount { positions = Self.positions(of: entries) }
         }
         return nil
     }
@@ -189,6 +226,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let position = index(forKey: key) else { return nil }
         let old = entries.remove(at: position).value
+        // Removing keeps the order; an object out of order rebuilds its positions, or needs none.
         if positions != nil { positions = entries.count > Self.indexedCount ? Self.positions(of: entries) : nil }
         return old
     }
@@ -201,7 +239,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> JSONObject {
         var result = JSONObject(minimumCapacity: entries.count)
         for entry in entries where try isIncluded((entry.key, entry.value)) { result.entries.append(entry) }
-        if result.entries.count > Self.indexedCount { result.positions = Self.positions(of: result.entries) }
+        result.isOrdered = isOrdered  // a subsequence keeps the order
+        if !isOrdered, result.entries.count > Self.indexedCount {
+            result.positions = Self.positions(of: result.entries)
+        }
         return result
     }
 

@@ -105,6 +105,24 @@ struct CompactionTests {
         try await StorageEngineTests.expectMatches(store, model)
     }
 
+    /// A compaction, asked for or run by hand, folds a journal of any length: every process
+    /// replays what it leaves, and `compact` promises a store with nothing left to replay.
+    @Test func aCompactionFoldsAJournalTooShortToAskForOne() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(
+            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 64,
+            compaction: .background(start: { _ in }))
+        var model: [DocumentPath: JSONObject] = [:]
+        var random = SplitMix64(seed: 9)
+        try await StorageEngineTests.randomWrites(5, store: store, model: &model, random: &random)
+        let written = try Self.journalRecords(directory)
+        #expect(written > 0)
+        _ = try await store.compact()
+        #expect(try Self.journalRecords(directory) == 0)
+        #expect(try Self.manifest(directory).foldedSequence == Int64(written))
+        try await StorageEngineTests.expectMatches(store, model)
+    }
+
     @Test func aKilledCompactionsFilesAreNeverReadAndTheNextRemovesThem() async throws {
         let directory = Directory()
         let store = try LocalDocumentStore(

@@ -34,6 +34,52 @@ struct JSONObjectTests {
         #expect(object.keys == keys.filter { dictionary[$0] != nil })
     }
 
+    /// Keys set in their byte order (as every stored object is parsed) are searched by halves
+    /// past the positions' threshold: lookups, replacements and removals still answer as a
+    /// dictionary's, and a key out of order then turns the positions on.
+    @Test(arguments: sizes)
+    func anObjectInByteOrderAnswersAsADictionaryDoes(_ size: Int) throws {
+        // Keys sharing their first eight bytes, their first fifteen, or none; some not ASCII.
+        let stems = ["", "uid", "abcdefgh", "abcdefghijklmnop", "\u{E9}t\u{E9}", "\u{6771}\u{4EAC}"]
+        let keys = Array(Set((0..<size).map { stems[$0 % stems.count] + "\($0 * 7919 % 1000)" }))
+            .sorted { ByteOrder.precedes($0, $1) }
+        var object = JSONObject()
+        for (position, key) in keys.enumerated() { object[key] = .integer(Int64(position)) }
+        #expect(object.count == keys.count)
+        for (position, key) in keys.enumerated() { #expect(object[key] == .integer(Int64(position)), "\(key)") }
+        for absent in [
+            "", "a", "uid", "abcdefgh", "abcdefghijklmnop", "zzz", "\u{E9}", keys.last.map { $0 + "0" } ?? "x",
+        ]
+        where !keys.contains(absent) {
+            #expect(object[absent] == nil, "\(absent)")
+        }
+        // A key set again keeps its place; removing one keeps the others found.
+        for key in keys { object[key] = .string(key) }
+        #expect(object.count == keys.count)
+        let removed = Set(keys.enumerated().filter { $0.offset % 3 == 1 }.map(\.element))
+        for key in removed { #expect(object.removeValue(forKey: key) == .string(key)) }
+        for key in keys { #expect(object[key] == (removed.contains(key) ? nil : .string(key)), "\(key)") }
+        // A key before the last: found, and so is every other key after it.
+        let early = "!"
+        object[early] = .bool(true)
+        #expect(object[early] == .bool(true) && object.keys.last == early)
+        for key in keys { #expect(object[key] == (removed.contains(key) ? nil : .string(key)), "\(key)") }
+        object[early] = .bool(false)
+        #expect(object.count == keys.count - removed.count + 1)
+
+        // The same keys parsed from stored text, with one given twice at the end: refused strictly.
+        let fields = keys.map { "\"\($0)\":1" }
+        if let first = keys.first {
+            let text = "{" + (fields + ["\"\(first)\":2"]).joined(separator: ",") + "}"
+            #expect(throws: JSONParseError.self) { try JSONValue.parseStrictly(ArraySlice(Array(text.utf8))) }
+            guard case .object(let parsed) = try JSONValue.parse(Array(text.utf8)) else {
+                Issue.record("not an object")
+                return
+            }
+            #expect(parsed.count == keys.count && parsed[first] == .integer(2))
+        }
+    }
+
     @Test(arguments: sizes)
     func equalityAndHashingIgnoreTheOrder(_ size: Int) {
         let pairs = (0..<size).map { ("key\($0)", JSONValue.integer(Int64($0))) }

@@ -56,6 +56,45 @@ struct TimestampTests {
         }
     }
 
+    /// The calendar arithmetic gives what the C library's `timegm` gives, for any day of years 0
+    /// to 9999 (leap days and a leap second included), and no day a month does not have.
+    @Test func secondsAreTheCLibrarysForEveryDay() {
+        var random = SplitMix64(seed: 13)
+        let fixed = [(2000, 2, 29), (1900, 2, 28), (2024, 2, 29), (1969, 12, 31), (1, 1, 1), (9999, 12, 31), (0, 3, 1)]
+        let days =
+            fixed
+            + (0..<5_000).map { _ in
+                (Int(random.next() % 10_000), Int(random.next() % 12) + 1, Int(random.next() % 31) + 1)
+            }
+        for (year, month, day) in days {
+            let hour = Int(random.next() % 24)
+            let minute = Int(random.next() % 60)
+            let second = Int(random.next() % 61)
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month - 1)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(second)
+            let expected = Int(timegm(&parts))
+            // timegm moves a day past its month's end into the next month (checked at noon, where
+            // a leap second cannot carry it); the parser refuses that day.
+            var noon = tm()
+            noon.tm_year = Int32(year - 1900)
+            noon.tm_mon = Int32(month - 1)
+            noon.tm_mday = Int32(day)
+            noon.tm_hour = 12
+            _ = timegm(&noon)
+            let exists = noon.tm_mday == Int32(day)
+            let seconds = Timestamp.secondsSince1970(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            #expect(seconds == (exists ? expected : nil), "\(year)-\(month)-\(day) \(hour):\(minute):\(second)")
+        }
+        #expect(Timestamp.date(from: "2026-02-29T00:00:00.000Z") == nil)
+        #expect(Timestamp.date(from: "2024-02-29T00:00:00.000Z")?.timeIntervalSince1970 == 1_709_164_800)
+    }
+
     @Test func byteOrderIsTimeOrder() {
         var random = SplitMix64(seed: 11)
         var milliseconds = (0..<2_000).map { _ in Int64(random.next() % 4_102_444_800_000) }

@@ -9,7 +9,7 @@ import TwitterText
 public struct ViewerFilters: Sendable, Equatable {
     /// A muted account or term: since when, until when (`nil`: until unmuted), and for a term, the
     /// words as the user wrote them.
-    public struct Mute: Sendable, Equatable {
+    public struct Mute: Sendable, Equatable, FilterEntry {
         public var since: Date
         public var until: Date?
         public var text: String?
@@ -22,16 +22,35 @@ public struct ViewerFilters: Sendable, Equatable {
 
         /// Whether the mute holds at `now`.
         public func isActive(at now: Date) -> Bool { until.map { now < $0 } ?? true }
+
+        init?(json: JSONValue) {
+            guard case .object(let mute) = json,
+                let since = mute["since"]?.stringValue.flatMap(Timestamp.date(from:))
+            else { return nil }
+            let until = mute["until"]?.stringValue.flatMap(Timestamp.date(from:))
+            if mute["until"].map({ $0 != .null }) == true, until == nil { return nil }
+            self.init(since: since, until: until, text: mute["text"]?.stringValue)
+        }
+
+        var json: JSONValue {
+            var fields: JSONObject = [
+                "since": .string(Timestamp.string(from: since)),
+                "until": until.map { .string(Timestamp.string(from: $0)) } ?? .null,
+            ]
+            if let text { fields["text"] = .string(text) }
+            return .object(fields)
+        }
     }
 
     /// Accounts this user blocks, with when.
-    public var blocking: [String: Date] = [:]
+    var blocking = FilterEntries<Date>()
     /// Accounts that block this user, with when.
-    public var blockedBy: [String: Date] = [:]
+    var blockedBy = FilterEntries<Date>()
     /// Muted accounts, by uid.
-    public var mutedUsers: [String: Mute] = [:]
+    var mutedUsers = FilterEntries<Mute>()
     /// Muted words and hashtags, by their folded search terms joined with spaces (`#swiftui`,
-    /// `cat`, `new york`): a tweet is hidden when it has every term of one of them.
+    /// `cat`, `new york`): a tweet is hidden when it has every term of one of them. Read whole,
+    /// since every row is checked against them all, and there are few.
     public var mutedTerms: [String: Mute] = [:]
 
     public init() {}
@@ -69,59 +88,88 @@ public struct ViewerFilters: Sendable, Equatable {
         DocumentPath(collection: Collections.userFilters, documentID: uid)
     }
 
-    /// The filters a document holds. Entries that are not as this type writes them are left out:
-    /// the store is not trusted, and a damaged entry must not hide or show more than it says.
+    /// The filters a document holds. The accounts' entries are read one at a time, as rows ask
+    /// about them (see ``FilterEntries``); the terms' whole. Entries that are not as this type
+    /// writes them are left out: the store is not trusted, and a damaged entry must not hide or
+    /// show more than it says.
     init(fields: JSONObject?) {
         guard let fields else { return }
-        func dates(_ key: String) -> [String: Date] {
-            guard case .object(let entries)? = fields[key] else { return [:] }
-            var result: [String: Date] = [:]
-            for (uid, value) in entries {
-                if let date = value.stringValue.flatMap(Timestamp.date(from:)) { result[uid] = date }
-            }
-            return result
+        func entries<Entry>(_ key: String) -> FilterEntries<Entry> {
+            guard case .object(let object)? = fields[key] else { return FilterEntries() }
+            return FilterEntries(object)
         }
-        func mutes(_ key: String) -> [String: Mute] {
-            guard case .object(let entries)? = fields[key] else { return [:] }
-            var result: [String: Mute] = [:]
-            for (name, value) in entries {
-                guard case .object(let mute) = value,
-                    let since = mute["since"]?.stringValue.flatMap(Timestamp.date(from:))
-                else { continue }
-                let until = mute["until"]?.stringValue.flatMap(Timestamp.date(from:))
-                if mute["until"].map({ $0 != .null }) == true, until == nil { continue }
-                result[name] = Mute(since: since, until: until, text: mute["text"]?.stringValue)
-            }
-            return result
-        }
-        blocking = dates("blocking")
-        blockedBy = dates("blockedBy")
-        mutedUsers = mutes("mutedUsers")
-        mutedTerms = mutes("mutedTerms")
+        blocking = entries("blocking")
+        blockedBy = entries("blockedBy")
+        mutedUsers = entries("mutedUsers")
+        mutedTerms = FilterEntries<Mute>(fields["mutedTerms"]?.objectValue ?? [:]).all
     }
 
-    /// The document's fields; `nil` when nothing is left, so the document is deleted.
+    /// The document's fields, without any damaged entry read; `nil` when nothing is left, so the
+    /// document is deleted.
     var fields: JSONObject? {
-        guard !isEmpty else { return nil }
-        func dates(_ entries: [String: Date]) -> JSONValue {
-            .object(JSONObject(entries.mapValues { .string(Timestamp.string(from: $0)) }))
-        }
-        func mutes(_ entries: [String: Mute]) -> JSONValue {
-            .object(
-                JSONObject(
-                    entries.mapValues { mute in
-                        var fields: JSONObject = [
-                            "since": .string(Timestamp.string(from: mute.since)),
-                            "until": mute.until.map { .string(Timestamp.string(from: $0)) } ?? .null,
-                        ]
-                        if let text = mute.text { fields["text"] = .string(text) }
-                        return .object(fields)
-                    }))
-        }
-        return [
-            "blocking": dates(blocking), "blockedBy": dates(blockedBy), "mutedUsers": mutes(mutedUsers),
-            "mutedTerms": mutes(mutedTerms),
+        let fields: JSONObject = [
+            "blocking": .object(blocking.written), "blockedBy": .object(blockedBy.written),
+            "mutedUsers": .object(mutedUsers.written),
+            "mutedTerms": .object(JSONObject(mutedTerms.mapValues(\.json))),
         ]
+        return fields.allSatisfy({ $0.value.objectValue?.isEmpty == true }) ? nil : fields
+    }
+}
+
+/// A value one of a user's filters keeps for an account or a term, as the filters document holds it.
+protocol FilterEntry: Sendable, Equatable {
+    init?(json: JSONValue)
+    var json: JSONValue { get }
+}
+
+extension Date: FilterEntry {
+    init?(json: JSONValue) {
+        guard let date = json.stringValue.flatMap(Timestamp.date(from:)) else { return nil }
+        self = date
+    }
+
+    var json: JSONValue { .string(Timestamp.string(from: self)) }
+}
+
+/// A filter's entries by uid, kept as the document's object and each read when asked for: a
+/// listing asks about a few dozen accounts of the thousands a user may block, and reading every
+/// entry into a dictionary cost more than the listing. An entry that does not read as `Entry`
+/// is none.
+struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
+    private var object: JSONObject
+
+    init(_ object: JSONObject = [:]) {
+        self.object = object
+    }
+
+    subscript(uid: String) -> Entry? {
+        get { object[uid].flatMap(Entry.init(json:)) }
+        set { object[uid] = newValue?.json }
+    }
+
+    @discardableResult
+    mutating func removeValue(forKey uid: String) -> Entry? {
+        object.removeValue(forKey: uid).flatMap(Entry.init(json:))
+    }
+
+    /// How many entries there are, damaged ones included: for the limits, which count what is kept.
+    var count: Int { object.count }
+    var isEmpty: Bool { object.isEmpty }
+    /// The uids with an entry that reads.
+    var keys: [String] { object.compactMap { Entry(json: $0.value) == nil ? nil : $0.key } }
+
+    /// Every entry that reads, for a listing of them all.
+    var all: [String: Entry] {
+        var result: [String: Entry] = [:]
+        for (uid, value) in object {
+            if let entry = Entry(json: value) { result[uid] = entry }
+        }
+        return result
+    }
+
+    /// The entries to write back: those as this type writes them, and no other.
+    var written: JSONObject {
+        object.filter { Entry(json: $0.value)?.json == $0.value }
     }
 }
 
@@ -151,8 +199,8 @@ struct RowFilter: Sendable {
         self.termLists = termLists
         singleTerms = Set(termLists.filter { $0.count == 1 }.map { $0[0] })
         multiTermLists = termLists.filter { $0.count > 1 }
-        let mutesAnyone =
-            appliesMutes && (!termLists.isEmpty || filters.mutedUsers.values.contains { $0.isActive(at: now) })
+        // A mute that has ended but is still kept makes the checks run, and hides nothing.
+        let mutesAnyone = appliesMutes && (!termLists.isEmpty || !filters.mutedUsers.isEmpty)
         isEmpty = filters.blocking.isEmpty && filters.blockedBy.isEmpty && !mutesAnyone
     }
 

@@ -188,7 +188,7 @@ public final class SafetyService: Sendable {
     /// The accounts the signed-in user blocks, the newest block first.
     public func blockedAccounts() async throws -> [ListedAccount] {
         let filters = try await viewerFilters()
-        let entries = filters.blocking.map { ($0.key, $0.value, Date?.none) }
+        let entries = filters.blocking.all.map { ($0.key, $0.value, Date?.none) }
         return try await listed(entries)
     }
 
@@ -197,7 +197,7 @@ public final class SafetyService: Sendable {
         accounts: [ListedAccount], words: [(String, ViewerFilters.Mute)]
     ) {
         let filters = try await viewerFilters()
-        let accounts = filters.mutedUsers.filter { $0.value.isActive(at: now) }.map {
+        let accounts = filters.mutedUsers.all.filter { $0.value.isActive(at: now) }.map {
             ($0.key, $0.value.since, $0.value.until)
         }
         let words = filters.mutedTerms.filter { $0.value.isActive(at: now) }

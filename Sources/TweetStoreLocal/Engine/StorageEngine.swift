@@ -30,10 +30,12 @@ struct StorageEngine {
     private let indexes: [IndexDefinition]
     /// Journal records that trigger a fold into a segment.
     let foldThreshold: Int
-    /// Journal bytes that trigger a fold whatever the records' count: large transactions (an
-    /// archive import writes thousands of documents in each) keep the memtable, and every
-    /// process's replay of the journal, to a few tens of megabytes.
-    static let foldBytes = 8 << 20
+    /// Journal bytes that trigger a fold whatever the records' count: every process replays the
+    /// whole journal, so large transactions (an archive import writes thousands of documents in
+    /// each) and large documents written again and again (a user's filters, with a thousand
+    /// blocked accounts, is rewritten whole by each block) must not make every command read
+    /// megabytes before it starts.
+    static let foldBytes = 1 << 20
 
     private let lock: FileDescriptor
     /// Whether opening created the store's directory.
@@ -201,14 +203,14 @@ struct StorageEngine {
         return Self.plannedMerge(manifest.segments) != nil
     }
 
+    /// Whether the journal is long enough to fold.
+    private var wantsFold: Bool { snapshot.memtable.recordCount >= foldThreshold || offset >= Self.foldBytes }
+
     /// How many times ``foldThreshold`` records (or ``foldBytes``) the journal may reach, waiting for
     /// a compaction to fold it, before a commit folds it itself.
     static let inlineFoldFactor = 4
     /// Records between a commit's requests for a fold that has not come.
     static let foldRequestInterval = 16
-
-    /// Whether the journal is long enough to fold.
-    private var wantsFold: Bool { snapshot.memtable.recordCount >= foldThreshold || offset >= Self.foldBytes }
 
     /// Ends a transaction without writing anything, releasing the lock.
     func abortTransaction() {
@@ -537,7 +539,10 @@ struct StorageEngine {
             CompactionLock.removeAbandonedOutputs(directory, .fold)
             let output = CompactionLock.outputName(.fold, pid: getpid())
             do {
-                while try foldJournal(into: output, beforeCommit: beforeFoldCommit) {}
+                // The journal whatever its length, then again only while it is long enough to
+                // want one (writers may add records as fast as folds take them).
+                var always = true
+                while try foldJournal(into: output, always: always, beforeCommit: beforeFoldCommit) { always = false }
             } catch {
                 // A fold that cannot commit (the store busy for longer than the lock waits, a
                 // full disk) is no reason to leave the segments unmerged.
@@ -625,12 +630,17 @@ struct StorageEngine {
         var hadSegments: Bool
     }
 
-    /// Folds the journal, if it wants it, into a segment written as `output` outside any lock, then
-    /// committed under the exclusive lock with the records that came meanwhile kept in a new journal.
-    /// - Returns: whether it folded (`false`: the journal is short, or another fold came first).
-    private mutating func foldJournal(into output: String, beforeCommit: () throws -> Void) throws -> Bool {
+    /// Folds the journal, if it has any records (`always`: a compaction is asked for by a journal
+    /// that wants a fold or by segments that want a merge, or run by hand, and leaves no journal to
+    /// replay either way) or if it is long enough to want a fold, into a segment written as
+    /// `output` outside any lock, then committed under the exclusive lock with the records that came
+    /// meanwhile kept in a new journal.
+    /// - Returns: whether it folded (`false`: nothing to fold, or another fold came first).
+    private mutating func foldJournal(into output: String, always: Bool, beforeCommit: () throws -> Void) throws
+        -> Bool
+    {
         let planned: FoldPlan? = try withLock(exclusive: false) { engine in
-            guard engine.wantsFold, engine.sequence > engine.manifest.foldedSequence else { return nil }
+            guard always || engine.wantsFold, engine.sequence > engine.manifest.foldedSequence else { return nil }
             let hadSegments = !engine.manifest.segments.isEmpty
             // Nothing older to hide: the journal's deletions need not be kept.
             let entries = try engine.snapshot.memtable.sortedEntries().filter { hadSegments || $0.data != nil }
