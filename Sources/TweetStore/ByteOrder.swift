@@ -13,7 +13,7 @@ package enum ByteOrder {
         return a.withUTF8 { x in b.withUTF8 { y in compare(x, y) } }
     }
 
-    static func compare(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult {
+    package static func compare(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> ComparisonResult {
         let shared = min(x.count, y.count)
         if shared > 0, let left = x.baseAddress, let right = y.baseAddress {
             let order = memcmp(left, right, shared)

@@ -2,6 +2,10 @@ import FoundationEssentials
 import TweetStore
 import TwitterText
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What one user keeps out of sight, kept in `user-filters/{uid}`: the accounts they block, the
 /// accounts that block them (written by the blocker, so that every check reads one document, the
 /// viewer's own), and the accounts, words and hashtags they mute, each mute for good or until a
@@ -94,32 +98,39 @@ public struct ViewerFilters: Sendable, Equatable {
     /// show more than it says.
     init(fields: JSONObject?) {
         guard let fields else { return }
-        func entries<Entry>(_ key: String) -> FilterEntries<Entry> {
-            guard case .object(let object)? = fields[key] else { return FilterEntries() }
-            return FilterEntries(object)
+        blocking = FilterEntries(fields["blocking"])
+        blockedBy = FilterEntries(fields["blockedBy"])
+        mutedUsers = FilterEntries(fields["mutedUsers"])
+        for (key, value) in fields["mutedTerms"]?.objectValue ?? [:] {
+            if let mute = Mute(json: value) { mutedTerms[key] = mute } else { droppedTerms += 1 }
         }
-        blocking = entries("blocking")
-        blockedBy = entries("blockedBy")
-        mutedUsers = entries("mutedUsers")
-        mutedTerms = FilterEntries<Mute>(fields["mutedTerms"]?.objectValue ?? [:]).all
     }
+
+    /// The muted terms the document has that do not read as one.
+    private(set) var droppedTerms = 0
+
+    /// The entries of the document that were left out as not written by this type.
+    var droppedEntries: Int { blocking.dropped + blockedBy.dropped + mutedUsers.dropped + droppedTerms }
 
     /// The document's fields, without any damaged entry read; `nil` when nothing is left, so the
     /// document is deleted.
     var fields: JSONObject? {
-        let fields: JSONObject = [
-            "blocking": .object(blocking.written), "blockedBy": .object(blockedBy.written),
-            "mutedUsers": .object(mutedUsers.written),
+        guard !isEmpty else { return nil }
+        return [
+            "blocking": blocking.written, "blockedBy": blockedBy.written, "mutedUsers": mutedUsers.written,
             "mutedTerms": .object(JSONObject(mutedTerms.mapValues(\.json))),
         ]
-        return fields.allSatisfy({ $0.value.objectValue?.isEmpty == true }) ? nil : fields
     }
 }
 
-/// A value one of a user's filters keeps for an account or a term, as the filters document holds it.
+/// A value one of a user's filters keeps for an account: as a line of the filters document (its
+/// times after the uid, separated by spaces) and, as versions before the lines wrote it, as JSON.
 protocol FilterEntry: Sendable, Equatable {
     init?(json: JSONValue)
-    var json: JSONValue { get }
+    /// The entry from the fields after a line's uid.
+    init?(times: [Substring])
+    /// The fields written after the uid.
+    var times: [String] { get }
 }
 
 extension Date: FilterEntry {
@@ -128,49 +139,185 @@ extension Date: FilterEntry {
         self = date
     }
 
-    var json: JSONValue { .string(Timestamp.string(from: self)) }
+    init?(times: [Substring]) {
+        guard times.count == 1, let date = Timestamp.date(from: String(times[0])) else { return nil }
+        self = date
+    }
+
+    var times: [String] { [Timestamp.string(from: self)] }
 }
 
-/// A filter's entries by uid, kept as the document's object and each read when asked for: a
-/// listing asks about a few dozen accounts of the thousands a user may block, and reading every
-/// entry into a dictionary cost more than the listing. An entry that does not read as `Entry`
-/// is none.
-struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
-    private var object: JSONObject
+extension ViewerFilters.Mute {
+    init?(times: [Substring]) {
+        guard (1...2).contains(times.count), let since = Timestamp.date(from: String(times[0])) else { return nil }
+        var until: Date?
+        if times.count == 2 {
+            guard let date = Timestamp.date(from: String(times[1])) else { return nil }
+            until = date
+        }
+        self.init(since: since, until: until)
+    }
 
-    init(_ object: JSONObject = [:]) {
-        self.object = object
+    var times: [String] { [Timestamp.string(from: since)] + (until.map { [Timestamp.string(from: $0)] } ?? []) }
+}
+
+/// A filter's accounts, as the filters document keeps them: one string of entries separated by
+/// `/` (which no uid holds, being a document ID), each `UID TIME` (a mute's `UID SINCE [UNTIL]`),
+/// sorted by the uids' bytes, each uid once. The entries are called lines below.
+///
+/// One string, not an object of a thousand entries: every command of a user reads their filters,
+/// and a string with nothing to unescape is read in one piece, where an object's keys and values
+/// were each a string made and freed. An account is then found by halves in the string's bytes,
+/// and only its own line is read into an entry. Lines the document has out of order, twice, or
+/// not as a line is written are left out when it is read (`dropped` counts them): the store is
+/// not trusted, and a damaged entry must not hide or show more than it says.
+struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
+    private var text = ""
+    /// The lines or entries of the document's value that were left out.
+    private(set) var dropped = 0
+
+    init() {}
+
+    /// The entries of the document's value: its lines, or an object of entries by uid (as
+    /// versions before the lines wrote it).
+    init(_ value: JSONValue?) {
+        switch value {
+        case .string(let text)? where Self.isInOrder(text):
+            self.init()
+            self.text = text
+        case .string(let text)?:
+            let lines = text.split(separator: "/", omittingEmptySubsequences: false)
+            self.init(lines: lines.compactMap { Self.entry(ofLine: $0) })
+            dropped = lines.count - count
+        case .object(let object)?:
+            self.init(lines: object.compactMap { uid, value in Entry(json: value).map { (uid, $0) } })
+            dropped = object.count - count
+        case .none, .null?:
+            self.init()
+        default:
+            // A value of any other type has no entry to read.
+            self.init()
+            dropped = 1
+        }
+    }
+
+    /// The entries given, written as lines; the first of a uid given twice.
+    private init(lines entries: [(String, Entry)]) {
+        var seen: Set<String> = []
+        let unique = entries.filter { Self.isUID($0.0) && seen.insert($0.0).inserted }
+        text = unique.sorted { ByteOrder.precedes($0.0, $1.0) }
+            .map { ([$0.0] + $0.1.times).joined(separator: " ") }
+            .joined(separator: "/")
+    }
+
+    /// A uid as a line can hold it: not empty, without a space or a `/`.
+    private static func isUID(_ uid: some StringProtocol) -> Bool {
+        !uid.isEmpty && !uid.utf8.contains(where: { $0 == 0x20 || $0 == 0x2F })
+    }
+
+    /// A line's uid and entry; `nil` for a line that is not one.
+    private static func entry(ofLine line: Substring) -> (String, Entry)? {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+        guard let uid = fields.first, isUID(uid), let entry = Entry(times: Array(fields.dropFirst())) else {
+            return nil
+        }
+        return (String(uid), entry)
+    }
+
+    /// Whether each line of `text` has a uid of its own that sorts after the one before, and
+    /// something after it: a walk over the bytes with `memchr`, comparing each uid with the last.
+    private static func isInOrder(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return true }
+            func find(_ byte: UInt8, from start: Int, to end: Int) -> Int {
+                guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return end }
+                return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            var previous: Range<Int>?
+            var start = 0
+            while start < bytes.count {
+                let end = find(0x2F, from: start, to: bytes.count)
+                let uidEnd = find(0x20, from: start, to: end)
+                guard uidEnd > start, uidEnd < end else { return false }  // no uid, or nothing after it
+                let uid = start..<uidEnd
+                if let previous, compare(bytes, previous, uid) != .orderedAscending { return false }
+                previous = uid
+                if end == bytes.count - 1 { return false }  // a separator ends the text
+                start = end + 1
+            }
+            return true
+        }
+    }
+
+    private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>)
+        -> ComparisonResult
+    {
+        ByteOrder.compare(UnsafeBufferPointer(rebasing: bytes[a]), UnsafeBufferPointer(rebasing: bytes[b]))
+    }
+
+    /// The line of `uid`, found by halves: a byte in the middle of what is left, back to the start
+    /// of its line, and the uid there compared with the one asked for.
+    private func line(of uid: String) -> String? {
+        var text = text
+        var target = uid
+        return text.withUTF8 { bytes in
+            target.withUTF8 { wanted in
+                var low = 0
+                var high = bytes.count
+                while low < high {
+                    var start = (low + high) / 2
+                    while start > low, bytes[start - 1] != 0x2F { start -= 1 }
+                    var end = start
+                    while end < high, bytes[end] != 0x2F { end += 1 }
+                    var uidEnd = start
+                    while uidEnd < end, bytes[uidEnd] != 0x20 { uidEnd += 1 }
+                    switch ByteOrder.compare(UnsafeBufferPointer(rebasing: bytes[start..<uidEnd]), wanted) {
+                    case .orderedSame:
+                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                    case .orderedAscending: low = end + 1
+                    case .orderedDescending: high = start
+                    }
+                }
+                return nil
+            }
+        }
     }
 
     subscript(uid: String) -> Entry? {
-        get { object[uid].flatMap(Entry.init(json:)) }
-        set { object[uid] = newValue?.json }
+        get { line(of: uid).flatMap { Self.entry(ofLine: Substring($0))?.1 } }
+        set {
+            var entries = all.filter { $0.key != uid }.map { ($0.key, $0.value) }
+            if let newValue { entries.append((uid, newValue)) }
+            self = FilterEntries(lines: entries)
+        }
     }
 
     @discardableResult
     mutating func removeValue(forKey uid: String) -> Entry? {
-        object.removeValue(forKey: uid).flatMap(Entry.init(json:))
+        guard let old = self[uid] else { return nil }
+        self[uid] = nil
+        return old
     }
 
-    /// How many entries there are, damaged ones included: for the limits, which count what is kept.
-    var count: Int { object.count }
-    var isEmpty: Bool { object.isEmpty }
+    /// How many accounts there are.
+    var count: Int { text.isEmpty ? 0 : text.utf8.count { $0 == 0x2F } + 1 }
+    var isEmpty: Bool { text.isEmpty }
     /// The uids with an entry that reads.
-    var keys: [String] { object.compactMap { Entry(json: $0.value) == nil ? nil : $0.key } }
+    var keys: [String] { Array(all.keys) }
 
     /// Every entry that reads, for a listing of them all.
     var all: [String: Entry] {
+        guard !text.isEmpty else { return [:] }
         var result: [String: Entry] = [:]
-        for (uid, value) in object {
-            if let entry = Entry(json: value) { result[uid] = entry }
+        for line in text.split(separator: "/") {
+            if let (uid, entry) = Self.entry(ofLine: line) { result[uid] = entry }
         }
         return result
     }
 
-    /// The entries to write back: those as this type writes them, and no other.
-    var written: JSONObject {
-        object.filter { Entry(json: $0.value)?.json == $0.value }
-    }
+    /// The value to write back: every entry that reads, as lines.
+    var written: JSONValue { .string(FilterEntries(lines: all.map { ($0.key, $0.value) }).text) }
 }
 
 /// Which rows of a listing a viewer's filters keep, read from the documents themselves before any

@@ -381,13 +381,28 @@ package struct ImportRules {
         var object: JSONObject = [:]
         for key in ["blocking", "blockedBy", "mutedUsers", "mutedTerms"] {
             guard let value = fields.take(key) else { continue }
-            guard case .object(let entries) = value, entries.count <= ViewerFilters.maximumAccounts else {
-                throw fields.bad(key, "is not an object of at most \(ViewerFilters.maximumAccounts) entries")
+            // The accounts as lines (see FilterEntries), or as an object by uid (as versions before the lines wrote them).
+            let count: Int? =
+                switch value {
+                case .object(let entries): entries.count
+                case .string(let lines) where key != "mutedTerms":
+                    lines.isEmpty ? 0 : lines.utf8.count { $0 == 0x2F } + 1
+                default: nil
+                }
+            let limit = key == "mutedTerms" ? ViewerFilters.maximumTerms : ViewerFilters.maximumAccounts
+            guard let count, count <= limit else {
+                throw fields.bad(key, "is not a list of at most \(limit) entries as blocks and mutes write them")
             }
             object[key] = value
         }
         let filters = ViewerFilters(fields: object)
-        guard filters.fields ?? [:] == object else {
+        // Every entry reads, and lines are as a block or mute writes them.
+        let written = filters.fields ?? [:]
+        let asWritten = ["blocking", "blockedBy", "mutedUsers", "mutedTerms"].allSatisfy { key in
+            guard let value = object[key], value.objectValue == nil || key == "mutedTerms" else { return true }
+            return written[key] == value || (value == .string("") && written[key] == nil)
+        }
+        guard filters.droppedEntries == 0, asWritten else {
             throw fields.bad("blocking", "or another filter holds an entry blocks and mutes do not make")
         }
     }
