@@ -51,7 +51,7 @@ struct BenchmarkReport {
                 "filtered",
                 "(filtered) runs as @\(subjects?.filtered.username ?? "?"), who blocks and mutes a tenth of the "
                     + "other users, up to 1,000 (\(subjects.map { $0.filtered.blocked.count + $0.filtered.muted.count } ?? 0) "
-                    + "at the largest data set), and mutes \(subjects?.filtered.words.count ?? 0) words; the peer "
+                    + "in the data set the subjects come from), and mutes \(subjects?.filtered.words.count ?? 0) words; the peer "
                     + "leaves out the same accounts (a table) and captions holding a muted word (LIKE)"
             ),
             (
