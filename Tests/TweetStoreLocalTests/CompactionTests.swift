@@ -109,9 +109,7 @@ struct CompactionTests {
     /// replays what it leaves, and `compact` promises a store with nothing left to replay.
     @Test func aCompactionFoldsAJournalTooShortToAskForOne() async throws {
         let directory = Directory()
-        let store = try LocalDocumentStore(
-            directory: directory.path, indexes: StorageEngineTests.indexes, foldThreshold: 64,
-            compaction: .background(start: { _ in }))
+        let store = try FoldTests.store(directory, foldThreshold: 64)
         var model: [DocumentPath: JSONObject] = [:]
         var random = SplitMix64(seed: 9)
         try await StorageEngineTests.randomWrites(5, store: store, model: &model, random: &random)

@@ -400,7 +400,7 @@ package struct ImportRules {
         let written = filters.fields ?? [:]
         let asWritten = ["blocking", "blockedBy", "mutedUsers", "mutedTerms"].allSatisfy { key in
             guard let value = object[key], value.objectValue == nil || key == "mutedTerms" else { return true }
-            return written[key] == value || (value == .string("") && written[key] == nil)
+            return (written[key] ?? .string("")) == value
         }
         guard filters.droppedEntries == 0, asWritten else {
             throw fields.bad("blocking", "or another filter holds an entry blocks and mutes do not make")

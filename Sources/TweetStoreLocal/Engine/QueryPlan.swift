@@ -69,7 +69,7 @@ struct QueryPlan {
         }
         let (collectionID, isGroup, collectionPath): (String, Bool, String?) =
             switch query.scope {
-            case .collection(let path): (Self.lastComponent(of: path), false, path)
+            case .collection(let path): (String(path.split(separator: "/").last ?? Substring(path)), false, path)
             case .collectionGroup(let id): (id, true, nil)
             }
         var best: (IndexDefinition, Int)?
@@ -216,12 +216,6 @@ struct QueryPlan {
     }
 
     /// The candidate streams of one segment, each in the query's order when ``isOrdered``.
-    /// What follows the last `/` of `path` (all of it when it has none).
-    static func lastComponent(of path: String) -> String {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-        return String(path[path.utf8.index(after: slash)...])
-    }
-
     func streams(in segment: Segment, rank: Int, query: Query) throws -> [any CandidateStream] {
         guard let index, segment.hasIndex(index) else {
             // No usable index: scan the collection (or, for a collection group, the whole segment).
@@ -263,7 +257,7 @@ struct QueryPlan {
         let tagged = requiredTags(for: index, in: segment)
         // The cursor's document ID, the last part of its path: the same for every prefix (a
         // following feed has one per author), so found once.
-        let cursorID = query.startAfter?.last?.stringValue.map(Self.lastComponent)
+        let cursorID = query.startAfter?.last?.stringValue.flatMap(DocumentPath.init)?.documentID
         return try prefixes.map { prefix in
             let range = try segment.range(index, prefix)
             var (low, high) = (range.lowerBound, range.upperBound)
