@@ -38,6 +38,7 @@ public struct AppServices: Sendable {
         IndexDefinition(Collections.tweets, ["uid", "timestamp"]),  // the following feed
         IndexDefinition(Collections.tweets, ["uid", "replyToId?", "timestamp"]),  // the Tweets and Replies tabs
         IndexDefinition(Collections.tweets, ["replyToId", "timestamp"]),  // a tweet's replies
+        IndexDefinition(Collections.tweets, ["quoteId", "timestamp"]),  // a tweet's quotes
         IndexDefinition(Collections.userLikes, ["timestamp"]),  // the Likes tab
         IndexDefinition(Collections.userLikes, ["tweetId"], scope: .collectionGroup),  // a deleted tweet's likes
         IndexDefinition(Collections.retweets, ["timestamp"], tagging: "uid"),  // a following feed of many users

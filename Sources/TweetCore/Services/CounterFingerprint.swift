@@ -14,6 +14,8 @@ package struct CounterFingerprint {
         case retweets
         /// A tweet's `replyCount`: the tweets replying to it (not marked `replyToDeleted`).
         case replies
+        /// A tweet's `quotes`: the tweets quoting it (not marked `quoteDeleted`).
+        case quotes
         /// `user-stats` `tweets`, `following` and `followers`: the user's tweets and follows.
         case tweets, following, followers
         /// A follow's two documents: `following/{a}/user-following/{b}` counts `(a, b)`,
@@ -28,6 +30,7 @@ package struct CounterFingerprint {
             case .likes: "a tweet's likes is not the number of its likes"
             case .retweets: "a tweet's retweets is not the number of its retweets"
             case .replies: "a tweet's replyCount is not the number of its replies"
+            case .quotes: "a tweet's quotes is not the number of tweets quoting it"
             case .tweets: "a user's tweets count (user-stats) is not the number of their tweets"
             case .following: "a user's following count (user-stats) is not the number of their follows"
             case .followers: "a user's followers count (user-stats) is not the number of their followers"

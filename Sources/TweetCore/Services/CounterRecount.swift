@@ -21,7 +21,7 @@ struct CounterRecount {
                 case (Collections.tweets?, _):
                     tweets.insert(path.documentID)
                     users.formUnion([data["uid"]?.stringValue].compactMap { $0 })
-                    tweets.formUnion([data["replyToId"]?.stringValue].compactMap { $0 })
+                    tweets.formUnion([data["replyToId"]?.stringValue, data["quoteId"]?.stringValue].compactMap { $0 })
                 case (Collections.retweets?, _): tweets.formUnion([data["tweetId"]?.stringValue].compactMap { $0 })
                 case (Collections.users?, Collections.userLikes?): tweets.insert(path.documentID)
                 case (Collections.userStats?, _): users.insert(path.documentID)
@@ -43,7 +43,7 @@ struct CounterRecount {
         var report: [String] = []
         var mended = 0
         try await forEach(Collections.tweets) { if try await recountTweet($0) { mended += 1 } }
-        if mended > 0 { report.append("counted again the likes, retweets and replies of \(mended) tweet(s)") }
+        if mended > 0 { report.append("counted again the likes, retweets, replies and quotes of \(mended) tweet(s)") }
         mended = 0
         try await forEach(Collections.userStats) { if try await recountUser($0) { mended += 1 } }
         if mended > 0 { report.append("counted again the tweets and follows of \(mended) user(s)") }
@@ -55,24 +55,26 @@ struct CounterRecount {
 
     /// What hangs on tweets that are gone (a repair that set a damaged line aside can lose a tweet
     /// and keep its likes), as deleting the tweet would have left it: its likes and retweets
-    /// removed, its replies marked `replyToDeleted`. Counting again cannot mend these, since no
+    /// removed, its replies marked `replyToDeleted` and its quotes `quoteDeleted`. Counting again cannot mend these, since no
     /// tweet is left to hold the count.
     /// - Returns: a sentence for each kind of document changed, with how many.
     func settleOrphans() async throws -> [String] {
-        var (likes, retweets, replies) = (0, 0, 0)
+        var (likes, retweets, replies, quotes) = (0, 0, 0, 0)
         let tweets = store.collection(Collections.tweets)
         func missing(_ ids: [String]) async throws -> Set<String> {
             let found = try await store.getDocuments(ids.map { tweets.document($0) })
             let present = Set(found.map(\.documentID))
             return Set(ids.filter { !present.contains($0) })
         }
-        try await forEach(Collections.tweets) { reply in
-            guard let parent = reply.data["replyToId"]?.stringValue, reply.data["replyToDeleted"] != .bool(true),
-                try await !missing([parent]).isEmpty
-            else { return }
-            let path = reply.path
-            try await store.runTransaction { $0.updateData(["replyToDeleted": .value(.bool(true))], at: path) }
-            replies += 1
+        try await forEach(Collections.tweets) { tweet in
+            for (link, mark) in [("replyToId", "replyToDeleted"), ("quoteId", "quoteDeleted")] {
+                guard let target = tweet.data[link]?.stringValue, tweet.data[mark] != .bool(true),
+                    try await !missing([target]).isEmpty
+                else { continue }
+                let path = tweet.path
+                try await store.runTransaction { $0.updateData([mark: .value(.bool(true))], at: path) }
+                if link == "replyToId" { replies += 1 } else { quotes += 1 }
+            }
         }
         try await forEach(Collections.retweets) { retweet in
             guard let id = retweet.data["tweetId"]?.stringValue, try await !missing([id]).isEmpty else { return }
@@ -102,6 +104,7 @@ struct CounterRecount {
         if likes > 0 { report.append("removed \(likes) like(s) of tweets that are gone") }
         if retweets > 0 { report.append("removed \(retweets) retweet(s) of tweets that are gone") }
         if replies > 0 { report.append("marked \(replies) reply(ies) to tweets that are gone") }
+        if quotes > 0 { report.append("marked \(quotes) quote(s) of tweets that are gone") }
         return report
     }
 
@@ -129,6 +132,7 @@ struct CounterRecount {
         let replies = store.collection(Collections.tweets).whereField("replyToId", isEqualTo: .string(id))
         let likes = store.collectionGroup(Collections.userLikes).whereField("tweetId", isEqualTo: .string(id))
         let retweets = store.collection(Collections.retweets).whereField("tweetId", isEqualTo: .string(id))
+        let quotes = store.collection(Collections.tweets).whereField("quoteId", isEqualTo: .string(id))
         return try await set(tweet.path) { transaction in
             [
                 ("likes", try await transaction.getDocuments(likes).count),
@@ -137,6 +141,10 @@ struct CounterRecount {
                     "replyCount",
                     try await transaction.getDocuments(replies).filter { $0.data["replyToDeleted"] != .bool(true) }
                         .count
+                ),
+                (
+                    "quotes",
+                    try await transaction.getDocuments(quotes).filter { $0.data["quoteDeleted"] != .bool(true) }.count
                 ),
             ]
         }

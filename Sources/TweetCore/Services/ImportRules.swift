@@ -319,12 +319,13 @@ package struct ImportRules {
         counters.claimed(.likes, of: id, try fields.optionalCounter("likes") ?? 0)
         counters.claimed(.retweets, of: id, try fields.optionalCounter("retweets") ?? 0)
         counters.claimed(.replies, of: id, try fields.optionalCounter("replyCount") ?? 0)
-        _ = try fields.optionalCounter("quotes")
+        counters.claimed(.quotes, of: id, try fields.optionalCounter("quotes") ?? 0)
         let deleted = try fields.optionalBool("replyToDeleted") ?? false
         _ = try fields.optionalBool("untrended")
         if let parent = try fields.optionalUid("replyToId"), !deleted { counters.counted(.replies, of: parent) }
         _ = try fields.optionalUid("replyToUid")
-        _ = try fields.optionalUid("quoteId")
+        let quotedIsDeleted = try fields.optionalBool("quoteDeleted") ?? false
+        if let quoted = try fields.optionalUid("quoteId"), !quotedIsDeleted { counters.counted(.quotes, of: quoted) }
         _ = try fields.optionalUid("quoteUid")
     }
 

@@ -376,6 +376,22 @@ public final class TweetService: Sendable {
                     transaction.updateData(changes, at: reply.path)
                 }
             }
+            // Its quotes likewise, so that what counts its quotes (an import, doctor) leaves them
+            // out; a tweet quoted before quotes were counted is found by doctor's repair instead.
+            if (snapshot.data["quotes"]?.integerValue ?? 0) > 0 {
+                for quote in try await transaction.getDocuments(
+                    self.tweets.whereField("quoteId", isEqualTo: .string(id)))
+                {
+                    var changes: [String: FieldValue] = ["quoteDeleted": .value(.bool(true))]
+                    if leaving {
+                        changes["quoteUid"] = .delete
+                        if let author = quote.data["uid"]?.stringValue {
+                            notifications.withdraw(me, .quote, from: author, tweetID: quote.documentID)
+                        }
+                    }
+                    transaction.updateData(changes, at: quote.path)
+                }
+            }
             // What this tweet caused: a reply, a quote, mentions.
             let links = [
                 ("replyToId", "replyCount", "replyToUid", ActivityNotification.Kind.reply),
@@ -509,7 +525,8 @@ public final class TweetService: Sendable {
 
     /// ``hydrate(_:)``, fetching the users `alsoUsers` names in the same batch as the authors.
     /// The tweet a reply answers is read only for a reply written before its author's uid was kept
-    /// with it (`replyToUid`); a deleted one is marked on its replies (`replyToDeleted`).
+    /// with it (`replyToUid`); a deleted one is marked on its replies (`replyToDeleted`), as a
+    /// deleted quoted tweet is on its quotes (`quoteDeleted`), and neither is read.
     ///
     /// Every listing joins here, so this is where a protected account's tweets are kept from those
     /// it has not approved: they are left out (unless `keepsHidden`, for a tweet the viewer acts on
@@ -521,15 +538,17 @@ public final class TweetService: Sendable {
         var page: [Tweet] = []
         var replyOwners: [String: String] = [:]  // tweet ID → its parent's author, as stored
         var deletedParents: Set<String> = []
+        var deletedQuoted: Set<String> = []  // tweets whose quoted tweet is marked deleted
         for snapshot in snapshots {
             page.append(try snapshot.data(as: TweetRecord.self).tweet)
             if let owner = snapshot.data["replyToUid"]?.stringValue { replyOwners[snapshot.documentID] = owner }
             if snapshot.data["replyToDeleted"] == .bool(true) { deletedParents.insert(snapshot.documentID) }
+            if snapshot.data["quoteDeleted"] == .bool(true) { deletedQuoted.insert(snapshot.documentID) }
         }
         guard !page.isEmpty else { return ([], try await users.fetchUsers(withUids: alsoUsers)) }
         let related = Set(
             page.filter { replyOwners[$0.id] == nil && !deletedParents.contains($0.id) }.compactMap(\.replyToId)
-                + page.compactMap(\.quoteId))
+                + page.filter { !deletedQuoted.contains($0.id) }.compactMap(\.quoteId))
         var others: [String: Tweet] = [:]
         if !related.isEmpty {
             for snapshot in try await store.getDocuments(related.map { tweets.document($0) }) {

@@ -176,6 +176,11 @@ struct ImportTrustTests {
         var inflated = fixture.lines
         inflated[tweet] = inflated[tweet].replacingOccurrences(of: "\"likes\":1,", with: "\"likes\":2,")
         try await expectRefused(inflated, line: nil, containing: "likes", fixture: fixture, layout: layout)
+        // The quoted tweet claims a quote more than the one quoting it.
+        let quoted = try #require(fixture.lines.firstIndex { $0.contains("\"quotes\":1") })
+        var quotes = fixture.lines
+        quotes[quoted] = quotes[quoted].replacingOccurrences(of: "\"quotes\":1", with: "\"quotes\":3")
+        try await expectRefused(quotes, line: nil, containing: "quoting", fixture: fixture, layout: layout)
         let unknown = fixture.lines + [ImportFixture.line("secrets/x", [:])]
         try await expectRefused(
             unknown, line: unknown.count, containing: "not a collection", fixture: fixture, layout: layout)
@@ -223,6 +228,7 @@ struct ImportTrustTests {
         #expect(report.unrepaired == [], "\(report)")
         #expect(report.repaired.contains { $0.contains("like(s) of tweets that are gone") })
         #expect(report.repaired.contains { $0.contains("reply(ies) to tweets that are gone") })
+        #expect(report.repaired.contains { $0.contains("quote(s) of tweets that are gone") })
         #expect(try await StoreAudit(store: store).check() == [])
     }
 
@@ -250,5 +256,44 @@ struct ImportTrustTests {
         #expect(report.repaired.count == 2, "\(report.repaired)")
         #expect(report.unrepaired.count == 1 && report.unrepaired[0].contains("taken"))
         #expect(try await StoreAudit(store: store).check().count == 1)
+    }
+
+    @Test(arguments: layouts)
+    func aDeletedQuotedTweetLeavesItsQuotesMarkedAndTheExportImportable(layout: StoreLayout) async throws {
+        let fixture = try await ImportFixture(layout)
+        let quoting = try #require(fixture.lines.first { $0.contains("\"quoteId\":") })
+        guard case .object(let line) = try JSONValue.parse(Array(quoting.utf8)),
+            case .object(let data)? = line["data"], let quoted = data["quoteId"]?.stringValue,
+            let path = line["path"]?.stringValue.flatMap({ DocumentPath($0) })
+        else { throw ImportFixture.FixtureError.noSuchDocument("a quote") }
+        try await fixture.services.tweets.deleteTweet(id: quoted)
+        #expect(try await fixture.services.store.getDocument(path)?.data["quoteDeleted"] == .bool(true))
+        let after = try await ImportFixture.export(fixture.services)
+        let target = try fixture.freshServices(layout)
+        try await fixture.importLines(after, into: target)
+        #expect(try await expectImportInvariants(target) == [])
+        // The mark is what lets the count leave the quote out: without it, the file disagrees.
+        let unmarked = after.map { $0.replacingOccurrences(of: "\"quoteDeleted\":true,", with: "") }
+        #expect(unmarked != after)
+        try await expectRefused(
+            unmarked, line: nil, containing: "quoting", fixture: fixture, layout: layout)
+    }
+
+    @Test func theAuditCountsQuotesAgain() async throws {
+        let fixture = try await ImportFixture()
+        let store = fixture.services.store
+        let line = try #require(fixture.lines.first { $0.contains("\"quotes\":1") })
+        guard case .object(let object) = try JSONValue.parse(Array(line.utf8)),
+            case .object(var data)? = object["data"],
+            let path = object["path"]?.stringValue.flatMap({ DocumentPath($0) })
+        else { throw ImportFixture.FixtureError.noSuchDocument("a quoted tweet") }
+        data["quotes"] = .integer(9)
+        let inflated = data
+        try await store.runTransaction { $0.setData(inflated, at: path) }
+        #expect(try await StoreAudit(store: store).check().contains { $0.description.contains("quoting") })
+        let report = try await StoreAudit(store: store).repair()
+        #expect(report.repaired.contains { $0.contains("quotes") }, "\(report.repaired)")
+        #expect(try await store.getDocument(path)?.data["quotes"] == .integer(1))
+        #expect(try await StoreAudit(store: store).check() == [])
     }
 }
