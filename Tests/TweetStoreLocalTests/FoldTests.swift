@@ -149,6 +149,28 @@ struct FoldTests {
         try await StorageEngineTests.expectMatches(store, model)
     }
 
+    /// A bulk import's commits fold faster than another process merges, thousands of times: the
+    /// merges those folds make themselves rewrite each document a logarithmic number of times and
+    /// leave the large base segment alone. (Merging the newest two each time rewrote the newest
+    /// segment at every fold, about half of all folded documents each time.)
+    @Test func foldsOverTheLimitMergeCheaplyAndLeaveTheBaseAlone() {
+        let folds = 4096
+        var segments = [Manifest.SegmentInfo(name: "base", documents: 1_000_000)]
+        var rewritten = 0
+        for fold in 0..<folds {
+            segments.append(.init(name: "fold\(fold)", documents: 1))
+            while segments.count > StorageEngine.segmentLimit {
+                let older = StorageEngine.cheapestNeighbours(segments)
+                let merged = segments[older].documents + segments[older + 1].documents
+                rewritten += merged
+                segments.replaceSubrange(older...(older + 1), with: [.init(name: "merge\(fold)", documents: merged)])
+            }
+        }
+        #expect(segments.first == .init(name: "base", documents: 1_000_000))
+        #expect(segments.reduce(0) { $0 + $1.documents } == 1_000_000 + folds)
+        #expect(rewritten <= folds * 12, "log₂ \(folds) = 12 rewrites of each document at most")
+    }
+
     /// A fold that fails (here: its commit refused) still lets the compaction merge, then says why.
     @Test func aFailingFoldLeavesTheMergesToRun() async throws {
         struct Refused: Error {}

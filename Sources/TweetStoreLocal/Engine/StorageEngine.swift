@@ -480,16 +480,18 @@ struct StorageEngine {
         removeUnreferencedFiles()
     }
 
-    /// Merges the newest two of `infos` (the smallest: it costs little) while there are more than
-    /// ``segmentLimit``, as new segments named from `next` and kept in `created`: under the exclusive
-    /// lock, by a fold that finds the merges not keeping up (another process's merge into a large
-    /// base segment can take minutes while folds come every 64 commits). A merge running
-    /// meanwhile that read one of these two finds them gone when it commits, and is dropped.
+    /// Merges two neighbouring segments of `infos` while there are more than ``segmentLimit``, as
+    /// new segments named from `next` and kept in `created`: under the exclusive lock, by a fold
+    /// that finds the merges not keeping up (another process's merge into a large base segment can
+    /// take minutes while folds come every 64 commits, or every few commits of a bulk import). A
+    /// merge running meanwhile that read one of these finds them gone when it commits, and is
+    /// dropped.
     private func mergeNewest(
         _ infos: inout [Manifest.SegmentInfo], next: inout Int, created: inout [String: Segment]
     ) throws {
         while infos.count > Self.segmentLimit {
-            let sources = try infos.suffix(2).reversed().map { info in
+            let older = Self.cheapestNeighbours(infos)
+            let sources = try infos[older...(older + 1)].reversed().map { info in
                 try created[info.name] ?? openSegments[info.name] ?? Segment(directory: directory, name: info.name)
             }
             let name = SegmentFormat.segmentName(next)
@@ -498,10 +500,30 @@ struct StorageEngine {
             let count = try SegmentWriter(directory: directory, indexes: indexes).write(
                 name: name, atMost: merge.capacity
             ) { try merge.next() }
-            infos.removeLast(2)
+            infos.replaceSubrange(older...(older + 1), with: [.init(name: name, documents: count)])
             created[name] = try Segment(directory: directory, name: name)
-            infos.append(.init(name: name, documents: count))
         }
+    }
+
+    /// The position of the older of the two neighbouring segments (oldest first) that a fold over
+    /// ``segmentLimit`` merges: of the pairs whose older segment holds at most 4× the newer's (the
+    /// size-tiered rule's), the one with the fewest documents together, the newest on a tie; the
+    /// cheapest pair when none is. Merging always the newest two would grow one segment by every
+    /// fold and rewrite it each time, making a long run of folds (a bulk import) quadratic; this
+    /// rewrites each document a logarithmic number of times, and leaves a large base alone.
+    static func cheapestNeighbours(_ segments: [Manifest.SegmentInfo]) -> Int {
+        var best: (position: Int, documents: Int, tiered: Bool)?
+        for older in stride(from: segments.count - 2, through: 0, by: -1) {
+            let documents = segments[older].documents + segments[older + 1].documents
+            let tiered = segments[older].documents <= 4 * segments[older + 1].documents
+            if let current = best,
+                (current.tiered && !tiered) || (current.tiered == tiered && current.documents <= documents)
+            {
+                continue
+            }
+            best = (older, documents, tiered)
+        }
+        return best?.position ?? 0
     }
 
     /// The merge the size-tiered rule wants next, as the position of the older of two neighbouring
