@@ -81,9 +81,10 @@ public struct ViewerFilters: Sendable, Equatable {
         isBlocked(uid) || mutedUsers[uid]?.isActive(at: now) == true
     }
 
-    /// The term lists of the mutes active at `now`, each as ``SearchTerms`` makes a query's terms.
+    /// The term lists of the mutes active at `now`, each as ``SearchTerms`` makes a query's terms,
+    /// in no order: every command of a user who mutes words asks, and only for membership.
     func activeTermLists(at now: Date) -> [[String]] {
-        mutedTerms.filter { $0.value.isActive(at: now) }.keys.sorted().map { $0.split(separator: " ").map(String.init) }
+        mutedTerms.compactMap { key, mute in mute.isActive(at: now) ? key.split(separator: " ").map(String.init) : nil }
     }
 
     // MARK: The document

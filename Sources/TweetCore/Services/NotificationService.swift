@@ -163,18 +163,24 @@ public final class NotificationService: Sendable {
 
     /// How many notifications the signed-in user has not seen: one batched read of their state
     /// document and their filters. Those their blocks and mutes hide are not counted: with any
-    /// filter, the unread ones are listed to count them (when there are at most
-    /// ``countedUnreadLimit``; past that, the badge only says there are many).
+    /// filter, the unread ones are read to count them (when there are at most
+    /// ``countedUnreadLimit``; past that, the badge only says there are many), deciding from the
+    /// documents what the listing decides from its join, without joining them.
     public func unreadCount() async throws -> Int {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
-        let found = try await store.getDocuments([statePath, ViewerFilters.path(of: me)])
-        let unread = NotificationBatch.state(found.first { $0.path == statePath }?.data).unread
-        guard unread > 0, unread <= Self.countedUnreadLimit,
-            let filters = found.first(where: { $0.path != statePath }).map({ ViewerFilters(fields: $0.data) }),
-            !RowFilter(filters, now: Date(), appliesMutes: true).isEmpty
-        else { return unread }
-        return try await fetchNotifications(limit: unread, unreadOnly: true).count
+        // The filters the session check read, when no listing took them first.
+        let checked = auth.takeCheckedFilters(of: me)
+        let found = try await store.getDocuments([statePath] + (checked == nil ? [ViewerFilters.path(of: me)] : []))
+        let state = NotificationBatch.state(found.first { $0.path == statePath }?.data)
+        guard state.unread > 0, state.unread <= Self.countedUnreadLimit else { return state.unread }
+        let filter = RowFilter(
+            ViewerFilters(fields: checked ?? found.first { $0.path != statePath }?.data), now: Date(),
+            appliesMutes: true)
+        guard !filter.isEmpty else { return state.unread }
+        return try await notifications(
+            of: me, limit: state.unread, before: nil, unreadOnly: true, state: state, filter: filter, joined: false
+        ).count
     }
 
     /// The most unread notifications counted one by one when filters may hide some.
@@ -188,12 +194,23 @@ public final class NotificationService: Sendable {
         -> [ActivityNotification]
     {
         let me = try await auth.requireUid()
+        let state = NotificationBatch.state(try await store.getDocument(NotificationBatch.statePath(of: me))?.data)
+        if unreadOnly && state.unread == 0 && before == nil { return [] }
+        return try await notifications(
+            of: me, limit: limit, before: before, unreadOnly: unreadOnly, state: state,
+            filter: try await tweets.rowFilter(appliesMutes: true), joined: true)
+    }
+
+    /// ``fetchNotifications(limit:before:unreadOnly:)`` with the state and filter read; not
+    /// `joined`, the notifications shown are found from the documents of their tweets and authors
+    /// alone, without the people and tweets a listing shows (to count them).
+    private func notifications(
+        of me: String, limit: Int, before: String?, unreadOnly: Bool, state: (unread: Int, seen: Date?),
+        filter: RowFilter, joined: Bool
+    ) async throws -> [ActivityNotification] {
         let collection = store.collection(Collections.notifications(of: me))
-        let (unread, seen) = NotificationBatch.state(
-            try await store.getDocument(NotificationBatch.statePath(of: me))?.data)
         // Newest first, so the unread ones come first and the first read one ends an unread listing.
         let query = collection.order(by: "timestamp", descending: true).limit(to: limit)
-        if unreadOnly && unread == 0 && before == nil { return [] }
         var paged = query
         if let before {
             guard let cursor = try await store.getDocument(collection.document(before)) else {
@@ -201,7 +218,6 @@ public final class NotificationService: Sendable {
             }
             paged = query.start(after: cursor)
         }
-        let filter = try await tweets.rowFilter(appliesMutes: true)
         var found: [ActivityNotification] = []
         // A page at a time; notifications the viewer's blocks and mutes hide are read past.
         pages: while true {
@@ -216,7 +232,7 @@ public final class NotificationService: Sendable {
                 else {
                     throw StoreError.undecodable(path: snapshot.path.description, reason: "it is not a notification")
                 }
-                let read = seen.map { time <= $0 } ?? false
+                let read = state.seen.map { time <= $0 } ?? false
                 if unreadOnly && read {
                     endsUnread = true
                     break
@@ -227,19 +243,8 @@ public final class NotificationService: Sendable {
                         id: snapshot.documentID, type: type, from: nil, fromUid: from, tweet: nil,
                         tweetId: data["tweetId"]?.stringValue, timestamp: time, read: read))
             }
-            // Who did each and the tweets, with the tweets' authors, in as few reads as the store allows.
-            let (shown, people) = try await tweets.fetchTweets(
-                withIDs: page.compactMap(\.tweetId), alsoUsers: page.map(\.fromUid))
-            for var notification in page {
-                notification.from = people[notification.fromUid]
-                notification.tweet = notification.tweetId.flatMap { shown[$0] }
-                // Their reply, quote or mention: a muted word in it, or a hidden author, hides it;
-                // so does the join leaving it out (a protected account's the viewer may not see).
-                if notification.type != .like, notification.type != .retweet, notification.tweetId != nil,
-                    notification.tweet.map(filter.hides) ?? true
-                {
-                    continue
-                }
+            for notification in try await joined ? join(page, filter: filter) : shown(page, filter: filter, viewer: me)
+            {
                 found.append(notification)
                 if found.count == limit { break pages }
             }
@@ -247,6 +252,45 @@ public final class NotificationService: Sendable {
             paged = query.start(after: last)
         }
         return found
+    }
+
+    /// Whether a notification is shown only with its tweet: someone's reply, quote or mention, which
+    /// a muted word in it, a hidden author or a protected account the viewer may not see hides.
+    private static func needsItsTweet(_ notification: ActivityNotification) -> Bool {
+        notification.type != .like && notification.type != .retweet && notification.tweetId != nil
+    }
+
+    /// `page` with who did each and their tweets, with the tweets' authors, in as few reads as the
+    /// store allows; those whose tweet is hidden, or that the join leaves out, are left out.
+    private func join(_ page: [ActivityNotification], filter: RowFilter) async throws -> [ActivityNotification] {
+        let (shown, people) = try await tweets.fetchTweets(
+            withIDs: page.compactMap(\.tweetId), alsoUsers: page.map(\.fromUid))
+        return page.compactMap { notification in
+            var notification = notification
+            notification.from = people[notification.fromUid]
+            notification.tweet = notification.tweetId.flatMap { shown[$0] }
+            if Self.needsItsTweet(notification), notification.tweet.map(filter.hides) ?? true { return nil }
+            return notification
+        }
+    }
+
+    /// Those of `page` that ``join(_:filter:)`` keeps, found from the documents of the tweets that
+    /// decide and of their authors: the same rules, without reading what is only shown.
+    private func shown(_ page: [ActivityNotification], filter: RowFilter, viewer: String) async throws
+        -> [ActivityNotification]
+    {
+        let ids = Set(page.filter(Self.needsItsTweet).compactMap(\.tweetId))
+        guard !ids.isEmpty else { return page }
+        let found = try await store.getDocuments(ids.map { store.collection(Collections.tweets).document($0) })
+        let byID = Dictionary(found.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
+        let authors = try await users.fetchUsers(withUids: found.compactMap { $0.data["uid"]?.stringValue })
+        let hidden = try await users.hiddenProtected(authors.values, viewer: viewer)
+        return page.filter { notification in
+            guard Self.needsItsTweet(notification) else { return true }
+            guard let tweet = notification.tweetId.flatMap({ byID[$0] }), let author = tweet.data["uid"]?.stringValue
+            else { return false }
+            return !hidden.contains(author) && !filter.hides(tweet: tweet)
+        }
     }
 
     /// Moves the marker to notification `newest` (the newest one shown), if it is newer than the

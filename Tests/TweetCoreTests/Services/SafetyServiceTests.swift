@@ -155,6 +155,45 @@ struct SafetyServiceTests {
         #expect(try await services.notifications.unreadCount() == 3)
     }
 
+    /// The badge counts from the documents what the listing decides from its join: a muted word in
+    /// a reply or quote, a muted account, and a protected account the viewer no longer follows.
+    @Test(arguments: StoreLayout.allCases)
+    func theUnreadCountIsWhatTheUnreadListingShows(_ layout: StoreLayout) async throws {
+        let services = try env.makeServices(layout)
+        let ada = try await env.addUser("ada", to: services)
+        let bob = try await env.addUser("bob", to: services)
+        let cy = try await env.addUser("cy", to: services)
+        let dee = try await env.addUser("dee", to: services)
+        try await env.signIn(cy, in: services)
+        #expect(try await services.users.setProtected(true))
+        try await env.signIn(ada, in: services)
+        #expect(try await services.users.follow(uid: cy.id).after == .requested)
+        let adas = try await env.post("ada's", as: ada, in: services)
+        try await env.signIn(cy, in: services)
+        try await services.users.approveRequest(from: ada.id)
+        _ = try await services.tweets.uploadTweet(caption: "cy answers", replyTo: adas.id)
+        try await env.signIn(bob, in: services)
+        try await services.tweets.likeTweet(id: adas.id)
+        _ = try await services.tweets.uploadTweet(caption: "spoilers inside", replyTo: adas.id)
+        _ = try await services.tweets.uploadTweet(caption: "bob quotes", quote: adas.id)
+        try await env.signIn(dee, in: services)
+        _ = try await services.tweets.uploadTweet(caption: "SPOILERS quoted", quote: adas.id)
+        _ = try await services.tweets.uploadTweet(caption: "dee answers", replyTo: adas.id)
+        try await env.signIn(ada, in: services)
+        let everything = try await services.notifications.fetchNotifications(limit: 50, unreadOnly: true)
+        #expect(try await services.notifications.unreadCount() == everything.count)
+        try await services.users.unfollow(uid: cy.id)
+        try await services.safety.mute(.words("spoilers"))
+        try await services.safety.mute(.user(bob.id))
+        let shown = try await services.notifications.fetchNotifications(limit: 50, unreadOnly: true)
+        #expect(shown.map(\.fromUid) == [dee.id], "dee's reply; not dee's muted quote, bob, or cy's protected reply")
+        #expect(try await services.notifications.unreadCount() == shown.count)
+        try await services.safety.unmute(.user(bob.id))
+        let again = try await services.notifications.fetchNotifications(limit: 50, unreadOnly: true)
+        #expect(again.count == 3, "bob's like and quote are back; his muted reply is not")
+        #expect(try await services.notifications.unreadCount() == again.count)
+    }
+
     @Test func badMutesAreRefusedAndChangeNothing() async throws {
         let services = try env.makeServices()
         let ada = try await env.addUser("ada", to: services)
