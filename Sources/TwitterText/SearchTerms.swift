@@ -63,6 +63,53 @@ public enum SearchTerms {
         return terms + forms
     }
 
+    /// Whether any term of `caption` (a word, pair, character or particle-less Korean word, as
+    /// ``terms(caption:entities:)`` makes them, but without their caps) is one `matches` takes:
+    /// for a mute, which asks of every row a listing reads. The caption is split at ASCII spaces
+    /// and punctuation, which no term spans; a stretch of plain ASCII letters and digits is one
+    /// lowercased word, read without building the rest, and only a stretch holding other
+    /// characters is made into terms the whole way.
+    public static func anyTerm(in caption: String, _ matches: (String) -> Bool) -> Bool {
+        var caption = caption
+        return caption.withUTF8 { bytes in
+            var start = 0
+            var word: [UInt8] = []
+            var plain = true
+            func matchesStretch(upTo end: Int) -> Bool {
+                defer {
+                    word.removeAll(keepingCapacity: true)
+                    (plain, start) = (true, end + 1)
+                }
+                guard end > start else { return false }
+                if plain { return matches(String(decoding: word.prefix(maximumLength), as: UTF8.self)) }
+                let stretch = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+                var found = false
+                scan(
+                    stretch,
+                    word: { word in
+                        if !found { found = matches(word) || stems(word).contains(where: matches) }
+                    },
+                    ideographs: { run in
+                        if !found {
+                            found =
+                                pairs(run).contains(where: matches)
+                                || run.contains { matches(String(Character($0))) }
+                        }
+                    })
+                return found
+            }
+            for (index, byte) in bytes.enumerated() {
+                switch byte {
+                case 0x30...0x39, 0x61...0x7A: word.append(byte)
+                case 0x41...0x5A: word.append(byte + 0x20)
+                case 0x80...: plain = false
+                default: if matchesStretch(upTo: index) { return true }
+                }
+            }
+            return matchesStretch(upTo: bytes.count)
+        }
+    }
+
     /// The words and character pairs of `text`, folded: the terms a tweet's text gives before its
     /// characters and particle-less Korean words.
     static func words(_ text: String) -> [String] {

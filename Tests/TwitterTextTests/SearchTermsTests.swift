@@ -29,6 +29,23 @@ struct SearchTermsTests {
         }
     }
 
+    /// A mute looks for its words without making a tweet's terms: it must be asked exactly the
+    /// terms the tweet is indexed by, in every script, and say yes as soon as one matches.
+    @Test func anyTermIsAskedExactlyTheTermsOfTheCaption() {
+        let captions = [
+            "Hello, World! It's 2026 and SwiftUI_rocks", "Café CRÈME brûlée, naïve!", "明日東京に行きます",
+            "今日はSwiftを書いた 🙏 #東京", "고양이를 좋아해요, 고양이가 좋아", "iOS開発、ｆｕｌｌ ｗｉｄｔｈ ﬁne",
+            "Straße ÅNGSTRÖM... emoji👩‍💻between", "", "  ", "猫", "x" + String(repeating: "y", count: 60) + " z",
+        ]
+        for caption in captions {
+            var asked: Set<String> = []
+            #expect(!SearchTerms.anyTerm(in: caption) { asked.insert($0).inserted && false }, "\(caption)")
+            #expect(asked == Set(SearchTerms.terms(caption: caption, entities: TweetEntities())), "\(caption)")
+            for term in asked { #expect(SearchTerms.anyTerm(in: caption) { $0 == term }, "\(term)") }
+            #expect(!SearchTerms.anyTerm(in: caption) { $0 == "absent" })
+        }
+    }
+
     @Test func theTrendHourIsTheUTCHourInTenDigits() {
         #expect(SearchIndex.hour(Date(timeIntervalSince1970: 0)) == "1970010100")
         #expect(SearchIndex.hour(Date(timeIntervalSince1970: 1_796_031_660)) == "2026113009")

@@ -376,12 +376,19 @@ struct RowFilter: Sendable {
         hidesAuthor(tweet.uid) || hasMutedTerm(caption: tweet.caption, entities: tweet.entities ?? TweetEntities())
     }
 
+    /// Whether the tweet has a muted term. A muted word is looked for in the caption without
+    /// making all its terms (every row a listing reads is asked), and so past the cap on the terms
+    /// a tweet is indexed by: a muted word hides a tweet wherever it is in it. Muted phrases need
+    /// the whole set.
     private func hasMutedTerm(caption: String, entities: TweetEntities) -> Bool {
         guard !termLists.isEmpty else { return false }
-        let terms = SearchTerms.terms(caption: caption, entities: entities)
-        if terms.contains(where: singleTerms.contains) { return true }
+        if !singleTerms.isEmpty {
+            for tag in entities.hashtags where singleTerms.contains("#" + SearchTerms.fold(tag)) { return true }
+            for name in entities.mentions where singleTerms.contains("@" + name.lowercased()) { return true }
+            if SearchTerms.anyTerm(in: caption, singleTerms.contains) { return true }
+        }
         guard !multiTermLists.isEmpty else { return false }
-        let all = Set(terms)
+        let all = Set(SearchTerms.terms(caption: caption, entities: entities))
         return multiTermLists.contains { list in list.allSatisfy(all.contains) }
     }
 }
