@@ -131,11 +131,13 @@ public enum SearchTerms {
     /// Calls `word` with each folded word of `text` and `ideographs` with each run of characters
     /// written without spaces, in order.
     private static func scan(_ text: String, word: (String) -> Void, ideographs: ([Unicode.Scalar]) -> Void) {
-        var current = String.UnicodeScalarView()
+        // The word's UTF-8, not a String.UnicodeScalarView: that view's generic mutations are not
+        // specialized, and each looks up protocol conformances at run time on first use.
+        var current: [UInt8] = []
         var run: [Unicode.Scalar] = []
         func endWord() {
             guard !current.isEmpty else { return }
-            word(fold(String(current)))
+            word(fold(String(decoding: current, as: UTF8.self)))
             current.removeAll(keepingCapacity: true)
         }
         func endRun() {
@@ -149,7 +151,7 @@ public enum SearchTerms {
                 run.append(scalar)
             } else if isWordScalar(scalar) {
                 endRun()
-                current.append(scalar)
+                UTF8.encode(scalar) { current.append($0) }
             } else {
                 endWord()
                 endRun()
@@ -162,12 +164,15 @@ public enum SearchTerms {
     /// A run's overlapping pairs of characters, or the lone character of a run of one.
     private static func pairs(_ run: [Unicode.Scalar]) -> [String] {
         guard run.count > 1 else { return run.map { String(Character($0)) } }
-        return (0..<(run.count - 1)).map { index in
-            var pair = String.UnicodeScalarView()
-            pair.append(run[index])
-            pair.append(run[index + 1])
-            return String(pair)
-        }
+        return (0..<(run.count - 1)).map { index in string(run[index...(index + 1)]) }
+    }
+
+    /// The text of `scalars`, made from their UTF-8 (see ``scan(_:word:ideographs:)`` for why).
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count * 4)
+        for scalar in scalars { UTF8.encode(scalar) { bytes.append($0) } }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Korean particles (josa) that follow a noun, longest first so that `으로` wins over `로`
@@ -185,9 +190,7 @@ public enum SearchTerms {
         let scalars = Array(word.unicodeScalars)
         for particle in particles where scalars.count > particle.count {
             guard scalars.suffix(particle.count).elementsEqual(particle) else { continue }
-            var stem = String.UnicodeScalarView()
-            stem.append(contentsOf: scalars.dropLast(particle.count))
-            return String(stem)
+            return string(scalars.dropLast(particle.count))
         }
         return nil
     }
