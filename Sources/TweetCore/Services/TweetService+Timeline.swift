@@ -232,13 +232,18 @@ extension TweetService {
             while page.count + items.count < limit {
                 // Rows read past are replaced by as many as the share kept so far says the page
                 // needs: each merged query has a cost of its own (a following feed's is its many
-                // authors), which reading a row at a time would pay for every hidden row, while
-                // reading a whole page each time would read and join rows never shown.
+                // authors; one after the first also finds its cursor in every segment's index),
+                // which reading a row at a time would pay for every hidden row, while reading a
+                // whole page each time would read and join rows never shown. A viewer's filters
+                // hide a share only reading tells: see ``readSize(needed:limit:filtered:read:shown:)``.
                 let missing = limit - page.count - items.count
-                let wanted = rowsKept == 0 ? limit : min(limit, (missing * rowsRead + rowsKept - 1) / rowsKept)
+                let wanted =
+                    filter.isEmpty
+                    ? (rowsKept == 0 ? limit : min(limit, (missing * rowsRead + rowsKept - 1) / rowsKept))
+                    : Self.readSize(needed: missing, limit: limit, filtered: true, read: rowsRead, shown: rowsKept)
                 let rows = try await store.runMergedQuery([tweets, retweets], limit: wanted)
                 rowsRead += rows.count
-                if !filter.isEmpty {
+                if !filter.isEmpty, rows.contains(where: { $0.query == 1 }) {
                     let unread = Set(
                         rows.filter { $0.query == 1 }.compactMap { $0.snapshot.data["tweetId"]?.stringValue }
                             .filter { originals[$0] == nil })

@@ -445,17 +445,41 @@ public final class TweetService: Sendable {
             guard let cursor = found.first(where: { $0.path == cursorPath }) else { throw TweetError.notFound(before) }
             query = query.start(after: cursor)
         }
-        // Rows the filter or a protected account hides are read past, a page at a time, until the
-        // page is full or the tweets end.
+        // Rows the filter or a protected account hides are read past until the page is full or
+        // the tweets end. The rows the filter lets through are joined once there are enough of
+        // them (a protected account's, which only the join finds, are read past after it).
         var kept: [Tweet] = []
-        while true {
-            let batch = try await query.getDocuments()
-            let shown = filter.isEmpty ? batch : batch.filter { !filter.hides(tweet: $0) }
-            kept += try await hydrate(shown, filter: filter).prefix(limit - kept.count)
-            guard kept.count < limit, batch.count == limit, let last = batch.last else { break }
-            query = query.start(after: last)
+        var pending: [DocumentSnapshot] = []  // read, not hidden by the filter, not joined yet
+        var (rowsRead, rowsShown, exhausted) = (0, 0, false)
+        while kept.count < limit {
+            let missing = limit - kept.count
+            while pending.count < missing, !exhausted {
+                let size = Self.readSize(
+                    needed: missing - pending.count, limit: limit, filtered: !filter.isEmpty, read: rowsRead,
+                    shown: rowsShown)
+                let batch = try await query.limit(to: size).getDocuments()
+                let shown = filter.isEmpty ? batch : batch.filter { !filter.hides(tweet: $0) }
+                (rowsRead, rowsShown) = (rowsRead + batch.count, rowsShown + shown.count)
+                pending += shown
+                exhausted = batch.count < size
+                if let last = batch.last { query = query.start(after: last) }
+            }
+            guard !pending.isEmpty else { break }
+            let joined = Array(pending.prefix(missing))
+            pending.removeFirst(joined.count)
+            kept += try await hydrate(joined, filter: filter)
         }
         return kept
+    }
+
+    /// How many rows a listing reads next when it needs `needed` more: a page without a filter;
+    /// with one, which hides a share only reading tells, half as many again as the share shown so
+    /// far says it needs, and two pages at first, since each read after the first also finds its
+    /// cursor in every segment's index, which costs more than a few rows too many.
+    static func readSize(needed: Int, limit: Int, filtered: Bool, read: Int, shown: Int) -> Int {
+        guard filtered else { return limit }
+        guard shown > 0 else { return 2 * limit }
+        return min(2 * limit, max(needed, (3 * needed * read + 2 * shown - 1) / (2 * shown)))
     }
 
     /// The viewer's filter for one account's tabs (blocks only), read in one batch with what says

@@ -82,6 +82,19 @@ struct TweetServiceReadCostTests {
 
     /// The session check reads the viewer's blocks and mutes with the session, so the first
     /// listing after it reads nothing more for them.
+    /// A filter hiding every other row costs one read of rows and one join, not one of each per
+    /// half page: a filtered listing reads ahead of what it expects to keep.
+    @Test(arguments: [Page.everyone, .following])
+    func aFilterHidingHalfTheRowsCostsOneReadOfRowsAndOneJoin(_ page: Page) async throws {
+        for index in stride(from: 1, to: 26, by: 2) { try await services.safety.mute(.words("author\(index)")) }
+        _ = try await load(page, limit: 1)  // the first listing takes the filters the session check read
+        let (counts, tweets) = try await reads(page, limit: 10)
+        #expect(tweets.count == 10)
+        #expect(tweets.allSatisfy { ($0.user.map { Int($0.username.dropFirst(6)) ?? 1 } ?? 1) % 2 == 0 })
+        #expect(counts.runQuery == 1, "\(counts)")
+        #expect(counts.getDocuments <= (page == .following ? 3 : 2), "the filters, then one join: \(counts)")
+    }
+
     @Test func theFirstListingTakesTheFiltersTheSessionCheckRead() async throws {
         try await env.signIn(viewer, in: services)
         counting.reset()
