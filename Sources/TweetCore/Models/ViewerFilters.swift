@@ -68,12 +68,12 @@ public struct ViewerFilters: Sendable, Equatable {
     public var isEmpty: Bool { blocking.isEmpty && blockedBy.isEmpty && mutedUsers.isEmpty && mutedTerms.isEmpty }
 
     /// Whether rows by `uid` are kept from this user: blocked either way.
-    public func isBlocked(_ uid: String) -> Bool { blocking[uid] != nil || blockedBy[uid] != nil }
+    public func isBlocked(_ uid: String) -> Bool { blocking.contains(uid) || blockedBy.contains(uid) }
 
     /// What a block between this user and `uid` (named `username`) refuses, as one sentence: the
     /// blocker is told to unblock; the blocked one only that they are blocked.
     func blockError(_ uid: String, username: String) -> SafetyError {
-        blocking[uid] != nil ? .youBlocked(username: username) : .blockedYou(username: username)
+        blocking.contains(uid) ? .youBlocked(username: username) : .blockedYou(username: username)
     }
 
     /// Whether `uid`'s tweets are hidden from feeds, searches, threads and notifications at `now`.
@@ -174,6 +174,10 @@ extension ViewerFilters.Mute {
 /// not trusted, and a damaged entry must not hide or show more than it says.
 struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
     private var text = ""
+    /// Where each line's uid starts and ends in `text`, in pairs: found once by the walk that
+    /// checks the order, so that a lookup (every row of a listing asks several) compares uids
+    /// only, by halves, rather than looking for the lines' bounds byte by byte each time.
+    private var bounds: [Int32] = []
     /// The lines or entries of the document's value that were left out.
     private(set) var dropped = 0
 
@@ -183,10 +187,12 @@ struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
     /// versions before the lines wrote it).
     init(_ value: JSONValue?) {
         switch value {
-        case .string(let text)? where Self.isInOrder(text):
-            self.init()
-            self.text = text
         case .string(let text)?:
+            if let bounds = Self.bounds(ofLinesInOrder: text) {
+                self.init()
+                (self.text, self.bounds) = (text, bounds)
+                return
+            }
             let lines = text.split(separator: "/", omittingEmptySubsequences: false)
             self.init(lines: lines.compactMap { Self.entry(ofLine: $0) })
             dropped = lines.count - count
@@ -209,6 +215,8 @@ struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
         text = unique.sorted { ByteOrder.precedes($0.0, $1.0) }
             .map { ([$0.0] + $0.1.times).joined(separator: " ") }
             .joined(separator: "/")
+        // Sorted, unique, with no space or `/` in a uid: the walk finds every line in order.
+        bounds = Self.bounds(ofLinesInOrder: text) ?? []
     }
 
     /// A uid as a line can hold it: not empty, without a space or a `/`.
@@ -225,29 +233,32 @@ struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
         return (String(uid), entry)
     }
 
-    /// Whether each line of `text` has a uid of its own that sorts after the one before, and
-    /// something after it: a walk over the bytes with `memchr`, comparing each uid with the last.
-    private static func isInOrder(_ text: String) -> Bool {
+    /// Where each line's uid starts and ends, in pairs, when each line of `text` has a uid of its
+    /// own that sorts after the one before, and something after it; `nil` otherwise. A walk over
+    /// the bytes with `memchr`, comparing each uid with the last.
+    private static func bounds(ofLinesInOrder text: String) -> [Int32]? {
         var text = text
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return true }
+        return text.withUTF8 { bytes -> [Int32]? in
+            guard let base = bytes.baseAddress, bytes.count < Int(Int32.max) else { return bytes.isEmpty ? [] : nil }
             func find(_ byte: UInt8, from start: Int, to end: Int) -> Int {
                 guard start < end, let found = memchr(base + start, Int32(byte), end - start) else { return end }
                 return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
             }
+            var bounds: [Int32] = []
             var previous: Range<Int>?
             var start = 0
             while start < bytes.count {
                 let end = find(0x2F, from: start, to: bytes.count)
                 let uidEnd = find(0x20, from: start, to: end)
-                guard uidEnd > start, uidEnd < end else { return false }  // no uid, or nothing after it
+                guard uidEnd > start, uidEnd < end else { return nil }  // no uid, or nothing after it
                 let uid = start..<uidEnd
-                if let previous, compare(bytes, previous, uid) != .orderedAscending { return false }
+                if let previous, compare(bytes, previous, uid) != .orderedAscending { return nil }
                 previous = uid
-                if end == bytes.count - 1 { return false }  // a separator ends the text
+                bounds += [Int32(start), Int32(uidEnd)]
+                if end == bytes.count - 1 { return nil }  // a separator ends the text
                 start = end + 1
             }
-            return true
+            return bounds
         }
     }
 
@@ -257,33 +268,40 @@ struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
         ByteOrder.compare(UnsafeBufferPointer(rebasing: bytes[a]), UnsafeBufferPointer(rebasing: bytes[b]))
     }
 
-    /// The line of `uid`, found by halves: a byte in the middle of what is left, back to the start
-    /// of its line, and the uid there compared with the one asked for.
-    private func line(of uid: String) -> String? {
+    /// The position among the lines of `uid`'s line, found by halves over the uids' bounds.
+    private func index(of uid: String) -> Int? {
         var text = text
         var target = uid
         return text.withUTF8 { bytes in
             target.withUTF8 { wanted in
-                var low = 0
-                var high = bytes.count
+                var (low, high) = (0, bounds.count / 2)
                 while low < high {
-                    var start = (low + high) / 2
-                    while start > low, bytes[start - 1] != 0x2F { start -= 1 }
-                    var end = start
-                    while end < high, bytes[end] != 0x2F { end += 1 }
-                    var uidEnd = start
-                    while uidEnd < end, bytes[uidEnd] != 0x20 { uidEnd += 1 }
-                    switch ByteOrder.compare(UnsafeBufferPointer(rebasing: bytes[start..<uidEnd]), wanted) {
-                    case .orderedSame:
-                        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-                    case .orderedAscending: low = end + 1
-                    case .orderedDescending: high = start
+                    let middle = (low + high) / 2
+                    let uid = Int(bounds[2 * middle])..<Int(bounds[2 * middle + 1])
+                    switch ByteOrder.compare(UnsafeBufferPointer(rebasing: bytes[uid]), wanted) {
+                    case .orderedSame: return middle
+                    case .orderedAscending: low = middle + 1
+                    case .orderedDescending: high = middle
                     }
                 }
                 return nil
             }
         }
     }
+
+    /// The line of `uid`, if it has one.
+    private func line(of uid: String) -> String? {
+        guard let index = index(of: uid) else { return nil }
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: Int(bounds[2 * index]))
+        let end =
+            2 * index + 2 < bounds.count
+            ? utf8.index(utf8.startIndex, offsetBy: Int(bounds[2 * index + 2]) - 1) : utf8.endIndex
+        return String(text[start..<end])
+    }
+
+    /// Whether `uid` has a line, without reading its entry.
+    func contains(_ uid: String) -> Bool { index(of: uid) != nil }
 
     subscript(uid: String) -> Entry? {
         get { line(of: uid).flatMap { Self.entry(ofLine: Substring($0))?.1 } }
@@ -302,7 +320,7 @@ struct FilterEntries<Entry: FilterEntry>: Sendable, Equatable {
     }
 
     /// How many accounts there are.
-    var count: Int { text.isEmpty ? 0 : text.utf8.count { $0 == 0x2F } + 1 }
+    var count: Int { bounds.count / 2 }
     var isEmpty: Bool { text.isEmpty }
     /// The uids with an entry that reads.
     var keys: [String] { Array(all.keys) }

@@ -380,30 +380,39 @@ extension TweetService {
         // One term and no author: the driver's tweets are exactly the results.
         let checks = query.terms.count > 1 || author != nil
         var found: [Tweet] = []
-        let batch = max(limit, 20)
-        while found.count < limit, !candidates.isFinished {
-            let snapshots = try await candidates.next(batch, store: store)
-            // Matched until the page would be full, then joined; the join leaves out tweets of
-            // protected accounts the viewer may not see, so matching goes on in the same batch
-            // (the next one starts after it) until the page is full.
-            var matched: [DocumentSnapshot] = []
-            for snapshot in snapshots {
-                guard found.count < limit else { break }
-                if !filter.isEmpty, filter.hides(tweet: snapshot) { continue }
-                if checks {
-                    if let author, snapshot.data["uid"]?.stringValue != author { continue }
-                    let record = try snapshot.data(as: TweetRecord.self)
-                    let terms = SearchTerms.terms(
-                        caption: record.caption, entities: record.entities ?? TweetEntities())
-                    guard wanted.isSubset(of: terms) else { continue }
-                }
-                matched.append(snapshot)
-                if found.count + matched.count == limit {
-                    found += try await hydrate(matched, filter: filter)
-                    matched = []
+        // Candidates are matched, and those the page needs are joined once there are enough; the
+        // join leaves out tweets of protected accounts the viewer may not see, so matching goes
+        // on (the next read starts after the last candidate read) until the page is full. A
+        // filtered viewer reads ahead of what it expects to keep, as a listing does.
+        var pending: [DocumentSnapshot] = []  // matched, not joined yet
+        var (rowsRead, rowsShown) = (0, 0)
+        while found.count < limit {
+            let missing = limit - found.count
+            while pending.count < missing, !candidates.isFinished {
+                let size = max(
+                    limit, 20,
+                    Self.readSize(
+                        needed: missing - pending.count, limit: limit, filtered: !filter.isEmpty, read: rowsRead,
+                        shown: rowsShown))
+                let snapshots = try await candidates.next(size, store: store)
+                rowsRead += snapshots.count
+                for snapshot in snapshots {
+                    if !filter.isEmpty, filter.hides(tweet: snapshot) { continue }
+                    if checks {
+                        if let author, snapshot.data["uid"]?.stringValue != author { continue }
+                        let record = try snapshot.data(as: TweetRecord.self)
+                        let terms = SearchTerms.terms(
+                            caption: record.caption, entities: record.entities ?? TweetEntities())
+                        guard wanted.isSubset(of: terms) else { continue }
+                    }
+                    pending.append(snapshot)
+                    rowsShown += 1
                 }
             }
-            found += try await hydrate(matched, filter: filter)
+            guard !pending.isEmpty else { break }
+            let joined = Array(pending.prefix(missing))
+            pending.removeFirst(joined.count)
+            found += try await hydrate(joined, filter: filter)
         }
         return found
     }
