@@ -218,38 +218,65 @@ public final class NotificationService: Sendable {
             }
             paged = query.start(after: cursor)
         }
+        // Read in batches, newest first; those the viewer's blocks and mutes hide are read past,
+        // deciding from the notification and its tweet's document, before any join. What the
+        // page needs of the rest is joined (or, to count, checked against protected accounts),
+        // which can leave out more, and then the rest of the batch is taken, or more read.
         var found: [ActivityNotification] = []
-        // A page at a time; notifications the viewer's blocks and mutes hide are read past.
-        pages: while true {
-            let batch = try await paged.getDocuments()
-            var page: [ActivityNotification] = []
-            var endsUnread = false
-            for snapshot in batch {
-                let data = snapshot.data
-                guard let type = data["type"]?.stringValue.flatMap(ActivityNotification.Kind.init(rawValue:)),
-                    let from = data["from"]?.stringValue,
-                    let time = data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:))
-                else {
-                    throw StoreError.undecodable(path: snapshot.path.description, reason: "it is not a notification")
+        var pending: [(notification: ActivityNotification, tweet: DocumentSnapshot?)] = []
+        var (rowsRead, rowsShown, exhausted) = (0, 0, false)
+        let tweetsCollection = store.collection(Collections.tweets)
+        while found.count < limit {
+            let missing = limit - found.count
+            while pending.count < missing, !exhausted {
+                // An unread listing (or count) asks for all the unread ones at once already.
+                let size =
+                    unreadOnly
+                    ? limit
+                    : TweetService.readSize(
+                        needed: missing - pending.count, limit: limit, filtered: !filter.isEmpty, read: rowsRead,
+                        shown: rowsShown)
+                let batch = try await paged.limit(to: size).getDocuments()
+                rowsRead += batch.count
+                exhausted = batch.count < size
+                if let last = batch.last { paged = query.start(after: last) }
+                var page: [ActivityNotification] = []
+                for snapshot in batch {
+                    let data = snapshot.data
+                    guard let type = data["type"]?.stringValue.flatMap(ActivityNotification.Kind.init(rawValue:)),
+                        let from = data["from"]?.stringValue,
+                        let time = data["timestamp"]?.stringValue.flatMap(Timestamp.date(from:))
+                    else {
+                        throw StoreError.undecodable(
+                            path: snapshot.path.description, reason: "it is not a notification")
+                    }
+                    let read = state.seen.map { time <= $0 } ?? false
+                    if unreadOnly && read {
+                        exhausted = true
+                        break
+                    }
+                    if filter.hidesAuthor(from) { continue }
+                    page.append(
+                        ActivityNotification(
+                            id: snapshot.documentID, type: type, from: nil, fromUid: from, tweet: nil,
+                            tweetId: data["tweetId"]?.stringValue, timestamp: time, read: read))
                 }
-                let read = state.seen.map { time <= $0 } ?? false
-                if unreadOnly && read {
-                    endsUnread = true
-                    break
+                // The tweets a listing shows, or only those that decide, for a count.
+                let ids = Set(page.filter { joined || Self.needsItsTweet($0) }.compactMap(\.tweetId))
+                let read = ids.isEmpty ? [] : try await store.getDocuments(ids.map { tweetsCollection.document($0) })
+                let byID = Dictionary(read.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
+                for notification in page {
+                    let tweet = notification.tweetId.flatMap { byID[$0] }
+                    // Their reply, quote or mention: gone, or with a muted word or a hidden author.
+                    if Self.needsItsTweet(notification), tweet.map(filter.hides(tweet:)) ?? true { continue }
+                    pending.append((notification, tweet))
+                    rowsShown += 1
                 }
-                if filter.hidesAuthor(from) { continue }
-                page.append(
-                    ActivityNotification(
-                        id: snapshot.documentID, type: type, from: nil, fromUid: from, tweet: nil,
-                        tweetId: data["tweetId"]?.stringValue, timestamp: time, read: read))
             }
-            for notification in try await joined ? join(page, filter: filter) : shown(page, filter: filter, viewer: me)
-            {
-                found.append(notification)
-                if found.count == limit { break pages }
-            }
-            guard !endsUnread, batch.count == limit, let last = batch.last else { break }
-            paged = query.start(after: last)
+            guard !pending.isEmpty else { break }
+            let taken = Array(pending.prefix(missing))
+            pending.removeFirst(taken.count)
+            found += try await joined ? join(taken) : shown(taken, viewer: me)
         }
         return found
     }
@@ -260,36 +287,37 @@ public final class NotificationService: Sendable {
         notification.type != .like && notification.type != .retweet && notification.tweetId != nil
     }
 
-    /// `page` with who did each and their tweets, with the tweets' authors, in as few reads as the
-    /// store allows; those whose tweet is hidden, or that the join leaves out, are left out.
-    private func join(_ page: [ActivityNotification], filter: RowFilter) async throws -> [ActivityNotification] {
-        let (shown, people) = try await tweets.fetchTweets(
-            withIDs: page.compactMap(\.tweetId), alsoUsers: page.map(\.fromUid))
-        return page.compactMap { notification in
+    /// Notifications with who did each and their tweets (already read), with the tweets' authors,
+    /// in one batched read; those whose tweet the join leaves out (a protected account's the viewer
+    /// may not see) are left out when they are shown only with it.
+    private func join(_ taken: [(notification: ActivityNotification, tweet: DocumentSnapshot?)]) async throws
+        -> [ActivityNotification]
+    {
+        var unique: [String: DocumentSnapshot] = [:]
+        for case let (_, tweet?) in taken { unique[tweet.documentID] = tweet }
+        let (joined, people) = try await tweets.hydrate(
+            Array(unique.values), alsoUsers: taken.map(\.notification.fromUid))
+        let shown = Dictionary(joined.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return taken.compactMap { notification, _ in
             var notification = notification
             notification.from = people[notification.fromUid]
             notification.tweet = notification.tweetId.flatMap { shown[$0] }
-            if Self.needsItsTweet(notification), notification.tweet.map(filter.hides) ?? true { return nil }
+            if Self.needsItsTweet(notification), notification.tweet == nil { return nil }
             return notification
         }
     }
 
-    /// Those of `page` that ``join(_:filter:)`` keeps, found from the documents of the tweets that
-    /// decide and of their authors: the same rules, without reading what is only shown.
-    private func shown(_ page: [ActivityNotification], filter: RowFilter, viewer: String) async throws
-        -> [ActivityNotification]
+    /// Those of `taken` that ``join(_:)`` keeps, found from the documents of their authors alone:
+    /// the same rule, without reading what is only shown.
+    private func shown(_ taken: [(notification: ActivityNotification, tweet: DocumentSnapshot?)], viewer: String)
+        async throws -> [ActivityNotification]
     {
-        let ids = Set(page.filter(Self.needsItsTweet).compactMap(\.tweetId))
-        guard !ids.isEmpty else { return page }
-        let found = try await store.getDocuments(ids.map { store.collection(Collections.tweets).document($0) })
-        let byID = Dictionary(found.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
-        let authors = try await users.fetchUsers(withUids: found.compactMap { $0.data["uid"]?.stringValue })
+        let authors = try await users.fetchUsers(
+            withUids: Set(taken.compactMap { $0.tweet?.data["uid"]?.stringValue }))
         let hidden = try await users.hiddenProtected(authors.values, viewer: viewer)
-        return page.filter { notification in
-            guard Self.needsItsTweet(notification) else { return true }
-            guard let tweet = notification.tweetId.flatMap({ byID[$0] }), let author = tweet.data["uid"]?.stringValue
-            else { return false }
-            return !hidden.contains(author) && !filter.hides(tweet: tweet)
+        return taken.compactMap { notification, tweet in
+            guard Self.needsItsTweet(notification) else { return notification }
+            return tweet?.data["uid"]?.stringValue.map(hidden.contains) == false ? notification : nil
         }
     }
 
