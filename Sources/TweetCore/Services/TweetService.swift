@@ -473,13 +473,14 @@ public final class TweetService: Sendable {
     }
 
     /// How many rows a listing reads next when it needs `needed` more: a page without a filter;
-    /// with one, which hides a share only reading tells, half as many again as the share shown so
-    /// far says it needs, and two pages at first, since each read after the first also finds its
-    /// cursor in every segment's index, which costs more than a few rows too many.
+    /// with one, which hides a share only reading tells, twice as many as the share shown so far
+    /// says it needs, at least half a page, and two pages at first, since each read after the
+    /// first also finds its cursor in every segment's index, which costs more than a few rows too
+    /// many.
     static func readSize(needed: Int, limit: Int, filtered: Bool, read: Int, shown: Int) -> Int {
         guard filtered else { return limit }
         guard shown > 0 else { return 2 * limit }
-        return min(2 * limit, max(needed, (3 * needed * read + 2 * shown - 1) / (2 * shown)))
+        return min(2 * limit, max(needed, (limit + 1) / 2, (2 * needed * read + shown - 1) / shown))
     }
 
     /// The viewer's filter for one account's tabs (blocks only), read in one batch with what says
