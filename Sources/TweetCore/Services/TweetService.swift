@@ -359,37 +359,26 @@ public final class TweetService: Sendable {
                 notifications.withdraw(me, .retweet, from: retweeter, tweetID: id)
             }
             for bookmark in try await transaction.getDocuments(bookmarks) { transaction.deleteDocument(bookmark.path) }
-            // Its replies say their parent is gone, without reading it each time they are shown.
-            // They keep its author's uid, to withdraw the author's notification when they go,
-            // unless the author is leaving: then the notifications go first, and so does the uid.
-            if snapshot.data["replyCount"]?.integerValue != 0 {
-                for reply in try await transaction.getDocuments(
-                    self.tweets.whereField("replyToId", isEqualTo: .string(id)))
-                {
-                    var changes: [String: FieldValue] = ["replyToDeleted": .value(.bool(true))]
+            // Its replies and quotes say it is gone, without reading it each time they are shown,
+            // and so that what counts them (an import, doctor) leaves them out. They keep its
+            // author's uid, to withdraw the author's notification when they go, unless the author
+            // is leaving: then the notifications go first, and so does the uid. (A missing reply
+            // count, from before replies were counted, is looked through; a tweet quoted before
+            // quotes were counted is marked by doctor's repair instead.)
+            let answers: [(link: String, mark: String, owner: String, kind: ActivityNotification.Kind, any: Bool)] = [
+                ("replyToId", "replyToDeleted", "replyToUid", .reply, snapshot.data["replyCount"]?.integerValue != 0),
+                ("quoteId", "quoteDeleted", "quoteUid", .quote, (snapshot.data["quotes"]?.integerValue ?? 0) > 0),
+            ]
+            for (link, mark, owner, kind, any) in answers where any {
+                for answer in try await transaction.getDocuments(self.tweets.whereField(link, isEqualTo: .string(id))) {
+                    var changes: [String: FieldValue] = [mark: .value(.bool(true))]
                     if leaving {
-                        changes["replyToUid"] = .delete
-                        if let author = reply.data["uid"]?.stringValue {
-                            notifications.withdraw(me, .reply, from: author, tweetID: reply.documentID)
+                        changes[owner] = .delete
+                        if let author = answer.data["uid"]?.stringValue {
+                            notifications.withdraw(me, kind, from: author, tweetID: answer.documentID)
                         }
                     }
-                    transaction.updateData(changes, at: reply.path)
-                }
-            }
-            // Its quotes likewise, so that what counts its quotes (an import, doctor) leaves them
-            // out; a tweet quoted before quotes were counted is found by doctor's repair instead.
-            if (snapshot.data["quotes"]?.integerValue ?? 0) > 0 {
-                for quote in try await transaction.getDocuments(
-                    self.tweets.whereField("quoteId", isEqualTo: .string(id)))
-                {
-                    var changes: [String: FieldValue] = ["quoteDeleted": .value(.bool(true))]
-                    if leaving {
-                        changes["quoteUid"] = .delete
-                        if let author = quote.data["uid"]?.stringValue {
-                            notifications.withdraw(me, .quote, from: author, tweetID: quote.documentID)
-                        }
-                    }
-                    transaction.updateData(changes, at: quote.path)
+                    transaction.updateData(changes, at: answer.path)
                 }
             }
             // What this tweet caused: a reply, a quote, mentions.
