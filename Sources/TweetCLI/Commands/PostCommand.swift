@@ -45,7 +45,9 @@ struct PostCommand: Command {
         if words == ["-"] {
             caption = String(decoding: try Input.readAll(), as: UTF8.self)
         } else if !words.isEmpty {
-            caption = words.joined(separator: " ")
+            // Joined by hand: the standard library's `joined(separator:)` is generic over the
+            // collection, and its first use in a process looks up protocol conformances at run time.
+            caption = words.dropFirst().reduce(into: words[0]) { $0 += " " + $1 }
         } else {
             guard context.terminal.isStdinTerminal && context.terminal.isStdoutTerminal || draft else {
                 throw UsageError("post needs a caption, or - to read it from stdin", usage: Self.usage)

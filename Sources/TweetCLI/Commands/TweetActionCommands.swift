@@ -18,7 +18,10 @@ extension TweetActionCommand {
     var commits: Bool { true }
     static var completes: Completion { .tweets }
 
-    static var usage: String { "\(name) TWEET_ID" + options.map { " [\($0.name)]" }.joined() }
+    /// Built for every action's arguments, so without `joined()`: the standard library's is
+    /// generic over the collection, and its first use in a process looks up protocol conformances
+    /// at run time.
+    static var usage: String { options.reduce(into: "\(name) TWEET_ID") { $0 += " [\($1.name)]" } }
 
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)

@@ -36,7 +36,10 @@ public struct IDGenerator: Sendable {
     /// which is sorted by ID, keeps them in time order and a page of the feed sits in a few
     /// neighbouring blocks instead of twenty scattered ones.
     public func next(at date: Date) -> String {
-        Self.ordered(UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded())), digits: 8) + next().suffix(12)
+        // `String(…)`: a String plus a Substring is a generic append, whose first use in a process
+        // looks up protocol conformances at run time; every post makes one ID.
+        Self.ordered(UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded())), digits: 8)
+            + String(next().suffix(12))
     }
 
     /// An ID that sorts by `date` as ``next(at:)``'s do, its twelve other characters drawn from
@@ -45,7 +48,7 @@ public struct IDGenerator: Sendable {
     /// specialized for the demo seed's module, which calls it for every tweet.
     package static func next(at date: Date, using generator: inout SplitMix64) -> String {
         ordered(UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded())), digits: 8)
-            + makeID(using: &generator).suffix(12)
+            + String(makeID(using: &generator).suffix(12))
     }
 
     /// The ID of a tweet imported from Twitter: its time as ``next(at:)`` writes it, then its
