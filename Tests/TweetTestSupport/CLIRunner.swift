@@ -72,7 +72,9 @@ package final class CLIRunner {
         process.standardError = errors
         process.standardInput = input
         _ = Self.ignoringBrokenPipes
-        try process.run()
+        // Not while a test changes the process's environment (setenv can move `environ` under a
+        // spawn that reads it).
+        try ProcessEnvironment.gate.withLock { _ in try process.run() }
         // A command that fails before reading all its input (a store that is not empty) closes the
         // pipe: the rest of the input is not needed, and writing it gives EPIPE, not a dead runner.
         if let stdinBytes { try? input.fileHandleForWriting.write(contentsOf: stdinBytes) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetTestSupport
 
 @testable import TweetCLI
 
@@ -14,14 +15,17 @@ struct RelativeTimeTests {
     let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18
 
     func withTimeZone<T>(_ zone: String, _ body: () -> T) -> T {
-        let previous = getenv("TZ").map { String(cString: $0) }
-        setenv("TZ", zone, 1)
-        tzset()
-        defer {
-            if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+        // Other suites start child processes meanwhile, which read the environment set here.
+        ProcessEnvironment.gate.withLock { _ in
+            let previous = getenv("TZ").map { String(cString: $0) }
+            setenv("TZ", zone, 1)
             tzset()
+            defer {
+                if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+                tzset()
+            }
+            return body()
         }
-        return body()
     }
 
     @Test func datesAreInTheLocalTimeZone() throws {
