@@ -23,6 +23,7 @@ struct Subprocess {
         let options = ChildProcess.Options(
             standardInput: pipe.map { .descriptor($0.reader) } ?? .inherit, standardOutput: .inherit,
             standardError: .inherit)
+        // A spawn that fails is the same `nil`: the caller says the program could not start.
         guard let child = try? ChildProcess.spawn("/bin/sh", arguments: words, options: options) else {
             if let pipe { close(pipe.writer) }
             return nil
