@@ -60,6 +60,20 @@ public protocol DocumentStore: Sendable {
         from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
     ) async throws
 
+    /// A write too large for a transaction's memory (a Twitter archive of a million tweets), in two
+    /// steps committed atomically together. `produce` runs first, without holding the store: it
+    /// may read the store, and hands its documents to ``BulkWrite/setData(_:at:)``, which keeps
+    /// few of them in memory (the local engine sorts them on disk). Then `finish` runs as a
+    /// transaction's body does, reading the store as it is then, and its writes commit with the
+    /// produced documents; of a path both write, `finish`'s counts. `finish` does not see the
+    /// produced documents, and should update none of them. `changed` tells it whether anything
+    /// may have been committed since `produce` began: then what `produce` read may be out of
+    /// date, and `finish` must check what it relied on.
+    func bulkWrite<T: Sendable>(
+        produce: sending (_ bulk: BulkWrite) async throws -> Void,
+        finish: @Sendable (_ transaction: Transaction, _ changed: Bool) async throws -> T
+    ) async throws -> T
+
     /// Adds the documents the store does not have, atomically, and leaves every one it has as it
     /// is: one with the same fields counts as unchanged, one with other fields as a conflict. Of two
     /// documents given for one path, the later counts.
@@ -179,6 +193,36 @@ extension DocumentStore {
             documents.append((path, fields))
         }
         try await importDocuments(documents, requiringEmpty: collection)
+    }
+
+    /// Gathers the produced documents in memory, then runs `finish` and writes them in one
+    /// transaction; engines that can hold less implement it themselves.
+    public func bulkWrite<T: Sendable>(
+        produce: sending (_ bulk: BulkWrite) async throws -> Void,
+        finish: @Sendable (_ transaction: Transaction, _ changed: Bool) async throws -> T
+    ) async throws -> T {
+        var documents: [(DocumentPath, JSONObject)] = []
+        var seen = Set<DocumentPath>()
+        let bulk = BulkWrite(
+            add: { path, fields in
+                guard seen.insert(path).inserted else {
+                    throw StoreError.duplicateDocument(path: path.description)
+                }
+                documents.append((path, fields))
+            }, sorter: MemoryRecordSorter())
+        try await produce(bulk)
+        let produced = documents
+        return try await runTransaction { transaction in
+            let result = try await finish(transaction, true)
+            var written = Set<DocumentPath>()
+            for write in transaction.writes {
+                switch write {
+                case .set(let path, _), .update(let path, _), .delete(let path): written.insert(path)
+                }
+            }
+            for (path, fields) in produced where !written.contains(path) { transaction.setData(fields, at: path) }
+            return result
+        }
     }
 
     /// Merges in one transaction, reading each path; engines with a faster path implement it themselves.

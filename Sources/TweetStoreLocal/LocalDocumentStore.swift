@@ -295,6 +295,85 @@ public actor LocalDocumentStore: DocumentStore {
         }
     }
 
+    /// The produced documents are sorted on disk (``ExternalSorter``) and written as a segment
+    /// with no lock held, so that readers and writers go on meanwhile; `finish` then runs under
+    /// the exclusive lock, and its writes become a newer segment, committed with that one.
+    public func bulkWrite<T: Sendable>(
+        produce: sending (_ bulk: BulkWrite) async throws -> Void,
+        finish: @Sendable (_ transaction: Transaction, _ changed: Bool) async throws -> T
+    ) async throws -> T {
+        try await waitForTransactions()
+        let created = try engineForWriting()
+        do {
+            guard let importing = try CompactionLock.acquire(directory, .bulk) else {
+                throw StoreError.busy(path: directory, holder: "another import")
+            }
+            defer { CompactionLock.release(importing) }
+            CompactionLock.removeAbandonedOutputs(directory, .bulk)
+            let version = try engine!.committedVersion()
+            var sorter = ExternalSorter(directory: directory, budget: Self.bulkSortBudget)
+            var records = RecordPipeline(indexes: self.indexes)
+            let aside = SpilledRecordSorter(directory: directory, budget: Self.bulkSortBudget)
+            let bulk = BulkWrite(
+                add: { path, fields in
+                    try records.add(path, fields) { key, record in try sorter.add(value: record) { $0 += key } }
+                }, sorter: aside)
+            try await produce(bulk)
+            try records.finish { key, record in try sorter.add(value: record) { $0 += key } }
+            let output = CompactionLock.outputName(.bulk, pid: getpid())
+            let documents: Int
+            do {
+                let capacity = sorter.count
+                var sorted = try sorter.sorted()
+                var previous: DocumentPath?
+                var writer = SegmentWriter(directory: directory, indexes: indexes)
+                writer.sortBudget = Self.bulkSortBudget
+                documents = try writer.write(
+                    name: output, atMost: capacity
+                ) {
+                    guard let record = try sorted.nextValue() else { return nil }
+                    let entry = try Self.entry(record)
+                    if entry.path == previous { throw StoreError.duplicateDocument(path: entry.path.description) }
+                    previous = entry.path
+                    return entry
+                }
+            } catch {
+                SegmentFormat.removeFiles(of: output, in: directory)
+                throw error
+            }
+            let number = gate.open()
+            defer { gate.close() }
+            let result: T
+            let wantsCompaction: Bool
+            do {
+                let time = try engine!.beginTransaction()
+                do {
+                    let changed = engine!.committedVersionUnderLock() != version
+                    let transaction = Transaction(
+                        reader: LocalTransactionReader(store: self, number: number), time: time)
+                    result = try await finish(transaction, changed)
+                    wantsCompaction = try engine!.commitBulk(
+                        output: output, documents: documents, writes: transaction.writes, time: time)
+                } catch {
+                    engine?.abortTransaction()
+                    throw error
+                }
+            } catch {
+                SegmentFormat.removeFiles(of: output, in: directory)
+                throw error
+            }
+            if wantsCompaction { startCompaction() }
+            return result
+        } catch {
+            if created { discardCreatedStore() }
+            throw error
+        }
+    }
+
+    /// The budget of each of a bulk write's sorts (its documents, its records aside, the new
+    /// segment's index keys): small, so that a bulk write of any size holds a few tens of megabytes.
+    static let bulkSortBudget = 4 << 20
+
     /// What an import sorts for each document: its segment line's length (4 bytes, little-endian),
     /// the line, then each index key as its index's position (2 bytes), its length (4), its bytes
     /// and its tag (4).
@@ -513,5 +592,31 @@ private struct RecordPipeline {
     private mutating func drainOldest(into sink: Sink) throws {
         let made = try inFlight.removeFirst().wait()
         for (key, record) in made { try sink(key, record) }
+    }
+}
+
+/// A bulk write's records sorted aside, on disk beyond `budget` bytes.
+private final class SpilledRecordSorter: RecordSorter {
+    private var sorter: ExternalSorter?
+
+    init(directory: String, budget: Int) {
+        sorter = ExternalSorter(directory: directory, budget: budget)
+    }
+
+    func add(key: [UInt8], value: [UInt8]) throws {
+        guard sorter != nil else {
+            throw StoreError.io(path: "a bulk write", reason: "its records were sorted already")
+        }
+        try sorter!.add(value: value) { $0 += key }
+    }
+
+    func sorted() throws -> RecordStream {
+        guard let taken = sorter.take() else {
+            throw StoreError.io(path: "a bulk write", reason: "its records were sorted already")
+        }
+        var records = try taken.sorted()
+        return RecordStream {
+            try records.nextKeyAndValue().map { (Array($0.key), Array($0.value)) }
+        }
     }
 }

@@ -1,9 +1,13 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
+import TwitterText
 
 /// What tweetcli takes from the archive Twitter lets a user download: the account, the profile,
 /// the tweets, the likes, and how many accounts they follow and are followed by (the archive
-/// names those by ID only). Read whole and checked before anything is written.
+/// names those by ID only). Checked whole before anything is written. The tweets are not held:
+/// ``read(path:progress:)`` keeps a summary of each, and ``forEachTweet(_:)`` reads them again,
+/// so that an archive of millions of tweets takes the memory of its summaries.
 public struct TwitterArchive: Sendable {
     public struct Account: Equatable, Sendable {
         public var username: String
@@ -29,14 +33,51 @@ public struct TwitterArchive: Sendable {
         public var retweets: Int
     }
 
+    /// What an import needs of a tweet before it reads the tweet again: who it is, when, what it
+    /// answers, and whether its text can be stored. Three words, for a million of them.
+    public struct TweetSummary: Equatable, Sendable {
+        public let twitterID: UInt64
+        /// The Twitter ID it answers, 0 for none (Twitter's IDs start at 1).
+        private let reply: UInt64
+        /// Its time in seconds (signed, above bit 23), whether it is storable (bit 22) and its
+        /// place among the archive's tweets (below).
+        private let packed: UInt64
+
+        init(twitterID: UInt64, created: Date, replyTo: UInt64?, storable: Bool, ordinal: Int) {
+            self.twitterID = twitterID
+            reply = replyTo ?? 0
+            let seconds = Int64(max(-1e12, min(1e12, created.timeIntervalSince1970.rounded(.down))))
+            packed = UInt64(bitPattern: seconds << 23) | (storable ? 1 << 22 : 0) | UInt64(ordinal & 0x3F_FFFF)
+        }
+
+        /// To the second, as the archive gives it.
+        public var created: Date { Date(timeIntervalSince1970: Double(Int64(bitPattern: packed) >> 23)) }
+        public var replyTo: UInt64? { reply == 0 ? nil : reply }
+        /// Whether ``ArchivedTweet/storedCaption`` is not `nil`.
+        public var storable: Bool { packed >> 22 & 1 == 1 }
+        /// Its place among the archive's tweets, in file order (0 for the first).
+        public var ordinal: Int { Int(packed & 0x3F_FFFF) }
+
+        /// Whether `tweet`, whose ``ArchivedTweet/storedCaption`` is `caption`, is the one summarized.
+        func describes(_ tweet: ArchivedTweet, caption: (text: String, cleaned: Bool)?) -> Bool {
+            self
+                == TweetSummary(
+                    twitterID: tweet.twitterID, created: tweet.created, replyTo: tweet.replyTo,
+                    storable: caption != nil, ordinal: ordinal)
+        }
+    }
+
     public var account: Account?
     public var profile: Profile?
-    /// Oldest first (by time, then by ID).
-    public var tweets: [ArchivedTweet] = []
+    /// One for each tweet, sorted by Twitter ID; of a Twitter ID given twice, the first.
+    public var summaries: [TweetSummary] = []
     /// The Twitter IDs of the liked tweets, each once, in the archive's order.
     public var likes: [UInt64] = []
     public var following = 0
     public var followers = 0
+    /// Where the archive is, and its files of tweets, in order: for ``forEachTweet(_:)``.
+    private var path = ""
+    private var tweetFiles: [String] = []
 
     /// The time a Twitter ID holds, in milliseconds since 1970: IDs since November 2010
     /// ("snowflakes") begin with it; `nil` for an older ID, which is a plain count.
@@ -54,7 +95,7 @@ public struct TwitterArchive: Sendable {
     ]
 
     /// The most tweets (and likes) an archive may have, and the most bytes of tweet text: bounds
-    /// on what an import holds in memory at once.
+    /// on what an import holds in memory at once. A tweet's place fits in 22 bits.
     static let maximumTweets = 4_000_000
     static let maximumTextBytes = 1 << 30
 
@@ -87,21 +128,22 @@ public struct TwitterArchive: Sendable {
                     location: description["location"]?.stringValue)
             }
         }
+        archive.path = path
+        archive.tweetFiles = parts["tweets"] ?? []
         var textBytes = 0
-        for name in parts["tweets"] ?? [] {
-            try ArchiveScript.read(name, in: files) { index, value in
-                let fields = try wrapped(value, "tweet", file: name, index: index, bare: true)
-                let tweet = try ArchivedTweet(fields, file: name, index: index)
-                textBytes += tweet.text.utf8.count
-                guard archive.tweets.count < maximumTweets, textBytes <= maximumTextBytes else {
-                    throw ArchiveError.unreadable(
-                        path,
-                        reason: "it has more tweets than tweetcli imports at once (\(maximumTweets), "
-                            + "or \(maximumTextBytes >> 20) MiB of text)")
-                }
-                archive.tweets.append(tweet)
-                if archive.tweets.count % 5000 == 0 { progress(archive.tweets.count) }
+        try forEachTweet(in: files, names: archive.tweetFiles) { ordinal, tweet in
+            textBytes += tweet.text.utf8.count
+            guard ordinal < maximumTweets, textBytes <= maximumTextBytes else {
+                throw ArchiveError.unreadable(
+                    path,
+                    reason: "it has more tweets than tweetcli imports at once (\(maximumTweets), "
+                        + "or \(maximumTextBytes >> 20) MiB of text)")
             }
+            archive.summaries.append(
+                TweetSummary(
+                    twitterID: tweet.twitterID, created: tweet.created, replyTo: tweet.replyTo,
+                    storable: tweet.storedCaption != nil, ordinal: ordinal))
+            if archive.summaries.count % 5000 == 0 { progress(archive.summaries.count) }
         }
         for name in parts["like"] ?? [] {
             try ArchiveScript.read(name, in: files) { index, value in
@@ -126,10 +168,73 @@ public struct TwitterArchive: Sendable {
                 }
             }
         }
-        var seen: Set<UInt64> = []
-        archive.tweets = archive.tweets.filter { seen.insert($0.twitterID).inserted }
-        archive.tweets.sort { ($0.created, $0.twitterID) < ($1.created, $1.twitterID) }
+        // In place, for a million of them: sorted, then each Twitter ID's first kept.
+        archive.summaries.sort { ($0.twitterID, $0.ordinal) < ($1.twitterID, $1.ordinal) }
+        var kept = 0
+        for position in archive.summaries.indices
+        where kept == 0 || archive.summaries[kept - 1].twitterID != archive.summaries[position].twitterID {
+            archive.summaries[kept] = archive.summaries[position]
+            kept += 1
+        }
+        archive.summaries.removeLast(archive.summaries.count - kept)
         return archive
+    }
+
+    /// Reads the archive's tweets again, in file order, and hands each to `body` with the
+    /// position of its ``summaries`` entry and its ``ArchivedTweet/storedCaption``; of a Twitter
+    /// ID given twice, only the first. A tweet that is not the one summarized there (the archive
+    /// was changed since it was read) ends the reading with an error.
+    /// - Throws: ``ArchiveError``, or what `body` throws.
+    public func forEachTweet(
+        _ body: (_ summary: Int, _ tweet: ArchivedTweet, _ caption: (text: String, cleaned: Bool)?) throws -> Void
+    ) throws {
+        let files = try ArchiveFiles(path: path)
+        try Self.forEachTweet(in: files, names: tweetFiles) { ordinal, tweet in
+            guard let position = summary(of: tweet.twitterID),
+                case let summary = summaries[position], summary.ordinal <= ordinal
+            else {
+                throw ArchiveError.unreadable(path, reason: "it changed while it was imported")
+            }
+            guard summary.ordinal == ordinal else { return }  // A repeat of a Twitter ID.
+            let caption = tweet.storedCaption
+            guard summary.describes(tweet, caption: caption) else {
+                throw ArchiveError.unreadable(path, reason: "it changed while it was imported")
+            }
+            try body(position, tweet, caption)
+        }
+    }
+
+    /// The position in ``summaries`` of the tweet with Twitter ID `twitterID`, if the archive has it.
+    public func summary(of twitterID: UInt64) -> Int? {
+        var low = 0
+        var high = summaries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if summaries[middle].twitterID < twitterID { low = middle + 1 } else { high = middle }
+        }
+        return low < summaries.count && summaries[low].twitterID == twitterID ? low : nil
+    }
+
+    /// Every tweet, each Twitter ID once, oldest first (by time, then by ID): for archives small
+    /// enough to hold.
+    public func readTweets() throws -> [ArchivedTweet] {
+        var tweets: [ArchivedTweet] = []
+        try forEachTweet { _, tweet, _ in tweets.append(tweet) }
+        return tweets.sorted { ($0.created, $0.twitterID) < ($1.created, $1.twitterID) }
+    }
+
+    /// The tweets of the files `names`, in order, checked, each with its place among them all.
+    private static func forEachTweet(
+        in files: ArchiveFiles, names: [String], _ body: (Int, ArchivedTweet) throws -> Void
+    ) throws {
+        var ordinal = 0
+        for name in names {
+            try ArchiveScript.read(name, in: files) { index, value in
+                let fields = try wrapped(value, "tweet", file: name, index: index, bare: true)
+                try body(ordinal, try ArchivedTweet(fields, file: name, index: index))
+                ordinal += 1
+            }
+        }
     }
 
     /// The files of each kind, in part order: from `data/manifest.js` when there is one, else by
@@ -193,6 +298,30 @@ public struct TwitterArchive: Sendable {
         if let inner = item[kind]?.objectValue { return inner }
         if bare, item["id_str"] != nil { return item }
         throw ArchiveError.malformed(file: file, place: "item \(index + 1)", reason: "it has no \"\(kind)\" object")
+    }
+}
+
+extension TwitterArchive.ArchivedTweet {
+    /// The most bytes a stored caption may have: a Twitter note of 25,000 characters, with room.
+    public static let maximumCaptionBytes = 128 << 10
+
+    /// The text as tweetcli stores it: line breaks as `\n`, trimmed, and what the composer refuses
+    /// (controls, bidirectional overrides) replaced, which `cleaned` says; `nil` when nothing is
+    /// left, or more than ``maximumCaptionBytes``.
+    public var storedCaption: (text: String, cleaned: Bool)? {
+        var caption = text.replacingEvery("\r\n", with: "\n").trimmed()
+        var cleaned = false
+        if TextRules.forbiddenCharacter(in: caption, multiline: true) != nil {
+            var scalars = String.UnicodeScalarView()
+            for scalar in caption.unicodeScalars {
+                let forbidden = TextRules.forbiddenCharacter(in: String(scalar), multiline: true) != nil
+                scalars.append(forbidden ? (scalar == "\u{2028}" || scalar == "\u{2029}" ? "\n" : "\u{FFFD}") : scalar)
+            }
+            caption = String(scalars)
+            cleaned = true
+        }
+        guard !caption.isEmpty, caption.utf8.count <= Self.maximumCaptionBytes else { return nil }
+        return (caption, cleaned)
     }
 }
 
@@ -376,6 +505,8 @@ public enum ArchiveError: Error, Equatable, LocalizedError {
     case malformed(file: String, place: String, reason: String)
     /// Nobody is signed in and the archive has no account to create.
     case noAccount
+    /// Each try found, when it came to commit, that another process had written where it writes.
+    case storeKeptChanging
 
     public var errorDescription: String? {
         switch self {
@@ -385,6 +516,9 @@ public enum ArchiveError: Error, Equatable, LocalizedError {
             return "\(file) of the Twitter archive is malformed at \(place): \(reason); nothing was imported"
         case .noAccount:
             return "nobody is signed in and the archive has no account.js to create the account from"
+        case .storeKeptChanging:
+            return "other processes kept writing the tweets, likes or search terms this import writes, "
+                + "so it stopped; nothing was imported; run it again"
         }
     }
 }

@@ -86,6 +86,14 @@ package final class CountingDocumentStore: DocumentStore {
         try await base.importDocuments(documents, requiringEmpty: collection)
     }
 
+    package func bulkWrite<T: Sendable>(
+        produce: sending (_ bulk: BulkWrite) async throws -> Void,
+        finish: @Sendable (_ transaction: Transaction, _ changed: Bool) async throws -> T
+    ) async throws -> T {
+        tally.withLock { $0.imports += 1 }
+        return try await base.bulkWrite(produce: produce, finish: finish)
+    }
+
     private let scopes = Mutex((begun: 0, ended: 0))
 
     /// How many ``withConsistentReads(_:)`` scopes began and ended.

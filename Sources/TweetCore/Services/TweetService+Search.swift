@@ -160,9 +160,38 @@ package enum SearchIndex {
     {
         var ids: [String] = []
         for id in given.sorted(by: ByteOrder.precedes) where ids.last != id { ids.append(id) }
-        guard let first = ids.first, let last = ids.last else { return 0 }
-        let path = termPath(term)
-        let existing = try await transaction.getDocument(path)?.data
+        let existing = try await transaction.getDocument(termPath(term))?.data
+        guard
+            let merge = try await mergeMissing(
+                ids, term: term, existing: existing, store: store,
+                document: { try await transaction.getDocument($0)?.data },
+                query: { try await transaction.getDocuments($0) })
+        else { return 0 }
+        for bucket in merge.replaced { transaction.deleteDocument(bucket) }
+        for (path, fields) in merge.buckets { transaction.setData(fields, at: path) }
+        transaction.setData(merge.fields, at: termPath(term))
+        return merge.added
+    }
+
+    /// What adding tweet IDs to a term writes: its buckets, the buckets they replace, and its document.
+    struct TermMerge {
+        var buckets: [(DocumentPath, JSONObject)]
+        /// Buckets read whose IDs the new buckets hold: to delete, unless a new one has the path.
+        var replaced: [DocumentPath]
+        var fields: JSONObject
+        var added: Int
+        /// Whether the term's open bucket is now another: the IDs came after it, or were merged with it.
+        var movedOpen: Bool
+    }
+
+    /// ``addMissing(_:term:in:store:)`` worked out from reads, without writing: `ids` sorted and
+    /// each once, `existing` the term's document; `document` and `query` read the store.
+    /// - Returns: `nil` when every ID is there already.
+    static func mergeMissing(
+        _ ids: [String], term: String, existing: JSONObject?, store: any DocumentStore,
+        document: (DocumentPath) async throws -> JSONObject?, query: (Query) async throws -> [DocumentSnapshot]
+    ) async throws -> TermMerge? {
+        guard let first = ids.first, let last = ids.last else { return nil }
         var fields = existing ?? [:]
         let buckets = bucketsCollection(term)
         let open = fields["open"]?.stringValue
@@ -170,9 +199,8 @@ package enum SearchIndex {
         var replaced: [DocumentPath] = []
         var follows = existing == nil
         if existing != nil, let open,
-            let top = Self.ids(
-                try await transaction.getDocument(DocumentPath(collection: buckets, documentID: open))?.data
-            ).last, ByteOrder.precedes(top, first)
+            let top = Self.ids(try await document(DocumentPath(collection: buckets, documentID: open))).last,
+            ByteOrder.precedes(top, first)
         {
             follows = true
         }
@@ -184,9 +212,9 @@ package enum SearchIndex {
             // few IDs of each term at a time.
             let holding = bucketHolding(last, term: term, store: store)
             var limit = 2
-            var query = holding.limit(to: limit)
+            var next = holding.limit(to: limit)
             while true {
-                let page = try await transaction.getDocuments(query)
+                let page = try await query(next)
                 var reachedBelow = false
                 for bucket in page {
                     let inBucket = Self.ids(bucket.data)
@@ -200,40 +228,47 @@ package enum SearchIndex {
                 }
                 guard !reachedBelow, page.count == limit, let end = page.last else { break }
                 limit = 8
-                query = holding.start(after: end).limit(to: limit)
+                next = holding.start(after: end).limit(to: limit)
             }
             held.sort(by: ByteOrder.precedes)
         }
         // Both lists are sorted: one pass finds the IDs no bucket holds.
-        var missing: [String] = []
+        var missing = 0
         var position = held.startIndex
         for id in ids {
             while position < held.endIndex, ByteOrder.precedes(held[position], id) { position += 1 }
-            if position == held.endIndex || held[position] != id { missing.append(id) }
+            if position == held.endIndex || held[position] != id { missing += 1 }
         }
-        guard !missing.isEmpty else { return 0 }
+        guard missing > 0 else { return nil }
         var unique: [String] = []
-        unique.reserveCapacity(held.count + missing.count)
-        for id in (held + missing).sorted(by: ByteOrder.precedes) where unique.last != id { unique.append(id) }
-        for bucket in replaced { transaction.deleteDocument(bucket) }
+        if held.isEmpty {
+            unique = ids
+        } else {
+            unique.reserveCapacity(held.count + ids.count)
+            for id in (held + ids).sorted(by: ByteOrder.precedes) where unique.last != id { unique.append(id) }
+        }
+        var written: [(DocumentPath, JSONObject)] = []
         var newest: [String] = []
         for chunk in stride(from: 0, to: unique.count, by: seedBucketSize) {
             newest = Array(unique[chunk..<min(chunk + seedBucketSize, unique.count)])
-            transaction.setData(bucket(newest), at: DocumentPath(collection: buckets, documentID: newest[0]))
+            written.append((DocumentPath(collection: buckets, documentID: newest[0]), bucket(newest)))
         }
         // The newest chunk is the newest bucket when the open one was before it or is merged into it.
-        if follows
-            || open.map({ open in
+        let movedOpen =
+            follows
+            || open.map { open in
                 replaced.contains { $0.documentID == open } || ByteOrder.precedes(open, newest[0])
-            }) == true
-        {
+            } == true
+        if movedOpen {
             fields["open"] = .string(newest[0])
             fields["openSize"] = .integer(Int64(newest.count))
         }
-        let (tweets, overflow) = (fields["tweets"]?.integerValue ?? 0).addingReportingOverflow(Int64(missing.count))
+        let (tweets, overflow) = (fields["tweets"]?.integerValue ?? 0).addingReportingOverflow(Int64(missing))
         fields["tweets"] = .integer(overflow ? .max : tweets)
-        transaction.setData(fields, at: path)
-        return missing.count
+        let kept = Set(written.map(\.0))
+        return TermMerge(
+            buckets: written, replaced: replaced.filter { !kept.contains($0) }, fields: fields, added: missing,
+            movedOpen: movedOpen)
     }
 
     /// Counts imported tweets' hashtags in one hour: `tags`, one entry per tweet and hashtag.

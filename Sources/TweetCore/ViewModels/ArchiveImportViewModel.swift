@@ -59,9 +59,10 @@ public final class ArchiveImportViewModel: ErrorRecording {
 
     /// Fills the empty fields of the signed-in user's profile from the archive's (a field already
     /// set is kept, and reported) and adds its tweets and likes (see
-    /// ``TweetService/importArchive(_:batchSize:progress:)``). A profile field tweetcli refuses is
+    /// ``TweetService/importArchive(_:progress:)``). A profile field tweetcli refuses is
     /// left out and reported.
-    public func importArchive(progress: (_ done: Int, _ of: Int) -> Void = { _, _ in }) async throws {
+    public func importArchive(progress: @escaping @Sendable (_ done: Int, _ of: Int) -> Void = { _, _ in }) async throws
+    {
         try await perform {
             guard let archive else { return }
             var filled: [String] = []

@@ -26,11 +26,15 @@ enum CompactionLock {
         case fold
         /// Merging two neighbouring segments into one.
         case merge
+        /// A bulk write's produced documents (``LocalDocumentStore/bulkWrite(produce:finish:)``):
+        /// one at a time, so that each finds only abandoned outputs of its kind.
+        case bulk
 
         var fileName: String {
             switch self {
             case .fold: "fold.lock"
             case .merge: "compaction.lock"
+            case .bulk: "import.lock"
             }
         }
 
@@ -38,6 +42,7 @@ enum CompactionLock {
             switch self {
             case .fold: "fold-"
             case .merge: "compaction-"
+            case .bulk: "import-"
             }
         }
     }

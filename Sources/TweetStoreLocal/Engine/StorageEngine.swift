@@ -195,7 +195,7 @@ struct StorageEngine {
         // segment, a full disk) must not report it as failed. The journal keeps it, the
         // next writer tries the fold again, and reads report any damage.
         do {
-            try fold(adding: nil)
+            try fold()
         } catch {
             manifestStamp = nil
             return false
@@ -227,9 +227,43 @@ struct StorageEngine {
             let entries = try choose(engine.snapshot)
             guard !entries.isEmpty else { return false }
             var iterator = entries.makeIterator()
-            try engine.fold(adding: (entries.count, { iterator.next() }))
+            try engine.fold(adding: [.entries(capacity: entries.count, next: { iterator.next() })])
             return Self.plannedMerge(engine.manifest.segments) != nil
         }
+    }
+
+    /// The number of the last change committed (a transaction's record, or an import): it grows
+    /// with every one, so two equal numbers mean nothing was committed between them.
+    mutating func committedVersion() throws -> Int64 {
+        try withLock(exclusive: false) { engine in engine.sequence }
+    }
+
+    /// ``committedVersion()`` for a caller that holds the lock and has caught up.
+    func committedVersionUnderLock() -> Int64 { sequence }
+
+    /// Commits a bulk write under the lock ``beginTransaction()`` took, then releases it: the
+    /// segment written as `output` (`documents` of them; see ``CompactionLock``), then `writes`,
+    /// resolved against the store as it is, as a newer segment.
+    /// - Returns: whether the segments now want a merge (``compact()``).
+    mutating func commitBulk(output: String, documents: Int, writes: [Transaction.Write], time: Date) throws -> Bool {
+        defer { StoreLock.release(lock.fd) }
+        let operations = try Self.resolve(writes, reader: snapshot)
+        let unsorted = operations.map { operation in
+            switch operation {
+            case .set(let path, let fields): SegmentWriter.Entry(path: path, data: fields)
+            case .delete(let path): SegmentWriter.Entry(path: path, data: nil)
+            }
+        }
+        var keys = SortKeyBuffer()
+        for entry in unsorted { keys.add { SortKey.path(entry.path, into: &$0) } }
+        let entries = keys.sortedPositions().map { unsorted[$0] }
+        lastTime = max(lastTime, time)
+        var iterator = entries.makeIterator()
+        try fold(adding: [
+            .written(output: output, documents: documents),
+            .entries(capacity: entries.count, next: { iterator.next() }),
+        ])
+        return Self.plannedMerge(manifest.segments) != nil
     }
 
     /// Writes the entries `next` gives (sorted by path, one per path, none a deletion; at most
@@ -240,7 +274,7 @@ struct StorageEngine {
         try withLock(exclusive: true) { engine in
             try check(engine.snapshot)
             // The fold only calls it, before it returns.
-            try withoutActuallyEscaping(next) { try engine.fold(adding: (capacity, $0)) }
+            try withoutActuallyEscaping(next) { try engine.fold(adding: [.entries(capacity: capacity, next: $0)]) }
             return Self.plannedMerge(engine.manifest.segments) != nil
         }
     }
@@ -437,7 +471,15 @@ struct StorageEngine {
     /// a commit that finds the journal ``inlineFoldFactor`` times too long (compactions fold it
     /// otherwise, outside the lock). Merges are left to ``compact()``, outside the lock, unless
     /// there are more than ``segmentLimit`` segments.
-    private mutating func fold(adding imported: (capacity: Int, next: () throws -> SegmentWriter.Entry?)?) throws {
+    /// What an import adds as segments newer than the journal's.
+    enum ImportedPart {
+        /// Entries to write (sorted by path, one per path), at most `capacity`.
+        case entries(capacity: Int, next: () throws -> SegmentWriter.Entry?)
+        /// A segment written already as the compaction output `output`, of `documents` documents.
+        case written(output: String, documents: Int)
+    }
+
+    private mutating func fold(adding imported: [ImportedPart] = []) throws {
         // A manifest exists before any segment file does, so segment files without one always mean
         // a lost manifest (an error), never a first fold that crashed before its commit.
         if FileIO.stamp(of: PathName.join(directory, Manifest.fileName)) == .missing {
@@ -465,7 +507,24 @@ struct StorageEngine {
             var iterator = journal.makeIterator()
             try add(capacity: journal.count) { iterator.next() }
         }
-        if let imported { try add(capacity: imported.capacity, imported.next) }
+        for part in imported {
+            switch part {
+            case .entries(let capacity, let entries): try add(capacity: capacity, entries)
+            case .written(let output, let documents):
+                guard documents > 0 else {
+                    SegmentFormat.removeFiles(of: output, in: directory)
+                    continue
+                }
+                let name = SegmentFormat.segmentName(next)
+                try Self.rename(output, to: name, in: directory)
+                next += 1
+                created[name] = try Segment(directory: directory, name: name)
+                infos.append(.init(name: name, documents: documents))
+            }
+        }
+        // An import is a change as a journal record is: the number that says whether anything
+        // was committed grows with it too.
+        if !imported.isEmpty { sequence += 1 }
         try mergeNewest(&infos, next: &next, created: &created)
         var updated = manifest
         updated.segments = infos

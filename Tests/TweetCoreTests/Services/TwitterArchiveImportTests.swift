@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TweetTestSupport
 
@@ -11,10 +12,9 @@ struct TwitterArchiveImportTests {
     /// Mid-archive: a tweet posted here sits among the archived ones in time.
     static let midArchive = Date(timeIntervalSince1970: 1_691_856_637 + 30 * 60 + 5)
 
-    /// Every layout in one transaction, and the local journal in transactions of 7 tweets, so
-    /// that replies, search buckets and hours span transactions.
-    @Test(arguments: StoreLayout.allCases.map { ($0, TweetService.archiveBatch) } + [(.journal, 7), (.mixed, 7)])
-    func tweetsRepliesLikesSearchAndCountsAreAsIfPostedThen(layout: StoreLayout, batchSize: Int) async throws {
+    /// Every layout: the local engine's bulk write, and PostgreSQL's transaction.
+    @Test(arguments: StoreLayout.allCases)
+    func tweetsRepliesLikesSearchAndCountsAreAsIfPostedThen(layout: StoreLayout) async throws {
         let env = try TestEnvironment(clock: TestClock(Self.midArchive))
         let services = try env.makeServices(layout)
         let ada = try await env.registerUser("ada", in: services)
@@ -22,7 +22,8 @@ struct TwitterArchiveImportTests {
         let url = URL(fileURLWithPath: env.path("archive"))
         try ArchiveFixture.sixtyTweets().write(to: url)
         let archive = try TwitterArchive.read(path: url.path)
-        let report = try await services.tweets.importArchive(archive, batchSize: batchSize)
+        let tweets = try archive.readTweets()
+        let report = try await services.tweets.importArchive(archive)
         #expect(report.tweets == 60 && report.replies == 5 && report.likes == 1 && report.overLimit == 1)
         #expect(report.skipped.likedTweetsNotHere == 1 && report.skipped.alreadyImported == 0)
 
@@ -34,8 +35,8 @@ struct TwitterArchiveImportTests {
         #expect(first.caption == "archive word 10" && first.replyToId != nil)
         let parent = try await services.tweets.fetchTweet(withID: try #require(first.replyToId))
         #expect(parent.caption == "archive word 9" && parent.replyCount == 1)
-        #expect(parent.timestamp == archive.tweets[9].created)
-        #expect(parent.source?.twitter == String(archive.tweets[9].twitterID))
+        #expect(parent.timestamp == tweets[9].created)
+        #expect(parent.source?.twitter == String(tweets[9].twitterID))
         let long = try #require(mine.first { $0.caption.hasPrefix("long") })
         #expect(long.source?.overLimit == true && long.caption.count == 303)
         #expect(try await services.users.fetchStats(forUid: ada.id).tweets == 61)
@@ -57,11 +58,11 @@ struct TwitterArchiveImportTests {
         #expect(try await services.tweets.search("archive", limit: 1).map(\.id) == [later.id])
         try await expectBucketsApartAndOpenNewest("archive", services.store)
         // The hashtags count in the hours they were posted in: 16:10 to 16:59 holds tweets 0 to 49.
-        let trends = try await services.tweets.fetchTrends(hours: 1, now: archive.tweets[20].created)
+        let trends = try await services.tweets.fetchTrends(hours: 1, now: tweets[20].created)
         #expect(trends.trends == [Trend(hashtag: "#history", tweets: 8)], "\(trends)")
 
         // Again: nothing twice.
-        let again = try await services.tweets.importArchive(archive, batchSize: batchSize)
+        let again = try await services.tweets.importArchive(archive)
         #expect(again.tweets == 0 && again.likes == 0 && again.skipped.alreadyImported == 60)
         #expect(again.skipped.likesAlreadyThere == 1)
         #expect(try await services.users.fetchStats(forUid: ada.id).tweets == 62)
@@ -90,9 +91,7 @@ extension TwitterArchiveImportTests {
     /// An archive whose created_at runs backwards against the times its IDs hold (Twitter's own
     /// never does; hand-made and converted ones may): each tweet's place is its created_at's, in
     /// search and on the profile alike, and the buckets stay apart however the tweets come in.
-    @Test(arguments: [7, TweetService.archiveBatch]) func createdAtAgainstTheIDsOrderStillIndexesInOrder(batchSize: Int)
-        async throws
-    {
+    @Test func createdAtAgainstTheIDsOrderStillIndexesInOrder() async throws {
         let env = try TestEnvironment(clock: TestClock(Self.midArchive))
         let services = try env.makeServices(.journal)
         let ada = try await env.registerUser("ada", in: services)
@@ -103,18 +102,18 @@ extension TwitterArchiveImportTests {
                 id: ArchiveFixture.snowflake(start.addingTimeInterval(Double(index) * 60)),
                 created: start.addingTimeInterval(Double(29 - index) * 60), text: "ordered word \(index)")
         }
+        fixture.tweets.shuffle()
         let url = URL(fileURLWithPath: env.path("archive"))
         try fixture.write(to: url)
-        var archive = try TwitterArchive.read(path: url.path)
-        archive.tweets.shuffle()
-        let report = try await services.tweets.importArchive(archive, batchSize: batchSize)
+        let archive = try TwitterArchive.read(path: url.path)
+        let report = try await services.tweets.importArchive(archive)
         #expect(report.tweets == 30)
         let expected = (0..<30).map { "ordered word \($0)" }
         #expect(try await services.tweets.search("ordered", limit: 100).map(\.caption) == expected)
         #expect(try await services.tweets.fetchTweets(forUid: ada.id, limit: 100).map(\.caption) == expected)
         try await expectBucketsApartAndOpenNewest("ordered", services.store)
         try await expectBucketsApartAndOpenNewest("word", services.store)
-        #expect(try await services.tweets.importArchive(archive, batchSize: batchSize).skipped.alreadyImported == 30)
+        #expect(try await services.tweets.importArchive(archive).skipped.alreadyImported == 30)
     }
 
     /// Counts the store holds at the largest there is stay there; the import does not trap.
@@ -171,5 +170,120 @@ extension TwitterArchiveImportTests {
             #expect(report.profile == (run == 0 ? ["bio", "website", "location"] : []))
         }
         #expect(try await services.auth.currentUser()?.bio == "Line one\nline two")
+    }
+}
+
+extension TwitterArchiveImportTests {
+    /// A store whose bulk writes let `meanwhile` write (another process) between their produce
+    /// and their commit: every time, or only the first `times` times.
+    final class MeanwhileStore: DocumentStore {
+        let base: any DocumentStore
+        private let meanwhile: @Sendable () async throws -> Void
+        private let remaining: Mutex<Int>
+
+        init(_ base: any DocumentStore, times: Int = .max, meanwhile: @escaping @Sendable () async throws -> Void) {
+            self.base = base
+            self.meanwhile = meanwhile
+            remaining = Mutex(times)
+        }
+
+        func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? { try await base.getDocument(path) }
+        func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
+            try await base.getDocuments(paths)
+        }
+        func runQuery(_ query: Query) async throws -> [DocumentSnapshot] { try await base.runQuery(query) }
+        func count(_ query: Query) async throws -> Int { try await base.count(query) }
+        func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
+        {
+            try await base.importDocuments(documents, requiringEmpty: collection)
+        }
+        func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
+            try await base.runTransaction(body)
+        }
+        func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
+            try await base.exportDocuments(body)
+        }
+
+        func bulkWrite<T: Sendable>(
+            produce: sending (_ bulk: BulkWrite) async throws -> Void,
+            finish: @Sendable (_ transaction: Transaction, _ changed: Bool) async throws -> T
+        ) async throws -> T {
+            let write = remaining.withLock { count in
+                defer { count -= 1 }
+                return count > 0
+            }
+            let meanwhile = meanwhile
+            return try await base.bulkWrite { bulk in
+                try await produce(bulk)
+                if write { try await meanwhile() }
+            } finish: { transaction, changed in
+                try await finish(transaction, changed)
+            }
+        }
+    }
+
+    /// Another process posts, while the archive is imported, a tweet newer than all of it with
+    /// words the store did not have: the commit finds the terms written meanwhile and adds both
+    /// counts, and the new tweet stays first in search.
+    @Test func aNewerTweetPostedMeanwhileIsMergedIntoTheTerms() async throws {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let local = try env.makeStore()
+        let later = TestClock(Self.midArchive.addingTimeInterval(86_400))
+        let other = try env.makeServices(clock: later)
+        let store = MeanwhileStore(local, times: 1) {
+            _ = try await other.tweets.uploadTweet(caption: "archive word meanwhile")
+        }
+        let services = try env.makeServices(store: store)
+        let ada = try await env.registerUser("ada", in: services)
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try ArchiveFixture.sixtyTweets().write(to: url)
+        let report = try await services.tweets.importArchive(try TwitterArchive.read(path: url.path))
+        #expect(report.tweets == 60)
+        let found = try await services.tweets.search("archive", limit: 100)
+        #expect(found.count == 59 + 1 && found.first?.caption == "archive word meanwhile")
+        #expect(found.map(\.id) == found.map(\.id).sorted(by: >))
+        try await expectBucketsApartAndOpenNewest("archive", local)
+        try await expectBucketsApartAndOpenNewest("word", local)
+        #expect(try await services.users.fetchStats(forUid: ada.id).tweets == 61)
+    }
+
+    /// A tweet posted meanwhile among the archive's own times lands in a bucket the import
+    /// rewrites: that try is dropped and the import runs again; when it happens every time, the
+    /// import stops after its tries, saying so, with nothing of the archive written.
+    @Test func aTweetPostedMeanwhileAmongTheArchivesTimesMakesItTryAgain() async throws {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let local = try env.makeStore()
+        let other = try env.makeServices()
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try ArchiveFixture.sixtyTweets().write(to: url)
+
+        let once = MeanwhileStore(local, times: 1) {
+            _ = try await other.tweets.uploadTweet(caption: "archive word meanwhile")
+        }
+        let services = try env.makeServices(store: once)
+        let ada = try await env.registerUser("ada", in: services)
+        _ = try await services.tweets.uploadTweet(caption: "native archive word here")
+        let report = try await services.tweets.importArchive(try TwitterArchive.read(path: url.path))
+        #expect(report.tweets == 60 && report.likes == 1)
+        #expect(try await services.tweets.search("archive", limit: 100).count == 59 + 2)
+        try await expectBucketsApartAndOpenNewest("archive", local)
+        #expect(try await services.users.fetchStats(forUid: ada.id).tweets == 62)
+
+        let busyEnv = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let busyLocal = try busyEnv.makeStore()
+        let busyOther = try busyEnv.makeServices()
+        let always = MeanwhileStore(busyLocal) {
+            _ = try await busyOther.tweets.uploadTweet(caption: "archive word again")
+        }
+        let busy = try busyEnv.makeServices(store: always)
+        let bob = try await busyEnv.registerUser("bob", in: busy)
+        _ = try await busy.tweets.uploadTweet(caption: "native archive word here")
+        await #expect(throws: ArchiveError.storeKeptChanging) {
+            _ = try await busy.tweets.importArchive(try TwitterArchive.read(path: url.path))
+        }
+        #expect(try await busy.users.fetchStats(forUid: bob.id).tweets == 4, "the native post and three meanwhile")
+        #expect(try await busy.tweets.fetchTweets(forUid: bob.id, limit: 100).count == 4)
+        #expect(try await busy.tweets.search("archive", limit: 100).count == 4)
+        #expect(try await busy.tweets.fetchLikedTweets(forUid: bob.id).isEmpty)
     }
 }
