@@ -328,6 +328,7 @@ public actor LocalDocumentStore: DocumentStore {
                 var previous: DocumentPath?
                 var writer = SegmentWriter(directory: directory, indexes: indexes)
                 writer.sortBudget = Self.bulkSortBudget
+                writer.offsetsInMemory = Self.bulkSortBudget / 8
                 documents = try writer.write(
                     name: output, atMost: capacity
                 ) {

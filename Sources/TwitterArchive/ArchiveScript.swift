@@ -41,6 +41,24 @@ struct ArchiveScript {
     static func read(
         _ name: String, in files: ArchiveFiles, _ body: (_ index: Int, _ value: JSONValue) throws -> Void
     ) throws {
+        try readItems(name, in: files) { index, item, notJSON in
+            let value: JSONValue
+            do throws(JSONParseError) {
+                value = try JSONValue.parse(item)
+            } catch {
+                throw notJSON(error)
+            }
+            try body(index, value)
+        }
+    }
+
+    /// ``read(_:in:_:)`` handing over each item's bytes unparsed, with the error that names a
+    /// parse's failure in it, for a reader that builds only what it takes.
+    static func readItems(
+        _ name: String, in files: ArchiveFiles,
+        _ body: (_ index: Int, _ item: UnsafeBufferPointer<UInt8>, _ notJSON: (JSONParseError) -> ArchiveError) throws
+            -> Void
+    ) throws {
         var script = ArchiveScript(file: name)
         try files.read(name) { piece in try script.consume(piece.bindMemory(to: UInt8.self), body) }
         guard case .end = script.state else {
@@ -55,7 +73,8 @@ struct ArchiveScript {
     }
 
     private mutating func consume(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, JSONValue) throws -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (Int, UnsafeBufferPointer<UInt8>, (JSONParseError) -> ArchiveError) throws -> Void
     ) throws {
         var at = 0
         var segment = 0  // where the current item's bytes in this piece start
@@ -122,15 +141,18 @@ struct ArchiveScript {
         }
     }
 
-    private mutating func finishItem(_ body: (Int, JSONValue) throws -> Void) throws {
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(item)
-        } catch {
-            throw malformed("it is not JSON (\(error), counting from byte \(itemStart + 1) of the file)")
+    private mutating func finishItem(
+        _ body: (Int, UnsafeBufferPointer<UInt8>, (JSONParseError) -> ArchiveError) throws -> Void
+    ) throws {
+        let (start, file, index) = (itemStart, file, index)
+        try item.withUnsafeBufferPointer { bytes in
+            try body(index, bytes) { error in
+                ArchiveError.malformed(
+                    file: file, place: "item \(index + 1)",
+                    reason: "it is not JSON (\(error), counting from byte \(start + 1) of the file)")
+            }
         }
-        try body(index, value)
-        index += 1
+        self.index += 1
         state = wholeObject ? .end : .list
     }
 

@@ -229,8 +229,13 @@ public struct TwitterArchive: Sendable {
     ) throws {
         var ordinal = 0
         for name in names {
-            try ArchiveScript.read(name, in: files) { index, value in
-                let fields = try wrapped(value, "tweet", file: name, index: index, bare: true)
+            try ArchiveScript.readItems(name, in: files) { index, item, notJSON in
+                let fields: JSONObject
+                do {
+                    fields = try tweetFields(item, file: name, index: index)
+                } catch let error as JSONParseError {
+                    throw notJSON(error)
+                }
                 try body(ordinal, try ArchivedTweet(fields, file: name, index: index))
                 ordinal += 1
             }
@@ -285,6 +290,47 @@ public struct TwitterArchive: Sendable {
             if !found.isEmpty { parts[kind.manifest[0]] = found.sorted { $0 < $1 }.map(\.1) }
         }
         return parts
+    }
+
+    /// The keys of a tweet object tweetcli reads: the rest of an item is walked (and checked) unbuilt.
+    private static let tweetKeys = [
+        "id_str", "full_text", "text", "created_at", "in_reply_to_status_id_str", "favorite_count", "retweet_count",
+        "entities", "extended_entities",
+    ].map { Array($0.utf8) }
+
+    /// The fields of the tweet in an item `{"tweet": {…}}` (or, in the oldest archives, the tweet
+    /// object itself) that tweetcli reads, as ``wrapped(_:_:file:index:bare:)`` finds them in the
+    /// whole item, without building the rest: a tweet's item is mostly fields it leaves.
+    private static func tweetFields(_ item: UnsafeBufferPointer<UInt8>, file: String, index: Int) throws -> JSONObject {
+        var cursor = JSONCursor(item)
+        guard cursor.peek() == UInt8(ascii: "{") else {
+            _ = try cursor.readValue()
+            try cursor.finish()
+            throw ArchiveError.malformed(file: file, place: "item \(index + 1)", reason: "it is not an object")
+        }
+        try cursor.enterObject()
+        var outer = JSONObject()
+        var tweet: JSONValue?
+        var hasID = false
+        let keys = [Array("tweet".utf8)] + tweetKeys
+        while let key = try cursor.nextKey(among: keys) {
+            if key == 0 {
+                tweet =
+                    cursor.peek() == UInt8(ascii: "{")
+                    ? try cursor.readValue(keepingFields: tweetKeys) : try cursor.readValue()
+            } else if key < keys.count {
+                outer[String(decoding: keys[key], as: UTF8.self)] = try cursor.readValue()
+                hasID = hasID || key == 1
+            } else {
+                try cursor.skipValue()
+            }
+        }
+        try cursor.finish()
+        if let inner = tweet?.objectValue { return inner }
+        guard hasID else {
+            throw ArchiveError.malformed(file: file, place: "item \(index + 1)", reason: "it has no \"tweet\" object")
+        }
+        return outer
     }
 
     /// The object inside an item `{"kind": {…}}`; `bare`, an item that is the object itself too
@@ -472,6 +518,11 @@ enum TwitterTime {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     static func date(_ text: String) -> Date? {
+        if let fields = fixedFields(text) {
+            return date(
+                year: fields.year, month: fields.month, day: fields.day, hour: fields.hour, minute: fields.minute,
+                second: fields.second, zone: fields.zone)
+        }
         let parts = text.split(separator: " ")
         guard parts.count == 6, let month = months.firstIndex(of: String(parts[1])), let day = Int(parts[2]),
             (1...31).contains(day), let year = Int(parts[5]), (1970...9999).contains(year)
@@ -488,12 +539,57 @@ enum TwitterTime {
             let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2)),
             (0...59).contains(minutes), hours * 60 + minutes <= 14 * 60
         else { return nil }
+        return date(
+            year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second,
+            zone: (hours * 60 + minutes) * (sign == "+" ? 1 : -1))
+    }
+
+    /// The time from its checked fields; `zone` in minutes east of UTC.
+    private static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, zone: Int)
+        -> Date?
+    {
         guard
             let utc = Timestamp.secondsSince1970(
-                year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         else { return nil }
-        let offset = (hours * 3600 + minutes * 60) * (sign == "+" ? 1 : -1)
-        return Date(timeIntervalSince1970: TimeInterval(utc - offset))
+        return Date(timeIntervalSince1970: TimeInterval(utc - zone * 60))
+    }
+
+    /// The fields of a time written as Twitter always writes it, `Sat Aug 12 16:10:37 +0000 2023`
+    /// (30 bytes, each field in its place), checked as ``date(_:)`` checks them; `nil` for any
+    /// other form, which the general reading takes: an archive has one time per tweet.
+    private static func fixedFields(_ text: String) -> (
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, zone: Int
+    )? {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == 30, bytes[3] == 0x20, bytes[7] == 0x20, bytes[10] == 0x20, bytes[13] == 0x3A,
+                bytes[16] == 0x3A, bytes[19] == 0x20, bytes[25] == 0x20
+            else { return nil }
+            func number(_ start: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in start..<(start + count) {
+                    guard (0x30...0x39).contains(bytes[index]) else { return nil }
+                    value = value * 10 + Int(bytes[index] - 0x30)
+                }
+                return value
+            }
+            let name = (bytes[4], bytes[5], bytes[6])
+            guard let month = monthBytes.firstIndex(where: { $0 == name }),
+                let day = number(8, 2), (1...31).contains(day), let hour = number(11, 2), (0...23).contains(hour),
+                let minute = number(14, 2), (0...59).contains(minute), let second = number(17, 2),
+                (0...60).contains(second), bytes[20] == 0x2B || bytes[20] == 0x2D, let hours = number(21, 2),
+                let minutes = number(23, 2), (0...59).contains(minutes), hours * 60 + minutes <= 14 * 60,
+                let year = number(26, 4), (1970...9999).contains(year)
+            else { return nil }
+            let zone = (hours * 60 + minutes) * (bytes[20] == 0x2B ? 1 : -1)
+            return (year, month + 1, day, hour, minute, second, zone)
+        }
+    }
+
+    private static let monthBytes: [(UInt8, UInt8, UInt8)] = months.map { name in
+        let bytes = Array(name.utf8)
+        return (bytes[0], bytes[1], bytes[2])
     }
 }
 

@@ -40,6 +40,15 @@ struct TwitterArchiveReadingTests {
         #expect(archive.following == 3 && archive.followers == 5)
         #expect(TwitterTime.date("Sat Aug 12 18:10:37 +0200 2023") == created)
         #expect(TwitterTime.date("Sat Aug 12 16:10:37 2023") == nil)
+        // Twitter's fixed layout is read by place; anything else as fields, with the same checks.
+        #expect(TwitterTime.date("Wed Aug 2 16:10:37 +0000 2023") == created.addingTimeInterval(-10 * 86_400))
+        #expect(TwitterTime.date("Wed Aug  2 16:10:37 +0000 2023") == created.addingTimeInterval(-10 * 86_400))
+        for bad in [
+            "Sat Agu 12 16:10:37 +0000 2023", "Sat Aug 12 24:10:37 +0000 2023", "Sat Aug 32 16:10:37 +0000 2023",
+            "Sat Aug 12 16:60:37 +0000 2023", "Sat Aug 12 16:10:37 *0000 2023", "Sat Aug 12 16:10:37 +0000 1969",
+        ] {
+            #expect(TwitterTime.date(bad) == nil, "\(bad)")
+        }
         // Offsets are four digits and at most 14 hours either way.
         #expect(TwitterTime.date("Sun Aug 13 06:10:37 +1400 2023") == created)
         #expect(TwitterTime.date("Sat Aug 12 04:10:37 -1200 2023") == created)

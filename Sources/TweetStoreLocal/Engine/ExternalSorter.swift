@@ -307,10 +307,15 @@ final class SpillFile {
                 if readPosition == readBuffer.count { return nil }
                 throw StoreError.io(path: directory, reason: "a temporary file ended early")
             }
-            readBuffer.removeSubrange(0..<readPosition)
-            readPosition = 0
             let size = min(max(readChunk, count), written - readOffset)
-            readBuffer += try StoreFiles.readBytes(from: fd, offset: readOffset, count: size, path: directory)
+            // A new buffer of what is left and what comes, never one grown in place: a merge of
+            // hundreds of runs keeps one for each, and grown ones keep their largest size.
+            var refilled: [UInt8] = []
+            refilled.reserveCapacity(readBuffer.count - readPosition + size)
+            refilled += readBuffer[readPosition...]
+            refilled += try StoreFiles.readBytes(from: fd, offset: readOffset, count: size, path: directory)
+            readBuffer = refilled
+            readPosition = 0
             readOffset += size
         }
         defer { readPosition += count }
