@@ -312,7 +312,7 @@ public actor LocalDocumentStore: DocumentStore {
             CompactionLock.removeAbandonedOutputs(directory, .bulk)
             let version = try engine!.committedVersion()
             var sorter = ExternalSorter(directory: directory, budget: Self.bulkSortBudget)
-            var records = RecordPipeline(indexes: self.indexes)
+            var records = RecordPipeline(indexes: self.indexes, batchSize: 512)
             let aside = SpilledRecordSorter(directory: directory, budget: Self.bulkSortBudget)
             let bulk = BulkWrite(
                 add: { path, fields in
@@ -550,20 +550,24 @@ private struct RecordPipeline {
     let indexes: [IndexDefinition]
     /// Documents per batch: enough that starting a thread is a small part of its work.
     static let batchSize = 2048
+    private let batchSize: Int
     /// Batches being made at once.
     static let depth = 2
     private var batch: [(DocumentPath, JSONObject)] = []
     /// The batches being made, oldest first.
     private var inFlight: [BackgroundWork<[(key: [UInt8], record: [UInt8])]>] = []
 
-    init(indexes: [IndexDefinition]) {
+    /// `batchSize` smaller than the default for documents that are large in memory (a bulk
+    /// write's search buckets hold 64 strings each), since three batches are held at once.
+    init(indexes: [IndexDefinition], batchSize: Int = RecordPipeline.batchSize) {
         self.indexes = indexes
-        batch.reserveCapacity(Self.batchSize)
+        self.batchSize = max(1, batchSize)
+        batch.reserveCapacity(self.batchSize)
     }
 
     mutating func add(_ path: DocumentPath, _ fields: JSONObject, into sink: Sink) throws {
         batch.append((path, fields))
-        guard batch.count >= Self.batchSize else { return }
+        guard batch.count >= batchSize else { return }
         if inFlight.count >= Self.depth { try drainOldest(into: sink) }
         try start()
     }
@@ -578,7 +582,7 @@ private struct RecordPipeline {
     private mutating func start() throws {
         let (documents, indexes) = (batch, indexes)
         batch = []
-        batch.reserveCapacity(Self.batchSize)
+        batch.reserveCapacity(batchSize)
         inFlight.append(
             try BackgroundWork {
                 documents.map { path, fields in

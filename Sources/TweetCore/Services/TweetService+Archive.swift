@@ -635,7 +635,7 @@ private struct PendingTerms {
 
     var count: Int { termEnds.count }
     /// Whether enough is gathered to read.
-    var isFull: Bool { termEnds.count >= 1024 || idBytes.count >= 4 << 20 }
+    var isFull: Bool { termEnds.count >= 1024 || idBytes.count >= 1 << 20 }
 
     /// Whether `term` is the last term gathered (a term's IDs are never split between reads).
     func endsWith(_ term: ArraySlice<UInt8>) -> Bool {

@@ -148,7 +148,7 @@ struct ExternalSorter {
         }
         if keys.count > 0 { try spill() }
         try finishPendingRun()
-        return try SortedRecords(runs: runs)
+        return try SortedRecords(runs: runs, readAhead: min(16 << 20, budget))
     }
 }
 
@@ -167,11 +167,12 @@ struct SortedRecords {
         self.memory = memory
     }
 
-    fileprivate init(runs: [RunFile]) throws {
+    /// - Parameter readAhead: the bytes all runs read ahead together.
+    fileprivate init(runs: [RunFile], readAhead total: Int = 16 << 20) throws {
         self.runs = runs
-        // Each run reads ahead a share of 16 MiB (at least 16 KiB), so that a merge of many runs
-        // holds about as much as a merge of a few.
-        let readAhead = max(16 << 10, min(SpillFile.chunk, (16 << 20) / max(1, runs.count)))
+        // Each run reads ahead a share of the total (at least 16 KiB), so that a merge of many
+        // runs holds about as much as a merge of a few.
+        let readAhead = max(16 << 10, min(SpillFile.chunk, total / max(1, runs.count)))
         for run in runs { run.readChunk = readAhead }
         heads = try runs.map { try $0.read() }
         for run in runs.indices where heads[run] != nil {
