@@ -305,9 +305,14 @@ public actor LocalDocumentStore: DocumentStore {
         try await waitForTransactions()
         let created = try engineForWriting()
         do {
-            guard let importing = try CompactionLock.acquire(directory, .bulk) else {
-                throw StoreError.busy(path: directory, holder: "another import")
+            // Another bulk write is waited for as the store's lock is, then named.
+            var taken = try CompactionLock.acquire(directory, .bulk)
+            let deadline = Date().addingTimeInterval(StoreError.busyAfter)
+            while taken == nil, Date() < deadline {
+                usleep(50_000)
+                taken = try CompactionLock.acquire(directory, .bulk)
             }
+            guard let importing = taken else { throw StoreError.busy(path: directory, holder: "another import") }
             defer { CompactionLock.release(importing) }
             CompactionLock.removeAbandonedOutputs(directory, .bulk)
             let version = try engine!.committedVersion()

@@ -189,6 +189,7 @@ public struct TwitterArchive: Sendable {
         _ body: (_ summary: Int, _ tweet: ArchivedTweet, _ caption: (text: String, cleaned: Bool)?) throws -> Void
     ) throws {
         let files = try ArchiveFiles(path: path)
+        var handed = 0
         try Self.forEachTweet(in: files, names: tweetFiles) { ordinal, tweet in
             guard let position = summary(of: tweet.twitterID),
                 case let summary = summaries[position], summary.ordinal <= ordinal
@@ -201,6 +202,11 @@ public struct TwitterArchive: Sendable {
                 throw ArchiveError.unreadable(path, reason: "it changed while it was imported")
             }
             try body(position, tweet, caption)
+            handed += 1
+        }
+        // A tweet cut from the file since, or replaced by a repeat, would never be handed over.
+        guard handed == summaries.count else {
+            throw ArchiveError.unreadable(path, reason: "it changed while it was imported")
         }
     }
 
@@ -394,7 +400,8 @@ extension TwitterArchive.ArchivedTweet {
         }
         var replyTo: UInt64?
         if let parent = fields["in_reply_to_status_id_str"], parent != .null {
-            guard let number = parent.stringValue.flatMap(UInt64.init) else {
+            // Twitter's IDs start at 1.
+            guard let number = parent.stringValue.flatMap(UInt64.init), number > 0 else {
                 throw bad("its in_reply_to_status_id_str is not a tweet's ID")
             }
             replyTo = number

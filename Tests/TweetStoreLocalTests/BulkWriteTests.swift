@@ -122,4 +122,26 @@ struct BulkWriteTests {
         #expect(directory.files().allSatisfy { !$0.hasPrefix("import-") }, "\(directory.files())")
         #expect(try await store.getDocument(Self.post(2).0)?.data == Self.post(2).1)
     }
+
+    /// Two bulk writes at once: the second waits as long as for the store's lock, then says that
+    /// another import has the store, and writes nothing.
+    @Test func aSecondBulkWriteWaitsThenSaysAnotherImportHasTheStore() async throws {
+        let directory = Directory()
+        let store = try LocalDocumentStore(directory: directory.path, indexes: StorageEngineTests.indexes)
+        let other = try LocalDocumentStore(directory: directory.path, indexes: StorageEngineTests.indexes)
+        try await store.setData(Self.post(1).1, at: Self.post(1).0)
+        let started = Date()
+        await #expect(throws: StoreError.busy(path: directory.path, holder: "another import")) {
+            try await store.bulkWrite { bulk in
+                try bulk.setData(Self.post(2).1, at: Self.post(2).0)
+                try await other.bulkWrite { inner in
+                    try inner.setData(Self.post(3).1, at: Self.post(3).0)
+                } finish: { _, _ in
+                }
+            } finish: { _, _ in
+            }
+        }
+        #expect(Date().timeIntervalSince(started) >= StoreError.busyAfter - 0.1)
+        for number in 2...3 { #expect(try await other.getDocument(Self.post(number).0) == nil) }
+    }
 }

@@ -15,7 +15,7 @@ struct TwitterArchiveReadingTests {
         env = try TestEnvironment()
     }
 
-    private func folder(_ fixture: ArchiveFixture, _ name: String = "archive") throws -> URL {
+    func folder(_ fixture: ArchiveFixture, _ name: String = "archive") throws -> URL {
         let url = URL(fileURLWithPath: env.path(name))
         try fixture.write(to: url)
         return url
@@ -482,5 +482,35 @@ private struct HandMadeZip {
             [0x50, 0x4B, 0x05, 0x06] + Self.le(0, 4) + Self.le(count, 2) + Self.le(count, 2)
             + Self.le(directory.count, 4) + Self.le(bytes.count, 4) + Self.le(0, 2)
         try Data(bytes + directory + end).write(to: url)
+    }
+}
+
+extension TwitterArchiveReadingTests {
+    /// The second reading hands over exactly the tweets the first one summarized: a file changed
+    /// in between (a tweet cut, one replaced by a repeat of another's ID) stops it.
+    @Test func aFileChangedBetweenTheTwoReadingsIsRefused() throws {
+        var fixture = ArchiveFixture()
+        fixture.tweets = ArchiveFixture.tweets(10)
+        let url = try folder(fixture)
+        let archive = try TwitterArchive.read(path: url.path)
+        #expect(try archive.readTweets().count == 10)
+        fixture.tweets.removeLast()
+        try fixture.write(to: url)
+        #expect(throws: ArchiveError.unreadable(url.path, reason: "it changed while it was imported")) {
+            try archive.forEachTweet { _, _, _ in }
+        }
+        fixture.tweets = ArchiveFixture.tweets(10)
+        fixture.tweets[9].id = fixture.tweets[0].id
+        try fixture.write(to: url)
+        #expect(throws: ArchiveError.self) { try archive.forEachTweet { _, _, _ in } }
+    }
+
+    /// Twitter's IDs start at 1: a reply to tweet 0 is malformed.
+    @Test func aReplyToTweetZeroIsMalformed() throws {
+        var fixture = ArchiveFixture()
+        fixture.tweets = ArchiveFixture.tweets(3)
+        fixture.tweets[2].replyTo = 0
+        let url = try folder(fixture)
+        #expect(throws: ArchiveError.self) { try TwitterArchive.read(path: url.path) }
     }
 }

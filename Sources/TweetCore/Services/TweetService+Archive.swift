@@ -131,7 +131,7 @@ private struct ArchiveImport: Sendable {
     /// Replies (by summary) to tweets outside the import that are in the store: the tweet and its author.
     var answered: [Int: (id: String, owner: String?)] = [:]
     var report = ArchiveImportReport()
-    let plan = Shared(CommitPlan())
+    let plan: Shared<CommitPlan>
     /// Reads of the store a batch at a time.
     static let batch = 2048
 
@@ -157,10 +157,11 @@ private struct ArchiveImport: Sendable {
         var replacedBuckets: [DocumentPath] = []
     }
 
-    init(store: any DocumentStore, archive: TwitterArchive, me: String) {
+    init(store: any DocumentStore, archive: TwitterArchive, me: String, plan: Shared<CommitPlan>) {
         self.store = store
         self.archive = archive
         self.me = me
+        self.plan = plan
         fates = Array(repeating: .added, count: archive.summaries.count)
         replyCounts = Array(repeating: 0, count: archive.summaries.count)
         likeCounts = Array(repeating: 0, count: archive.summaries.count)
@@ -171,6 +172,15 @@ private struct ArchiveImport: Sendable {
         let summary = archive.summaries[position]
         // Never nil: the archive gives every tweet its time.
         return TweetService.importedID(twitterID: summary.twitterID, created: summary.created) ?? ""
+    }
+
+    /// The tweet added with it that the tweet of summary `position` answers: one older than it
+    /// (so that no import makes a reply its own ancestor).
+    func insideParent(of position: Int) -> Int? {
+        guard let parent = archive.summaries[position].replyTo, let inside = archive.summary(of: parent),
+            fates[inside] == .added, ByteOrder.precedes(id(inside), id(position))
+        else { return nil }
+        return inside
     }
 
     /// The ID a tweet with Twitter ID `twitterID` would have: the archive's own, or the one its
@@ -184,24 +194,24 @@ private struct ArchiveImport: Sendable {
         _ archive: TwitterArchive, as me: String, store: any DocumentStore,
         progress: @escaping @Sendable (_ done: Int, _ of: Int) -> Void
     ) async throws -> ArchiveImportReport {
-        var planned = ArchiveImport(store: store, archive: archive, me: me)
-        planned.report.following = archive.following
-        planned.report.followers = archive.followers
-        let isProtected = try await store.getDocument(UserService.userPath(me))?.data["protected"] == .bool(true)
-        try await planned.findTweetsThere()
-        try await planned.findReplies()
-        let likeMarks = try await planned.findLikes()
-        let plan = planned.plan
-        plan.update { plan in
-            plan.me = me
-            plan.isProtected = isProtected
-            plan.likeMarks = likeMarks
-        }
+        let plan = Shared(CommitPlan())
         let total = archive.summaries.count + archive.likes.count
         let result = Shared(ArchiveImportReport())
-        let ready = planned
         try await store.bulkWrite { bulk in
-            var writer = ready
+            // Every read the writes rely on comes after the bulk write has noted the store's
+            // version, so that its commit knows whether any of them may be out of date.
+            var writer = ArchiveImport(store: store, archive: archive, me: me, plan: plan)
+            writer.report.following = archive.following
+            writer.report.followers = archive.followers
+            let isProtected = try await store.getDocument(UserService.userPath(me))?.data["protected"] == .bool(true)
+            try await writer.findTweetsThere()
+            try await writer.findReplies()
+            let likeMarks = try await writer.findLikes()
+            plan.update { plan in
+                plan.me = me
+                plan.isProtected = isProtected
+                plan.likeMarks = likeMarks
+            }
             try writer.writeTweets(bulk, isProtected: isProtected, likeMarks: likeMarks) { progress($0, total) }
             try await writer.writeIndex(bulk)
             let report = writer.report
@@ -249,7 +259,7 @@ private struct ArchiveImport: Sendable {
         var outside: [(reply: Int, parent: UInt64, id: String)] = []
         for position in fates.indices where fates[position] == .added {
             guard let parent = archive.summaries[position].replyTo else { continue }
-            if let inside = archive.summary(of: parent), fates[inside] == .added {
+            if let inside = insideParent(of: position) {
                 replyCounts[inside] += 1
             } else if let parentID = id(ofTwitterID: parent) {
                 outside.append((position, parent, parentID))
@@ -351,7 +361,7 @@ private struct ArchiveImport: Sendable {
             var replyTo: String?
             var owner: String?
             if let parent = tweet.replyTo {
-                if let inside = archive.summary(of: parent), fates[inside] == .added {
+                if let inside = insideParent(of: position) {
                     (replyTo, owner) = (self.id(inside), me)
                 } else if let outside = answered[position] {
                     (replyTo, owner) = outside
@@ -462,7 +472,7 @@ private struct ArchiveImport: Sendable {
                 replaced += merge.replaced
                 checks.append(
                     term: term, read: ArchiveImport.hash(read), added: merge.added,
-                    flags: (merge.replaced.isEmpty ? 0 : TermChecks.rewrote)
+                    flags: (merge.rewrote ? TermChecks.rewrote : 0)
                         | (merge.movedOpen ? TermChecks.movedOpen : 0))
             } else {
                 // A term the store does not have yet: its buckets straight from the IDs, a bucket's

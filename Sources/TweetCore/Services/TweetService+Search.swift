@@ -182,6 +182,8 @@ package enum SearchIndex {
         var added: Int
         /// Whether the term's open bucket is now another: the IDs came after it, or were merged with it.
         var movedOpen: Bool
+        /// Whether buckets the store had are written again (at their own paths or others).
+        var rewrote: Bool
     }
 
     /// ``addMissing(_:term:in:store:)`` worked out from reads, without writing: `ids` sorted and
@@ -268,7 +270,7 @@ package enum SearchIndex {
         let kept = Set(written.map(\.0))
         return TermMerge(
             buckets: written, replaced: replaced.filter { !kept.contains($0) }, fields: fields, added: missing,
-            movedOpen: movedOpen)
+            movedOpen: movedOpen, rewrote: !replaced.isEmpty)
     }
 
     /// Counts imported tweets' hashtags in one hour: `tags`, one entry per tweet and hashtag.

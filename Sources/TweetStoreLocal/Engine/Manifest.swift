@@ -22,6 +22,10 @@ struct Manifest: Equatable {
     var lastTime: Date?
     /// The number the next segment's name takes.
     var nextSegment = 1
+    /// Imports committed (each a segment written outside the journal): with the journal's
+    /// sequence, what tells a bulk write whether anything was committed while it worked. Absent
+    /// (0) from stores written before it was kept, and from older readers' view, which ignore it.
+    var imports: Int64 = 0
 
     init() {}
 
@@ -70,6 +74,7 @@ struct Manifest: Equatable {
         manifest.foldedSequence = folded
         manifest.nextSegment = Int(next)
         manifest.lastTime = fields["lastTime"]?.stringValue.flatMap(Timestamp.date(from:))
+        manifest.imports = max(0, fields["imports"]?.integerValue ?? 0)
         for item in list {
             guard case .object(let segment) = item, let name = segment["name"]?.stringValue,
                 let documents = segment["documents"]?.integerValue
@@ -89,6 +94,7 @@ struct Manifest: Equatable {
                 segments.map { .object(["name": .string($0.name), "documents": .integer(Int64($0.documents))]) }),
         ]
         if let lastTime { fields["lastTime"] = .string(Timestamp.string(from: lastTime)) }
+        if imports > 0 { fields["imports"] = .integer(imports) }
         try StoreFiles.replaceAtomically(
             path: path,
             contents: ChecksummedLine.encode(key: "manifest", payload: JSONValue.object(fields).serialized()),

@@ -232,14 +232,19 @@ struct StorageEngine {
         }
     }
 
-    /// The number of the last change committed (a transaction's record, or an import): it grows
-    /// with every one, so two equal numbers mean nothing was committed between them.
-    mutating func committedVersion() throws -> Int64 {
-        try withLock(exclusive: false) { engine in engine.sequence }
+    /// What changes with every commit: the last journal record's sequence and the imports the
+    /// manifest counts. Two equal versions mean nothing was committed between them.
+    struct Version: Equatable {
+        var sequence: Int64
+        var imports: Int64
+    }
+
+    mutating func committedVersion() throws -> Version {
+        try withLock(exclusive: false) { engine in engine.committedVersionUnderLock() }
     }
 
     /// ``committedVersion()`` for a caller that holds the lock and has caught up.
-    func committedVersionUnderLock() -> Int64 { sequence }
+    func committedVersionUnderLock() -> Version { Version(sequence: sequence, imports: manifest.imports) }
 
     /// Commits a bulk write under the lock ``beginTransaction()`` took, then releases it: the
     /// segment written as `output` (`documents` of them; see ``CompactionLock``), then `writes`,
@@ -522,11 +527,10 @@ struct StorageEngine {
                 infos.append(.init(name: name, documents: documents))
             }
         }
-        // An import is a change as a journal record is: the number that says whether anything
-        // was committed grows with it too.
-        if !imported.isEmpty { sequence += 1 }
         try mergeNewest(&infos, next: &next, created: &created)
         var updated = manifest
+        // Counted, so that a bulk write can tell that something was committed while it worked.
+        if !imported.isEmpty { updated.imports += 1 }
         updated.segments = infos
         updated.foldedSequence = sequence
         updated.lastTime = lastTime == .distantPast ? nil : lastTime

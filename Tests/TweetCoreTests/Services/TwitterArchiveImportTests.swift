@@ -287,3 +287,30 @@ extension TwitterArchiveImportTests {
         #expect(try await busy.tweets.fetchLikedTweets(forUid: bob.id).isEmpty)
     }
 }
+
+extension TwitterArchiveImportTests {
+    /// A tweet that answers itself, or a newer tweet, is no reply (as Twitter's never are): no
+    /// import makes a reply its own ancestor.
+    @Test func aReplyToItselfOrToANewerTweetIsNoReply() async throws {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let services = try env.makeServices()
+        try await env.registerUser("ada", in: services)
+        var fixture = ArchiveFixture()
+        fixture.tweets = ArchiveFixture.tweets(4)
+        fixture.tweets[1].replyTo = fixture.tweets[1].id
+        fixture.tweets[2].replyTo = fixture.tweets[3].id
+        fixture.tweets[3].replyTo = fixture.tweets[0].id
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try fixture.write(to: url)
+        let report = try await services.tweets.importArchive(try TwitterArchive.read(path: url.path))
+        #expect(report.tweets == 4 && report.replies == 1)
+        let tweets = try await services.tweets.search("archived", limit: 10)
+        let byCaption = Dictionary(uniqueKeysWithValues: tweets.map { ($0.caption, $0) })
+        #expect(byCaption["archived tweet number 1"]?.replyToId == nil)
+        #expect(byCaption["archived tweet number 1"]?.source?.inReplyTo == String(fixture.tweets[1].id))
+        #expect(byCaption["archived tweet number 2"]?.replyToId == nil)
+        #expect(byCaption["archived tweet number 3"]?.replyToId == byCaption["archived tweet number 0"]?.id)
+        #expect(byCaption["archived tweet number 0"]?.replyCount == 1)
+        #expect(byCaption["archived tweet number 1"]?.replyCount == 0)
+    }
+}
