@@ -12,31 +12,13 @@ import TweetTestSupport
 struct DemoSeederTests {
     /// A store that runs `interleaved` once, right after its first query: another process's write
     /// landing between the seeder's check and its import.
-    final class InterleavingStore: DocumentStore {
+    final class InterleavingStore: ForwardingDocumentStore {
         let base: any DocumentStore
         private let interleaved: Mutex<(@Sendable () async throws -> Void)?>
 
         init(_ base: any DocumentStore, interleaved: @escaping @Sendable () async throws -> Void) {
             self.base = base
             self.interleaved = Mutex(interleaved)
-        }
-
-        func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? { try await base.getDocument(path) }
-        func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
-            try await base.getDocuments(paths)
-        }
-        func count(_ query: Query) async throws -> Int { try await base.count(query) }
-        func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
-        {
-            try await base.importDocuments(documents, requiringEmpty: collection)
-        }
-
-        func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
-            try await base.runTransaction(body)
-        }
-
-        func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
-            try await base.exportDocuments(body)
         }
 
         func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {

@@ -176,7 +176,7 @@ extension TwitterArchiveImportTests {
 extension TwitterArchiveImportTests {
     /// A store whose bulk writes let `meanwhile` write (another process) between their produce
     /// and their commit: every time, or only the first `times` times.
-    final class MeanwhileStore: DocumentStore {
+    final class MeanwhileStore: ForwardingDocumentStore {
         let base: any DocumentStore
         private let meanwhile: @Sendable () async throws -> Void
         private let remaining: Mutex<Int>
@@ -185,23 +185,6 @@ extension TwitterArchiveImportTests {
             self.base = base
             self.meanwhile = meanwhile
             remaining = Mutex(times)
-        }
-
-        func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? { try await base.getDocument(path) }
-        func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
-            try await base.getDocuments(paths)
-        }
-        func runQuery(_ query: Query) async throws -> [DocumentSnapshot] { try await base.runQuery(query) }
-        func count(_ query: Query) async throws -> Int { try await base.count(query) }
-        func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?) async throws
-        {
-            try await base.importDocuments(documents, requiringEmpty: collection)
-        }
-        func runTransaction<T: Sendable>(_ body: @Sendable (Transaction) async throws -> T) async throws -> T {
-            try await base.runTransaction(body)
-        }
-        func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
-            try await base.exportDocuments(body)
         }
 
         func bulkWrite<T: Sendable>(
