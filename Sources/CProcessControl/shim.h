@@ -49,4 +49,9 @@ static inline int tweetcli_fix_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+/* Gives the heap's free memory back to the system (malloc_trim, which Swift does not see). */
+static inline void tweetcli_trim_heap(void) {
+    malloc_trim(0);
+}
+
 #endif

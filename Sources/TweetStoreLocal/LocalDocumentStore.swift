@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetStore
+import TweetSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -325,6 +326,9 @@ public actor LocalDocumentStore: DocumentStore {
                 }, sorter: aside)
             try await produce(bulk)
             try records.finish { key, record in try sorter.add(value: record) { $0 += key } }
+            // What producing freed goes back to the system before the segment is written: the
+            // allocator keeps it otherwise, and a bulk write's peak is in writing the segment.
+            ProcessControl.trimHeap()
             let output = CompactionLock.outputName(.bulk, pid: getpid())
             let documents: Int
             do {
@@ -333,7 +337,7 @@ public actor LocalDocumentStore: DocumentStore {
                 var previous: DocumentPath?
                 var writer = SegmentWriter(directory: directory, indexes: indexes)
                 writer.sortBudget = Self.bulkSortBudget
-                writer.offsetsInMemory = Self.bulkSortBudget / 8
+                writer.offsetsInMemory = 1 << 16
                 documents = try writer.write(
                     name: output, atMost: capacity
                 ) {

@@ -27,4 +27,7 @@ public enum ProcessControl {
 
     /// Fixes glibc's mmap threshold at `bytes`, so large blocks are mapped for themselves.
     package static func fixMmapThreshold(_ bytes: Int32) { _ = tweetcli_fix_mmap_threshold(bytes) }
+
+    /// Gives the memory the heap holds free back to the system, between the phases of long work.
+    package static func trimHeap() { tweetcli_trim_heap() }
 }
