@@ -210,24 +210,34 @@ public actor PostgresDocumentStore: DocumentStore {
         while true {
             attempt += 1
             do {
-                return try await attemptTransaction(number, body)
+                return try await attemptTransaction(number) { transaction, _ in try await body(transaction) }
             } catch let error as PostgresError where error.isRetryable && attempt < 10 {
                 try await Task.sleep(nanoseconds: UInt64(attempt) * 5_000_000)
             }
         }
     }
 
-    private func attemptTransaction<T: Sendable>(_ number: Int, _ body: @Sendable (Transaction) async throws -> T)
-        async throws -> T
-    {
+    /// One try of a transaction. With `version` (the clock as a bulk write found it), the body is
+    /// told whether any write committed since, and `load` runs before the body's writes are applied.
+    private func attemptTransaction<T: Sendable>(
+        _ number: Int, since version: String? = nil, _ body: @Sendable (Transaction, _ changed: Bool) async throws -> T,
+        load: (PostgresConnection, [Transaction.Write]) throws -> Void = { _, _ in }
+    ) async throws -> T {
         let connection = try writableConnection()
         try connection.execute("BEGIN")
         do {
+            var changed = true
+            if let version {
+                // The clock row's lock first, so that the value read is the last commit's.
+                let rows = try connection.execute("SELECT last_ms FROM tweetcli_clock WHERE id = 1 FOR UPDATE")
+                changed = (rows.first?.first ?? nil) != version
+            }
             let time = try Self.commitTime(on: connection, now: clock())
             let reads = TransactionReads()
             let transaction = Transaction(
                 reader: PostgresTransactionReader(store: self, number: number, reads: reads), time: time)
-            let result = try await body(transaction)
+            let result = try await body(transaction, changed)
+            try load(connection, transaction.writes)
             try Self.apply(transaction.writes, knowing: reads, on: connection)
             try connection.execute("COMMIT")
             return result
@@ -321,8 +331,55 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     /// The last component of a collection path: what a collection group query matches.
-    private static func groupID(of collection: String) -> String {
+    static func groupID(of collection: String) -> String {
         collection.split(separator: "/").last.map(String.init) ?? collection
+    }
+
+    /// The produced documents and the records sorted aside go to temporary tables of a connection
+    /// of their own (``PostgresBulkLoad``), a batch at a time; `finish` then runs as a transaction on
+    /// that connection, and the documents it does not write itself are copied into the store in it.
+    /// `finish` is told whether any write committed since the bulk write began (the clock row moved).
+    public func bulkWrite<T: Sendable>(
+        produce: sending (_ bulk: BulkWrite) async throws -> Void,
+        finish: @Sendable (_ transaction: Transaction, _ changed: Bool) async throws -> T
+    ) async throws -> T {
+        // Read before anything the producer reads; no schema yet reads as a version no clock has.
+        let version = try await reading(orEmpty: "none") { connection in
+            try connection.execute("SELECT last_ms FROM tweetcli_clock WHERE id = 1").first?.first ?? nil
+        }
+        let load = try PostgresBulkLoad(location: location)
+        try await produce(BulkWrite(add: { try load.add($0, $1) }, sorter: PostgresRecordSorter(load)))
+        let bulkConnection = try load.finish()
+        try await waitForTransactions()
+        let number = gate.open()
+        let previous = connection
+        connection = bulkConnection
+        defer {
+            connection = previous
+            gate.close()
+        }
+        // No retry: a failed try leaves the connection, and its temporary tables, unusable.
+        return try await attemptTransaction(number, since: version ?? "none", finish) { connection, writes in
+            // The documents `finish` writes are its own; the rest are copied over what the store has.
+            let written = writes.map { write in
+                switch write {
+                case .set(let path, _), .update(let path, _), .delete(let path): path
+                }
+            }
+            if !written.isEmpty {
+                try connection.execute(
+                    """
+                    DELETE FROM tweetcli_bulk_documents b USING unnest($1::text[], $2::text[]) AS p(c, i)
+                    WHERE b.collection = p.c COLLATE "C" AND b.id = p.i COLLATE "C"
+                    """, Self.pathArrays(written))
+            }
+            try connection.execute(
+                """
+                INSERT INTO tweetcli_documents (collection, id, group_id, data)
+                SELECT collection, id, group_id, data FROM tweetcli_bulk_documents
+                ON CONFLICT (collection, id) DO UPDATE SET data = EXCLUDED.data
+                """)
+        }
     }
 
     public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)

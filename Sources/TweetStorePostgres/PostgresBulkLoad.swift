@@ -1,0 +1,214 @@
+import FoundationEssentials
+import Synchronization
+import TweetStore
+
+/// The server side of a PostgreSQL bulk write (see ``PostgresDocumentStore/bulkWrite(produce:finish:)``):
+/// a connection of its own whose temporary tables take the produced documents and the records
+/// sorted aside, a batch at a time with COPY, so that the client holds one batch, however many
+/// there are. The server sorts the records; the commit runs on this connection too, since a
+/// temporary table belongs to its session, and a session that ends (a killed process) drops them.
+final class PostgresBulkLoad: Sendable {
+    /// Rows gathered before they are copied: enough for COPY to pay, little enough to hold.
+    static let batchRows = 4096
+    static let batchBytes = 4 << 20
+
+    private struct State {
+        var connection: PostgresConnection?
+        var documents: [[String]] = []
+        var documentBytes = 0
+        var records: [[String]] = []
+        var recordBytes = 0
+        var recordCount = 0
+        /// Whether the records have been sorted (they are then read, and no more may come).
+        var sorted = false
+    }
+
+    private let state: Mutex<State>
+    private let name: String
+
+    /// Opens the connection and makes the temporary tables.
+    init(location: PostgresLocation) throws {
+        let connection = try PostgresConnection(location)
+        // A load and the sort of millions of records take as long as they take; this connection
+        // does nothing else, and the commit that ends it is as long as a bulk load's.
+        try connection.execute("SET statement_timeout = 0")
+        connection.waitsWithoutDeadline = true
+        try connection.execute("SET work_mem = '64MB'")
+        try connection.execute(
+            """
+            CREATE TEMPORARY TABLE tweetcli_bulk_documents (
+              collection text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, group_id text NOT NULL,
+              data jsonb NOT NULL, PRIMARY KEY (collection, id))
+            """)
+        try connection.execute(
+            "CREATE TEMPORARY TABLE tweetcli_bulk_records (position bigint NOT NULL, key bytea NOT NULL, value bytea NOT NULL)"
+        )
+        name = location.displayName
+        state = Mutex(State(connection: connection))
+    }
+
+    /// Takes a produced document.
+    /// - Throws: ``StoreError/duplicateDocument(path:)`` for a path given twice (found when its
+    ///   batch is copied), or the server's errors.
+    func add(_ path: DocumentPath, _ fields: JSONObject) throws {
+        try state.withLock { state in
+            let json = String(decoding: JSONValue.object(fields).serialized(), as: UTF8.self)
+            state.documents.append([
+                path.collection, path.documentID, PostgresDocumentStore.groupID(of: path.collection), json,
+            ])
+            state.documentBytes += json.utf8.count + path.collection.utf8.count + path.documentID.utf8.count
+            if state.documents.count >= Self.batchRows || state.documentBytes >= Self.batchBytes {
+                try Self.copyDocuments(&state)
+            }
+        }
+    }
+
+    /// Takes a record to sort aside.
+    func addRecord(key: [UInt8], value: [UInt8]) throws {
+        try state.withLock { state in
+            guard !state.sorted else {
+                throw StoreError.io(path: "a bulk write", reason: "its records were sorted already")
+            }
+            state.records.append([String(state.recordCount), Self.hex(key), Self.hex(value)])
+            state.recordCount += 1
+            state.recordBytes += 2 * (key.count + value.count) + 24
+            if state.records.count >= Self.batchRows || state.recordBytes >= Self.batchBytes {
+                try Self.copyRecords(&state)
+            }
+        }
+    }
+
+    /// The records, sorted by key (equal keys in the order they came) by the server, read a batch
+    /// at a time from a cursor that outlives its statement.
+    func sortedRecords() throws -> RecordStream {
+        try state.withLock { state in
+            guard !state.sorted, let connection = state.connection else {
+                throw StoreError.io(path: "a bulk write", reason: "its records were sorted already")
+            }
+            try Self.copyRecords(&state)
+            state.sorted = true
+            try connection.execute(
+                """
+                DECLARE tweetcli_bulk_sorted NO SCROLL CURSOR WITH HOLD FOR
+                SELECT key, value FROM tweetcli_bulk_records ORDER BY key, position
+                """)
+        }
+        var batch: [[String?]] = []
+        var next = 0
+        var ended = false
+        return RecordStream { [self] in
+            if next == batch.count {
+                guard !ended else { return nil }
+                batch = try state.withLock { state in
+                    guard let connection = state.connection else {
+                        throw StoreError.io(path: "a bulk write", reason: "its records were read after its commit")
+                    }
+                    return try connection.execute("FETCH \(Self.batchRows) FROM tweetcli_bulk_sorted")
+                }
+                next = 0
+                ended = batch.count < Self.batchRows
+                guard !batch.isEmpty else { return nil }
+            }
+            let row = batch[next]
+            next += 1
+            guard row.count == 2, let key = row[0].flatMap(Self.bytes), let value = row[1].flatMap(Self.bytes) else {
+                throw StoreError.io(path: name, reason: "a sorted record came back damaged")
+            }
+            return (key, value)
+        }
+    }
+
+    /// Copies what is gathered, and hands over the connection for the commit.
+    func finish() throws -> PostgresConnection {
+        try state.withLock { state in
+            try Self.copyDocuments(&state)
+            guard let connection = state.connection else {
+                throw StoreError.io(path: "a bulk write", reason: "it was committed already")
+            }
+            state.connection = nil
+            return connection
+        }
+    }
+
+    private static func copyDocuments(_ state: inout State) throws {
+        guard !state.documents.isEmpty, let connection = state.connection else { return }
+        do {
+            try connection.copy(
+                into: "tweetcli_bulk_documents", columns: ["collection", "id", "group_id", "data"],
+                rows: state.documents)
+        } catch PostgresError.statement(state: "23505", _) {
+            // The key the server names is the first repeated one; the batch says no more.
+            throw StoreError.duplicateDocument(path: duplicate(in: state.documents) ?? "a document of the bulk write")
+        }
+        state.documents.removeAll(keepingCapacity: true)
+        state.documentBytes = 0
+    }
+
+    /// A path given twice within `rows`, if the batch itself repeats one.
+    private static func duplicate(in rows: [[String]]) -> String? {
+        var seen = Set<[String]>()
+        for row in rows where !seen.insert([row[0], row[1]]).inserted {
+            return DocumentPath(collection: row[0], documentID: row[1]).description
+        }
+        return nil
+    }
+
+    private static func copyRecords(_ state: inout State) throws {
+        guard !state.records.isEmpty, let connection = state.connection else { return }
+        try connection.copy(into: "tweetcli_bulk_records", columns: ["position", "key", "value"], rows: state.records)
+        state.records.removeAll(keepingCapacity: true)
+        state.recordBytes = 0
+    }
+
+    /// `bytes` as bytea's hex input, `\x` and two digits a byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = [0x5C, 0x78]
+        text.reserveCapacity(2 + 2 * bytes.count)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// bytea's hex output as bytes; `nil` for anything else.
+    static func bytes(_ text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == 0x5C, utf8[1] == 0x78, utf8.count % 2 == 0 else { return nil }
+        func nibble(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x61...0x66: byte - 0x61 + 10
+            case 0x41...0x46: byte - 0x41 + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((utf8.count - 2) / 2)
+        var index = 2
+        while index < utf8.count {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+}
+
+/// A bulk write's records, sorted aside on the server.
+final class PostgresRecordSorter: RecordSorter {
+    private let load: PostgresBulkLoad
+
+    init(_ load: PostgresBulkLoad) {
+        self.load = load
+    }
+
+    func add(key: [UInt8], value: [UInt8]) throws {
+        try load.addRecord(key: key, value: value)
+    }
+
+    func sorted() throws -> RecordStream {
+        try load.sortedRecords()
+    }
+}
