@@ -56,7 +56,8 @@ public final class AuthService: Sendable {
 
     /// Runs `body` with the signed-in user resolved once: every ``currentUid()`` within it, in
     /// whichever service, gives that uid without looking at the session again. For actions that
-    /// only read; one that signs in or out resolves anew.
+    /// only read, or that act as one account throughout (an archive import, which another terminal
+    /// may switch accounts under); one that signs in or out resolves anew.
     public func withViewer(_ body: () async throws -> Void) async throws {
         let uid = try await currentUid()
         try await Self.$actionViewer.withValue((ObjectIdentifier(self), uid)) { try await body() }

@@ -60,48 +60,53 @@ public final class ArchiveImportViewModel: ErrorRecording {
     /// Fills the empty fields of the signed-in user's profile from the archive's (a field already
     /// set is kept, and reported) and adds its tweets and likes (see
     /// ``TweetService/importArchive(_:progress:)``). A profile field tweetcli refuses is
-    /// left out and reported.
+    /// left out and reported. The user is the one signed in when it starts, throughout: an
+    /// account switched to meanwhile (by another terminal) gets nothing, and is not reported.
     public func importArchive(progress: @escaping @Sendable (_ done: Int, _ of: Int) -> Void = { _, _ in }) async throws
     {
         try await perform {
-            guard let archive else { return }
-            var filled: [String] = []
-            var kept: [String] = []
-            var refused: [String: String] = [:]
-            let profile = archive.profile
-            let current = try await services.auth.currentUser()
-            let fields: [(String, String?, String?, (String) -> ProfileChanges)] = [
-                ("bio", profile?.bio, current?.bio, { ProfileChanges(bio: $0) }),
-                ("website", profile?.website, current?.website, { ProfileChanges(website: $0) }),
-                ("location", profile?.location, current?.location, { ProfileChanges(location: $0) }),
-            ]
-            for (name, value, now, change) in fields {
-                guard let value = value?.trimmed(), !value.isEmpty else {
-                    continue
-                }
-                if let now, !now.isEmpty {
-                    // As the profile stores it: line breaks as \n, trimmed.
-                    func stored(_ text: String) -> String {
-                        text.replacingEvery("\r\n", with: "\n").trimmed()
-                    }
-                    if stored(now) != stored(value) { kept.append(name) }
-                    continue
-                }
-                do {
-                    _ = try await services.users.updateProfile(change(value))
-                    filled.append(name)
-                } catch let error as UserError {
-                    refused[name] = error.sentence
-                } catch let error as TextError {
-                    refused[name] = error.sentence
-                }
-            }
-            var report = try await services.tweets.importArchive(archive, progress: progress)
-            report.profile = filled
-            report.profileKept = kept
-            report.profileRefused = refused
-            self.report = report
-            user = try await services.auth.currentUser()
+            try await services.auth.withViewer { try await importPinned(progress: progress) }
         }
+    }
+
+    private func importPinned(progress: @escaping @Sendable (_ done: Int, _ of: Int) -> Void) async throws {
+        guard let archive else { return }
+        var filled: [String] = []
+        var kept: [String] = []
+        var refused: [String: String] = [:]
+        let profile = archive.profile
+        let current = try await services.auth.currentUser()
+        let fields: [(String, String?, String?, (String) -> ProfileChanges)] = [
+            ("bio", profile?.bio, current?.bio, { ProfileChanges(bio: $0) }),
+            ("website", profile?.website, current?.website, { ProfileChanges(website: $0) }),
+            ("location", profile?.location, current?.location, { ProfileChanges(location: $0) }),
+        ]
+        for (name, value, now, change) in fields {
+            guard let value = value?.trimmed(), !value.isEmpty else {
+                continue
+            }
+            if let now, !now.isEmpty {
+                // As the profile stores it: line breaks as \n, trimmed.
+                func stored(_ text: String) -> String {
+                    text.replacingEvery("\r\n", with: "\n").trimmed()
+                }
+                if stored(now) != stored(value) { kept.append(name) }
+                continue
+            }
+            do {
+                _ = try await services.users.updateProfile(change(value))
+                filled.append(name)
+            } catch let error as UserError {
+                refused[name] = error.sentence
+            } catch let error as TextError {
+                refused[name] = error.sentence
+            }
+        }
+        var report = try await services.tweets.importArchive(archive, progress: progress)
+        report.profile = filled
+        report.profileKept = kept
+        report.profileRefused = refused
+        self.report = report
+        user = try await services.auth.currentUser()
     }
 }

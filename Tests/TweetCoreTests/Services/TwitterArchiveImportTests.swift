@@ -272,6 +272,28 @@ extension TwitterArchiveImportTests {
 }
 
 extension TwitterArchiveImportTests {
+    /// Another terminal switches this device to another account while an archive is imported:
+    /// the tweets, and the account the summary names, stay those of the account that started it.
+    @Test @MainActor func anAccountSwitchedToMeanwhileGetsNothing() async throws {
+        let env = try TestEnvironment(clock: TestClock(Self.midArchive))
+        let local = try env.makeStore()
+        let other = try env.makeServices(store: local)
+        let bob = try await env.registerUser("bob", in: other)
+        let services = try env.makeServices(
+            store: MeanwhileStore(local, times: 1) { try await other.auth.switchAccount(to: "bob") })
+        let ada = try await env.registerUser("ada", in: services)
+        let url = URL(fileURLWithPath: env.path("archive"))
+        try ArchiveFixture.sixtyTweets().write(to: url)
+        let model = ArchiveImportViewModel(services: services)
+        try await model.read(path: url.path)
+        try await model.importArchive()
+        #expect(try await other.auth.currentUid() == bob.id, "the switch happened")
+        #expect(model.user?.id == ada.id)
+        #expect(model.report?.tweets == 60)
+        #expect(try await services.users.fetchStats(forUid: ada.id).tweets == 60)
+        #expect(try await services.users.fetchStats(forUid: bob.id).tweets == 0)
+    }
+
     /// A tweet that answers itself, or a newer tweet, is no reply (as Twitter's never are): no
     /// import makes a reply its own ancestor.
     @Test func aReplyToItselfOrToANewerTweetIsNoReply() async throws {
