@@ -53,6 +53,10 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", providers: [.apt(["libpq-dev"])]),  // dlopen'd
         .systemLibrary(name: "CArchive", path: "Sources/CArchive", providers: [.apt(["libarchive-dev"])]),  // dlopen'd
         .systemLibrary(name: "CProcessControl", path: "Sources/CProcessControl"),  // prctl, ioprio, mallopt
+        // The image libraries and libcrypto's SHA-256, all dlopen'd.
+        .systemLibrary(
+            name: "CImages", path: "Sources/CImages",
+            providers: [.apt(["libpng-dev", "libturbojpeg0-dev", "libwebp-dev", "libgif-dev", "libssl-dev"])]),
 
         // The system-call and process layer: files, one spawn, paths, strings without Foundation.
         .target(name: "TweetSystem", dependencies: ["CProcessControl"], swiftSettings: swiftSettings),
@@ -70,6 +74,8 @@ let package = Package(
         .target(
             name: "TwitterArchive", dependencies: ["CArchive", "TweetStore", "TweetSystem", "TwitterText"],
             swiftSettings: swiftSettings),
+        // Images a person gives: checked whole by the libraries made for each format, without metadata.
+        .target(name: "TweetImages", dependencies: ["CImages", "TweetSystem"], swiftSettings: swiftSettings),
         // The course's layer: models, auth, services and view models, over the protocol only.
         .target(
             name: "TweetCore", dependencies: ["CCrypt", "TweetStore", "TweetSystem", "TwitterText", "TwitterArchive"],
@@ -117,6 +123,9 @@ let package = Package(
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "TwitterArchiveTests", dependencies: ["TwitterArchive", "TweetTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TweetImagesTests", dependencies: ["TweetImages", "CImages", "TweetSystem", "TweetTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TweetCoreTests", dependencies: ["TweetCore", "TweetTestSupport"], swiftSettings: swiftSettings),

@@ -1,8 +1,9 @@
 # The Debian packages tweetcli needs, sourced by Scripts/install and Scripts/test.
 
 # The build: libxcrypt (passwords), libarchive (Twitter archives), libpq (PostgreSQL), libcurl
-# (tweetcli-fetch's URLSession).
-build_packages=(libcrypt-dev libarchive-dev libpq-dev libcurl4-openssl-dev)
+# (tweetcli-fetch's URLSession), and the image libraries with libcrypto's SHA-256 (photos).
+build_packages=(libcrypt-dev libarchive-dev libpq-dev libcurl4-openssl-dev
+  libpng-dev libturbojpeg0-dev libwebp-dev libgif-dev libssl-dev)
 # Release builds link with gold, which binutils holds until Debian 13 makes it a package of its own.
 command -v ld.gold >/dev/null || build_packages+=(binutils-gold)
 

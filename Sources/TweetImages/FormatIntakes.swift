@@ -1,0 +1,191 @@
+import CImages
+
+/// Each format's check: its header read and its size refused before any pixel is decoded; then
+/// every byte decoded (scaled down where the library can, so that memory stays small); then the
+/// bytes kept, without metadata. Each returns the width, the height and the bytes to keep.
+
+/// A JPEG: decoded at an eighth of its size, stopping at the first warning (a cut or damaged
+/// stream is a warning to libjpeg), then copied without its markers by libturbojpeg's lossless
+/// transform: EXIF (where a phone puts the GPS position), XMP, ICC and comments go; the picture's
+/// coefficients are copied, not decoded and compressed again.
+struct JPEGIntake {
+    let bytes: [UInt8]
+    let file: String
+
+    func check() throws(ImageError) -> (Int, Int, [UInt8]) {
+        let library = try ImageIntake.loaded(TurboJPEG.shared)
+        // Progressive JPEGs with a scan count that only a bomb has are refused by the library.
+        let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
+        guard let decoder = library.initDecompress() else {
+            throw .libraryMissing(reason: "libturbojpeg could not make a decoder")
+        }
+        defer { _ = library.destroy(decoder) }
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let header = bytes.withUnsafeBufferPointer {
+            library.decompressHeader3(
+                decoder, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard header == 0 else { throw damaged(library.error(decoder)) }
+        try ImageIntake.checkSize(Int(width), Int(height), format: .jpeg, file: file)
+        // An eighth each way: the library decodes every coefficient and skips most of the
+        // reconstruction. CMYK (and YCCK) decode only to CMYK.
+        let (scaledWidth, scaledHeight) = ((Int(width) + 7) / 8, (Int(height) + 7) / 8)
+        let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        let format = cmyk ? TJPF_CMYK : TJPF_RGB
+        var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * (cmyk ? 4 : 3))
+        let decoded = bytes.withUnsafeBufferPointer { input in
+            pixels.withUnsafeMutableBufferPointer { output in
+                library.decompress2(
+                    decoder, input.baseAddress, UInt(input.count), output.baseAddress, Int32(scaledWidth), 0,
+                    Int32(scaledHeight), Int32(format.rawValue), flags)
+            }
+        }
+        guard decoded == 0 else { throw damaged(library.error(decoder)) }
+        guard let transformer = library.initTransform() else {
+            throw .libraryMissing(reason: "libturbojpeg could not make a transformer")
+        }
+        defer { _ = library.destroy(transformer) }
+        var transform = tjtransform()
+        transform.op = Int32(TJXOP_NONE.rawValue)
+        transform.options = Int32(TJXOPT_COPYNONE)
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize: UInt = 0
+        let copied = bytes.withUnsafeBufferPointer {
+            library.transform(transformer, $0.baseAddress, UInt($0.count), 1, &output, &outputSize, &transform, flags)
+        }
+        defer { library.free(output) }
+        guard copied == 0, let output else { throw damaged(library.error(transformer)) }
+        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: output, count: Int(outputSize))))
+    }
+
+    private func damaged(_ reason: String) -> ImageError {
+        .damaged(file: file, format: .jpeg, reason: reason)
+    }
+}
+
+/// A PNG: decoded whole by libpng's simplified API and written again from its pixels, as RGB or
+/// RGBA in 8 bits a channel: every chunk but the picture (text, EXIF, times, ICC) is left behind.
+struct PNGIntake {
+    let bytes: [UInt8]
+    let file: String
+
+    /// `PNG_FORMAT_FLAG_ALPHA`, and `PNG_FORMAT_RGB` and `PNG_FORMAT_RGBA` (macros Swift does not import).
+    private static let alphaFlag: UInt32 = 0x01
+    private static let rgb: UInt32 = 0x02
+    private static let rgba: UInt32 = 0x03
+
+    func check() throws(ImageError) -> (Int, Int, [UInt8]) {
+        let library = try ImageIntake.loaded(LibPNG.shared)
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let begun = bytes.withUnsafeBytes { library.beginReadFromMemory(&image, $0.baseAddress, $0.count) }
+        defer { library.free(&image) }
+        guard begun != 0 else { throw damaged(Self.message(image)) }
+        let (width, height) = (Int(image.width), Int(image.height))
+        try ImageIntake.checkSize(width, height, format: .png, file: file)
+        let alpha = image.format & Self.alphaFlag != 0
+        image.format = alpha ? Self.rgba : Self.rgb
+        let channels = alpha ? 4 : 3
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
+        let read = pixels.withUnsafeMutableBytes { library.finishRead(&image, nil, $0.baseAddress, 0, nil) }
+        guard read != 0 else { throw damaged(Self.message(image)) }
+
+        var written = png_image()
+        written.version = UInt32(PNG_IMAGE_VERSION)
+        written.width = UInt32(width)
+        written.height = UInt32(height)
+        written.format = alpha ? Self.rgba : Self.rgb
+        defer { library.free(&written) }
+        var size = 0
+        // Asked once for the size, then written into a buffer of that size.
+        guard pixels.withUnsafeBytes({ library.writeToMemory(&written, nil, &size, 0, $0.baseAddress, 0, nil) }) != 0
+        else { throw damaged(Self.message(written)) }
+        var output = [UInt8](repeating: 0, count: size)
+        let done = output.withUnsafeMutableBytes { memory in
+            pixels.withUnsafeBytes {
+                library.writeToMemory(&written, memory.baseAddress, &size, 0, $0.baseAddress, 0, nil)
+            }
+        }
+        guard done != 0 else { throw damaged(Self.message(written)) }
+        return (width, height, Array(output.prefix(size)))
+    }
+
+    /// libpng's message for the last error, from the fixed buffer in `image`.
+    private static func message(_ image: png_image) -> String {
+        var message = image.message
+        let text = withUnsafeBytes(of: &message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? "libpng gave no reason" : text
+    }
+
+    private func damaged(_ reason: String) -> ImageError {
+        .damaged(file: file, format: .png, reason: reason)
+    }
+}
+
+/// A WebP: its features read, decoded scaled down to an eighth, and assembled again by libwebpmux
+/// without its EXIF and XMP chunks. An animated one is refused for now.
+struct WebPIntake {
+    let bytes: [UInt8]
+    let file: String
+
+    func check() throws(ImageError) -> (Int, Int, [UInt8]) {
+        let library = try ImageIntake.loaded(LibWebP.shared)
+        return try bytes.withUnsafeBufferPointer { input throws(ImageError) in
+            var features = WebPBitstreamFeatures()
+            let read = library.getFeatures(input.baseAddress, input.count, &features, Int32(WEBP_DECODER_ABI_VERSION))
+            guard read == VP8_STATUS_OK else { throw damaged("libwebp says \(Self.status(read))") }
+            let (width, height) = (Int(features.width), Int(features.height))
+            try ImageIntake.checkSize(width, height, format: .webp, file: file)
+            guard features.has_animation == 0 else { throw .animatedWebP(file: file) }
+            var config = WebPDecoderConfig()
+            guard library.initDecoderConfig(&config, Int32(WEBP_DECODER_ABI_VERSION)) != 0 else {
+                throw .libraryMissing(reason: "this libwebp is not the version tweetcli was built with")
+            }
+            config.options.use_scaling = 1
+            config.options.scaled_width = Int32(max(1, width / 8))
+            config.options.scaled_height = Int32(max(1, height / 8))
+            config.output.colorspace = MODE_RGBA
+            let decoded = library.decode(input.baseAddress, input.count, &config)
+            library.freeDecBuffer(&config.output)
+            guard decoded == VP8_STATUS_OK else { throw damaged("libwebp says \(Self.status(decoded))") }
+
+            var data = WebPData(bytes: input.baseAddress, size: input.count)
+            guard let mux = library.muxCreate(&data, 0, Int32(WEBP_MUX_ABI_VERSION)) else {
+                throw damaged("libwebpmux cannot read its chunks")
+            }
+            defer { library.muxDelete(mux) }
+            for chunk in ["EXIF", "XMP "] {
+                let removed = library.muxDeleteChunk(mux, chunk)
+                guard removed == WEBP_MUX_OK || removed == WEBP_MUX_NOT_FOUND else {
+                    throw damaged("libwebpmux cannot remove its \(chunk) chunk")
+                }
+            }
+            var assembled = WebPData()
+            guard library.muxAssemble(mux, &assembled) == WEBP_MUX_OK, let start = assembled.bytes else {
+                throw damaged("libwebpmux cannot write it again")
+            }
+            defer { library.free(UnsafeMutableRawPointer(mutating: start)) }
+            return (width, height, Array(UnsafeBufferPointer(start: start, count: assembled.size)))
+        }
+    }
+
+    private static func status(_ status: VP8StatusCode) -> String {
+        switch status {
+        case VP8_STATUS_OUT_OF_MEMORY: "out of memory"
+        case VP8_STATUS_INVALID_PARAM: "invalid parameter"
+        case VP8_STATUS_BITSTREAM_ERROR: "the bitstream is wrong"
+        case VP8_STATUS_UNSUPPORTED_FEATURE: "a feature it does not support"
+        case VP8_STATUS_NOT_ENOUGH_DATA: "the data ends too soon"
+        default: "error \(status.rawValue)"
+        }
+    }
+
+    private func damaged(_ reason: String) -> ImageError {
+        .damaged(file: file, format: .webp, reason: reason)
+    }
+}
