@@ -84,6 +84,17 @@ public protocol DocumentStore: Sendable {
     /// a move to another engine.
     func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws
 
+    /// Keeps `bytes` (a photo) under `address`, their SHA-256 in lower-case hex, which the caller
+    /// computed: durably before it returns, so that a document written after it may name it, and
+    /// once however often it is given. A blob nothing names is removed later, never one a
+    /// committed document names.
+    /// - Throws: ``StoreError/invalidBlobAddress(_:)`` for an address that is not 64 hex digits.
+    func putBlob(_ bytes: [UInt8], address: String) async throws
+
+    /// The bytes kept under `address`, or `nil`. The store does not check them against it: a
+    /// reader that trusts nothing hashes them again.
+    func getBlob(_ address: String) async throws -> [UInt8]?
+
     /// Whether the store has been created. A store that does not exist reads as empty, but a
     /// sign-in against it is told so rather than "wrong password".
     func exists() async throws -> Bool
@@ -95,6 +106,20 @@ public protocol DocumentStore: Sendable {
 
     /// Ends what ``beginConsistentReads()`` started.
     func endConsistentReads() async
+}
+
+/// A blob's address: the SHA-256 of its bytes, 64 lower-case hex digits.
+public enum BlobAddress {
+    /// Whether `address` is one, so that it can name a file or a row without escaping.
+    public static func isValid(_ address: String) -> Bool {
+        address.utf8.count == 64 && address.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// `address`, or ``StoreError/invalidBlobAddress(_:)``.
+    public static func checked(_ address: String) throws -> String {
+        guard isValid(address) else { throw StoreError.invalidBlobAddress(address) }
+        return address
+    }
 }
 
 extension DocumentStore {

@@ -23,6 +23,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
     case notEmpty(collection: String)
     /// An import was given the same document's path twice.
     case duplicateDocument(path: String)
+    /// A blob's address is not a SHA-256 in lower-case hex.
+    case invalidBlobAddress(String)
 
     /// How long an engine waits for a store another process holds before it reports ``busy(path:holder:)``.
     package static let busyAfter: TimeInterval = 5
@@ -51,6 +53,8 @@ public enum StoreError: Error, Equatable, LocalizedError {
             return "the collection \(collection) is not empty"
         case .duplicateDocument(let path):
             return "the document \(path) is given twice"
+        case .invalidBlobAddress(let address):
+            return "\(address.prefix(80)) is not a blob's address (64 lower-case hex digits)"
         }
     }
 }

@@ -154,6 +154,61 @@ public actor LocalDocumentStore: DocumentStore {
         return try openEngine()
     }
 
+    // MARK: Blobs
+
+    /// `blobs/<first two digits>/<address>`: a file per blob, named by its content.
+    private func blobPath(_ address: String) -> (folder: String, file: String) {
+        let folder = directory + "/blobs/" + address.prefix(2)
+        return (folder, folder + "/" + address)
+    }
+
+    /// Written to a file of this process's own, synced, renamed into place, and the folders synced:
+    /// the name appears only with the whole content behind it, and stays after a crash. Two
+    /// processes putting one blob each write their own copy; the last rename wins, with the same bytes.
+    public func putBlob(_ bytes: [UInt8], address: String) async throws {
+        let address = try BlobAddress.checked(address)
+        try await waitForTransactions()
+        let created = try engineForWriting()
+        do {
+            let (folder, file) = blobPath(address)
+            var status = stat()
+            if stat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes.count {
+                return
+            }
+            let blobs = directory + "/blobs"
+            for (made, parent) in [(blobs, directory), (folder, blobs)] where mkdir(made, 0o700) == 0 {
+                FileIO.syncDirectory(parent)
+            }
+            let temporary = folder + "/." + address + "." + String(getpid()) + ".tmp"
+            let fd = FileIO.createExclusive(temporary)
+            guard fd >= 0 else { throw StoreError.io(path: temporary, reason: FileIO.errnoText()) }
+            do {
+                defer { close(fd) }
+                try FileIO.writeAll(fd, bytes, path: temporary)
+                guard FileIO.retrying({ fsync(fd) }) == 0 else {
+                    throw StoreError.io(path: temporary, reason: FileIO.errnoText())
+                }
+            } catch {
+                unlink(temporary)
+                throw error
+            }
+            guard FileIO.retrying({ rename(temporary, file) }) == 0 else {
+                let reason = FileIO.errnoText()
+                unlink(temporary)
+                throw StoreError.io(path: file, reason: reason)
+            }
+            FileIO.syncDirectory(folder)
+        } catch {
+            if created { discardCreatedStore() }
+            throw error
+        }
+    }
+
+    public func getBlob(_ address: String) async throws -> [UInt8]? {
+        let address = try BlobAddress.checked(address)
+        return try FileIO.readFile(blobPath(address).file)
+    }
+
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
         try await waitForTransactions()
         return try read(orEmpty: nil) { snapshot in

@@ -335,6 +335,44 @@ public actor PostgresDocumentStore: DocumentStore {
         collection.split(separator: "/").last.map(String.init) ?? collection
     }
 
+    // MARK: Blobs
+
+    /// Whether this process has made sure the blobs' table is there (a database set up by an
+    /// earlier build has none).
+    private var hasBlobTable = false
+
+    /// One row of `tweetcli_blobs`, inserted in a statement of its own: committed (and so durable)
+    /// before it returns. Inserting one that is there already changes nothing.
+    public func putBlob(_ bytes: [UInt8], address: String) async throws {
+        let address = try BlobAddress.checked(address)
+        try await waitForTransactions()
+        let connection = try writableConnection()
+        if !hasBlobTable {
+            try connection.execute(PostgresSQL.createBlobTable)
+            hasBlobTable = true
+        }
+        try connection.execute(
+            "INSERT INTO tweetcli_blobs (address, data) VALUES ($1, $2::bytea) ON CONFLICT (address) DO NOTHING",
+            [address, PostgresBulkLoad.hex(bytes)])
+    }
+
+    public func getBlob(_ address: String) async throws -> [UInt8]? {
+        let address = try BlobAddress.checked(address)
+        return try await reading(orEmpty: nil) { connection in
+            let rows: [[String?]]
+            do {
+                rows = try connection.execute("SELECT data FROM tweetcli_blobs WHERE address = $1", [address])
+            } catch PostgresError.statement(state: "42P01", _) {
+                return nil  // A database no photo was ever posted to has no table for them.
+            }
+            guard let row = rows.first else { return nil }
+            guard let text = row.first ?? nil, let bytes = PostgresBulkLoad.bytes(text) else {
+                throw StoreError.io(path: self.name, reason: "the blob \(address) came back damaged")
+            }
+            return bytes
+        }
+    }
+
     /// The produced documents and the records sorted aside go to temporary tables of a connection
     /// of their own (``PostgresBulkLoad``), a batch at a time; `finish` then runs as a transaction on
     /// that connection, and the documents it does not write itself are copied into the store in it.

@@ -14,6 +14,11 @@ enum PostgresSQL {
     static let schemaVersion = 1
 
     /// Version 1: the documents table, the clock row that orders commits, the key functions.
+    /// Photos and avatars by their SHA-256 (issue 44), in a table of their own; made by the first
+    /// blob written, so that databases set up by earlier builds get it too.
+    static let createBlobTable =
+        "CREATE TABLE IF NOT EXISTS tweetcli_blobs (address text COLLATE \"C\" PRIMARY KEY, data bytea NOT NULL)"
+
     static let createSchema = [
         "CREATE TABLE IF NOT EXISTS tweetcli_schema (version integer NOT NULL)",
         "CREATE TABLE IF NOT EXISTS tweetcli_clock (id integer PRIMARY KEY, last_ms bigint NOT NULL)",

@@ -112,4 +112,10 @@ package final class CountingDocumentStore: DocumentStore {
     package func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
         try await base.exportDocuments(body)
     }
+
+    package func putBlob(_ bytes: [UInt8], address: String) async throws {
+        try await base.putBlob(bytes, address: address)
+    }
+
+    package func getBlob(_ address: String) async throws -> [UInt8]? { try await base.getBlob(address) }
 }
