@@ -78,7 +78,8 @@ let package = Package(
         .target(name: "TweetImages", dependencies: ["CImages", "TweetSystem"], swiftSettings: swiftSettings),
         // The course's layer: models, auth, services and view models, over the protocol only.
         .target(
-            name: "TweetCore", dependencies: ["CCrypt", "TweetStore", "TweetSystem", "TwitterText", "TwitterArchive"],
+            name: "TweetCore",
+            dependencies: ["CCrypt", "TweetImages", "TweetStore", "TweetSystem", "TwitterText", "TwitterArchive"],
             swiftSettings: swiftSettings, linkerSettings: [.linkedLibrary(":libcrypt.a")]),
         // Demo data for `seed`: it writes TweetCore's documents, so it sits above TweetCore.
         .target(
@@ -87,8 +88,8 @@ let package = Package(
         .target(
             name: "TweetCLI",
             dependencies: [
-                "TweetCore", "TweetDemo", "TweetStore", "TweetStoreLocal", "TweetStorePostgres", "TweetSystem",
-                "TwitterText",
+                "TweetCore", "TweetDemo", "TweetImages", "TweetStore", "TweetStoreLocal", "TweetStorePostgres",
+                "TweetSystem", "TwitterText",
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -104,7 +105,8 @@ let package = Package(
         .target(
             name: "TweetTestSupport",
             dependencies: [
-                "ScratchPostgres", "TweetCore", "TweetStore", "TweetStoreLocal", "TweetStorePostgres", "TweetSystem",
+                "CImages", "ScratchPostgres", "TweetCore", "TweetImages", "TweetStore", "TweetStoreLocal",
+                "TweetStorePostgres", "TweetSystem",
             ],
             path: "Tests/TweetTestSupport", swiftSettings: swiftSettings),
         .testTarget(
@@ -125,7 +127,7 @@ let package = Package(
             name: "TwitterArchiveTests", dependencies: ["TwitterArchive", "TweetTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TweetImagesTests", dependencies: ["TweetImages", "CImages", "TweetSystem", "TweetTestSupport"],
+            name: "TweetImagesTests", dependencies: ["TweetImages", "TweetSystem", "TweetTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TweetCoreTests", dependencies: ["TweetCore", "TweetTestSupport"], swiftSettings: swiftSettings),

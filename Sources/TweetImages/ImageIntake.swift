@@ -1,4 +1,5 @@
 import CImages
+import FoundationEssentials
 import TweetSystem
 
 /// The image formats a tweet may carry.
@@ -51,7 +52,7 @@ public struct CheckedImage: Sendable, Equatable {
 }
 
 /// Why an image is refused, in one sentence that names the file.
-public enum ImageError: Error, Equatable, Sendable {
+public enum ImageError: Error, Equatable, Sendable, LocalizedError {
     case notAnImage(file: String)
     case tooLarge(file: String, bytes: Int)
     case tooManyPixels(file: String, width: Int, height: Int, maximum: Int)
@@ -60,7 +61,7 @@ public enum ImageError: Error, Equatable, Sendable {
     case animatedWebP(file: String)
     case libraryMissing(reason: String)
 
-    public var sentence: String {
+    public var errorDescription: String? {
         switch self {
         case .notAnImage(let file):
             "\(file) is not a PNG, JPEG, GIF or WebP image"

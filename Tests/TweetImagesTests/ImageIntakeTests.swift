@@ -1,5 +1,6 @@
 import Testing
 import TweetSystem
+import TweetTestSupport
 
 @testable import TweetImages
 

@@ -33,7 +33,7 @@ struct ArgumentList {
             }
             let name = Self.split(tokens[index]).0
             if let option = options.first(where: { $0.name == name }) {
-                guard seen.insert(name).inserted else {
+                guard seen.insert(name).inserted || option.repeatable else {
                     throw UsageError("\(name) was given twice; give it once", usage: usage)
                 }
                 if option.value != nil && Self.split(tokens[index]).1 == nil { index += 1 }  // Skip its value.
@@ -65,6 +65,38 @@ struct ArgumentList {
         if let inline { return inline }
         guard index < tokens.count else { throw UsageError("\(name) needs a value", usage: usage) }
         return tokens.remove(at: index)
+    }
+
+    /// Removes every `--name VALUE` and `--note VALUE`, in order: each value of `name`, with the
+    /// `note` given after it and before the next `name` (`--image a.png --alt "a cat"`).
+    /// - Throws: ``UsageError`` for a note before any `name`, two notes for one, or a missing value.
+    mutating func pairs(_ name: String, note: String) throws -> [(value: String, note: String?)] {
+        var pairs: [(value: String, note: String?)] = []
+        var index = 0
+        while index < tokens.count {
+            let (option, inline) = Self.split(tokens[index])
+            guard option == name || option == note else {
+                index += 1
+                continue
+            }
+            tokens.remove(at: index)
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard index < tokens.count else { throw UsageError("\(option) needs a value", usage: usage) }
+                value = tokens.remove(at: index)
+            }
+            if option == name {
+                pairs.append((value, nil))
+            } else if let last = pairs.indices.last, pairs[last].note == nil {
+                pairs[last].note = value
+            } else {
+                let problem = pairs.isEmpty ? "comes before any \(name)" : "was given twice for one \(name)"
+                throw UsageError("\(note) describes the \(name) before it, and \(problem)", usage: usage)
+            }
+        }
+        return pairs
     }
 
     /// A whole-number option within `range`.

@@ -11,13 +11,19 @@ struct Option: Sendable {
     let help: String
     /// The values it takes, when there are few (for completions).
     let choices: [String]
+    /// Whether it may be given more than once (`--image`).
+    let repeatable: Bool
 
-    init(_ name: String, short: Character? = nil, value: String? = nil, choices: [String] = [], _ help: String) {
+    init(
+        _ name: String, short: Character? = nil, value: String? = nil, choices: [String] = [],
+        repeatable: Bool = false, _ help: String
+    ) {
         self.name = name
         self.short = short
         self.value = value
         self.help = help
         self.choices = choices
+        self.repeatable = repeatable
     }
 
     /// `-n, --limit N`, as the help lists it.

@@ -4,11 +4,19 @@ import TweetStore
 
 struct PostCommand: Command {
     static let name = "post"
-    static let usage = "post [CAPTION... | -] [--reply-to TWEET_ID] [--quote TWEET_ID] [--dry-run] [--draft]"
+    static let usage =
+        "post [CAPTION... | -] [--image FILE [--alt TEXT]]... [--reply-to TWEET_ID] [--quote TWEET_ID] [--dry-run] [--draft]"
     static let summary = "Post a tweet (no caption on a terminal opens $VISUAL or $EDITOR; - reads stdin)"
     static let options = [
         Option("--reply-to", value: "TWEET_ID", "post it as a reply to this tweet"),
         Option("--quote", value: "TWEET_ID", "post it quoting this tweet, shown under it"),
+        Option(
+            "--image", value: "FILE", repeatable: true,
+            "attach a photo: PNG, JPEG, GIF (its first frame) or WebP, up to 5 MB, at most 4; "
+                + "its location and other metadata are not kept"),
+        Option(
+            "--alt", value: "TEXT", repeatable: true,
+            "describe the photo given before it, for those who cannot see it (up to 1,000 characters)"),
         Option("--dry-run", "only count the caption by Twitter's rules; post nothing"),
         Option("--draft", "reopen the draft a failed post kept, in the editor"),
     ]
@@ -18,6 +26,8 @@ struct PostCommand: Command {
     var quote: String?
     var dryRun: Bool
     var draft: Bool
+    /// The photos to attach, each with its alt text.
+    var photos: [(value: String, note: String?)]
 
     var commits: Bool { !dryRun }
 
@@ -27,6 +37,11 @@ struct PostCommand: Command {
         quote = try list.option("--quote")
         dryRun = try list.flag("--dry-run")
         draft = try list.flag("--draft")
+        photos = try list.pairs("--image", note: "--alt")
+        if photos.count > TweetImage.maximumPerTweet {
+            throw UsageError(
+                "a tweet may have at most \(TweetImage.maximumPerTweet) photos, not \(photos.count)", usage: Self.usage)
+        }
         words = try list.positionals()
         if words.contains("-") && words != ["-"] {
             throw UsageError("'-' reads the whole caption from stdin; give it alone", usage: Self.usage)
@@ -40,6 +55,10 @@ struct PostCommand: Command {
         let viewModel = UploadTweetViewModel(services: try context.services())
         let replyTo = try await context.tweetID(self.replyTo)
         let quote = try await context.tweetID(self.quote)
+        // The photos before the caption: a refused one is said before the editor opens.
+        for (file, alt) in photos {
+            try viewModel.attachPhoto(try PhotoFile.read(file), file: file, alt: alt)
+        }
         let composer = Composer(context: context)
         let caption: String
         if words == ["-"] {

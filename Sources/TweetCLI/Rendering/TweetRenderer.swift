@@ -45,6 +45,10 @@ struct TweetRenderer {
         }
         appendCaption(tweet, to: &text)
         text.append("\n")
+        for image in tweet.images ?? [] {
+            text.append(untrusted: Self.photoLine(image), .dim)
+            text.append("\n")
+        }
         if let quoted = tweet.quoted { appendQuote(quoted, to: &text) }
         let liked = tweet.didLike == true
         text.append(untrusted: (liked ? "♥ " : "♡ ") + String(tweet.likes), liked ? .like : .plain)
@@ -60,6 +64,13 @@ struct TweetRenderer {
         text.append(untrusted: "id " + shortID(tweet.id), .dim)
         text.append("\n")
         return text
+    }
+
+    /// A photo as one line of text: `[photo 1200×800 · a cat asleep]` (a GIF is a "GIF").
+    static func photoLine(_ image: TweetImage) -> String {
+        let kind = image.type == "image/gif" ? "GIF" : "photo"
+        let alt = image.alt.map { " · " + $0 } ?? ""
+        return "[\(kind) \(image.width)×\(image.height)\(alt)]"
     }
 
     private func appendAuthor(_ tweet: Tweet, to text: inout TerminalText) {

@@ -41,6 +41,8 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     public var depth: Int?
     /// Where an imported tweet came from (a Twitter archive); `nil` for one posted here.
     public var source: TweetSource?
+    /// Its photos, at most four; `nil` for none.
+    public var images: [TweetImage]?
 
     /// The tweet a reply answers: its ID, and its author's username unless it was deleted.
     public struct ReplyTarget: Codable, Equatable, Sendable {
@@ -116,7 +118,8 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     public init(
         id: String, uid: String, caption: String, likes: Int = 0, timestamp: Date, replyToId: String? = nil,
         entities: TweetEntities? = nil, user: User? = nil, didLike: Bool? = nil, replyCount: Int = 0,
-        retweets: Int = 0, quotes: Int = 0, quoteId: String? = nil, source: TweetSource? = nil
+        retweets: Int = 0, quotes: Int = 0, quoteId: String? = nil, source: TweetSource? = nil,
+        images: [TweetImage]? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -132,6 +135,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         self.quotes = quotes
         self.quoteId = quoteId
         self.source = source
+        self.images = images
     }
 
     /// Whether the tweet is a reply.
@@ -144,7 +148,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
     private enum CodingKeys: String, CodingKey {
         case id, uid, caption, likes, timestamp, replyToId, entities, user, didLike, replyCount, retweets, quotes
         case quoteId, didRetweet, replyTo, quoted, retweetedBy, retweetedAt, retweetID = "retweetId", depth
-        case source
+        case source, images
     }
 
     public init(from decoder: any Decoder) throws {
@@ -170,6 +174,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         retweetID = try container.decodeIfPresent(String.self, forKey: .retweetID)
         depth = try container.decodeIfPresent(Int.self, forKey: .depth)
         source = try container.decodeIfPresent(TweetSource.self, forKey: .source)
+        images = try container.decodeIfPresent([TweetImage].self, forKey: .images)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -194,6 +199,7 @@ public struct Tweet: Codable, Equatable, Sendable, Identifiable {
         try container.encodeIfPresent(retweetID, forKey: .retweetID)
         try container.encodeIfPresent(depth, forKey: .depth)
         try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(images, forKey: .images)
     }
 }
 
@@ -270,11 +276,13 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
     var quoteId: String?
     /// An imported tweet's origin; a malformed one reads as none (the store is not trusted).
     var source: TweetSource?
+    /// Its photos; a malformed list reads as none, as `source` does.
+    var images: [TweetImage]?
 
     package init(
         id: String, uid: String, caption: String, likes: Int, timestamp: Date, replyToId: String?,
         entities: TweetEntities? = nil, replyCount: Int? = 0, retweets: Int? = 0, quotes: Int? = 0,
-        quoteId: String? = nil, source: TweetSource? = nil
+        quoteId: String? = nil, source: TweetSource? = nil, images: [TweetImage]? = nil
     ) {
         self.id = id
         self.uid = uid
@@ -288,17 +296,20 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
         self.quotes = quotes
         self.quoteId = quoteId
         self.source = source
+        self.images = images
     }
 
     init(_ tweet: Tweet) {
         self.init(
             id: tweet.id, uid: tweet.uid, caption: tweet.caption, likes: tweet.likes, timestamp: tweet.timestamp,
             replyToId: tweet.replyToId, entities: tweet.entities, replyCount: tweet.replyCount,
-            retweets: tweet.retweets, quotes: tweet.quotes, quoteId: tweet.quoteId, source: tweet.source)
+            retweets: tweet.retweets, quotes: tweet.quotes, quoteId: tweet.quoteId, source: tweet.source,
+            images: tweet.images)
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, uid, caption, likes, timestamp, replyToId, entities, replyCount, retweets, quotes, quoteId, source
+        case images
     }
 
     package init(from decoder: any Decoder) throws {
@@ -317,6 +328,9 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
         quoteId = try container.decodeIfPresent(String.self, forKey: .quoteId)
         // A damaged `source` loses only what Twitter said about the tweet, not the tweet itself.
         source = try? container.decodeIfPresent(TweetSource.self, forKey: .source)
+        // As `source`, and each image checked as the FieldReader path checks it.
+        let decoded = try? container.decodeIfPresent([TweetImage].self, forKey: .images)
+        images = decoded.flatMap { TweetImage.list(.array($0.map { .object($0.fields) })) }
     }
 
     package init(reading fields: FieldReader) throws(FieldReader.Failure) {
@@ -335,6 +349,7 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
         quoteId = try fields.optionalString("quoteId")
         // As the Decodable path did: a damaged `source` loses only what Twitter said, not the tweet.
         source = try? fields.optional(TweetSource.self, "source")
+        images = TweetImage.list(fields.fields["images"])
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -351,6 +366,7 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
         try container.encodeIfPresent(quotes, forKey: .quotes)
         try container.encodeIfPresent(quoteId, forKey: .quoteId)
         try container.encodeIfPresent(source, forKey: .source)
+        try container.encodeIfPresent(images, forKey: .images)
     }
 
     /// The stored fields, built directly (the bulk seed writes a million of them).
@@ -365,6 +381,7 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
         }
         if let quoteId { fields["quoteId"] = .string(quoteId) }
         if let source { fields["source"] = .object(source.fields) }
+        if let images { fields["images"] = .array(images.map { .object($0.fields) }) }
         if let entities {
             fields["entities"] = .object([
                 "mentions": .array(entities.mentions.map { .string($0) }),
@@ -379,6 +396,6 @@ package struct TweetRecord: Codable, DocumentDecodable, Equatable {
         Tweet(
             id: id, uid: uid, caption: caption, likes: likes, timestamp: timestamp, replyToId: replyToId,
             entities: entities, replyCount: replyCount ?? 0, retweets: retweets ?? 0, quotes: quotes ?? 0,
-            quoteId: quoteId, source: source)
+            quoteId: quoteId, source: source, images: images)
     }
 }

@@ -54,6 +54,15 @@ package struct ImportRules {
     private var sessions: [(uid: String, path: String)] = []
     /// Each counter's claimed and counted fingerprints.
     private var counters = CounterFingerprint()
+    /// The photos tweets name, with the first line naming each, and the photos the file holds:
+    /// each named one must be among them.
+    private var photosNamed: [String: Int] = [:]
+    private var photosGiven: Set<String> = []
+
+    /// Notes a photo the file holds, checked by the caller (it is an image as post keeps it).
+    package mutating func given(photo address: String) {
+        photosGiven.insert(address)
+    }
 
     /// Rules for a whole file, against a store that has `existing` (none for an import into an
     /// empty store); `auditing` for a store's own documents.
@@ -113,7 +122,7 @@ package struct ImportRules {
             sessions.append((uid, path.description))
         case Collections.tweets:
             try fields.id(of: path)
-            try checkTweet(id: id, &fields)
+            try checkTweet(id: id, &fields, line: line)
         case Collections.retweets:
             guard id.hasPrefix(RetweetKey.prefix), Fields.isID(id.dropFirst(RetweetKey.prefix.utf8.count)) else {
                 throw Self.violation("\(path): a retweet's ID is rt_ and a tweet's ID")
@@ -286,7 +295,7 @@ package struct ImportRules {
 
     /// A tweet: its caption by `post`'s rules (an archive's tweet by the archive import's), its
     /// entities found in the caption, its counters whole numbers that its markers agree with.
-    private mutating func checkTweet(id: String, _ fields: inout Fields) throws {
+    private mutating func checkTweet(id: String, _ fields: inout Fields, line: Int) throws {
         let uid = try fields.uid("uid")
         let caption = try fields.string("caption", maximumBytes: TweetService.maximumImportedCaptionBytes)
         var source: TweetSource?
@@ -314,6 +323,12 @@ package struct ImportRules {
         _ = try fields.timestamp("timestamp")
         if let entities = fields.take("entities") {
             try Self.checkEntities(entities, caption: caption, fields: fields)
+        }
+        if let value = fields.take("images") {
+            // As post keeps them: each image whole, once, in the form it writes.
+            guard let images = TweetImage.list(value), JSONValue.array(images.map { .object($0.fields) }) == value
+            else { throw fields.bad("images", "are not up to \(TweetImage.maximumPerTweet) photos as post keeps them") }
+            for image in images where photosNamed[image.sha256] == nil { photosNamed[image.sha256] = line }
         }
         counters.counted(.tweets, of: uid)
         counters.claimed(.likes, of: id, try fields.optionalCounter("likes") ?? 0)
@@ -419,6 +434,11 @@ package struct ImportRules {
             return (line, "credentials/\(uid) is the password of no account it creates")
         }
         if let session = sessionsWithoutAccount.first { return (nil, "\(session) is a session of no account") }
+        if !auditing,
+            let (address, line) = photosNamed.filter({ !photosGiven.contains($0.key) }).min(by: { $0.value < $1.value })
+        {
+            return (line, "its tweet names the photo \(address), which the file does not hold")
+        }
         if let counter = counters.disagreeing() { return (nil, counter.disagreement) }
         return nil
     }

@@ -20,6 +20,10 @@ public enum TweetError: Error, Equatable, LocalizedError {
     case notOwner(String)
     /// No notification of the signed-in user has this ID (a `--before` cursor).
     case notificationNotFound(String)
+    /// More photos than a tweet may have.
+    case tooManyImages(Int)
+    /// An alt text longer than one may be.
+    case altTextTooLong(Int)
 
     public var errorDescription: String? {
         switch self {
@@ -40,6 +44,10 @@ public enum TweetError: Error, Equatable, LocalizedError {
             return "tweet \(id) is not yours; you can only delete your own tweets"
         case .notificationNotFound(let id):
             return "you have no notification \(id)"
+        case .tooManyImages(let count):
+            return "a tweet may have at most \(TweetImage.maximumPerTweet) photos, not \(count)"
+        case .altTextTooLong(let count):
+            return "an alt text may have at most \(TweetImage.maximumAltCharacters) characters, not \(count)"
         }
     }
 }

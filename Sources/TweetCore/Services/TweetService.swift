@@ -137,10 +137,19 @@ public final class TweetService: Sendable {
     ///   - quote: the ID of the tweet this one quotes.
     /// - Throws: ``AuthError/notSignedIn``, ``TweetError/emptyCaption``, ``TweetError/captionTooLong(length:limit:)``,
     ///   ``TweetError/notFound(_:)`` for a missing `replyTo` or `quote`.
-    public func uploadTweet(caption: String, replyTo: String? = nil, quote: String? = nil) async throws -> Tweet {
+    public func uploadTweet(
+        caption: String, replyTo: String? = nil, quote: String? = nil, photos: [PhotoUpload] = []
+    ) async throws -> Tweet {
         let uid = try await auth.requireUid()
         let preview = try Self.validated(caption)
         let caption = preview.caption
+        guard photos.count <= TweetImage.maximumPerTweet else { throw TweetError.tooManyImages(photos.count) }
+        var attached: [TweetImage] = []
+        for photo in photos { attached.append(TweetImage(photo.image, alt: try TweetImage.checkedAlt(photo.alt))) }
+        // The photos first, each durable before the tweet that names it can commit. One whose
+        // tweet then fails is named by nothing, and removed later.
+        for photo in photos { try await store.putBlob(photo.image.bytes, address: photo.image.sha256) }
+        let images = attached.isEmpty ? nil : attached
         let tweets = tweets
         let ids = ids
         let author = store.collection(Collections.users).document(uid)
@@ -223,7 +232,7 @@ public final class TweetService: Sendable {
             }
             let record = TweetRecord(
                 id: path.documentID, uid: uid, caption: caption, likes: 0, timestamp: transaction.time,
-                replyToId: replyTo, entities: preview.entities, quoteId: quote)
+                replyToId: replyTo, entities: preview.entities, quoteId: quote, images: images)
             // A protected account's hashtags are not counted in trends, which everyone sees; the
             // tweet says so, so that deleting it takes nothing off them.
             if isProtected { owners["untrended"] = .bool(true) }

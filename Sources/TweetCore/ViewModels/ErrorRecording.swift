@@ -19,6 +19,17 @@ extension ErrorRecording {
         }
     }
 
+    /// ``perform(_:)`` for an action that does not wait.
+    package func performSync<T>(_ action: () throws -> T) throws -> T {
+        error = nil
+        do {
+            return try action()
+        } catch {
+            self.error = error
+            throw error
+        }
+    }
+
     /// ``perform(_:)`` for an action that only reads (``AppServices/reading(_:)``): the signed-in
     /// user resolved once, and every read from one state of the store.
     package func read(_ services: AppServices, _ action: () async throws -> Void) async throws {

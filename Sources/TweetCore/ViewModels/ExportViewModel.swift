@@ -9,6 +9,8 @@ import TweetStore
 public final class ExportViewModel: ErrorRecording {
     public private(set) var didExport = false
     public private(set) var documents = 0
+    /// How many photos the last export wrote.
+    public private(set) var photos = 0
     public package(set) var error: (any Error)?
 
     private let services: AppServices
@@ -18,13 +20,15 @@ public final class ExportViewModel: ErrorRecording {
     }
 
     /// Hands `output` every document but the sessions as lines of
-    /// `{"data":{…},"path":"collection/id"}`, in path order, a few hundred kilobytes at a time; `progress` hears the documents written so far
-    /// after each batch.
+    /// `{"data":{…},"path":"collection/id"}`, in path order, a few hundred kilobytes at a time,
+    /// then each photo a tweet names as `{"blob":"<SHA-256>","data":"<base64>"}`; `progress` hears
+    /// the documents written so far after each batch.
     public func export(
         to output: @escaping @Sendable ([UInt8]) throws -> Void, progress: @escaping ProgressHandler = { _ in }
     ) async throws {
         try await perform {
             let counted = Mutex(0)
+            let named = Mutex(Set<String>())
             try await services.store.exportDocuments { batch in
                 var bytes: [UInt8] = []
                 var written = 0
@@ -33,6 +37,11 @@ public final class ExportViewModel: ErrorRecording {
                 for document in batch where document.path.collection != Collections.sessions {
                     bytes += Self.line(document)
                     written += 1
+                    if document.path.collection == Collections.tweets,
+                        let images = TweetImage.list(document.data["images"])
+                    {
+                        named.withLock { $0.formUnion(images.map(\.sha256)) }
+                    }
                 }
                 try output(bytes)
                 let done = counted.withLock {
@@ -42,6 +51,14 @@ public final class ExportViewModel: ErrorRecording {
                 progress(WorkProgress(done: done))
             }
             documents = counted.withLock { $0 }
+            // Only photos a tweet names: one whose tweet is gone is not carried on. One missing
+            // from the store is left out, and the import of this export names it.
+            photos = 0
+            for address in named.withLock({ $0 }).sorted() {
+                guard let bytes = try await services.store.getBlob(address) else { continue }
+                try output(Self.photoLine(address: address, bytes: bytes))
+                photos += 1
+            }
             didExport = true
         }
     }
@@ -83,6 +100,11 @@ public final class ExportViewModel: ErrorRecording {
             documents = count
             didExport = true
         }
+    }
+
+    /// A photo's line: `{"blob":"<SHA-256>","data":"<base64>"}`.
+    nonisolated static func photoLine(address: String, bytes: [UInt8]) -> [UInt8] {
+        Array(#"{"blob":"\#(address)","data":"\#(Data(bytes).base64EncodedString())"}"#.utf8) + [0x0A]
     }
 
     public nonisolated static func line(_ document: DocumentSnapshot) -> [UInt8] {

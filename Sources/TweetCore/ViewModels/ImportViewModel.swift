@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Observation
 import Synchronization
+import TweetImages
 import TweetStore
 
 /// Restoring a backup, or moving a store to another engine: the JSON Lines that `export` prints,
@@ -30,10 +31,14 @@ public final class ImportViewModel: ErrorRecording {
         _ bytes: [UInt8], source: String, merging: Bool = false, progress: @escaping ProgressHandler = { _ in }
     ) async throws {
         try await perform {
-            let (read, lines) = try Self.documents(in: bytes, source: source, progress: progress)
+            let (read, lines, photos) = try Self.documents(in: bytes, source: source, progress: progress)
             let existing = merging ? try await Self.existingAccounts(of: read, in: services.store) : .init()
-            let documents = try Self.checked(read, lines: lines, source: source, existing: existing)
+            let documents = try Self.checked(
+                read, lines: lines, photos: photos.map(\.address), source: source, existing: existing)
             progress(WorkProgress(done: documents.count, isFinishing: true))
+            if !merging { try await requireEmptyStore() }
+            // The photos first, each durable before a tweet naming it can be written.
+            for photo in photos { try await services.store.putBlob(photo.bytes, address: photo.address) }
             if merging {
                 // The new accounts first, each name checked again in the transaction that writes
                 // it: the check above read the store before now, and a register in between would
@@ -97,7 +102,8 @@ public final class ImportViewModel: ErrorRecording {
             do {
                 try await services.store.importDocuments(
                     requiringEmpty: Collections.users,
-                    from: Self.lines(of: read, source: source, counting: count, progress: progress))
+                    from: Self.lines(
+                        of: read, source: source, store: services.store, counting: count, progress: progress))
             } catch StoreError.notEmpty {
                 throw ImportError.storeNotEmpty
             } catch StoreError.duplicateDocument(let path) {
@@ -114,18 +120,27 @@ public final class ImportViewModel: ErrorRecording {
 
     /// What hands an import the documents of the lines `read` gives, checking each, and counts them.
     private nonisolated static func lines(
-        of read: @escaping @Sendable () throws -> [UInt8]?, source: String, counting count: Tally,
-        progress: @escaping ProgressHandler
+        of read: @escaping @Sendable () throws -> [UInt8]?, source: String, store: any DocumentStore,
+        counting count: Tally, progress: @escaping ProgressHandler
     ) -> @Sendable (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void {
         { add in
             var pending: [UInt8] = []
             var number = 0
             var documents = 0
             var rules = ImportRules()
-            func emit(_ line: ArraySlice<UInt8>) throws {
+            func emit(_ line: ArraySlice<UInt8>) async throws {
                 number += 1
                 guard !line.isEmpty else { return }
-                let (path, data) = try document(line, source: source, number: number)
+                let (path, data): (DocumentPath, JSONObject)
+                switch try entry(line, source: source, number: number) {
+                case .document(let documentPath, let fields): (path, data) = (documentPath, fields)
+                case .photo(let address, let bytes):
+                    // Kept at once, durable before the documents that name it are written; one
+                    // whose import then fails is named by nothing, and removed later.
+                    rules.given(photo: address)
+                    try await store.putBlob(bytes, address: address)
+                    return
+                }
                 guard try check(path, data, by: &rules, source: source, line: number) == .keep else { return }
                 try add(path, data)
                 documents += 1
@@ -136,12 +151,12 @@ public final class ImportViewModel: ErrorRecording {
                 pending += chunk
                 var start = pending.startIndex
                 while let newline = pending[start...].firstIndex(of: 0x0A) {
-                    try emit(pending[start..<newline])
+                    try await emit(pending[start..<newline])
                     start = newline + 1
                 }
                 pending.removeSubrange(..<start)
             }
-            try emit(pending[...])
+            try await emit(pending[...])
             // Before the producer returns: a problem found now still leaves nothing imported.
             try finish(rules, source: source)
             count.value.withLock { $0 = documents }
@@ -163,8 +178,11 @@ public final class ImportViewModel: ErrorRecording {
     /// and nothing else, each path once; with the line of each.
     nonisolated static func documents(
         in bytes: [UInt8], source: String, progress: ProgressHandler = { _ in }
-    ) throws -> (documents: [(DocumentPath, JSONObject)], lines: [Int]) {
+    ) throws -> (
+        documents: [(DocumentPath, JSONObject)], lines: [Int], photos: [(address: String, bytes: [UInt8])]
+    ) {
         var documents: [(DocumentPath, JSONObject)] = []
+        var photos: [(address: String, bytes: [UInt8])] = []
         var numbers: [Int] = []
         var lines: [DocumentPath: Int] = [:]
         var number = 0
@@ -177,7 +195,13 @@ public final class ImportViewModel: ErrorRecording {
                     WorkProgress(
                         done: documents.count + 1, fraction: Double(line.endIndex) / Double(max(bytes.count, 1))))
             }
-            let (path, data) = try document(line, source: source, number: number)
+            let (path, data): (DocumentPath, JSONObject)
+            switch try entry(line, source: source, number: number) {
+            case .document(let documentPath, let fields): (path, data) = (documentPath, fields)
+            case .photo(let address, let bytes):
+                photos.append((address, bytes))
+                continue
+            }
             if let first = lines[path] {
                 throw ImportError.malformed(
                     source: source, line: number, reason: "it repeats the document of line \(first)")
@@ -186,15 +210,17 @@ public final class ImportViewModel: ErrorRecording {
             documents.append((path, data))
             numbers.append(number)
         }
-        return (documents, numbers)
+        return (documents, numbers, photos)
     }
 
     /// `documents`, each checked by ``ImportRules`` in the file's order, without those the rules
     /// leave out (sessions, and password hashes of accounts the store has).
     nonisolated static func checked(
-        _ documents: [(DocumentPath, JSONObject)], lines: [Int], source: String, existing: ImportRules.Existing
+        _ documents: [(DocumentPath, JSONObject)], lines: [Int], photos: [String] = [], source: String,
+        existing: ImportRules.Existing
     ) throws -> [(DocumentPath, JSONObject)] {
         var rules = ImportRules(existing: existing)
+        for address in photos { rules.given(photo: address) }
         var kept: [(DocumentPath, JSONObject)] = []
         kept.reserveCapacity(documents.count)
         for (index, (path, data)) in documents.enumerated()
@@ -274,6 +300,46 @@ public final class ImportViewModel: ErrorRecording {
         return existing
     }
 
+    /// What a line of an export holds.
+    enum Entry {
+        case document(DocumentPath, JSONObject)
+        /// A photo's bytes, checked to be an image as post keeps it, under their SHA-256.
+        case photo(address: String, bytes: [UInt8])
+    }
+
+    /// One line of an export, checked: a document (`{"data": {…}, "path": "collection/id"}`) or a
+    /// photo (`{"blob": "<SHA-256>", "data": "<base64>"}`), and nothing else.
+    nonisolated static func entry(_ line: ArraySlice<UInt8>, source: String, number: Int) throws -> Entry {
+        func bad(_ reason: String) -> ImportError { .malformed(source: source, line: number, reason: reason) }
+        let value: JSONValue
+        do {
+            // Strictly: a repeated key or a number out of range is refused, never settled quietly.
+            value = try JSONValue.parseStrictly(line)
+        } catch {
+            throw bad("it is not JSON (\(error))")
+        }
+        if case .object(let fields) = value, fields.count == 2, case .string(let address)? = fields["blob"] {
+            guard BlobAddress.isValid(address), case .string(let text)? = fields["data"],
+                let data = Data(base64Encoded: text)
+            else { throw bad("it is not {\"blob\": \"<SHA-256>\", \"data\": \"<base64>\"}") }
+            let bytes = [UInt8](data)
+            let checked: CheckedImage
+            do {
+                checked = try ImageIntake.check(bytes, file: "the photo \(address)")
+            } catch {
+                throw ImportError.refused(source: source, line: number, reason: error.sentence)
+            }
+            guard checked.sha256 == address, checked.bytes == bytes else {
+                throw ImportError.refused(
+                    source: source, line: number,
+                    reason: "the photo \(address) is not as post keeps it (its bytes are not what its address says)")
+            }
+            return .photo(address: address, bytes: bytes)
+        }
+        let (path, data) = try document(value, bad: bad)
+        return .document(path, data)
+    }
+
     /// One line of an export, checked: `{"data": {…}, "path": "collection/id"}` and nothing else.
     nonisolated static func document(_ line: ArraySlice<UInt8>, source: String, number: Int) throws -> (
         DocumentPath, JSONObject
@@ -286,6 +352,12 @@ public final class ImportViewModel: ErrorRecording {
         } catch {
             throw bad("it is not JSON (\(error))")
         }
+        return try document(value, bad: bad)
+    }
+
+    private nonisolated static func document(_ value: JSONValue, bad: (String) -> ImportError) throws -> (
+        DocumentPath, JSONObject
+    ) {
         guard case .object(let fields) = value, fields.count == 2, case .string(let text)? = fields["path"],
             case .object(let data)? = fields["data"]
         else { throw bad("it is not {\"data\": {…}, \"path\": \"collection/id\"}") }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Observation
+import TweetImages
 import TweetStore
 
 /// The composer, "What's happening?" (the course's `UploadTweetViewModel`).
@@ -20,6 +21,7 @@ public final class UploadTweetViewModel: ErrorRecording {
     private struct State {
         var didUploadTweet: Bool = false
         var tweet: Tweet?
+        var photos: [PhotoUpload] = []
         var error: (any Error)?
     }
 
@@ -40,12 +42,31 @@ public final class UploadTweetViewModel: ErrorRecording {
         try await perform { _ = try TweetService.validatedCaption(caption) }
     }
 
-    /// Posts `caption`, as a reply to `replyTo` and quoting `quote` when given.
+    /// The photos attached so far, in order.
+    public var photos: [PhotoUpload] { state.photos }
+
+    /// Attaches the photo read from `file`, with its alt text: checked whole, without its
+    /// metadata (see ``ImageIntake``), and at most four.
+    /// - Throws: ``ImageError`` naming `file`, ``TweetError/tooManyImages(_:)`` or
+    ///   ``TweetError/altTextTooLong(_:)``, or ``TextError`` for an alt text with control characters.
+    public func attachPhoto(_ bytes: [UInt8], file: String, alt: String?) throws {
+        try performSync {
+            guard state.photos.count < TweetImage.maximumPerTweet else {
+                throw TweetError.tooManyImages(state.photos.count + 1)
+            }
+            let alt = try TweetImage.checkedAlt(alt)
+            state.photos.append(PhotoUpload(image: try ImageIntake.check(bytes, file: file), alt: alt))
+        }
+    }
+
+    /// Posts `caption` with the photos attached, as a reply to `replyTo` and quoting `quote` when given.
     public func uploadTweet(withCaption caption: String, replyTo: String? = nil, quote: String? = nil) async throws {
         state.didUploadTweet = false
         try await perform {
-            state.tweet = try await services.tweets.uploadTweet(caption: caption, replyTo: replyTo, quote: quote)
+            state.tweet = try await services.tweets.uploadTweet(
+                caption: caption, replyTo: replyTo, quote: quote, photos: state.photos)
             state.didUploadTweet = true
+            state.photos = []
         }
     }
 }

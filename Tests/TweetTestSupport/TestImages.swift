@@ -1,13 +1,12 @@
 import CImages
+import TweetImages
 import TweetSystem
-
-@testable import TweetImages
 
 /// Images made for the tests by the formats' own encoders (loaded as tweetcli loads its
 /// decoders), with metadata planted where cameras and editors put it.
-enum TestImages {
+package enum TestImages {
     /// A gradient, so that every format has something to compress.
-    static func pixels(_ width: Int, _ height: Int, channels: Int) -> [UInt8] {
+    package static func pixels(_ width: Int, _ height: Int, channels: Int) -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: width * height * channels)
         for y in 0..<height {
             for x in 0..<width {
@@ -21,7 +20,7 @@ enum TestImages {
         return pixels
     }
 
-    static func png(_ width: Int, _ height: Int, alpha: Bool = false) throws -> [UInt8] {
+    package static func png(_ width: Int, _ height: Int, alpha: Bool = false) throws -> [UInt8] {
         let library = try LibPNG.shared.get()
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -42,7 +41,7 @@ enum TestImages {
         return Array(output.prefix(size))
     }
 
-    static func jpeg(_ width: Int, _ height: Int) throws -> [UInt8] {
+    package static func jpeg(_ width: Int, _ height: Int) throws -> [UInt8] {
         let library = try DynamicLibrary("libturbojpeg.so.0", package: "libturbojpeg0")
         let initCompress = try library.function("tjInitCompress", as: (@convention(c) () -> tjhandle?).self)
         let compress = try library.function(
@@ -65,7 +64,7 @@ enum TestImages {
         return Array(UnsafeBufferPointer(start: output, count: Int(size)))
     }
 
-    static func webp(_ width: Int, _ height: Int) throws -> [UInt8] {
+    package static func webp(_ width: Int, _ height: Int) throws -> [UInt8] {
         let library = try DynamicLibrary("libwebp.so.7", package: "libwebp7")
         let encode = try library.function(
             "WebPEncodeRGB",
@@ -82,7 +81,9 @@ enum TestImages {
     }
 
     /// A GIF of `frames` frames (each a different shade), with a comment extension before the first.
-    static func gif(_ width: Int, _ height: Int, frames: Int = 1, comment: String? = nil, interlaced: Bool = false)
+    package static func gif(
+        _ width: Int, _ height: Int, frames: Int = 1, comment: String? = nil, interlaced: Bool = false
+    )
         throws -> [UInt8]
     {
         let library = try GifLib.shared.get()
@@ -138,7 +139,7 @@ enum TestImages {
     // MARK: Metadata
 
     /// `jpeg` with an EXIF segment holding a GPS position (52° 31′ 12″) right after its start.
-    static func withGPS(_ jpeg: [UInt8]) -> [UInt8] {
+    package static func withGPS(_ jpeg: [UInt8]) -> [UInt8] {
         func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
         func le32(_ value: Int) -> [UInt8] { le16(value & 0xFFFF) + le16(value >> 16) }
         // TIFF: IFD0 at 8 with one entry, the GPS IFD pointer (0x8825) to 26; the GPS IFD with
@@ -154,7 +155,7 @@ enum TestImages {
     }
 
     /// `png` with a tEXt chunk before its end.
-    static func withText(_ png: [UInt8], _ text: String) throws -> [UInt8] {
+    package static func withText(_ png: [UInt8], _ text: String) throws -> [UInt8] {
         let zlib = try DynamicLibrary("libz.so.1", package: "zlib1g")
         let crc32 = try zlib.function("crc32", as: (@convention(c) (UInt, UnsafePointer<UInt8>?, UInt32) -> UInt).self)
         let body = Array("tEXt".utf8) + Array("Location".utf8) + [0] + Array(text.utf8)
@@ -166,7 +167,7 @@ enum TestImages {
     }
 
     /// `png` with its IHDR's width and height replaced (and its CRC made right again).
-    static func withSize(_ png: [UInt8], width: UInt32, height: UInt32) throws -> [UInt8] {
+    package static func withSize(_ png: [UInt8], width: UInt32, height: UInt32) throws -> [UInt8] {
         let zlib = try DynamicLibrary("libz.so.1", package: "zlib1g")
         let crc32 = try zlib.function("crc32", as: (@convention(c) (UInt, UnsafePointer<UInt8>?, UInt32) -> UInt).self)
         var bytes = png
@@ -178,7 +179,7 @@ enum TestImages {
     }
 
     /// `webp` with an EXIF chunk, put in by libwebpmux.
-    static func withEXIF(_ webp: [UInt8], _ text: String) throws -> [UInt8] {
+    package static func withEXIF(_ webp: [UInt8], _ text: String) throws -> [UInt8] {
         let library = try LibWebP.shared.get()
         let mux = try DynamicLibrary("libwebpmux.so.3", package: "libwebpmux3")
         let setChunk = try mux.function(
@@ -205,19 +206,19 @@ enum TestImages {
         }
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] {
+    package static func bigEndian(_ value: UInt32) -> [UInt8] {
         [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 }
 
 extension Array where Element == UInt8 {
     /// Whether `needle` occurs anywhere in these bytes.
-    func contains(bytes needle: [UInt8]) -> Bool {
+    package func contains(bytes needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, needle.count <= count else { return false }
         return (0...(count - needle.count)).contains { self[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
