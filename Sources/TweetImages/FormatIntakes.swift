@@ -2,7 +2,16 @@ import CImages
 
 /// Each format's check: its header read and its size refused before any pixel is decoded; then
 /// every byte decoded (scaled down where the library can, so that memory stays small); then the
-/// bytes kept, without metadata. Each returns the width, the height and the bytes to keep.
+/// bytes kept, without metadata.
+
+/// What a format's check gives: the size, the bytes to keep, and the pixels decoded (at most a
+/// few hundred on a side where the library scales), for the thumbnail.
+struct Intake {
+    var width: Int
+    var height: Int
+    var kept: [UInt8]
+    var preview: Pixels?
+}
 
 /// A JPEG: decoded at an eighth of its size, stopping at the first warning (a cut or damaged
 /// stream is a warning to libjpeg), then copied without its markers by libturbojpeg's lossless
@@ -12,7 +21,7 @@ struct JPEGIntake {
     let bytes: [UInt8]
     let file: String
 
-    func check() throws(ImageError) -> (Int, Int, [UInt8]) {
+    func check() throws(ImageError) -> Intake {
         let library = try ImageIntake.loaded(TurboJPEG.shared)
         // Progressive JPEGs with a scan count that only a bomb has are refused by the library.
         let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
@@ -30,9 +39,17 @@ struct JPEGIntake {
         }
         guard header == 0 else { throw damaged(library.error(decoder)) }
         try ImageIntake.checkSize(Int(width), Int(height), format: .jpeg, file: file)
-        // An eighth each way: the library decodes every coefficient and skips most of the
-        // reconstruction. CMYK (and YCCK) decode only to CMYK.
-        let (scaledWidth, scaledHeight) = ((Int(width) + 7) / 8, (Int(height) + 7) / 8)
+        // The largest of a half, a quarter and an eighth each way that is at most twice a
+        // thumbnail (an eighth at most): the library decodes every coefficient and skips most of
+        // the reconstruction. CMYK (and YCCK) decode only to CMYK, and make no thumbnail.
+        let (fullWidth, fullHeight) = (Int(width), Int(height))
+        func scaled(_ side: Int, _ divisor: Int) -> Int { (side + divisor - 1) / divisor }
+        var divisor = 1
+        while divisor < 8, max(scaled(fullWidth, divisor), scaled(fullHeight, divisor)) > 2 * ImageIntake.thumbnailSide
+        {
+            divisor *= 2
+        }
+        let (scaledWidth, scaledHeight) = (scaled(fullWidth, divisor), scaled(fullHeight, divisor))
         let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let format = cmyk ? TJPF_CMYK : TJPF_RGB
         var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * (cmyk ? 4 : 3))
@@ -58,7 +75,10 @@ struct JPEGIntake {
         }
         defer { library.free(output) }
         guard copied == 0, let output else { throw damaged(library.error(transformer)) }
-        return (Int(width), Int(height), Array(UnsafeBufferPointer(start: output, count: Int(outputSize))))
+        let preview = cmyk ? nil : Pixels(width: scaledWidth, height: scaledHeight, channels: 3, bytes: pixels)
+        return Intake(
+            width: Int(width), height: Int(height),
+            kept: Array(UnsafeBufferPointer(start: output, count: Int(outputSize))), preview: preview)
     }
 
     private func damaged(_ reason: String) -> ImageError {
@@ -77,7 +97,7 @@ struct PNGIntake {
     private static let rgb: UInt32 = 0x02
     private static let rgba: UInt32 = 0x03
 
-    func check() throws(ImageError) -> (Int, Int, [UInt8]) {
+    func check() throws(ImageError) -> Intake {
         let library = try ImageIntake.loaded(LibPNG.shared)
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -110,7 +130,9 @@ struct PNGIntake {
             }
         }
         guard done != 0 else { throw damaged(Self.message(written)) }
-        return (width, height, Array(output.prefix(size)))
+        return Intake(
+            width: width, height: height, kept: Array(output.prefix(size)),
+            preview: Pixels(width: width, height: height, channels: channels, bytes: pixels))
     }
 
     /// libpng's message for the last error, from the fixed buffer in `image`.
@@ -133,7 +155,7 @@ struct WebPIntake {
     let bytes: [UInt8]
     let file: String
 
-    func check() throws(ImageError) -> (Int, Int, [UInt8]) {
+    func check() throws(ImageError) -> Intake {
         let library = try ImageIntake.loaded(LibWebP.shared)
         return try bytes.withUnsafeBufferPointer { input throws(ImageError) in
             var features = WebPBitstreamFeatures()
@@ -146,13 +168,26 @@ struct WebPIntake {
             guard library.initDecoderConfig(&config, Int32(WEBP_DECODER_ABI_VERSION)) != 0 else {
                 throw .libraryMissing(reason: "this libwebp is not the version tweetcli was built with")
             }
+            // Decoded straight to the thumbnail's size: every byte is read, and few pixels are kept.
+            let (previewWidth, previewHeight) = Pixels.fitted(
+                width: width, height: height, within: ImageIntake.thumbnailSide)
             config.options.use_scaling = 1
-            config.options.scaled_width = Int32(max(1, width / 8))
-            config.options.scaled_height = Int32(max(1, height / 8))
+            config.options.scaled_width = Int32(previewWidth)
+            config.options.scaled_height = Int32(previewHeight)
             config.output.colorspace = MODE_RGBA
             let decoded = library.decode(input.baseAddress, input.count, &config)
-            library.freeDecBuffer(&config.output)
-            guard decoded == VP8_STATUS_OK else { throw damaged("libwebp says \(Self.status(decoded))") }
+            defer { library.freeDecBuffer(&config.output) }
+            guard decoded == VP8_STATUS_OK, let rgba = config.output.u.RGBA.rgba,
+                config.output.width == Int32(previewWidth), config.output.height == Int32(previewHeight)
+            else { throw damaged("libwebp says \(Self.status(decoded))") }
+            var previewBytes = [UInt8](repeating: 0, count: previewWidth * previewHeight * 4)
+            let stride = Int(config.output.u.RGBA.stride)
+            for row in 0..<previewHeight {
+                for column in 0..<(previewWidth * 4) {
+                    previewBytes[row * previewWidth * 4 + column] = rgba[row * stride + column]
+                }
+            }
+            let preview = Pixels(width: previewWidth, height: previewHeight, channels: 4, bytes: previewBytes)
 
             var data = WebPData(bytes: input.baseAddress, size: input.count)
             guard let mux = library.muxCreate(&data, 0, Int32(WEBP_MUX_ABI_VERSION)) else {
@@ -170,7 +205,9 @@ struct WebPIntake {
                 throw damaged("libwebpmux cannot write it again")
             }
             defer { library.free(UnsafeMutableRawPointer(mutating: start)) }
-            return (width, height, Array(UnsafeBufferPointer(start: start, count: assembled.size)))
+            return Intake(
+                width: width, height: height, kept: Array(UnsafeBufferPointer(start: start, count: assembled.size)),
+                preview: preview)
         }
     }
 

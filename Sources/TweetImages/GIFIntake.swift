@@ -36,7 +36,7 @@ struct GIFIntake {
         var control: [UInt8]?
     }
 
-    func check() throws(ImageError) -> (Int, Int, [UInt8]) {
+    func check() throws(ImageError) -> Intake {
         let library = try ImageIntake.loaded(GifLib.shared)
         let reader = Reader(bytes)
         var error: Int32 = 0
@@ -60,7 +60,26 @@ struct GIFIntake {
         let width = max(Int(gif.pointee.SWidth), frame.left + frame.width)
         let height = max(Int(gif.pointee.SHeight), frame.top + frame.height)
         try ImageIntake.checkSize(width, height, format: .gif, file: file)
-        return (width, height, try write(frame, screen: (width, height), gif, library))
+        let kept = try write(frame, screen: (width, height), gif, library)
+        return Intake(width: width, height: height, kept: kept, preview: preview(of: frame, gif))
+    }
+
+    /// The frame's colours, its transparent colour clear.
+    private func preview(of frame: Frame, _ gif: UnsafeMutablePointer<GifFileType>) -> Pixels? {
+        guard let table = frame.localColors ?? gif.pointee.SColorMap, let colors = table.pointee.Colors else {
+            return nil
+        }
+        let count = Int(table.pointee.ColorCount)
+        let transparent = frame.control.flatMap { $0[0] & 0x01 != 0 ? Int($0[3]) : nil }
+        var bytes = [UInt8](repeating: 0, count: frame.width * frame.height * 4)
+        for (position, index) in frame.pixels.enumerated() {
+            let index = Int(index)
+            // An index past the table (giflib does not check) is left clear.
+            guard index < count, index != transparent else { continue }
+            let color = colors[index]
+            bytes.replaceSubrange((position * 4)..<(position * 4 + 4), with: [color.Red, color.Green, color.Blue, 255])
+        }
+        return Pixels(width: frame.width, height: frame.height, channels: 4, bytes: bytes)
     }
 
     /// Reads records up to the first image, and that image's rows.

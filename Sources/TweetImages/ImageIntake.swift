@@ -49,6 +49,10 @@ public struct CheckedImage: Sendable, Equatable {
     public var bytes: [UInt8]
     /// The SHA-256 of ``bytes`` in hex: the image's content address.
     public var sha256: String
+    /// A PNG of at most ``ImageIntake/thumbnailSide`` pixels a side, for listings, and its
+    /// SHA-256; `nil` for a CMYK JPEG, which decodes to no colours a thumbnail can take.
+    public var thumbnail: [UInt8]?
+    public var thumbnailSHA256: String?
 }
 
 /// Why an image is refused, in one sentence that names the file.
@@ -97,24 +101,35 @@ public enum ImageIntake {
     /// The longest side, and how many times one side may be the other's.
     public static let maximumSide = 16_384
     public static let maximumAspect = 20
+    /// The longest side of a thumbnail: about twelve rows of sixels, and many more of mosaic.
+    public static let thumbnailSide = 320
 
     /// Checks `bytes`, read from a file called `file`.
     /// - Throws: ``ImageError`` naming `file`.
     public static func check(_ bytes: [UInt8], file: String) throws(ImageError) -> CheckedImage {
         guard bytes.count <= maximumBytes else { throw .tooLarge(file: file, bytes: bytes.count) }
         guard let format = ImageFormat.sniff(bytes[...]) else { throw .notAnImage(file: file) }
-        let (width, height, kept): (Int, Int, [UInt8])
+        let intake: Intake
         switch format {
-        case .jpeg: (width, height, kept) = try JPEGIntake(bytes: bytes, file: file).check()
-        case .png: (width, height, kept) = try PNGIntake(bytes: bytes, file: file).check()
-        case .webp: (width, height, kept) = try WebPIntake(bytes: bytes, file: file).check()
-        case .gif: (width, height, kept) = try GIFIntake(bytes: bytes, file: file).check()
+        case .jpeg: intake = try JPEGIntake(bytes: bytes, file: file).check()
+        case .png: intake = try PNGIntake(bytes: bytes, file: file).check()
+        case .webp: intake = try WebPIntake(bytes: bytes, file: file).check()
+        case .gif: intake = try GIFIntake(bytes: bytes, file: file).check()
         }
-        let crypto = try loaded(LibCrypto.shared)
-        guard let hash = crypto.sha256Hex(kept) else {
+        let thumbnail = try intake.preview.map { preview throws(ImageError) in
+            try preview.fitted(within: thumbnailSide).png()
+        }
+        return CheckedImage(
+            format: format, width: intake.width, height: intake.height, bytes: intake.kept,
+            sha256: try sha256(intake.kept), thumbnail: thumbnail, thumbnailSHA256: try thumbnail.map(sha256))
+    }
+
+    /// The SHA-256 of `bytes` in hex.
+    public static func sha256(_ bytes: [UInt8]) throws(ImageError) -> String {
+        guard let hash = try loaded(LibCrypto.shared).sha256Hex(bytes) else {
             throw .libraryMissing(reason: "libcrypto could not compute a SHA-256")
         }
-        return CheckedImage(format: format, width: width, height: height, bytes: kept, sha256: hash)
+        return hash
     }
 
     /// Refuses a size before anything is decoded.

@@ -29,6 +29,32 @@ struct ImageIntakeTests {
         #expect(again == checked)
     }
 
+    /// Every format gets a thumbnail, a PNG of at most 320 pixels a side in the photo's
+    /// proportions (a small photo keeps its size), kept as it was made.
+    @Test(arguments: ImageFormat.allCases)
+    func everyFormatGetsAThumbnailInItsProportions(format: ImageFormat) throws {
+        let large = try ImageIntake.check(try Self.made(format, 800, 500), file: "large")
+        let thumbnail = try ImageIntake.check(try #require(large.thumbnail), file: "thumbnail")
+        #expect(thumbnail.format == .png && thumbnail.width == 320 && thumbnail.height == 200)
+        #expect(large.thumbnailSHA256 == thumbnail.sha256)
+        #expect(thumbnail.bytes == large.thumbnail, "a thumbnail is kept as it was made")
+        let small = try ImageIntake.check(try Self.made(format, 64, 48), file: "small")
+        let smallThumbnail = try ImageIntake.check(try #require(small.thumbnail), file: "thumbnail")
+        #expect(smallThumbnail.width == 64 && smallThumbnail.height == 48)
+    }
+
+    /// A thumbnail's pixel is the average of those it covers.
+    @Test func aThumbnailAveragesThePixelsItCovers() throws {
+        let red = Pixels(
+            width: 4, height: 2, channels: 3, bytes: (0..<24).map { $0 % 3 == 0 ? 200 : 10 })
+        #expect(red.fitted(within: 2) == Pixels(width: 2, height: 1, channels: 3, bytes: [200, 10, 10, 200, 10, 10]))
+        let stripes = Pixels(width: 2, height: 1, channels: 3, bytes: [0, 0, 0, 255, 255, 255])
+        #expect(stripes.fitted(within: 1).bytes == [128, 128, 128])
+        #expect(Pixels.fitted(width: 1000, height: 10, within: 320) == (320, 3))
+        #expect(Pixels.fitted(width: 10, height: 1000, within: 320) == (3, 320))
+        #expect(Pixels.fitted(width: 100, height: 50, within: 320) == (100, 50))
+    }
+
     /// The format comes from the bytes: a JPEG called `.png` is a JPEG, and a text file called
     /// `.jpg` is not an image.
     @Test func theFormatIsTheBytesNotTheName() throws {

@@ -35,11 +35,17 @@ struct PhotoEndToEndTests {
         let backup = try cli.run(["export"])
         #expect(backup.status == 0)
         #expect(!backup.stdout.contains("SECRET"), "no metadata in what is kept")
-        #expect(backup.stdout.components(separatedBy: "\"blob\":").count == 3, "both photos carried")
+        // Each photo and thumbnail once (a PNG as small as its thumbnail is its own thumbnail).
+        let named = Set(images.flatMap { [$0["sha256"] as? String, $0["thumbnail"] as? String].compactMap { $0 } })
+        #expect(named.count == 3)
+        let carried = backup.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"blob\":") }.map {
+            $0.dropFirst(9).prefix(64)
+        }
+        #expect(Set(carried.map(String.init)) == named && carried.count == named.count, "each photo carried once")
         if !onPostgres {
             let blobs = cli.store.appendingPathComponent("blobs")
             let kept = try FileManager.default.subpathsOfDirectory(atPath: blobs.path).filter { $0.count > 3 }
-            #expect(kept.count == 2)
+            #expect(kept.count == 3, "two photos and the JPEG's thumbnail")
             for file in kept {
                 let bytes = try Data(contentsOf: blobs.appendingPathComponent(file))
                 #expect(bytes.range(of: Data("SECRET-PLACE".utf8)) == nil && bytes.range(of: Data("Exif".utf8)) == nil)

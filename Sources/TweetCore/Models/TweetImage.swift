@@ -16,6 +16,8 @@ public struct TweetImage: Codable, Equatable, Sendable {
     public var bytes: Int
     /// What the picture shows, for those who cannot see it.
     public var alt: String?
+    /// The address of its thumbnail, a small PNG that listings show instead of decoding the photo.
+    public var thumbnail: String?
 
     /// The most photos on one tweet, and the most characters of an alt text, as on Twitter.
     public static let maximumPerTweet = 4
@@ -28,6 +30,7 @@ public struct TweetImage: Codable, Equatable, Sendable {
         height = image.height
         bytes = image.bytes.count
         self.alt = alt
+        thumbnail = image.thumbnailSHA256
     }
 
     /// An alt text as stored: trimmed, `nil` when empty.
@@ -45,8 +48,12 @@ public struct TweetImage: Codable, Equatable, Sendable {
             "height": .integer(Int64(height)), "bytes": .integer(Int64(bytes)),
         ]
         if let alt { fields["alt"] = .string(alt) }
+        if let thumbnail { fields["thumbnail"] = .string(thumbnail) }
         return fields
     }
+
+    /// The blobs it names: the photo, and its thumbnail.
+    var blobs: [String] { [sha256] + (thumbnail.map { [$0] } ?? []) }
 
     /// The media types a photo may have.
     static let types = Set(ImageFormat.allCases.map(\.mediaType))
@@ -61,11 +68,17 @@ public struct TweetImage: Codable, Equatable, Sendable {
         else { return nil }
         let alt = fields["alt"]?.stringValue
         if let alt, (try? Self.checkedAlt(alt)) != alt { return nil }  // A refusal is the answer: not one.
-        guard fields.keys.allSatisfy(["sha256", "type", "width", "height", "bytes", "alt"].contains) else { return nil }
+        let thumbnail = fields["thumbnail"]?.stringValue
+        if let thumbnail, !BlobAddress.isValid(thumbnail) { return nil }
+        guard fields.keys.allSatisfy(["sha256", "type", "width", "height", "bytes", "alt", "thumbnail"].contains),
+            fields["alt"].map({ $0.stringValue != nil }) ?? true,
+            fields["thumbnail"].map({ $0.stringValue != nil }) ?? true
+        else { return nil }
         (self.sha256, self.type, self.width, self.height, self.bytes) = (
             sha256, type, Int(width), Int(height), Int(bytes)
         )
         self.alt = alt
+        self.thumbnail = thumbnail
     }
 
     /// The images of a tweet's `images` field: all of them, or `nil` when any is not one.

@@ -328,7 +328,7 @@ package struct ImportRules {
             // As post keeps them: each image whole, once, in the form it writes.
             guard let images = TweetImage.list(value), JSONValue.array(images.map { .object($0.fields) }) == value
             else { throw fields.bad("images", "are not up to \(TweetImage.maximumPerTweet) photos as post keeps them") }
-            for image in images where photosNamed[image.sha256] == nil { photosNamed[image.sha256] = line }
+            for address in images.flatMap(\.blobs) where photosNamed[address] == nil { photosNamed[address] = line }
         }
         counters.counted(.tweets, of: uid)
         counters.claimed(.likes, of: id, try fields.optionalCounter("likes") ?? 0)

@@ -148,7 +148,12 @@ public final class TweetService: Sendable {
         for photo in photos { attached.append(TweetImage(photo.image, alt: try TweetImage.checkedAlt(photo.alt))) }
         // The photos first, each durable before the tweet that names it can commit. One whose
         // tweet then fails is named by nothing, and removed later.
-        for photo in photos { try await store.putBlob(photo.image.bytes, address: photo.image.sha256) }
+        for photo in photos {
+            try await store.putBlob(photo.image.bytes, address: photo.image.sha256)
+            if let thumbnail = photo.image.thumbnail, let address = photo.image.thumbnailSHA256 {
+                try await store.putBlob(thumbnail, address: address)
+            }
+        }
         let images = attached.isEmpty ? nil : attached
         let tweets = tweets
         let ids = ids

@@ -40,7 +40,7 @@ public final class ExportViewModel: ErrorRecording {
                     if document.path.collection == Collections.tweets,
                         let images = TweetImage.list(document.data["images"])
                     {
-                        named.withLock { $0.formUnion(images.map(\.sha256)) }
+                        named.withLock { $0.formUnion(images.flatMap(\.blobs)) }
                     }
                 }
                 try output(bytes)
