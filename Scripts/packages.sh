@@ -1,9 +1,10 @@
 # The Debian packages tweetcli needs, sourced by Scripts/install and Scripts/test.
 
 # The build: libxcrypt (passwords), libarchive (Twitter archives), libpq (PostgreSQL), libcurl
-# (tweetcli-fetch's URLSession), and the image libraries with libcrypto's SHA-256 (photos).
+# (tweetcli-fetch's URLSession), and the image libraries with libcrypto's SHA-256 and libchafa's
+# mosaics (photos).
 build_packages=(libcrypt-dev libarchive-dev libpq-dev libcurl4-openssl-dev
-  libpng-dev libturbojpeg0-dev libwebp-dev libgif-dev libssl-dev)
+  libpng-dev libturbojpeg0-dev libwebp-dev libgif-dev libssl-dev libchafa0)
 # Release builds link with gold, which binutils holds until Debian 13 makes it a package of its own.
 command -v ld.gold >/dev/null || build_packages+=(binutils-gold)
 

@@ -21,6 +21,12 @@ package enum TestImages {
     }
 
     package static func png(_ width: Int, _ height: Int, alpha: Bool = false) throws -> [UInt8] {
+        try png(pixels: pixels(width, height, channels: alpha ? 4 : 3), width, height, alpha: alpha)
+    }
+
+    /// A PNG of the RGB (or RGBA) `pixels` given.
+    package static func png(pixels source: [UInt8], _ width: Int, _ height: Int, alpha: Bool = false) throws -> [UInt8]
+    {
         let library = try LibPNG.shared.get()
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
@@ -28,7 +34,6 @@ package enum TestImages {
         image.height = UInt32(height)
         image.format = alpha ? 3 : 2
         defer { library.free(&image) }
-        let source = pixels(width, height, channels: alpha ? 4 : 3)
         var size = 0
         _ = source.withUnsafeBytes { library.writeToMemory(&image, nil, &size, 0, $0.baseAddress, 0, nil) }
         var output = [UInt8](repeating: 0, count: size)

@@ -89,3 +89,60 @@ struct PhotoEndToEndTests {
         #expect(try jsonArray(feed.stdout).isEmpty, "nothing was posted")
     }
 }
+
+/// Photos in a real terminal (tmux): a mosaic of coloured blocks above the photo's line in a
+/// listing, sized to the window; the line alone with `--images never` and in a pipe.
+@Suite(.enabled(if: TmuxSession.isAvailable), .serialized)
+struct PhotoTerminalTests {
+    /// The rows of `screen` between the caption and the photo's line.
+    static func between(_ screen: [String], _ first: String, _ last: String) -> ArraySlice<String> {
+        guard let start = screen.firstIndex(where: { $0.contains(first) }),
+            let end = screen.firstIndex(where: { $0.contains(last) }), start < end
+        else { return [] }
+        return screen[(start + 1)..<end]
+    }
+
+    @Test(arguments: [100, 40])
+    func aListingShowsAPhotoAsAMosaicOfColouredBlocks(width: Int) throws {
+        // NO_COLOR empty: the test runner's own (1) would turn colour, and so pictures, off.
+        let session = try TmuxSession(
+            width: width, height: 40, environment: ["COLORTERM": "truecolor", "NO_COLOR": ""])
+        try session.tweetcli(
+            ["register", "--email", "ada@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
+            stdin: "correct horse battery\n")
+        let photo = session.home.appendingPathComponent("flag.png")
+        // Top half red, bottom half blue: 400×200, so a mosaic twice as wide as it is tall, in cells.
+        let red: [UInt8] = [255, 0, 0]
+        let blue: [UInt8] = [0, 0, 255]
+        let pixels: [UInt8] = (0..<(400 * 200)).flatMap { (position: Int) -> [UInt8] in
+            position / 400 < 100 ? red : blue
+        }
+        try Data(try TestImages.png(pixels: pixels, 400, 200)).write(to: photo)
+        let posted = try session.tweetcli(["post", "a flag", "--image", photo.path, "--alt", "red over blue"])
+        #expect(posted.contains("[photo 400×200 · red over blue]"), "\(posted)")
+
+        try session.run("tweetcli feed --no-pager")
+        let screen = try session.screen()
+        let mosaic = Self.between(screen, "a flag", "[photo 400×200 · red over blue]")
+        let columns = min(48, width - 4)
+        #expect(mosaic.count == min(12, columns / 4), "\(screen.joined(separator: "\n"))")
+        let colored = try session.tmux(["capture-pane", "-p", "-e"])
+        let rows = colored.split(separator: "\n").map(String.init)
+        let drawn = Self.between(rows, "a flag", "[photo 400")
+        // tmux keeps 24-bit colours only for a terminal that says it has them; else the nearest of 256.
+        let (redCodes, blueCodes) = (["2;255;0;0", "5;196"], ["2;0;0;255", "5;21"])
+        #expect(redCodes.contains { drawn.first?.contains($0) == true }, "the top is red: \(drawn.first ?? "")")
+        #expect(blueCodes.contains { drawn.last?.contains($0) == true }, "the bottom is blue: \(drawn.last ?? "")")
+
+        try session.run("tweetcli feed --no-pager --images never")
+        #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").isEmpty)
+        try session.run("tweetcli feed | cat")
+        let piped = try session.screen()
+        #expect(Self.between(piped, "a flag", "[photo 400×200").isEmpty, "\(piped.joined(separator: "\n"))")
+        let pipedColors = try session.tmux(["capture-pane", "-p", "-e"])
+        #expect(!redCodes.contains { pipedColors.contains($0) })
+        // Without colour there is no picture, even when asked for: its colours are all it is.
+        try session.run("NO_COLOR=1 tweetcli feed --no-pager --images always")
+        #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").isEmpty)
+    }
+}

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetCore
+import TweetImages
 import TweetStore
 import TweetStorePostgres
 import TweetSystem
@@ -17,6 +18,8 @@ final class Context {
     private var opened: AppServices?
     /// The short forms of the tweet IDs the rows show, read by ``loadShortIDs(of:)``.
     private var shortIDs: [String: String] = [:]
+    /// The mosaic of each thumbnail the rows show, by its address, read by ``loadPhotos(of:)``.
+    private var mosaics: [String: [String]] = [:]
     /// The rows of the listing this command shows a person on a terminal, as the last-listing
     /// file holds them: saved for shell completion after it ran. A listing read by a program
     /// (piped, or `--json`) is not one a person completes from, and costs no file.
@@ -136,7 +139,8 @@ final class Context {
 
     var tweetRenderer: TweetRenderer {
         TweetRenderer(
-            now: Date(), time: RelativeTime(environment: environment), highlights: color, shortIDs: shortIDs)
+            now: Date(), time: RelativeTime(environment: environment), highlights: color, shortIDs: shortIDs,
+            mosaics: mosaics)
     }
 
     /// The ID of the tweet `reference` names: an ID, or a unique start of one.
@@ -204,6 +208,50 @@ final class Context {
         }
         // One read of the store, so it needs no consistent-read scope of its own.
         shortIDs.merge(try await services().tweets.shortIDs(ids)) { _, new in new }
+        try await loadPhotos(of: tweets)
+    }
+
+    /// Whether photos are drawn as pictures: with colour (a mosaic is its colours), on a terminal
+    /// or with `--images always`, and not with `--images never` or `--json`.
+    var drawsPhotos: Bool {
+        guard !options.json, color else { return false }
+        switch options.images ?? .auto {
+        case .always: return true
+        case .never: return false
+        case .auto: return terminal.isStdoutTerminal
+        }
+    }
+
+    /// The columns and rows a photo's mosaic takes at most: about twelve rows, within the terminal.
+    var mosaicCells: (columns: Int, rows: Int) {
+        (max(8, min(48, (terminal.width ?? 80) - 4)), 12)
+    }
+
+    /// Draws the thumbnails of the photos of `tweets` (and of the tweets they quote) as mosaics,
+    /// for the rows ``tweetRenderer`` draws; none when photos are lines of text.
+    func loadPhotos(of tweets: [Tweet]) async throws {
+        guard drawsPhotos else { return }
+        var addresses: [String] = []
+        for tweet in tweets {
+            var shown = [tweet]
+            if case .tweet(let quoted)? = tweet.quoted { shown.append(quoted) }
+            for item in shown {
+                for image in item.images ?? [] {
+                    if let thumbnail = image.thumbnail, mosaics[thumbnail] == nil { addresses.append(thumbnail) }
+                }
+            }
+        }
+        guard !addresses.isEmpty else { return }
+        let store = try services().store
+        let colors: Mosaic.Colors =
+            ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") ? .truecolor : .indexed256
+        let (columns, rows) = mosaicCells
+        for address in addresses where mosaics[address] == nil {
+            guard let png = try await store.getBlob(address) else { continue }
+            // A thumbnail that is not what post made (the store is not trusted, and this build
+            // might lack libchafa) is shown as its line of text instead: the row still shows.
+            mosaics[address] = try? Mosaic.lines(png: png, columns: columns, rows: rows, colors: colors)
+        }
     }
 
     var userRenderer: UserRenderer { UserRenderer() }

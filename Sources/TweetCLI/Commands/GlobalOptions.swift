@@ -6,6 +6,8 @@ struct GlobalOptions: Equatable {
     var storePath: String?
     var json = false
     var color: ColorChoice?
+    /// `--images`: photos as mosaics (`auto`: on a terminal with colour) or as lines of text.
+    var images: ColorChoice?
     var pager = true
     /// `--as @user`: the signed-in account this command acts as, instead of the active one.
     var actingAs: String?
@@ -17,6 +19,9 @@ struct GlobalOptions: Equatable {
             "the store directory (default: $TWEETCLI_STORE, the config file's store, else ~/.local/share/tweetcli)"),
         Option("--json", "print the data as JSON"),
         Option("--color", value: "WHEN", choices: ["auto", "always", "never"], "auto (default), always or never"),
+        Option(
+            "--images", value: "WHEN", choices: ["auto", "always", "never"],
+            "photos as pictures: auto (on a terminal with colour; the default), always, or never (a line of text)"),
         Option("--no-pager", "never page long output through $PAGER"),
         Option("--as", value: "@USER", "act as another account signed in here, for this command only"),
     ]
@@ -76,6 +81,13 @@ struct GlobalOptions: Equatable {
                     throw UsageError("--color must be auto, always or never, not '\(choice)'")
                 }
                 options.color = parsed
+            case "--images":
+                try once()
+                let choice = try value()
+                guard let parsed = ColorChoice(rawValue: choice) else {
+                    throw UsageError("--images must be auto, always or never, not '\(choice)'")
+                }
+                options.images = parsed
             default:
                 rest.append(argument)
             }

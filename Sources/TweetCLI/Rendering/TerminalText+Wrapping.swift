@@ -1,3 +1,5 @@
+import TweetImages
+
 extension TerminalText {
     /// The text's lines broken to at most `width` columns: at spaces where it can, between two
     /// wide (CJK) characters, and inside a word (a long URL) only when the word is wider than a
@@ -20,19 +22,29 @@ extension TerminalText {
         return TerminalText(cells: output)
     }
 
-    /// One character and its style: what wrapping moves around.
+    /// One character and its style: what wrapping moves around. A line of a picture is one cell
+    /// as wide as the picture, so that wrapping never cuts into its escape sequences.
     private struct Cell {
         var character: Character
         var style: Style
-        var columns: Int { DisplayWidth.of(character) }
-        var isSpace: Bool { character == " " }
-        var isWide: Bool { columns == 2 && !character.isASCII }
+        var graphics: (line: String, columns: Int)?
+        var columns: Int { graphics?.columns ?? DisplayWidth.of(character) }
+        var isSpace: Bool { graphics == nil && character == " " }
+        var isWide: Bool { graphics == nil && columns == 2 && !character.isASCII }
+
+        init(character: Character, style: Style, graphics: (line: String, columns: Int)? = nil) {
+            self.character = character
+            self.style = style
+            self.graphics = graphics
+        }
     }
 
     private init(cells: [Cell]) {
         var runs: [Run] = []
         for cell in cells {
-            if let last = runs.last, last.style == cell.style {
+            if let graphics = cell.graphics {
+                runs.append(Run(text: graphics.line, style: .graphics))
+            } else if let last = runs.last, last.style == cell.style {
                 runs[runs.count - 1].text.append(cell.character)
             } else {
                 runs.append(Run(text: String(cell.character), style: cell.style))
@@ -44,6 +56,13 @@ extension TerminalText {
     private func cellLines() -> [[Cell]] {
         var lines: [[Cell]] = [[]]
         for run in runs {
+            if run.style == .graphics {
+                // Its visible characters are block characters, one column each.
+                let columns = Mosaic.visibleCount(run.text)
+                lines[lines.count - 1].append(
+                    Cell(character: " ", style: .graphics, graphics: (run.text, columns)))
+                continue
+            }
             for character in run.text {
                 if character == "\n" {
                     lines.append([])

@@ -10,6 +10,9 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     /// tweetcli's own styles: the only source of escape sequences in the output.
     public enum Style: Equatable, Sendable {
         case plain, bold, dim, accent, like, error
+        /// A line of a picture that tweetcli's own renderer drew (``Mosaic``): block characters
+        /// and colours, written as they are with colour and left out without it.
+        case graphics
 
         /// The SGR parameters of the style.
         var code: String? {
@@ -20,6 +23,7 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
             case .accent: return "36"
             case .like: return "31"
             case .error: return "1;31"
+            case .graphics: return nil
             }
         }
     }
@@ -83,15 +87,15 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
         }
     }
 
-    /// The text without any styling.
+    /// The text without any styling, and without pictures (their colours are all they are).
     public var plain: String {
         // The runs' bytes copied into one string made at its final size: String's append costs
         // many times a copy for each run, and a page of tweets has hundreds of runs.
         var count = 0
-        for run in runs { count += run.text.utf8.count }
+        for run in runs where run.style != .graphics { count += run.text.utf8.count }
         return String(unsafeUninitializedCapacity: count) { buffer in
             var written = 0
-            for run in runs {
+            for run in runs where run.style != .graphics {
                 var text = run.text
                 text.withUTF8 { bytes in
                     guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
@@ -168,6 +172,11 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     mutating func append(untrusted text: some StringProtocol, _ style: Style = .plain, multiline: Bool = false) {
         let safe = Self.neutralize(text, multiline: multiline)
         if !safe.isEmpty { runs.append(Run(text: safe, style: style)) }
+    }
+
+    /// Appends one line of a picture tweetcli's renderer drew (see ``Style/graphics``).
+    mutating func append(graphics line: String) {
+        if !line.isEmpty { runs.append(Run(text: line, style: .graphics)) }
     }
 
     /// Appends a number (digits, nothing to neutralise) in `style`.

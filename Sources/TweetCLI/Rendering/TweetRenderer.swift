@@ -11,6 +11,8 @@ struct TweetRenderer {
     var highlights = false
     /// The short form each ID is shown by (``TweetService/shortIDs(_:)``); an ID not here is shown whole.
     var shortIDs: [String: String] = [:]
+    /// Each thumbnail's mosaic, by its address; a photo without one is shown as a line of text.
+    var mosaics: [String: [String]] = [:]
 
     /// How a row shows tweet `id`.
     func shortID(_ id: String) -> String { shortIDs[id] ?? id }
@@ -46,6 +48,10 @@ struct TweetRenderer {
         appendCaption(tweet, to: &text)
         text.append("\n")
         for image in tweet.images ?? [] {
+            for line in image.thumbnail.flatMap({ mosaics[$0] }) ?? [] {
+                text.append(graphics: line)
+                text.append("\n")
+            }
             text.append(untrusted: Self.photoLine(image), .dim)
             text.append("\n")
         }

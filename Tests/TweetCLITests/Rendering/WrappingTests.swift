@@ -7,6 +7,25 @@ struct WrappingTests {
         text.wrapped(width: width).plain.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// A picture's line (tweetcli's own mosaic) is one cell as wide as its blocks: wrapping never
+    /// cuts into its escape sequences, text around it wraps as ever, and without colour it is left
+    /// out whole.
+    @Test func aPictureLineIsWrappedAsOneCellAndLeftOutWithoutColour() {
+        let picture = "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀▀▀▀▀▀▀▀▀▀\u{1B}[0m"
+        var text = TerminalText()
+        text.append(untrusted: "a caption long enough to wrap at twenty columns")
+        text.append("\n")
+        text.append(graphics: picture)
+        text.append("\n")
+        text.append(untrusted: "[photo 20×10]", .dim)
+        let colored = text.wrapped(width: 20).rendered(color: true).split(separator: "\n").map(String.init)
+        #expect(colored.contains(picture), "\(colored)")
+        #expect(colored.count == 5, "three lines of caption, the picture, the photo line: \(colored)")
+        let plain = text.wrapped(width: 20).rendered(color: false)
+        #expect(!plain.contains("▀") && !plain.contains("\u{1B}"))
+        #expect(plain.contains("[photo 20×10]"))
+    }
+
     @Test(arguments: [40, 100])
     func everyLineFitsAndNoWordIsLost(_ width: Int) {
         let caption = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 6)

@@ -1,0 +1,178 @@
+import CImages
+import TweetSystem
+
+/// libchafa's canvas, loaded with `dlopen` the first time a command shows a photo. Its headers need
+/// GLib's, which no other part of tweetcli does, so its few functions are declared here with
+/// opaque pointers, and its enumerations' values as chafa 1.12's headers give them.
+package struct LibChafa: @unchecked Sendable {
+    /// `ChafaCanvasMode`: CHAFA_CANVAS_MODE_TRUECOLOR and CHAFA_CANVAS_MODE_INDEXED_256.
+    static let truecolor: UInt32 = 0
+    static let indexed256: UInt32 = 1
+    /// `ChafaPixelType`: CHAFA_PIXEL_RGBA8_UNASSOCIATED and CHAFA_PIXEL_RGB8.
+    static let rgba8: UInt32 = 4
+    static let rgb8: UInt32 = 8
+    /// `ChafaSymbolTags`: CHAFA_SYMBOL_TAG_SPACE, CHAFA_SYMBOL_TAG_BLOCK and CHAFA_SYMBOL_TAG_HALF:
+    /// block mosaics, in every terminal with colour.
+    static let blocks: UInt32 = 1 << 0 | 1 << 3 | 1 << 8 | 1 << 9
+
+    /// GLib's `GString`, as chafa returns its output: `{ gchar *str; gsize len; gsize allocated_len; }`.
+    struct GStringLayout {
+        var text: UnsafeMutablePointer<CChar>?
+        var length: Int
+        var allocated: Int
+    }
+
+    let symbolMapNew: @convention(c) () -> OpaquePointer?
+    let symbolMapAddByTags: @convention(c) (OpaquePointer?, UInt32) -> Void
+    let symbolMapUnref: @convention(c) (OpaquePointer?) -> Void
+    let configNew: @convention(c) () -> OpaquePointer?
+    let configSetGeometry: @convention(c) (OpaquePointer?, Int32, Int32) -> Void
+    let configSetCanvasMode: @convention(c) (OpaquePointer?, UInt32) -> Void
+    let configSetSymbolMap: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
+    let configUnref: @convention(c) (OpaquePointer?) -> Void
+    let canvasNew: @convention(c) (OpaquePointer?) -> OpaquePointer?
+    let canvasDrawAllPixels: @convention(c) (OpaquePointer?, UInt32, UnsafePointer<UInt8>?, Int32, Int32, Int32) -> Void
+    let canvasPrint: @convention(c) (OpaquePointer?, OpaquePointer?) -> UnsafeMutableRawPointer?
+    let canvasUnref: @convention(c) (OpaquePointer?) -> Void
+    let stringFree: @convention(c) (UnsafeMutableRawPointer?, Int32) -> UnsafeMutablePointer<CChar>?
+
+    package static let shared = Result { () throws(DynamicLibrary.Missing) -> LibChafa in
+        let library = try DynamicLibrary("libchafa.so.0", package: "libchafa0")
+        return LibChafa(
+            symbolMapNew: try library.function("chafa_symbol_map_new"),
+            symbolMapAddByTags: try library.function("chafa_symbol_map_add_by_tags"),
+            symbolMapUnref: try library.function("chafa_symbol_map_unref"),
+            configNew: try library.function("chafa_canvas_config_new"),
+            configSetGeometry: try library.function("chafa_canvas_config_set_geometry"),
+            configSetCanvasMode: try library.function("chafa_canvas_config_set_canvas_mode"),
+            configSetSymbolMap: try library.function("chafa_canvas_config_set_symbol_map"),
+            configUnref: try library.function("chafa_canvas_config_unref"),
+            canvasNew: try library.function("chafa_canvas_new"),
+            canvasDrawAllPixels: try library.function("chafa_canvas_draw_all_pixels"),
+            canvasPrint: try library.function("chafa_canvas_print"),
+            canvasUnref: try library.function("chafa_canvas_unref"),
+            // GLib comes with libchafa, which needs it; found among its libraries.
+            stringFree: try library.function("g_string_free"))
+    }
+}
+
+/// A photo as a mosaic of coloured block characters, which every colour terminal shows.
+public enum Mosaic {
+    /// The colours a terminal shows: 24-bit, or the 256 of xterm.
+    public enum Colors: Sendable {
+        case truecolor, indexed256
+    }
+
+    /// The columns and rows that show `width` × `height` pixels within `columns` × `rows` cells,
+    /// in their proportions (a cell is about twice as tall as it is wide).
+    public static func size(width: Int, height: Int, columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        guard width > 0, height > 0, columns > 0, rows > 0 else { return (0, 0) }
+        var fittedColumns = columns
+        var fittedRows = max(1, (height * fittedColumns + width) / (2 * width))
+        if fittedRows > rows {
+            fittedRows = rows
+            fittedColumns = max(1, min(columns, (2 * width * rows + height / 2) / height))
+        }
+        return (fittedColumns, fittedRows)
+    }
+
+    /// The PNG `png` (a thumbnail) as lines of block characters in SGR colours, at most
+    /// `columns` × `rows` cells. The lines hold nothing but those characters and `ESC [ … m`
+    /// sequences: whatever libchafa printed otherwise is left out.
+    public static func lines(png: [UInt8], columns: Int, rows: Int, colors: Colors) throws(ImageError) -> [String] {
+        let pixels = try Pixels.decodePNG(png)
+        let library = try ImageIntake.loaded(LibChafa.shared)
+        let (width, height) = size(width: pixels.width, height: pixels.height, columns: columns, rows: rows)
+        guard width > 0 else { return [] }
+        guard let symbols = library.symbolMapNew(), let config = library.configNew() else {
+            throw .libraryMissing(reason: "libchafa could not make a canvas")
+        }
+        defer {
+            library.symbolMapUnref(symbols)
+            library.configUnref(config)
+        }
+        library.symbolMapAddByTags(symbols, LibChafa.blocks)
+        library.configSetSymbolMap(config, symbols)
+        library.configSetGeometry(config, Int32(width), Int32(height))
+        library.configSetCanvasMode(config, colors == .truecolor ? LibChafa.truecolor : LibChafa.indexed256)
+        guard let canvas = library.canvasNew(config) else {
+            throw .libraryMissing(reason: "libchafa could not make a canvas")
+        }
+        defer { library.canvasUnref(canvas) }
+        pixels.bytes.withUnsafeBufferPointer {
+            library.canvasDrawAllPixels(
+                canvas, pixels.channels == 4 ? LibChafa.rgba8 : LibChafa.rgb8, $0.baseAddress, Int32(pixels.width),
+                Int32(pixels.height), Int32(pixels.width * pixels.channels))
+        }
+        guard let printed = library.canvasPrint(canvas, nil) else {
+            throw .libraryMissing(reason: "libchafa printed nothing")
+        }
+        let string = printed.load(as: LibChafa.GStringLayout.self)
+        let text = string.text.map {
+            String(decoding: UnsafeRawBufferPointer(start: $0, count: string.length), as: UTF8.self)
+        }
+        _ = library.stringFree(printed, 1)
+        return (text ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map {
+            sanitized($0) + "\u{1B}[0m"
+        }
+    }
+
+    /// How many characters of a mosaic's line show: all but its SGR sequences.
+    public static func visibleCount(_ line: String) -> Int {
+        var count = 0
+        var inEscape = false
+        for scalar in line.unicodeScalars {
+            if scalar == "\u{1B}" {
+                inEscape = true
+            } else if inEscape {
+                if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
+            } else {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// `line` with only printable characters and SGR sequences (`ESC [` digits and `;`, then `m`).
+    static func sanitized(_ line: Substring) -> String {
+        var output = ""
+        var scalars = line.unicodeScalars[...]
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            if scalar == "\u{1B}" {
+                guard scalars.first == "[" else { continue }
+                // A control sequence: parameter and intermediate bytes, then one final byte. Only
+                // an SGR made of digits and `;` is kept; any other is left out whole.
+                let body = scalars.dropFirst().prefix { (0x20...0x3F).contains($0.value) }
+                let rest = scalars.dropFirst(1 + body.count)
+                let isColor = rest.first == "m" && body.allSatisfy { ("0"..."9").contains($0) || $0 == ";" }
+                if isColor { output += "\u{1B}[" + String(String.UnicodeScalarView(body)) + "m" }
+                scalars = rest.first.map { (0x40...0x7E).contains($0.value) } == true ? rest.dropFirst() : rest
+            } else if scalar.value >= 0x20, scalar.value != 0x7F, !(0x80...0x9F).contains(scalar.value) {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+}
+
+extension Pixels {
+    /// A PNG's pixels, as RGB or RGBA in 8 bits a channel.
+    package static func decodePNG(_ bytes: [UInt8]) throws(ImageError) -> Pixels {
+        let library = try ImageIntake.loaded(LibPNG.shared)
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let begun = bytes.withUnsafeBytes { library.beginReadFromMemory(&image, $0.baseAddress, $0.count) }
+        defer { library.free(&image) }
+        guard begun != 0, image.width > 0, image.height > 0,
+            Int(image.width) * Int(image.height) <= ImageIntake.maximumWholePixels
+        else { throw .damaged(file: "a thumbnail", format: .png, reason: "libpng cannot read it") }
+        let alpha = image.format & 0x01 != 0
+        image.format = alpha ? 3 : 2
+        let channels = alpha ? 4 : 3
+        var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * channels)
+        let read = pixels.withUnsafeMutableBytes { library.finishRead(&image, nil, $0.baseAddress, 0, nil) }
+        guard read != 0 else { throw .damaged(file: "a thumbnail", format: .png, reason: "libpng cannot read it") }
+        return Pixels(width: Int(image.width), height: Int(image.height), channels: channels, bytes: pixels)
+    }
+}
