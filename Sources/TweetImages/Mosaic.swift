@@ -29,6 +29,8 @@ package struct LibChafa: @unchecked Sendable {
     let configSetGeometry: @convention(c) (OpaquePointer?, Int32, Int32) -> Void
     let configSetCanvasMode: @convention(c) (OpaquePointer?, UInt32) -> Void
     let configSetSymbolMap: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
+    let configSetWorkFactor: @convention(c) (OpaquePointer?, Float) -> Void
+    let setThreads: @convention(c) (Int32) -> Void
     let configUnref: @convention(c) (OpaquePointer?) -> Void
     let canvasNew: @convention(c) (OpaquePointer?) -> OpaquePointer?
     let canvasDrawAllPixels: @convention(c) (OpaquePointer?, UInt32, UnsafePointer<UInt8>?, Int32, Int32, Int32) -> Void
@@ -46,6 +48,8 @@ package struct LibChafa: @unchecked Sendable {
             configSetGeometry: try library.function("chafa_canvas_config_set_geometry"),
             configSetCanvasMode: try library.function("chafa_canvas_config_set_canvas_mode"),
             configSetSymbolMap: try library.function("chafa_canvas_config_set_symbol_map"),
+            configSetWorkFactor: try library.function("chafa_canvas_config_set_work_factor"),
+            setThreads: try library.function("chafa_set_n_threads"),
             configUnref: try library.function("chafa_canvas_config_unref"),
             canvasNew: try library.function("chafa_canvas_new"),
             canvasDrawAllPixels: try library.function("chafa_canvas_draw_all_pixels"),
@@ -95,6 +99,10 @@ public enum Mosaic {
         library.configSetSymbolMap(config, symbols)
         library.configSetGeometry(config, Int32(width), Int32(height))
         library.configSetCanvasMode(config, colors == .truecolor ? LibChafa.truecolor : LibChafa.indexed256)
+        // A listing draws a few small thumbnails: starting threads for each costs more than it
+        // saves, and the quickest symbol search is good enough at this size.
+        library.setThreads(1)
+        library.configSetWorkFactor(config, 0.1)
         guard let canvas = library.canvasNew(config) else {
             throw .libraryMissing(reason: "libchafa could not make a canvas")
         }
