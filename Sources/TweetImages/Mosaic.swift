@@ -84,7 +84,11 @@ public enum Mosaic {
     /// `columns` × `rows` cells. The lines hold nothing but those characters and `ESC [ … m`
     /// sequences: whatever libchafa printed otherwise is left out.
     public static func lines(png: [UInt8], columns: Int, rows: Int, colors: Colors) throws(ImageError) -> [String] {
-        let pixels = try Pixels.decodePNG(png)
+        try lines(pixels: try Pixels.decodePNG(png), columns: columns, rows: rows, colors: colors)
+    }
+
+    /// ``lines(png:columns:rows:colors:)`` for pixels at hand (an identicon).
+    public static func lines(pixels: Pixels, columns: Int, rows: Int, colors: Colors) throws(ImageError) -> [String] {
         let library = try ImageIntake.loaded(LibChafa.shared)
         let (width, height) = size(width: pixels.width, height: pixels.height, columns: columns, rows: rows)
         guard width > 0 else { return [] }

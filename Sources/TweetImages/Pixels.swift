@@ -1,7 +1,7 @@
 import CImages
 
 /// An image's pixels in memory, 8 bits a channel, rows top first: RGB or RGBA.
-package struct Pixels: Equatable, Sendable {
+public struct Pixels: Equatable, Sendable {
     package var width: Int
     package var height: Int
     /// 3 (RGB) or 4 (RGBA).

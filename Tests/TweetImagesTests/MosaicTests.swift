@@ -53,3 +53,35 @@ struct MosaicTests {
                 == "\u{1B}[38;2;1;2;3m▀]52;c;badx▄")
     }
 }
+
+/// Avatars: a photo's centre square, and a uid's identicon.
+struct AvatarTests {
+    @Test func anAvatarIsTheCentreSquareOfThePhoto() throws {
+        // Red at the sides, blue in the middle, which holds the centre square (200 to 400) with room.
+        let pixels = (0..<(600 * 200)).flatMap { (position: Int) -> [UInt8] in
+            (150..<450).contains(position % 600) ? [0, 0, 255] : [255, 0, 0]
+        }
+        let photo = try ImageIntake.check(try TestImages.png(pixels: pixels, 600, 200), file: "wide.png")
+        let square = try #require(try Avatar.square(of: photo))
+        let kept = try ImageIntake.check(square.bytes, file: "avatar")
+        #expect(kept.width == kept.height && kept.width <= Avatar.side)
+        #expect(kept.sha256 == square.sha256 && kept.bytes == square.bytes)
+        let decoded = try Pixels.decodePNG(square.bytes)
+        #expect(decoded.bytes.prefix(3).elementsEqual([0, 0, 255]), "the corner of the square is the blue middle")
+    }
+
+    @Test func anIdenticonIsTheSameForAUidAndMirrored() {
+        let ada = Avatar.identicon(seed: "kukvTVttPtVbiX5MMWXN".utf8, cell: 1)
+        #expect(ada == Avatar.identicon(seed: "kukvTVttPtVbiX5MMWXN".utf8, cell: 1))
+        #expect(ada != Avatar.identicon(seed: "ju8bbv2gRxZlcgbKoyq2".utf8, cell: 1))
+        #expect(ada.width == 5 && ada.height == 5 && ada.channels == 3)
+        for row in 0..<5 {
+            for column in 0..<2 {
+                let left = Array(ada.bytes[((row * 5 + column) * 3)..<((row * 5 + column) * 3 + 3)])
+                let right = Array(ada.bytes[((row * 5 + 4 - column) * 3)..<((row * 5 + 4 - column) * 3 + 3)])
+                #expect(left == right, "row \(row) is mirrored")
+            }
+        }
+        #expect(Set(stride(from: 0, to: 75, by: 3).map { ada.bytes[$0] }).count == 2, "one colour on one ground")
+    }
+}

@@ -141,6 +141,13 @@ struct PhotoTerminalTests {
         #expect(Self.between(piped, "a flag", "[photo 400×200").isEmpty, "\(piped.joined(separator: "\n"))")
         let pipedColors = try session.tmux(["capture-pane", "-p", "-e"])
         #expect(!redCodes.contains { pipedColors.contains($0) })
+        // The profile's header: an identicon above the name, as ada has no picture of her own.
+        try session.run("tweetcli profile --no-pager")
+        let header = try session.screen()
+        let name = try #require(header.firstIndex { $0 == "Ada" }, "\(header.joined(separator: "\n"))")
+        #expect(name >= 4, "rows of the picture above the name: \(header.joined(separator: "\n"))")
+        try session.run("tweetcli profile --no-pager --images never")
+        #expect(try session.screen().first == "Ada")
         // Without colour there is no picture, even when asked for: its colours are all it is.
         try session.run("NO_COLOR=1 tweetcli feed --no-pager --images always")
         #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").isEmpty)

@@ -227,6 +227,28 @@ final class Context {
         (max(8, min(48, (terminal.width ?? 80) - 4)), 12)
     }
 
+    /// A profile's picture as lines of a mosaic, when pictures are drawn: the one `edit-profile
+    /// --avatar` kept, else one drawn from the uid (an identicon). None when pictures are not drawn,
+    /// or the kept one cannot be read (the header shows without it).
+    func avatarLines(for user: User) async -> [String] {
+        guard drawsPhotos else { return [] }
+        let colors = mosaicColors
+        if let avatar = user.avatar {
+            // A picture that cannot be read (gone, not a PNG, or no libchafa) leaves the header
+            // without it: the profile is what was asked for.
+            guard let png = try? await services().store.getBlob(avatar) else { return [] }
+            return (try? Mosaic.lines(png: png, columns: 16, rows: 8, colors: colors)) ?? []
+        }
+        // As above: no libchafa, no picture.
+        return (try? Mosaic.lines(pixels: Avatar.identicon(seed: user.id.utf8), columns: 10, rows: 5, colors: colors))
+            ?? []
+    }
+
+    /// 24-bit colour when `COLORTERM` says the terminal has it, else the 256 of xterm.
+    var mosaicColors: Mosaic.Colors {
+        ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") ? .truecolor : .indexed256
+    }
+
     /// Draws the thumbnails of the photos of `tweets` (and of the tweets they quote) as mosaics,
     /// for the rows ``tweetRenderer`` draws; none when photos are lines of text.
     func loadPhotos(of tweets: [Tweet]) async throws {
@@ -243,8 +265,7 @@ final class Context {
         }
         guard !addresses.isEmpty else { return }
         let store = try services().store
-        let colors: Mosaic.Colors =
-            ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") ? .truecolor : .indexed256
+        let colors = mosaicColors
         let (columns, rows) = mosaicCells
         for address in addresses where mosaics[address] == nil {
             guard let png = try await store.getBlob(address) else { continue }

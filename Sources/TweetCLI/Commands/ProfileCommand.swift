@@ -38,15 +38,19 @@ struct ProfileCommand: Command {
             return viewModel.tweets
         }
         guard let user = viewModel.user, let stats = viewModel.stats else { return }
+        let avatar = await context.avatarLines(for: user)
         try context.emit(
             ProfileJSON(
                 user: user, stats: stats, status: viewModel.isCurrentUser ? nil : viewModel.followStatus,
                 tweetsAreProtected: viewModel.tweetsAreProtected, tweets: viewModel.tweets),
-            human: human(viewModel, user, context))
+            human: human(viewModel, user, context, avatar: avatar))
     }
 
-    private func human(_ viewModel: ProfileViewModel, _ user: User, _ context: Context) -> TerminalText {
-        var text = context.userRenderer.header(user, stats: viewModel.stats, actionTitle: viewModel.actionButtonTitle)
+    private func human(_ viewModel: ProfileViewModel, _ user: User, _ context: Context, avatar: [String])
+        -> TerminalText
+    {
+        var text = context.userRenderer.header(
+            user, stats: viewModel.stats, actionTitle: viewModel.actionButtonTitle, avatar: avatar)
         let tabs = TweetFilter.allCases.map { $0 == tab ? TerminalText.bold("[\($0.title)]") : .dim($0.title) }
         text += "\n" + tabs.joined(separator: "  ") + "\n\n"
         if viewModel.tweetsAreProtected {

@@ -14,8 +14,14 @@ struct UserRenderer {
     }
 
     /// The header; `user.email` shows only when the service left it in (your own profile).
-    func header(_ user: User, stats: UserStats?, actionTitle: String?) -> TerminalText {
-        var text: TerminalText = "\(TerminalText.bold(user.fullname))\n"
+    /// `avatar`: the lines of the picture drawn above the name, if pictures are drawn.
+    func header(_ user: User, stats: UserStats?, actionTitle: String?, avatar: [String] = []) -> TerminalText {
+        var text = TerminalText()
+        for line in avatar {
+            text.append(graphics: line)
+            text.append("\n")
+        }
+        text += "\(TerminalText.bold(user.fullname))\n"
         text +=
             .dim("@" + user.username) + (user.isProtected ? "  🔒 protected" : "")
             + (actionTitle.map { "  [\($0)]" } ?? "")

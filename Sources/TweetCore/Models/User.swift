@@ -20,11 +20,14 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
     public var twtxtUrl: String?
     /// Whether only approved followers see the user's tweets (`edit-profile --protected on`).
     public var isProtected: Bool
+    /// The address of the picture `edit-profile --avatar FILE` kept: a square PNG. A value that is
+    /// no address (the store is not trusted) reads as none.
+    public var avatar: String?
 
     public init(
         id: String, email: String?, username: String, fullname: String, profileImageUrl: String? = nil,
         bio: String? = nil, location: String? = nil, website: String? = nil, twtxtUrl: String? = nil,
-        isProtected: Bool = false
+        isProtected: Bool = false, avatar: String? = nil
     ) {
         self.id = id
         self.email = email
@@ -36,11 +39,13 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
         self.website = website
         self.twtxtUrl = twtxtUrl
         self.isProtected = isProtected
+        self.avatar = avatar.flatMap { BlobAddress.isValid($0) ? $0 : nil }
     }
 
     private enum CodingKeys: String, CodingKey {
         case id, email, username, fullname, profileImageUrl, bio, location, website, twtxtUrl
         case isProtected = "protected"
+        case avatar
     }
 
     public init(reading fields: FieldReader) throws(FieldReader.Failure) {
@@ -49,7 +54,8 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
             username: try fields.string("username"), fullname: try fields.string("fullname"),
             profileImageUrl: try fields.optionalString("profileImageUrl"), bio: try fields.optionalString("bio"),
             location: try fields.optionalString("location"), website: try fields.optionalString("website"),
-            twtxtUrl: try fields.optionalString("twtxtUrl"), isProtected: try fields.optionalBool("protected") ?? false)
+            twtxtUrl: try fields.optionalString("twtxtUrl"), isProtected: try fields.optionalBool("protected") ?? false,
+            avatar: fields.fields["avatar"]?.stringValue)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,7 +71,8 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
             website: try container.decodeIfPresent(String.self, forKey: .website),
             twtxtUrl: try container.decodeIfPresent(String.self, forKey: .twtxtUrl),
             // Users written before protected accounts existed are public.
-            isProtected: try container.decodeIfPresent(Bool.self, forKey: .isProtected) ?? false)
+            isProtected: try container.decodeIfPresent(Bool.self, forKey: .isProtected) ?? false,
+            avatar: try? container.decodeIfPresent(String.self, forKey: .avatar))  // Not a string: none.
     }
 
     // Explicit nulls, so every user in `--json` output has the same keys; the email, which only its
@@ -82,5 +89,6 @@ public struct User: Codable, DocumentDecodable, Equatable, Sendable, Identifiabl
         try container.encode(website, forKey: .website)
         try container.encode(twtxtUrl, forKey: .twtxtUrl)
         try container.encode(isProtected, forKey: .isProtected)
+        try container.encodeIfPresent(avatar, forKey: .avatar)
     }
 }

@@ -262,6 +262,10 @@ package struct ImportRules {
         }
         let fullname = try fields.string("fullname", maximumBytes: 256)
         try UserService.checkFullname(fullname)
+        if let avatar = try fields.optionalString("avatar", maximumBytes: 64) {
+            guard BlobAddress.isValid(avatar) else { throw fields.bad("avatar", "is not a picture's SHA-256") }
+            if photosNamed[avatar] == nil { photosNamed[avatar] = line }
+        }
         for (field, limit) in UserService.profileFieldLimits {
             guard let value = try fields.optionalString(field, maximumBytes: limit * 8) else { continue }
             try UserService.checkProfileField(field, value, limit: limit)

@@ -183,6 +183,8 @@ public final class UserService: Sendable {
             guard let value = change?.replacingEvery("\r\n", with: "\n").trimmed() else { continue }
             try Self.checkProfileField(field, value, limit: limit)
             updates[field] = value.isEmpty ? .value(.null) : .value(.string(value))
+            // An avatar given as an address replaces a kept picture; cleared, both go.
+            if field == "profileImageUrl" { updates["avatar"] = .delete }
         }
         let path = users.document(uid)
         if !updates.isEmpty {
@@ -193,6 +195,19 @@ public final class UserService: Sendable {
             }
         }
         if let isProtected = changes.isProtected { try await setProtected(isProtected) }
+        return try await fetchUser(withUid: uid)
+    }
+
+    /// Makes `png` (a square PNG, named by `address`, its SHA-256) the signed-in user's picture:
+    /// kept as a blob first, durable before the profile names it.
+    public func setAvatar(png: [UInt8], address: String) async throws -> User {
+        let uid = try await auth.requireUid()
+        try await store.putBlob(png, address: address)
+        let path = users.document(uid)
+        try await store.runTransaction { transaction in
+            guard try await transaction.getDocument(path) != nil else { throw UserError.notFound(uid) }
+            transaction.updateData(["avatar": .value(.string(address))], at: path)
+        }
         return try await fetchUser(withUid: uid)
     }
 

@@ -41,6 +41,10 @@ public final class ExportViewModel: ErrorRecording {
                         let images = TweetImage.list(document.data["images"])
                     {
                         named.withLock { $0.formUnion(images.flatMap(\.blobs)) }
+                    } else if document.path.collection == Collections.users,
+                        case .string(let avatar)? = document.data["avatar"], BlobAddress.isValid(avatar)
+                    {
+                        named.withLock { _ = $0.insert(avatar) }
                     }
                 }
                 try output(bytes)

@@ -125,6 +125,42 @@ struct PhotoTests {
         }
     }
 
+    /// `edit-profile --avatar FILE` keeps the photo's centre square as the user's picture, on every
+    /// engine: named by the profile, carried by export and required by import; a value that is no
+    /// address reads as none.
+    @Test(arguments: StoreLayout.allCases) @MainActor
+    func anAvatarIsKeptCarriedAndRequired(layout: StoreLayout) async throws {
+        let env = try TestEnvironment()
+        let services = try env.makeServices(layout)
+        let ada = try await env.registerUser("ada", in: services)
+        let model = EditProfileViewModel(services: services)
+        try await model.setAvatar(try TestImages.png(300, 200), file: "me.png")
+        let avatar = try #require(model.user?.avatar)
+        let square = try ImageIntake.check(try #require(try await services.store.getBlob(avatar)), file: "avatar")
+        #expect(square.width == 200 && square.height == 200 && square.sha256 == avatar)
+        #expect(try await services.users.fetchUser(withUid: ada.id).avatar == avatar)
+
+        let backup = try await Self.exported(services)
+        let lines = backup.bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        #expect(lines.contains { $0.hasPrefix(#"{"blob":"\#(avatar)""#) })
+        let restored = try TestEnvironment().makeServices(layout)
+        try await ImportViewModel(services: restored).importLines(backup.bytes, source: "backup")
+        #expect(try await Self.exported(restored).bytes == backup.bytes)
+        let without = Array(lines.filter { !$0.hasPrefix(#"{"blob":"\#(avatar)""#) }.joined(separator: "\n").utf8)
+        await #expect(throws: ImportError.self) {
+            try await ImportViewModel(services: try TestEnvironment().makeServices(layout)).importLines(
+                without, source: "without")
+        }
+        // An address given later replaces the kept picture.
+        _ = try await services.users.updateProfile(ProfileChanges(profileImageUrl: "https://example.org/me.png"))
+        #expect(try await services.users.fetchUser(withUid: ada.id).avatar == nil)
+        let path = DocumentPath(collection: Collections.users, documentID: ada.id)
+        var fields = try #require(try await services.store.getDocument(path)).data
+        fields["avatar"] = .string("../../etc/passwd")
+        try await services.store.setData(fields, at: path)
+        #expect(try await services.users.fetchUser(withUid: ada.id).avatar == nil)
+    }
+
     @MainActor
     static func exported(_ services: AppServices) async throws -> (bytes: [UInt8], photos: Int) {
         let output = Mutex<[UInt8]>([])
