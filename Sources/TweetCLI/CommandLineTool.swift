@@ -18,7 +18,7 @@ public enum CommandLineTool {
         RegisterCommand.self, LoginCommand.self, LogoutCommand.self, AccountsCommand.self, SwitchCommand.self,
         PasswordCommand.self, DeleteAccountCommand.self, WhoamiCommand.self, PostCommand.self,
         FeedCommand.self, ProfileCommand.self, ExploreCommand.self, SearchCommand.self, TrendsCommand.self,
-        ThreadCommand.self, NotificationsCommand.self,
+        ThreadCommand.self, ShowCommand.self, NotificationsCommand.self,
         BookmarksCommand.self, LikeCommand.self, UnlikeCommand.self, RetweetCommand.self, UnretweetCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, DeleteCommand.self, FollowUserCommand.self,
         UnfollowUserCommand.self, BlockCommand.self, UnblockCommand.self, BlocksCommand.self, MuteCommand.self,

@@ -141,6 +141,12 @@ struct PhotoTerminalTests {
         #expect(Self.between(piped, "a flag", "[photo 400×200").isEmpty, "\(piped.joined(separator: "\n"))")
         let pipedColors = try session.tmux(["capture-pane", "-p", "-e"])
         #expect(!redCodes.contains { pipedColors.contains($0) })
+        // show: the one tweet, its photo as large as the window allows.
+        let id = try #require(posted.split(separator: " ").last { $0.count >= 8 }).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        try session.run("tweetcli show \(id) --no-pager")
+        let shown = Self.between(try session.screen(), "a flag", "[photo 400×200")
+        #expect(shown.count > mosaic.count, "larger than a listing's: \(shown.count) rows, \(mosaic.count)")
         // The profile's header: an identicon above the name, as ada has no picture of her own.
         try session.run("tweetcli profile --no-pager")
         let header = try session.screen()

@@ -90,6 +90,39 @@ struct BookmarksCommand: Command {
     }
 }
 
+/// `show`: one tweet, its photos as large as the terminal allows.
+struct ShowCommand: Command {
+    static let name = "show"
+    static let usage = "show TWEET_ID"
+    static let completes = Completion.tweets
+    static let summary = "Show one tweet, its photos as large as the terminal allows"
+    static let options: [Option] = []
+
+    var tweetID: String
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        guard let id = try list.positionals(atMost: 1).first, !id.isEmpty else {
+            throw UsageError("show needs a tweet ID", usage: Self.usage)
+        }
+        tweetID = id
+    }
+
+    func run(_ context: Context) async throws {
+        let id = try await context.tweetID(tweetID)
+        let services = try context.services()
+        context.largePhotos = true
+        var shown: Tweet?
+        try await context.loadPage {
+            let tweet = try await services.tweets.fetchTweet(withID: id)
+            shown = tweet
+            return [tweet]
+        }
+        guard let tweet = shown else { return }
+        try context.emit(tweet, human: context.tweetRenderer.render(tweet))
+    }
+}
+
 /// `thread`: a tweet in its conversation.
 struct ThreadCommand: Command {
     static let name = "thread"
