@@ -30,7 +30,15 @@ struct PhotoEndToEndTests {
         #expect(images[1]["type"] as? String == "image/jpeg" && images[1]["height"] as? Int == 16)
         #expect((images[0]["sha256"] as? String)?.count == 64)
 
-        let feed = try cli.run(["feed", "--limit", "1"])
+        // The Media tab holds the tweets with photos only, newest first.
+        _ = try cli.post("words only")
+        let media = try cli.run(["profile", "--tab", "media"])
+        #expect(media.status == 0, "\(media.stderr)")
+        #expect(media.stdout.contains("[Media]") && media.stdout.contains("  [photo 120×80 · a cat asleep]\n"))
+        #expect(!media.stdout.contains("words only"), "\(media.stdout)")
+        let mediaJSON = try JSON.object(try cli.run(["profile", "--tab", "media", "--json"]).stdout)
+        #expect((mediaJSON["tweets"] as? [[String: Any]])?.map { $0["caption"] as? String } == ["my cat"])
+        let feed = try cli.run(["feed", "--limit", "2"])
         #expect(feed.stdout.contains("my cat\n[photo 120×80 · a cat asleep]\n[photo 16×16]\n"), "\(feed.stdout)")
         let backup = try cli.run(["export"])
         #expect(backup.status == 0)

@@ -22,6 +22,8 @@ final class Context {
     private var mosaics: [String: [String]] = [:]
     /// Whether photos are drawn as large as the terminal allows (`show`), not as a listing's.
     var largePhotos = false
+    /// Whether photos are drawn three across (the Media tab).
+    var photoGrid = false
     /// The rows of the listing this command shows a person on a terminal, as the last-listing
     /// file holds them: saved for shell completion after it ran. A listing read by a program
     /// (piped, or `--json`) is not one a person completes from, and costs no file.
@@ -226,6 +228,7 @@ final class Context {
 
     /// The columns and rows a photo's mosaic takes at most: about twelve rows, within the terminal.
     var mosaicCells: (columns: Int, rows: Int) {
+        if photoGrid { return (max(8, min(32, ((terminal.width ?? 80) - 4) / 3)), 8) }
         guard largePhotos else { return (max(8, min(48, (terminal.width ?? 80) - 4)), 12) }
         return (max(8, min(160, (terminal.width ?? 80) - 2)), max(6, min(60, (terminal.height ?? 24) - 8)))
     }

@@ -1,13 +1,16 @@
 import TweetCore
+import TweetImages
 import TweetStore
 
 struct ProfileCommand: Command {
     static let name = "profile"
-    static let usage = "profile [UID | @USERNAME] [--tab tweets|replies|likes] [--limit N] [--before TWEET_ID]"
+    static let usage = "profile [UID | @USERNAME] [--tab tweets|replies|likes|media] [--limit N] [--before TWEET_ID]"
     static let summary = "Show a profile with its Tweets, Replies or Likes tab (default: yours)"
     static let completes = Completion.users
     static let options = [
-        Option("--tab", value: "TAB", choices: ["tweets", "replies", "likes"], "tweets (default), replies or likes"),
+        Option(
+            "--tab", value: "TAB", choices: ["tweets", "replies", "likes", "media"],
+            "tweets (default), replies, likes, or media (the photos, three across)"),
         .limit("tweets"), .before,
     ]
 
@@ -21,7 +24,8 @@ struct ProfileCommand: Command {
         var list = try Self.arguments(arguments)
         let tabName = try list.option("--tab")
         guard let tab = TweetFilter(rawValue: (tabName ?? "tweets").lowercased()) else {
-            throw UsageError("--tab must be tweets, replies or likes, not '\(tabName ?? "")'", usage: Self.usage)
+            throw UsageError(
+                "--tab must be tweets, replies, likes or media, not '\(tabName ?? "")'", usage: Self.usage)
         }
         (self.tab, tabGiven) = (tab, tabName != nil)
         limit = try list.number("--limit", in: Limits.page)
@@ -32,6 +36,7 @@ struct ProfileCommand: Command {
     func run(_ context: Context) async throws {
         let viewModel = ProfileViewModel(reference: reference, services: try context.services())
         viewModel.selectedFilter = tab
+        context.photoGrid = tab == .media
         let before = try await context.cursor(before)
         try await context.loadPage {
             try await viewModel.load(limit: context.pageLimit(limit), before: before)
@@ -65,11 +70,51 @@ struct ProfileCommand: Command {
         guard let last = viewModel.tweets.last else {
             return text + (before == nil ? "Nothing here yet.\n" : "Nothing older.\n")
         }
-        text += context.tweetRenderer.render(viewModel.tweets)
+        text += tab == .media ? grid(viewModel.tweets, context) : context.tweetRenderer.render(viewModel.tweets)
         if viewModel.hasMore {
             var arguments = "profile " + ShellQuote.quote(reference ?? "@" + user.username)
             if tabGiven { arguments += " --tab \(tab.rawValue)" }
             text += context.moreLine(arguments, limit: limit, "--before", last.cursor)
+        }
+        return text
+    }
+
+    /// The Media tab: each tweet's first photo, three across, its short ID under it; without
+    /// pictures, a line for each with its short ID.
+    private func grid(_ tweets: [Tweet], _ context: Context) -> TerminalText {
+        let renderer = context.tweetRenderer
+        var text = TerminalText()
+        let columns = context.mosaicCells.columns
+        for row in stride(from: 0, to: tweets.count, by: 3) {
+            let cells = tweets[row..<min(row + 3, tweets.count)].map { tweet in
+                (tweet, tweet.images?.first.flatMap { $0.thumbnail }.flatMap { renderer.mosaics[$0] } ?? [])
+            }
+            let height = cells.map(\.1.count).max() ?? 0
+            for line in 0..<height {
+                for (index, (_, lines)) in cells.enumerated() {
+                    let drawn = line < lines.count ? lines[line] : ""
+                    text.append(graphics: drawn)
+                    if index < cells.count - 1 {
+                        text.append(untrusted: String(repeating: " ", count: columns - Mosaic.visibleCount(drawn) + 2))
+                    }
+                }
+                text.append("\n")
+            }
+            for (index, (tweet, lines)) in cells.enumerated() {
+                let label = "id " + renderer.shortID(tweet.id)
+                if lines.isEmpty {
+                    text.append(untrusted: label + "  ", .dim)
+                    text.append(untrusted: tweet.images?.first.map(TweetRenderer.photoLine) ?? "", .dim)
+                    text.append("\n")
+                    continue
+                }
+                text.append(untrusted: label, .dim)
+                if index < cells.count - 1 {
+                    text.append(untrusted: String(repeating: " ", count: max(1, columns + 2 - label.count)))
+                }
+            }
+            if cells.contains(where: { !$0.1.isEmpty }) { text.append("\n") }
+            text.append("\n")
         }
         return text
     }

@@ -5,6 +5,8 @@ public enum TweetFilter: String, CaseIterable, Codable, Sendable {
     case tweets
     case replies
     case likes
+    /// The tweets with photos, shown as a grid (the Instagram lessons' post grid).
+    case media
 
     /// The tab's title, as the course shows it.
     public var title: String {
@@ -12,6 +14,7 @@ public enum TweetFilter: String, CaseIterable, Codable, Sendable {
         case .tweets: return "Tweets"
         case .replies: return "Replies"
         case .likes: return "Likes"
+        case .media: return "Media"
         }
     }
 }

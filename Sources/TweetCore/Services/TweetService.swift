@@ -63,6 +63,14 @@ public final class TweetService: Sendable {
             limit: limit, before: before, appliesMutes: false, account: uid)
     }
 
+    /// The newest tweets and replies of `uid` that have photos (the profile's Media tab). The
+    /// query reads `uid`'s tweets newest first and keeps those with photos.
+    public func fetchMedia(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
+        try await page(
+            tweets.whereField("uid", isEqualTo: .string(uid)).whereField("images", isNotEqualTo: .null),
+            limit: limit, before: before, appliesMutes: false, account: uid)
+    }
+
     /// The replies to one tweet, oldest first (a thread).
     public func fetchReplies(toTweet id: String, limit: Int = 20) async throws -> [Tweet] {
         let records = try await tweets.whereField("replyToId", isEqualTo: .string(id))

@@ -143,6 +143,7 @@ public final class ProfileViewModel: ErrorRecording {
         case .tweets: return try await services.tweets.fetchTweets(forUid: uid, limit: limit, before: before)
         case .replies: return try await services.tweets.fetchReplies(forUid: uid, limit: limit, before: before)
         case .likes: return try await services.tweets.fetchLikedTweets(forUid: uid, limit: limit, before: before)
+        case .media: return try await services.tweets.fetchMedia(forUid: uid, limit: limit, before: before)
         }
     }
 }
