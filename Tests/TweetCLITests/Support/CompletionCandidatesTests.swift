@@ -38,7 +38,7 @@ struct CompletionCandidatesTests {
         (["config", "set", "color", ""], ["auto", "always", "never"]),
         (["--color", ""], ["auto", "always", "never"]),
         (["feed", "--color", ""], ["auto", "always", "never"]),
-        (["profile", "--tab", ""], ["tweets", "replies", "likes"]),
+        (["profile", "--tab", ""], ["tweets", "replies", "likes", "media"]),
         (["completions", ""], ["bash", "zsh", "fish"]),
     ])
     func fixedWordsAreOfferedWhereTheyGo(typed: [String], expected: [String]) {
