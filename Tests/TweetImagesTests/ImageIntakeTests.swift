@@ -1,4 +1,5 @@
 import Testing
+import TweetCore
 import TweetSystem
 import TweetTestSupport
 
@@ -179,7 +180,7 @@ struct ImageIntakeTests {
     @Test(arguments: ImageFormat.allCases)
     func mutatedImagesAreRefusedOrTakenNeverCrash(format: ImageFormat) throws {
         let original = try Self.made(format, 48, 40)
-        var random = SplitMix(seed: 0x1A2B_3C4D ^ UInt64(format.rawValue.utf8.count))
+        var random = SplitMix64(seed: 0x1A2B_3C4D ^ UInt64(format.rawValue.utf8.count))
         var refused = 0
         for _ in 0..<150 {
             var bytes = original
@@ -207,18 +208,5 @@ struct ImageIntakeTests {
             }
         }
         #expect(refused > 0, "some mutation was refused")
-    }
-}
-
-/// SplitMix64, for mutations that are the same every run.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -131,8 +131,8 @@ struct BadInputTests {
             name: "bad limit", arguments: ["feed", "--limit", "0"], status: 64,
             message: "--limit must be a whole number"),
         Case(
-            name: "bad tab", arguments: ["profile", "--tab", "media"], status: 64,
-            message: "--tab must be tweets, replies or likes"),
+            name: "bad tab", arguments: ["profile", "--tab", "videos"], status: 64,
+            message: "--tab must be tweets, replies, likes or media"),
         Case(
             name: "login without a terminal or --password-stdin", arguments: ["login", "--email", "alice@example.com"],
             message: "--password-stdin"),

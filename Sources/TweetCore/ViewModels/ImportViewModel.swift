@@ -340,21 +340,6 @@ public final class ImportViewModel: ErrorRecording {
         return .document(path, data)
     }
 
-    /// One line of an export, checked: `{"data": {…}, "path": "collection/id"}` and nothing else.
-    nonisolated static func document(_ line: ArraySlice<UInt8>, source: String, number: Int) throws -> (
-        DocumentPath, JSONObject
-    ) {
-        func bad(_ reason: String) -> ImportError { .malformed(source: source, line: number, reason: reason) }
-        let value: JSONValue
-        do {
-            // Strictly: a repeated key or a number out of range is refused, never settled quietly.
-            value = try JSONValue.parseStrictly(line)
-        } catch {
-            throw bad("it is not JSON (\(error))")
-        }
-        return try document(value, bad: bad)
-    }
-
     private nonisolated static func document(_ value: JSONValue, bad: (String) -> ImportError) throws -> (
         DocumentPath, JSONObject
     ) {
