@@ -171,8 +171,12 @@ public actor LocalDocumentStore: DocumentStore {
         let created = try engineForWriting()
         do {
             let (folder, file) = blobPath(address)
+            // One there already with these bytes is kept; any other (a damaged one, which doctor
+            // finds) is written over, so that restoring a backup mends it.
             var status = stat()
-            if stat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes.count {
+            if stat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes.count,
+                try FileIO.readFile(file) == bytes
+            {
                 return
             }
             let blobs = directory + "/blobs"

@@ -59,6 +59,9 @@ package struct ImportRules {
     private var photosNamed: [String: Int] = [:]
     private var photosGiven: Set<String> = []
 
+    /// The photos the documents name, in address order.
+    package var namedPhotos: [String] { photosNamed.keys.sorted() }
+
     /// Notes a photo the file holds, checked by the caller (it is an image as post keeps it).
     package mutating func given(photo address: String) {
         photosGiven.insert(address)

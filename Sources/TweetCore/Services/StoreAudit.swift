@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import TweetImages
 import TweetStore
 
 /// What ``StoreAudit`` found wrong in a store's documents.
@@ -11,12 +12,16 @@ public enum AuditProblem: Equatable, Sendable, CustomStringConvertible {
     case sessionWithoutAccount(path: String)
     /// A kind of counter disagrees with what it counts somewhere in the store.
     case counter(String)
+    /// A photo (or thumbnail, or picture) a document names is missing, or its bytes are not what
+    /// its address says.
+    case photo(address: String, reason: String)
 
     public var description: String {
         switch self {
         case .document(_, let reason): reason
         case .sessionWithoutAccount(let path): "\(path) is a session of no account with a password"
         case .counter(let sentence): sentence
+        case .photo(let address, let reason): "the photo \(address) \(reason)"
         }
     }
 }
@@ -56,10 +61,29 @@ package struct StoreAudit: Sendable {
             }
             progress(WorkProgress(done: done))
         }
-        return state.withLock { state in
-            state.problems + state.rules.sessionsWithoutAccount.map { .sessionWithoutAccount(path: $0) }
-                + state.rules.disagreeingCounters.map { .counter($0.disagreement) }
+        let (problems, photos) = state.withLock { state in
+            (
+                state.problems + state.rules.sessionsWithoutAccount.map { .sessionWithoutAccount(path: $0) }
+                    + state.rules.disagreeingCounters.map { .counter($0.disagreement) },
+                state.rules.namedPhotos
+            )
         }
+        return problems + (try await checkPhotos(photos))
+    }
+
+    /// Each photo named, read and hashed again: one at a time, so memory holds one photo.
+    private func checkPhotos(_ addresses: [String]) async throws -> [AuditProblem] {
+        var problems: [AuditProblem] = []
+        for address in addresses {
+            guard let bytes = try await store.getBlob(address) else {
+                problems.append(.photo(address: address, reason: "is named but missing"))
+                continue
+            }
+            if try ImageIntake.sha256(bytes) != address {
+                problems.append(.photo(address: address, reason: "is damaged: its bytes are not what its address says"))
+            }
+        }
+        return problems
     }
 
     /// Repairs what can be repaired without choosing between people: sessions of no account are
@@ -80,6 +104,9 @@ package struct StoreAudit: Sendable {
                     "\(reason) (\(path) needs a person's decision: edit or delete it, then run doctor again)")
             case .counter:
                 continue
+            case .photo:
+                report.unrepaired.append(
+                    "\(problem) (restore it from a backup with import --merge, or delete the tweet that names it)")
             }
         }
         if problems.contains(where: { if case .counter = $0 { true } else { false } }) {

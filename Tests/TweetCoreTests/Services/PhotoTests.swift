@@ -161,6 +161,36 @@ struct PhotoTests {
         #expect(try await services.users.fetchUser(withUid: ada.id).avatar == nil)
     }
 
+    /// `doctor` reads every photo a document names and hashes it again: one missing, and one
+    /// whose bytes changed, are each a problem that repair leaves for a person, naming a way out.
+    @Test func theAuditFindsAMissingAndADamagedPhoto() async throws {
+        let env = try TestEnvironment()
+        let services = try env.makeServices()
+        try await env.registerUser("ada", in: services)
+        let first = try Self.photo(30, 20)
+        let second = try Self.photo(40, 20)
+        _ = try await services.tweets.uploadTweet(caption: "two", photos: [first, second])
+        #expect(try await StoreAudit(store: services.store).check().isEmpty)
+        let blobs = env.storeDirectory + "/blobs/"
+        func file(_ address: String) -> String { blobs + address.prefix(2) + "/" + address }
+        try FileManager.default.removeItem(atPath: file(first.image.sha256))
+        var damaged = second.image.bytes
+        damaged[damaged.count / 2] ^= 0xFF
+        try Data(damaged).write(to: URL(fileURLWithPath: file(second.image.sha256)))
+        let problems = try await StoreAudit(store: services.store).check()
+        #expect(problems.contains(.photo(address: first.image.sha256, reason: "is named but missing")))
+        #expect(
+            problems.contains(
+                .photo(address: second.image.sha256, reason: "is damaged: its bytes are not what its address says")))
+        let repair = try await StoreAudit(store: services.store).repair()
+        #expect(repair.unrepaired.count == 2 && repair.unrepaired.allSatisfy { $0.contains("import --merge") })
+        // Putting the photos again (as a merge of a backup does) mends both, a flipped byte too.
+        for photo in [first, second] {
+            try await services.store.putBlob(photo.image.bytes, address: photo.image.sha256)
+        }
+        #expect(try await StoreAudit(store: services.store).check().isEmpty)
+    }
+
     @MainActor
     static func exported(_ services: AppServices) async throws -> (bytes: [UInt8], photos: Int) {
         let output = Mutex<[UInt8]>([])
