@@ -129,42 +129,62 @@ public enum Mosaic {
         }
     }
 
-    /// How many characters of a mosaic's line show: all but its SGR sequences.
+    /// How many characters of a mosaic's line show: all but its control sequences. Counted on
+    /// the bytes (a character is a byte that does not continue another), as a page of mosaics has
+    /// tens of thousands.
     public static func visibleCount(_ line: String) -> Int {
         var count = 0
         var inEscape = false
-        for scalar in line.unicodeScalars {
-            if scalar == "\u{1B}" {
-                inEscape = true
+        var afterEscape = false
+        for byte in line.utf8 {
+            if byte == 0x1B {
+                (inEscape, afterEscape) = (true, true)
             } else if inEscape {
-                if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
-            } else {
+                // `ESC [` opens a control sequence, which a byte from 0x40 to 0x7E ends.
+                if !(afterEscape && byte == 0x5B), (0x40...0x7E).contains(byte) { inEscape = false }
+                afterEscape = false
+            } else if byte & 0xC0 != 0x80 {
                 count += 1
             }
         }
         return count
     }
 
-    /// `line` with only printable characters and SGR sequences (`ESC [` digits and `;`, then `m`).
-    static func sanitized(_ line: Substring) -> String {
-        var output = ""
-        var scalars = line.unicodeScalars[...]
-        while let scalar = scalars.first {
-            scalars = scalars.dropFirst()
-            if scalar == "\u{1B}" {
-                guard scalars.first == "[" else { continue }
-                // A control sequence: parameter and intermediate bytes, then one final byte. Only
-                // an SGR made of digits and `;` is kept; any other is left out whole.
-                let body = scalars.dropFirst().prefix { (0x20...0x3F).contains($0.value) }
-                let rest = scalars.dropFirst(1 + body.count)
-                let isColor = rest.first == "m" && body.allSatisfy { ("0"..."9").contains($0) || $0 == ";" }
-                if isColor { output += "\u{1B}[" + String(String.UnicodeScalarView(body)) + "m" }
-                scalars = rest.first.map { (0x40...0x7E).contains($0.value) } == true ? rest.dropFirst() : rest
-            } else if scalar.value >= 0x20, scalar.value != 0x7F, !(0x80...0x9F).contains(scalar.value) {
-                output.unicodeScalars.append(scalar)
+    /// `line` with only printable characters and SGR sequences (`ESC [`, digits and `;`, `m`): any
+    /// other control sequence is left out whole, and other control characters (C0 and C1) too.
+    public static func sanitized(_ line: Substring) -> String {
+        sanitized(bytes: Array(line.utf8))
+    }
+
+    /// ``sanitized(_:)`` of a line's UTF-8 bytes.
+    public static func sanitized(bytes source: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(source.count)
+        var index = 0
+        while index < source.count {
+            let byte = source[index]
+            if byte == 0x1B {
+                guard index + 1 < source.count, source[index + 1] == 0x5B else {
+                    index += 1
+                    continue
+                }
+                var end = index + 2
+                while end < source.count, (0x20...0x3F).contains(source[end]) { end += 1 }
+                let final = end < source.count ? source[end] : nil
+                if final == 0x6D, source[(index + 2)..<end].allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x3B }) {
+                    output += source[index...end]
+                }
+                index = final.map { (0x40...0x7E).contains($0) } == true ? end + 1 : end
+            } else if byte < 0x20 || byte == 0x7F {
+                index += 1
+            } else if byte == 0xC2, index + 1 < source.count, (0x80...0x9F).contains(source[index + 1]) {
+                index += 2  // A C1 control character, as UTF-8 writes it.
+            } else {
+                output.append(byte)
+                index += 1
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 }
 

@@ -239,15 +239,35 @@ final class Context {
     func avatarLines(for user: User) async -> [String] {
         guard drawsPhotos else { return [] }
         let colors = mosaicColors
+        let cache = MosaicCache(environment: environment)
+        // Kept by the picture's address, or by the uid for an identicon (when it is one a file
+        // can be named by: the store is not trusted).
+        let key = user.avatar ?? "identicon-" + user.id
+        let (columns, rows) = user.avatar == nil ? (10, 5) : (16, 8)
+        let cacheable =
+            key.utf8.count <= 80
+            && key.utf8.allSatisfy {
+                (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
+            }
+        if cacheable, let kept = cache.lines(key, columns: columns, rows: rows, colors: colors) { return kept }
+        let lines: [String]
         if let avatar = user.avatar {
             // A picture that cannot be read (gone, not a PNG, or no libchafa) leaves the header
             // without it: the profile is what was asked for.
-            guard let png = try? await services().store.getBlob(avatar) else { return [] }
-            return (try? Mosaic.lines(png: png, columns: 16, rows: 8, colors: colors)) ?? []
+            guard let png = try? await services().store.getBlob(avatar),
+                let drawn = try? Mosaic.lines(png: png, columns: columns, rows: rows, colors: colors)
+            else { return [] }
+            lines = drawn
+        } else {
+            // As above: no libchafa, no picture.
+            guard
+                let drawn = try? Mosaic.lines(
+                    pixels: Avatar.identicon(seed: user.id.utf8), columns: columns, rows: rows, colors: colors)
+            else { return [] }
+            lines = drawn
         }
-        // As above: no libchafa, no picture.
-        return (try? Mosaic.lines(pixels: Avatar.identicon(seed: user.id.utf8), columns: 10, rows: 5, colors: colors))
-            ?? []
+        if cacheable { cache.keep(lines, key, columns: columns, rows: rows, colors: colors) }
+        return lines
     }
 
     /// 24-bit colour when `COLORTERM` says the terminal has it, else the 256 of xterm.
@@ -273,11 +293,20 @@ final class Context {
         let store = try services().store
         let colors = mosaicColors
         let (columns, rows) = mosaicCells
+        let cache = MosaicCache(environment: environment)
         for address in addresses where mosaics[address] == nil {
+            if let kept = cache.lines(address, columns: columns, rows: rows, colors: colors) {
+                mosaics[address] = kept
+                continue
+            }
             guard let png = try await store.getBlob(address) else { continue }
             // A thumbnail that is not what post made (the store is not trusted, and this build
             // might lack libchafa) is shown as its line of text instead: the row still shows.
-            mosaics[address] = try? Mosaic.lines(png: png, columns: columns, rows: rows, colors: colors)
+            guard let lines = try? Mosaic.lines(png: png, columns: columns, rows: rows, colors: colors) else {
+                continue
+            }
+            mosaics[address] = lines
+            cache.keep(lines, address, columns: columns, rows: rows, colors: colors)
         }
     }
 

@@ -1,0 +1,62 @@
+import FoundationEssentials
+import TweetCore
+import TweetImages
+import TweetSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Mosaics drawn before, in `$XDG_CACHE_HOME/tweetcli/mosaics`, by thumbnail, size and colours: a
+/// thumbnail's address names its content, so a drawing kept is never out of date, and a listing
+/// seen again draws no photo anew. Read back as untrusted, since anyone may write there: only block
+/// characters and SGR colours, within the size asked for. Losing the cache loses only time.
+struct MosaicCache {
+    let directory: String
+
+    /// The most bytes a kept drawing may have: far more than 160 × 60 cells of colours.
+    static let maximumBytes = 1 << 20
+
+    init(environment: [String: String]) {
+        directory = PathName.join(AppPaths.cacheDirectory(environment: environment), "mosaics")
+    }
+
+    private func path(_ address: String, columns: Int, rows: Int, colors: Mosaic.Colors) -> String {
+        PathName.join(directory, "\(address)-\(columns)x\(rows)-\(colors == .truecolor ? "24" : "256").txt")
+    }
+
+    /// The drawing kept for these, if there is one that could be tweetcli's.
+    func lines(_ address: String, columns: Int, rows: Int, colors: Mosaic.Colors) -> [String]? {
+        // A cache that cannot be read is no cache: the photo is drawn again.
+        guard let bytes = try? FileIO.readFile(path(address, columns: columns, rows: rows, colors: colors)),
+            !bytes.isEmpty, bytes.count <= Self.maximumBytes
+        else { return nil }
+        // Split and cleaned as bytes: a page of drawings is tens of thousands of them.
+        let lines = bytes.split(separator: 0x0A).map { Mosaic.sanitized(bytes: Array($0)) }
+        guard lines.count <= rows, lines.allSatisfy({ Mosaic.visibleCount($0) <= columns }) else { return nil }
+        return lines
+    }
+
+    /// Keeps a drawing: written whole to a file of this process's own, then renamed into place.
+    /// Best effort: a cache that cannot be written leaves the command as it was.
+    func keep(_ lines: [String], _ address: String, columns: Int, rows: Int, colors: Mosaic.Colors) {
+        guard !lines.isEmpty else { return }
+        let target = path(address, columns: columns, rows: rows, colors: colors)
+        let temporary = target + ".\(getpid()).tmp"
+        if mkdir(directory, 0o700) != 0, errno == ENOENT {
+            // The cache's folders first; if they cannot be made, the open below fails and says nothing.
+            try? FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let fd = FileIO.createExclusive(temporary)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        // A write that fails leaves no drawing: the temporary file goes.
+        guard (try? FileIO.writeAll(fd, Array(lines.joined(separator: "\n").utf8), path: temporary)) != nil,
+            rename(temporary, target) == 0
+        else {
+            unlink(temporary)
+            return
+        }
+    }
+}
