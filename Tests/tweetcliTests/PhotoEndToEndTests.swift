@@ -155,12 +155,21 @@ struct PhotoTerminalTests {
         try session.run("tweetcli show \(id) --no-pager")
         let shown = Self.between(try session.screen(), "a flag", "[photo 400×200")
         #expect(shown.count > mosaic.count, "larger than a listing's: \(shown.count) rows, \(mosaic.count)")
+        // Two photos side by side: each mosaic's red top on one row, then the two photos' lines.
+        try session.tweetcli(["post", "two flags", "--image", photo.path, "--image", photo.path])
+        try session.run("tweetcli feed --no-pager --limit 1")
+        let pair = try session.tmux(["capture-pane", "-p", "-e"]).split(separator: "\n").map(String.init)
+        let pairRows = Self.between(pair, "two flags", "[photo 400×200]")
+        let top = pairRows.first ?? ""
+        func reds(_ row: String) -> Int { redCodes.map { row.components(separatedBy: $0).count - 1 }.max() ?? 0 }
+        #expect(reds(top) == 2 * reds(drawn.first ?? ""), "two red tops on one row: \(top.debugDescription)")
+        #expect(pair.filter { $0.contains("[photo 400×200]") }.count == 2)
         // The profile's header: an identicon above the name, as ada has no picture of her own.
-        try session.run("tweetcli profile --no-pager")
+        try session.run("tweetcli profile --tab replies --no-pager")
         let header = try session.screen()
         let name = try #require(header.firstIndex { $0 == "Ada" }, "\(header.joined(separator: "\n"))")
         #expect(name >= 4, "rows of the picture above the name: \(header.joined(separator: "\n"))")
-        try session.run("tweetcli profile --no-pager --images never")
+        try session.run("tweetcli profile --tab replies --no-pager --images never")
         #expect(try session.screen().first == "Ada")
         // Without colour there is no picture, even when asked for: its colours are all it is.
         try session.run("NO_COLOR=1 tweetcli feed --no-pager --images always")

@@ -144,7 +144,7 @@ final class Context {
     var tweetRenderer: TweetRenderer {
         TweetRenderer(
             now: Date(), time: RelativeTime(environment: environment), highlights: color, shortIDs: shortIDs,
-            mosaics: mosaics)
+            mosaics: mosaics, sideBySide: !largePhotos && !photoGrid)
     }
 
     /// The ID of the tweet `reference` names: an ID, or a unique start of one.
@@ -279,24 +279,31 @@ final class Context {
     /// for the rows ``tweetRenderer`` draws; none when photos are lines of text.
     func loadPhotos(of tweets: [Tweet]) async throws {
         guard drawsPhotos else { return }
-        var addresses: [String] = []
+        // Each thumbnail with the number of photos beside it: side by side, each is narrower.
+        var wanted: [(address: String, photos: Int)] = []
+        let sideBySide = !largePhotos && !photoGrid
         for tweet in tweets {
             var shown = [tweet]
             if case .tweet(let quoted)? = tweet.quoted { shown.append(quoted) }
             for item in shown {
-                for image in item.images ?? [] {
-                    if let thumbnail = image.thumbnail, mosaics[thumbnail] == nil { addresses.append(thumbnail) }
+                let images = item.images ?? []
+                for image in images {
+                    guard let thumbnail = image.thumbnail else { continue }
+                    wanted.append((thumbnail, sideBySide ? min(images.count, 4) : 1))
                 }
             }
         }
-        guard !addresses.isEmpty else { return }
+        guard !wanted.isEmpty else { return }
         let store = try services().store
         let colors = mosaicColors
-        let (columns, rows) = mosaicCells
         let cache = MosaicCache(environment: environment)
-        for address in addresses where mosaics[address] == nil {
+        for (address, photos) in wanted {
+            let key = TweetRenderer.mosaicKey(address, photos: photos)
+            guard mosaics[key] == nil else { continue }
+            var (columns, rows) = mosaicCells
+            if photos > 1 { (columns, rows) = (max(6, (columns - 2 * (photos - 1)) / photos), 8) }
             if let kept = cache.lines(address, columns: columns, rows: rows, colors: colors) {
-                mosaics[address] = kept
+                mosaics[key] = kept
                 continue
             }
             guard let png = try await store.getBlob(address) else { continue }
@@ -305,7 +312,7 @@ final class Context {
             guard let lines = try? Mosaic.lines(png: png, columns: columns, rows: rows, colors: colors) else {
                 continue
             }
-            mosaics[address] = lines
+            mosaics[key] = lines
             cache.keep(lines, address, columns: columns, rows: rows, colors: colors)
         }
     }

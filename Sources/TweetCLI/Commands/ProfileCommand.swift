@@ -87,7 +87,12 @@ struct ProfileCommand: Command {
         let columns = context.mosaicCells.columns
         for row in stride(from: 0, to: tweets.count, by: 3) {
             let cells = tweets[row..<min(row + 3, tweets.count)].map { tweet in
-                (tweet, tweet.images?.first.flatMap { $0.thumbnail }.flatMap { renderer.mosaics[$0] } ?? [])
+                (
+                    tweet,
+                    tweet.images?.first.flatMap { $0.thumbnail }.flatMap {
+                        renderer.mosaics[TweetRenderer.mosaicKey($0, photos: 1)]
+                    } ?? []
+                )
             }
             let height = cells.map(\.1.count).max() ?? 0
             for line in 0..<height {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TweetCore
+import TweetImages
 import TweetStore
 import TwitterText
 
@@ -11,8 +12,16 @@ struct TweetRenderer {
     var highlights = false
     /// The short form each ID is shown by (``TweetService/shortIDs(_:)``); an ID not here is shown whole.
     var shortIDs: [String: String] = [:]
-    /// Each thumbnail's mosaic, by its address; a photo without one is shown as a line of text.
+    /// Each thumbnail's mosaic, by ``mosaicKey(_:photos:)``; a photo without one is shown as a line
+    /// of text.
     var mosaics: [String: [String]] = [:]
+    /// Whether a tweet's photos are drawn side by side (a listing), or one under another (`show`,
+    /// where each is as large as the window allows, and the Media tab, which draws one).
+    var sideBySide = true
+
+    /// The key of a thumbnail's mosaic drawn for a tweet of `photos` photos: side by side, each
+    /// is narrower the more there are.
+    static func mosaicKey(_ address: String, photos: Int) -> String { "\(min(photos, 4)):\(address)" }
 
     /// How a row shows tweet `id`.
     func shortID(_ id: String) -> String { shortIDs[id] ?? id }
@@ -47,14 +56,7 @@ struct TweetRenderer {
         }
         appendCaption(tweet, to: &text)
         text.append("\n")
-        for image in tweet.images ?? [] {
-            for line in image.thumbnail.flatMap({ mosaics[$0] }) ?? [] {
-                text.append(graphics: line)
-                text.append("\n")
-            }
-            text.append(untrusted: Self.photoLine(image), .dim)
-            text.append("\n")
-        }
+        appendPhotos(tweet.images ?? [], to: &text)
         if let quoted = tweet.quoted { appendQuote(quoted, to: &text) }
         let liked = tweet.didLike == true
         text.append(untrusted: (liked ? "♥ " : "♡ ") + String(tweet.likes), liked ? .like : .plain)
@@ -70,6 +72,43 @@ struct TweetRenderer {
         text.append(untrusted: "id " + shortID(tweet.id), .dim)
         text.append("\n")
         return text
+    }
+
+    /// A tweet's photos: their mosaics, where drawn (side by side in a listing), then a line of
+    /// text for each.
+    private func appendPhotos(_ images: [TweetImage], to text: inout TerminalText) {
+        guard !images.isEmpty else { return }
+        let count = sideBySide ? images.count : 1
+        let drawn = images.map { image in
+            image.thumbnail.flatMap { mosaics[Self.mosaicKey($0, photos: count)] } ?? []
+        }
+        if sideBySide, images.count > 1 {
+            let widths = drawn.map { lines in lines.map(Mosaic.visibleCount).max() ?? 0 }
+            for row in 0..<(drawn.map(\.count).max() ?? 0) {
+                for (index, lines) in drawn.enumerated() {
+                    let line = row < lines.count ? lines[row] : ""
+                    text.append(graphics: line)
+                    if index < drawn.count - 1 {
+                        text.append(
+                            untrusted: String(repeating: " ", count: widths[index] - Mosaic.visibleCount(line) + 2))
+                    }
+                }
+                text.append("\n")
+            }
+            for image in images {
+                text.append(untrusted: Self.photoLine(image), .dim)
+                text.append("\n")
+            }
+            return
+        }
+        for (image, lines) in zip(images, drawn) {
+            for line in lines {
+                text.append(graphics: line)
+                text.append("\n")
+            }
+            text.append(untrusted: Self.photoLine(image), .dim)
+            text.append("\n")
+        }
     }
 
     /// A photo as one line of text: `[photo 1200×800 · a cat asleep]` (a GIF is a "GIF").
