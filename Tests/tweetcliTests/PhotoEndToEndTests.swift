@@ -171,6 +171,15 @@ struct PhotoTerminalTests {
         #expect(name >= 4, "rows of the picture above the name: \(header.joined(separator: "\n"))")
         try session.run("tweetcli profile --tab replies --no-pager --images never")
         #expect(try session.screen().first == "Ada")
+        // Explore's rows: a picture of 4 × 2 cells before each name, its second line below.
+        try session.run("tweetcli explore --no-pager")
+        let explored = try session.screen()
+        let ada = try #require(
+            explored.firstIndex { $0.contains("Ada @ada  uid ") }, "\(explored.joined(separator: "\n"))")
+        let adaRow = explored[ada]
+        #expect(!adaRow.hasPrefix("Ada") && String(adaRow.dropFirst(5)).hasPrefix("Ada @ada"), "\(adaRow)")
+        try session.run("tweetcli explore --no-pager --images never")
+        #expect(try session.screen().first?.hasPrefix("Ada @ada  uid ") == true)
         // Without colour there is no picture, even when asked for: its colours are all it is.
         try session.run("NO_COLOR=1 tweetcli feed --no-pager --images always")
         #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").isEmpty)

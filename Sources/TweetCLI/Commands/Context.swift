@@ -236,14 +236,15 @@ final class Context {
     /// A profile's picture as lines of a mosaic, when pictures are drawn: the one `edit-profile
     /// --avatar` kept, else one drawn from the uid (an identicon). None when pictures are not drawn,
     /// or the kept one cannot be read (the header shows without it).
-    func avatarLines(for user: User) async -> [String] {
+    /// `small`: the 4 × 2 cells of an explore row, instead of a header's.
+    func avatarLines(for user: User, small: Bool = false) async -> [String] {
         guard drawsPhotos else { return [] }
         let colors = mosaicColors
         let cache = MosaicCache(environment: environment)
         // Kept by the picture's address, or by the uid for an identicon (when it is one a file
         // can be named by: the store is not trusted).
         let key = user.avatar ?? "identicon-" + user.id
-        let (columns, rows) = user.avatar == nil ? (10, 5) : (16, 8)
+        let (columns, rows) = small ? (4, 2) : user.avatar == nil ? (10, 5) : (16, 8)
         let cacheable =
             key.utf8.count <= 80
             && key.utf8.allSatisfy {

@@ -24,10 +24,16 @@ struct ExploreCommand: Command {
         let viewModel = ExploreViewModel(services: try context.services())
         viewModel.searchText = query
         try await viewModel.fetchUsers(limit: context.pageLimit(limit), offset: offset)
-        try context.emit(viewModel.users, human: human(viewModel, context))
+        var avatars: [String: [String]] = [:]
+        if context.drawsPhotos {
+            for user in viewModel.users { avatars[user.id] = await context.avatarLines(for: user, small: true) }
+        }
+        try context.emit(viewModel.users, human: human(viewModel, context, avatars: avatars))
     }
 
-    private func human(_ viewModel: ExploreViewModel, _ context: Context) -> TerminalText {
+    private func human(_ viewModel: ExploreViewModel, _ context: Context, avatars: [String: [String]])
+        -> TerminalText
+    {
         let users = viewModel.users
         guard !users.isEmpty else {
             if offset > 0 { return "No more users.\n" }
@@ -37,7 +43,7 @@ struct ExploreCommand: Command {
                 )
                 : "No users match \"\(query)\".\n"
         }
-        var text = users.map { context.userRenderer.row($0) }.joined()
+        var text = users.map { context.userRenderer.row($0, avatar: avatars[$0.id] ?? []) }.joined()
         if viewModel.hasMore {
             let arguments = "explore" + (query.isEmpty ? "" : " " + ShellQuote.quote(query))
             text += context.moreLine(arguments, limit: limit, "--offset", String(offset + users.count))

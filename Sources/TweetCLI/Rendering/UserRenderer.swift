@@ -3,9 +3,20 @@ import TweetStore
 
 /// A user row (the course's `UserRowView`) and a profile header (`ProfileHeaderView` and `UserStatsView`).
 struct UserRenderer {
-    /// A row of the explore list: name, @username and uid, then `trailing`.
-    func row(_ user: User, trailing: TerminalText = TerminalText()) -> TerminalText {
-        "\(name(user))  \(TerminalText.dim("uid " + user.id))\(trailing)\n"
+    /// A row of the explore list: name, @username and uid, then `trailing`; after the first line
+    /// of `avatar` (the user's picture, where pictures are drawn), with its other lines below.
+    func row(_ user: User, trailing: TerminalText = TerminalText(), avatar: [String] = []) -> TerminalText {
+        let line: TerminalText = "\(name(user))  \(TerminalText.dim("uid " + user.id))\(trailing)\n"
+        guard let first = avatar.first else { return line }
+        var text = TerminalText()
+        text.append(graphics: first)
+        text.append(" ")
+        text += line
+        for rest in avatar.dropFirst() {
+            text.append(graphics: rest)
+            text.append("\n")
+        }
+        return text
     }
 
     /// "Ada Lovelace @ada": the name as a sentence gives it, never in doubled parentheses.
