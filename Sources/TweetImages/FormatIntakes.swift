@@ -92,60 +92,12 @@ struct PNGIntake {
     let bytes: [UInt8]
     let file: String
 
-    /// `PNG_FORMAT_FLAG_ALPHA`, and `PNG_FORMAT_RGB` and `PNG_FORMAT_RGBA` (macros Swift does not import).
-    private static let alphaFlag: UInt32 = 0x01
-    private static let rgb: UInt32 = 0x02
-    private static let rgba: UInt32 = 0x03
-
     func check() throws(ImageError) -> Intake {
-        let library = try ImageIntake.loaded(LibPNG.shared)
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        let begun = bytes.withUnsafeBytes { library.beginReadFromMemory(&image, $0.baseAddress, $0.count) }
-        defer { library.free(&image) }
-        guard begun != 0 else { throw damaged(Self.message(image)) }
-        let (width, height) = (Int(image.width), Int(image.height))
-        try ImageIntake.checkSize(width, height, format: .png, file: file)
-        let alpha = image.format & Self.alphaFlag != 0
-        image.format = alpha ? Self.rgba : Self.rgb
-        let channels = alpha ? 4 : 3
-        var pixels = [UInt8](repeating: 0, count: width * height * channels)
-        let read = pixels.withUnsafeMutableBytes { library.finishRead(&image, nil, $0.baseAddress, 0, nil) }
-        guard read != 0 else { throw damaged(Self.message(image)) }
-
-        var written = png_image()
-        written.version = UInt32(PNG_IMAGE_VERSION)
-        written.width = UInt32(width)
-        written.height = UInt32(height)
-        written.format = alpha ? Self.rgba : Self.rgb
-        defer { library.free(&written) }
-        var size = 0
-        // Asked once for the size, then written into a buffer of that size.
-        guard pixels.withUnsafeBytes({ library.writeToMemory(&written, nil, &size, 0, $0.baseAddress, 0, nil) }) != 0
-        else { throw damaged(Self.message(written)) }
-        var output = [UInt8](repeating: 0, count: size)
-        let done = output.withUnsafeMutableBytes { memory in
-            pixels.withUnsafeBytes {
-                library.writeToMemory(&written, memory.baseAddress, &size, 0, $0.baseAddress, 0, nil)
-            }
+        let file = file
+        let pixels = try Pixels.decodePNG(bytes, file: file) { width, height throws(ImageError) in
+            try ImageIntake.checkSize(width, height, format: .png, file: file)
         }
-        guard done != 0 else { throw damaged(Self.message(written)) }
-        return Intake(
-            width: width, height: height, kept: Array(output.prefix(size)),
-            preview: Pixels(width: width, height: height, channels: channels, bytes: pixels))
-    }
-
-    /// libpng's message for the last error, from the fixed buffer in `image`.
-    private static func message(_ image: png_image) -> String {
-        var message = image.message
-        let text = withUnsafeBytes(of: &message) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        return text.isEmpty ? "libpng gave no reason" : text
-    }
-
-    private func damaged(_ reason: String) -> ImageError {
-        .damaged(file: file, format: .png, reason: reason)
+        return Intake(width: pixels.width, height: pixels.height, kept: try pixels.png(), preview: pixels)
     }
 }
 

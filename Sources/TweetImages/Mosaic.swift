@@ -189,22 +189,42 @@ public enum Mosaic {
 }
 
 extension Pixels {
-    /// A PNG's pixels, as RGB or RGBA in 8 bits a channel.
-    package static func decodePNG(_ bytes: [UInt8]) throws(ImageError) -> Pixels {
+    /// A PNG's pixels, as RGB or RGBA in 8 bits a channel. `checkSize` sees the size the header
+    /// gives before any pixel is decoded; by default, what a thumbnail may be.
+    /// - Throws: ``ImageError/damaged(file:format:reason:)`` naming `file`, with libpng's reason.
+    package static func decodePNG(
+        _ bytes: [UInt8], file: String = "a thumbnail",
+        checkSize: (_ width: Int, _ height: Int) throws(ImageError) -> Void = { width, height throws(ImageError) in
+            guard width * height <= ImageIntake.maximumWholePixels else {
+                throw .tooManyPixels(
+                    file: "a thumbnail", width: width, height: height, maximum: ImageIntake.maximumWholePixels)
+            }
+        }
+    ) throws(ImageError) -> Pixels {
         let library = try ImageIntake.loaded(LibPNG.shared)
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         let begun = bytes.withUnsafeBytes { library.beginReadFromMemory(&image, $0.baseAddress, $0.count) }
         defer { library.free(&image) }
-        guard begun != 0, image.width > 0, image.height > 0,
-            Int(image.width) * Int(image.height) <= ImageIntake.maximumWholePixels
-        else { throw .damaged(file: "a thumbnail", format: .png, reason: "libpng cannot read it") }
+        guard begun != 0 else { throw .damaged(file: file, format: .png, reason: message(image)) }
+        let (width, height) = (Int(image.width), Int(image.height))
+        try checkSize(width, height)
+        // PNG_FORMAT_FLAG_ALPHA, PNG_FORMAT_RGBA and PNG_FORMAT_RGB (macros Swift does not import).
         let alpha = image.format & 0x01 != 0
         image.format = alpha ? 3 : 2
         let channels = alpha ? 4 : 3
-        var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * channels)
+        var pixels = [UInt8](repeating: 0, count: width * height * channels)
         let read = pixels.withUnsafeMutableBytes { library.finishRead(&image, nil, $0.baseAddress, 0, nil) }
-        guard read != 0 else { throw .damaged(file: "a thumbnail", format: .png, reason: "libpng cannot read it") }
-        return Pixels(width: Int(image.width), height: Int(image.height), channels: channels, bytes: pixels)
+        guard read != 0 else { throw .damaged(file: file, format: .png, reason: message(image)) }
+        return Pixels(width: width, height: height, channels: channels, bytes: pixels)
+    }
+
+    /// libpng's message for the last error, from the fixed buffer in `image`.
+    private static func message(_ image: png_image) -> String {
+        var message = image.message
+        let text = withUnsafeBytes(of: &message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return text.isEmpty ? "libpng gave no reason" : text
     }
 }

@@ -24,26 +24,10 @@ package enum TestImages {
         try png(pixels: pixels(width, height, channels: alpha ? 4 : 3), width, height, alpha: alpha)
     }
 
-    /// A PNG of the RGB (or RGBA) `pixels` given.
+    /// A PNG of the RGB (or RGBA) `pixels` given, written as tweetcli writes a thumbnail.
     package static func png(pixels source: [UInt8], _ width: Int, _ height: Int, alpha: Bool = false) throws -> [UInt8]
     {
-        let library = try LibPNG.shared.get()
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(width)
-        image.height = UInt32(height)
-        image.format = alpha ? 3 : 2
-        defer { library.free(&image) }
-        var size = 0
-        _ = source.withUnsafeBytes { library.writeToMemory(&image, nil, &size, 0, $0.baseAddress, 0, nil) }
-        var output = [UInt8](repeating: 0, count: size)
-        let done = output.withUnsafeMutableBytes { memory in
-            source.withUnsafeBytes {
-                library.writeToMemory(&image, memory.baseAddress, &size, 0, $0.baseAddress, 0, nil)
-            }
-        }
-        guard done != 0 else { throw Failure("libpng could not write the test image") }
-        return Array(output.prefix(size))
+        try Pixels(width: width, height: height, channels: alpha ? 4 : 3, bytes: source).png()
     }
 
     package static func jpeg(_ width: Int, _ height: Int) throws -> [UInt8] {

@@ -24,6 +24,8 @@ final class Context {
     var largePhotos = false
     /// Whether photos are drawn three across (the Media tab).
     var photoGrid = false
+    /// Whether a tweet's photos are drawn side by side: in a listing, not in `show` or the Media tab.
+    private var drawsSideBySide: Bool { !largePhotos && !photoGrid }
     /// The rows of the listing this command shows a person on a terminal, as the last-listing
     /// file holds them: saved for shell completion after it ran. A listing read by a program
     /// (piped, or `--json`) is not one a person completes from, and costs no file.
@@ -144,7 +146,7 @@ final class Context {
     var tweetRenderer: TweetRenderer {
         TweetRenderer(
             now: Date(), time: RelativeTime(environment: environment), highlights: color, shortIDs: shortIDs,
-            mosaics: mosaics, sideBySide: !largePhotos && !photoGrid)
+            mosaics: mosaics, sideBySide: drawsSideBySide)
     }
 
     /// The ID of the tweet `reference` names: an ID, or a unique start of one.
@@ -282,7 +284,7 @@ final class Context {
         guard drawsPhotos else { return }
         // Each thumbnail with the number of photos beside it: side by side, each is narrower.
         var wanted: [(address: String, photos: Int)] = []
-        let sideBySide = !largePhotos && !photoGrid
+        let sideBySide = drawsSideBySide
         for tweet in tweets {
             var shown = [tweet]
             if case .tweet(let quoted)? = tweet.quoted { shown.append(quoted) }

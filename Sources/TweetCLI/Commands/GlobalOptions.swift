@@ -74,20 +74,13 @@ struct GlobalOptions: Equatable {
                 try once()
                 guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
                 if name == "--json" { options.json = true } else { options.pager = false }
-            case "--color":
+            case "--color", "--images":
                 try once()
                 let choice = try value()
                 guard let parsed = ColorChoice(rawValue: choice) else {
-                    throw UsageError("--color must be auto, always or never, not '\(choice)'")
+                    throw UsageError("\(name) must be auto, always or never, not '\(choice)'")
                 }
-                options.color = parsed
-            case "--images":
-                try once()
-                let choice = try value()
-                guard let parsed = ColorChoice(rawValue: choice) else {
-                    throw UsageError("--images must be auto, always or never, not '\(choice)'")
-                }
-                options.images = parsed
+                if name == "--color" { options.color = parsed } else { options.images = parsed }
             default:
                 rest.append(argument)
             }

@@ -36,6 +36,7 @@ public final class ImportViewModel: ErrorRecording {
             let documents = try Self.checked(
                 read, lines: lines, photos: photos.map(\.address), source: source, existing: existing)
             progress(WorkProgress(done: documents.count, isFinishing: true))
+            // A restore into a store with documents is refused before its photos are kept.
             if !merging { try await requireEmptyStore() }
             // The photos first, each durable before a tweet naming it can be written.
             for photo in photos { try await services.store.putBlob(photo.bytes, address: photo.address) }
@@ -73,7 +74,6 @@ public final class ImportViewModel: ErrorRecording {
                 imported = report.added
                 return
             }
-            try await requireEmptyStore()
             do {
                 // The users collection is checked again in the import's own step, against a writer
                 // who comes in between.
