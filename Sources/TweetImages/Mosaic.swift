@@ -14,6 +14,15 @@ package struct LibChafa: @unchecked Sendable {
     /// `ChafaSymbolTags`: CHAFA_SYMBOL_TAG_SPACE, CHAFA_SYMBOL_TAG_BLOCK and CHAFA_SYMBOL_TAG_HALF:
     /// block mosaics, in every terminal with colour.
     static let blocks: UInt32 = 1 << 0 | 1 << 3 | 1 << 8 | 1 << 9
+    /// `ChafaPixelMode`: CHAFA_PIXEL_MODE_SYMBOLS, _SIXELS, _KITTY and _ITERM2.
+    static func pixelMode(_ mode: Mosaic.Mode) -> UInt32 {
+        switch mode {
+        case .blocks: return 0
+        case .sixels: return 1
+        case .kitty: return 2
+        case .iterm2: return 3
+        }
+    }
 
     /// GLib's `GString`, as chafa returns its output: `{ gchar *str; gsize len; gsize allocated_len; }`.
     struct GStringLayout {
@@ -30,6 +39,8 @@ package struct LibChafa: @unchecked Sendable {
     let configSetCanvasMode: @convention(c) (OpaquePointer?, UInt32) -> Void
     let configSetSymbolMap: @convention(c) (OpaquePointer?, OpaquePointer?) -> Void
     let configSetWorkFactor: @convention(c) (OpaquePointer?, Float) -> Void
+    let configSetPixelMode: @convention(c) (OpaquePointer?, UInt32) -> Void
+    let configSetCellGeometry: @convention(c) (OpaquePointer?, Int32, Int32) -> Void
     let setThreads: @convention(c) (Int32) -> Void
     let configUnref: @convention(c) (OpaquePointer?) -> Void
     let canvasNew: @convention(c) (OpaquePointer?) -> OpaquePointer?
@@ -49,6 +60,8 @@ package struct LibChafa: @unchecked Sendable {
             configSetCanvasMode: try library.function("chafa_canvas_config_set_canvas_mode"),
             configSetSymbolMap: try library.function("chafa_canvas_config_set_symbol_map"),
             configSetWorkFactor: try library.function("chafa_canvas_config_set_work_factor"),
+            configSetPixelMode: try library.function("chafa_canvas_config_set_pixel_mode"),
+            configSetCellGeometry: try library.function("chafa_canvas_config_set_cell_geometry"),
             setThreads: try library.function("chafa_set_n_threads"),
             configUnref: try library.function("chafa_canvas_config_unref"),
             canvasNew: try library.function("chafa_canvas_new"),
@@ -60,37 +73,69 @@ package struct LibChafa: @unchecked Sendable {
     }
 }
 
-/// A photo as a mosaic of coloured block characters, which every colour terminal shows.
+/// A photo drawn for a terminal: as a mosaic of coloured block characters, which every colour
+/// terminal shows, or in pixels by the graphics protocol the terminal speaks.
 public enum Mosaic {
     /// The colours a terminal shows: 24-bit, or the 256 of xterm.
     public enum Colors: Sendable {
         case truecolor, indexed256
     }
 
+    /// How a picture reaches the terminal.
+    public enum Mode: Sendable, Equatable {
+        /// Unicode block characters in SGR colours: every terminal with colour.
+        case blocks(Colors)
+        /// DEC sixel graphics: xterm as a VT340, foot, mlterm, WezTerm, Windows Terminal.
+        case sixels
+        /// kitty's graphics protocol: kitty, Ghostty, Konsole.
+        case kitty
+        /// iTerm2's inline images: iTerm2, WezTerm.
+        case iterm2
+
+        /// Whether pictures are pixels, sent in one escape sequence that no pager can pass on.
+        public var drawsPixels: Bool {
+            if case .blocks = self { return false }
+            return true
+        }
+    }
+
+    /// The size in pixels a terminal cell has when the terminal does not say: xterm's default font's.
+    public static let standardCell = (width: 10, height: 20)
+
     /// The columns and rows that show `width` × `height` pixels within `columns` × `rows` cells,
-    /// in their proportions (a cell is about twice as tall as it is wide).
-    public static func size(width: Int, height: Int, columns: Int, rows: Int) -> (columns: Int, rows: Int) {
-        guard width > 0, height > 0, columns > 0, rows > 0 else { return (0, 0) }
+    /// in their proportions, for cells `cellAspect` times as tall as they are wide.
+    public static func size(
+        width: Int, height: Int, columns: Int, rows: Int, cellAspect: Double = 2
+    ) -> (columns: Int, rows: Int) {
+        guard width > 0, height > 0, columns > 0, rows > 0, cellAspect > 0 else { return (0, 0) }
         var fittedColumns = columns
-        var fittedRows = max(1, (height * fittedColumns + width) / (2 * width))
+        var fittedRows = max(1, Int((Double(height * fittedColumns) / (cellAspect * Double(width))).rounded()))
         if fittedRows > rows {
             fittedRows = rows
-            fittedColumns = max(1, min(columns, (2 * width * rows + height / 2) / height))
+            fittedColumns = max(1, min(columns, Int((cellAspect * Double(width * rows) / Double(height)).rounded())))
         }
         return (fittedColumns, fittedRows)
     }
 
-    /// The PNG `png` (a thumbnail) as lines of block characters in SGR colours, at most
-    /// `columns` × `rows` cells. The lines hold nothing but those characters and `ESC [ … m`
-    /// sequences: whatever libchafa printed otherwise is left out.
-    public static func lines(png: [UInt8], columns: Int, rows: Int, colors: Colors) throws(ImageError) -> [String] {
-        try lines(pixels: try Pixels.decodePNG(png), columns: columns, rows: rows, colors: colors)
+    /// The PNG `png` (a thumbnail) drawn within `columns` × `rows` cells (see
+    /// ``lines(pixels:columns:rows:mode:cell:)``).
+    public static func lines(
+        png: [UInt8], columns: Int, rows: Int, mode: Mode, cell: (width: Int, height: Int) = standardCell
+    ) throws(ImageError) -> [String] {
+        try lines(pixels: try Pixels.decodePNG(png), columns: columns, rows: rows, mode: mode, cell: cell)
     }
 
-    /// ``lines(png:columns:rows:colors:)`` for pixels at hand (an identicon).
-    public static func lines(pixels: Pixels, columns: Int, rows: Int, colors: Colors) throws(ImageError) -> [String] {
+    /// `pixels` drawn within `columns` × `rows` cells of `cell` pixels each. As blocks: lines
+    /// holding nothing but block characters and `ESC [ … m` colours (whatever libchafa printed
+    /// otherwise is left out). In pixels: one line, the protocol's escape sequence exactly as the
+    /// protocol specifies it, or an error; after it, the cursor stands on the picture's last row.
+    public static func lines(
+        pixels: Pixels, columns: Int, rows: Int, mode: Mode, cell: (width: Int, height: Int) = standardCell
+    ) throws(ImageError) -> [String] {
         let library = try ImageIntake.loaded(LibChafa.shared)
-        let (width, height) = size(width: pixels.width, height: pixels.height, columns: columns, rows: rows)
+        let aspect = mode.drawsPixels ? Double(cell.height) / Double(max(1, cell.width)) : 2
+        let (width, height) = size(
+            width: pixels.width, height: pixels.height, columns: columns, rows: rows, cellAspect: aspect)
         guard width > 0 else { return [] }
         guard let symbols = library.symbolMapNew(), let config = library.configNew() else {
             throw .libraryMissing(reason: "libchafa could not make a canvas")
@@ -102,7 +147,12 @@ public enum Mosaic {
         library.symbolMapAddByTags(symbols, LibChafa.blocks)
         library.configSetSymbolMap(config, symbols)
         library.configSetGeometry(config, Int32(width), Int32(height))
-        library.configSetCanvasMode(config, colors == .truecolor ? LibChafa.truecolor : LibChafa.indexed256)
+        library.configSetPixelMode(config, LibChafa.pixelMode(mode))
+        if case .blocks(let colors) = mode {
+            library.configSetCanvasMode(config, colors == .truecolor ? LibChafa.truecolor : LibChafa.indexed256)
+        } else {
+            library.configSetCellGeometry(config, Int32(cell.width), Int32(cell.height))
+        }
         // A listing draws a few small thumbnails: starting threads for each costs more than it
         // saves, and the quickest symbol search is good enough at this size.
         library.setThreads(1)
@@ -120,19 +170,26 @@ public enum Mosaic {
             throw .libraryMissing(reason: "libchafa printed nothing")
         }
         let string = printed.load(as: LibChafa.GStringLayout.self)
-        let text = string.text.map {
-            String(decoding: UnsafeRawBufferPointer(start: $0, count: string.length), as: UTF8.self)
-        }
+        let bytes = string.text.map { Array(UnsafeRawBufferPointer(start: $0, count: string.length)) } ?? []
         _ = library.stringFree(printed, 1)
-        return (text ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix(height).map {
-            sanitized($0) + "\u{1B}[0m"
+        guard case .blocks = mode else {
+            var escape = bytes
+            while escape.last == 0x0A { escape.removeLast() }
+            guard PixelEscape.isWellFormed(escape, mode: mode) else {
+                throw .libraryMissing(reason: "libchafa printed something that is not a picture")
+            }
+            return [String(decoding: escape, as: UTF8.self)]
+        }
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(height).map {
+            sanitized(bytes: Array($0)) + "\u{1B}[0m"
         }
     }
 
     /// How many characters of a mosaic's line show: all but its control sequences. Counted on
     /// the bytes (a character is a byte that does not continue another), as a page of mosaics has
-    /// tens of thousands.
+    /// tens of thousands. A picture in pixels counts none.
     public static func visibleCount(_ line: String) -> Int {
+        if PixelEscape.opensString(line.utf8.first, line.utf8.dropFirst().first) { return 0 }
         var count = 0
         var inEscape = false
         var afterEscape = false

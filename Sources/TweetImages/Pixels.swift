@@ -27,6 +27,12 @@ public struct Pixels: Equatable, Sendable {
     /// source pixels it covers (a box filter: the right one for shrinking, and exact for factors).
     package func fitted(within side: Int) -> Pixels {
         let (newWidth, newHeight) = Self.fitted(width: width, height: height, within: side)
+        return resized(width: newWidth, height: newHeight)
+    }
+
+    /// These pixels at `newWidth` × `newHeight`: shrunk with a box filter, enlarged by repeating
+    /// pixels.
+    package func resized(width newWidth: Int, height newHeight: Int) -> Pixels {
         guard newWidth != width || newHeight != height else { return self }
         var output = [UInt8](repeating: 0, count: newWidth * newHeight * channels)
         var sums = [Int](repeating: 0, count: channels)
@@ -50,6 +56,35 @@ public struct Pixels: Equatable, Sendable {
             }
         }
         return Pixels(width: newWidth, height: newHeight, channels: channels, bytes: output)
+    }
+
+    /// `pictures` side by side, top aligned, each made to fit within `box` pixels at the left of a
+    /// slot that wide, with `gap` transparent pixels between slots: one picture, for a protocol
+    /// that sends one at a time, whose slots line up with columns of text under it.
+    public static func row(_ pictures: [Pixels], box: (width: Int, height: Int), gap: Int) -> Pixels {
+        let fitted = pictures.map { picture in
+            let scale = min(Double(box.width) / Double(picture.width), Double(box.height) / Double(picture.height))
+            return picture.resized(
+                width: max(1, Int((Double(picture.width) * scale).rounded())),
+                height: max(1, Int((Double(picture.height) * scale).rounded())))
+        }
+        let width = max(1, box.width * fitted.count + gap * max(0, fitted.count - 1))
+        let height = max(1, fitted.map(\.height).max() ?? 1)
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for (slot, picture) in fitted.enumerated() {
+            let left = slot * (box.width + gap)
+            for y in 0..<picture.height {
+                for x in 0..<picture.width {
+                    let source = (y * picture.width + x) * picture.channels
+                    let target = (y * width + left + x) * 4
+                    bytes[target] = picture.bytes[source]
+                    bytes[target + 1] = picture.bytes[source + 1]
+                    bytes[target + 2] = picture.bytes[source + 2]
+                    bytes[target + 3] = picture.channels == 4 ? picture.bytes[source + 3] : 255
+                }
+            }
+        }
+        return Pixels(width: width, height: height, channels: 4, bytes: bytes)
     }
 
     /// These pixels as a PNG, written by libpng's simplified API.

@@ -27,7 +27,7 @@ struct MosaicTests {
         let pixels = Pixels(
             width: 80, height: 40, channels: 3,
             bytes: (0..<(80 * 40)).flatMap { $0 % 80 < 40 ? [UInt8(255), 0, 0] : [UInt8(0), 0, 255] })
-        let lines = try Mosaic.lines(png: try pixels.png(), columns: 40, rows: 12, colors: .truecolor)
+        let lines = try Mosaic.lines(png: try pixels.png(), columns: 40, rows: 12, mode: .blocks(.truecolor))
         #expect(lines.count == 10, "40 columns of a 2:1 photo are 10 rows")
         for line in lines {
             #expect(Self.visible(line).count == 40, "\(line.debugDescription)")
@@ -35,7 +35,7 @@ struct MosaicTests {
         }
         let all = lines.joined()
         #expect(all.contains("255;0;0") && all.contains("0;0;255"), "both colours, in 24 bits")
-        let indexed = try Mosaic.lines(png: try pixels.png(), columns: 40, rows: 12, colors: .indexed256)
+        let indexed = try Mosaic.lines(png: try pixels.png(), columns: 40, rows: 12, mode: .blocks(.indexed256))
         #expect(indexed.joined().contains("38;5;") || indexed.joined().contains("48;5;"))
         #expect(!indexed.joined().contains("38;2;"))
     }

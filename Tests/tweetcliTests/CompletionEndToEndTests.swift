@@ -61,7 +61,7 @@ struct CompletionEndToEndTests {
         let keys = try complete(cli, ["config", "set", ""]).map { String($0.prefix { $0 != "\t" }) }
         #expect(
             keys == [
-                "store", "color", "limit", "postgres-connect-timeout", "postgres-statement-timeout",
+                "store", "color", "images", "limit", "postgres-connect-timeout", "postgres-statement-timeout",
                 "postgres-lock-timeout",
             ])
     }

@@ -144,6 +144,13 @@ struct PhotoTerminalTests {
 
         try session.run("tweetcli feed --no-pager --images never")
         #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").isEmpty)
+        // The config file's key says the same, and the option beats it.
+        try session.run("tweetcli config set images never")
+        try session.run("tweetcli feed --no-pager")
+        #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").isEmpty)
+        try session.run("tweetcli feed --no-pager --images auto")
+        #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").count == mosaic.count)
+        try session.run("tweetcli config unset images")
         try session.run("tweetcli feed | cat")
         let piped = try session.screen()
         #expect(Self.between(piped, "a flag", "[photo 400×200").isEmpty, "\(piped.joined(separator: "\n"))")
@@ -183,5 +190,73 @@ struct PhotoTerminalTests {
         // Without colour there is no picture, even when asked for: its colours are all it is.
         try session.run("NO_COLOR=1 tweetcli feed --no-pager --images always")
         #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").isEmpty)
+    }
+}
+
+/// Photos in a real sixel terminal: xterm as a VT340 under Xvfb, found to draw sixels by asking
+/// it (no option, no variable says so), and the photo's own pixels on its screen.
+@Suite(.enabled(if: XtermDisplay.isAvailable || XtermDisplay.isRequired), .serialized)
+struct SixelTerminalTests {
+    /// Pixels of the screenshot near `color`, and the mean of their columns.
+    static func count(_ shot: (width: Int, height: Int, rgb: [UInt8]), near color: [Int]) -> (pixels: Int, x: Double) {
+        var (pixels, columns) = (0, 0)
+        for index in 0..<(shot.width * shot.height) {
+            let base = index * 3
+            let close = (0..<3).allSatisfy { abs(Int(shot.rgb[base + $0]) - color[$0]) <= 24 }
+            if close {
+                pixels += 1
+                columns += index % shot.width
+            }
+        }
+        return (pixels, pixels == 0 ? 0 : Double(columns) / Double(pixels))
+    }
+
+    @Test func xtermAsAVT340ShowsAListingsPhotoInItsOwnPixels() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        // 200×120: the left three quarters magenta, the rest green; colours no text of xterm's has.
+        let pixels: [UInt8] = (0..<(200 * 120)).flatMap { (position: Int) -> [UInt8] in
+            position % 200 < 150 ? [255, 0, 255] : [0, 192, 0]
+        }
+        let photo = cli.home.appendingPathComponent("card.png")
+        try Data(try TestImages.png(pixels: pixels, 200, 120)).write(to: photo)
+        let posted = try cli.run(["post", "a test card", "--image", photo.path, "--alt", "magenta and green"])
+        #expect(posted.status == 0, "\(posted.stderr)")
+
+        let display = try XtermDisplay()
+        let finished = cli.home.appendingPathComponent("finished")
+        func listing(_ options: String) -> String {
+            """
+            export HOME='\(cli.home.path)' XDG_STATE_HOME='\(cli.home.path)/state' \
+            XDG_CACHE_HOME='\(cli.home.path)/cache' TERM=xterm LANG=C.UTF-8
+            unset NO_COLOR TMUX KITTY_WINDOW_ID TERM_PROGRAM COLORTERM
+            '\(CLIRunner.executable.path)' --store '\(cli.location)' feed --limit 1 \(options)
+            """
+        }
+        try display.run(script: listing("--no-pager"), finished: finished)
+        let shot = try display.screenshot(saveTo: cli.home.appendingPathComponent("xterm.ppm"))
+        let magenta = Self.count(shot, near: [255, 0, 255])
+        let green = Self.count(shot, near: [0, 192, 0])
+        // The photo's pixels, in its proportions: three times as much magenta as green, on its left.
+        #expect(magenta.pixels > 4000 && green.pixels > 1300, "magenta \(magenta.pixels), green \(green.pixels)")
+        let ratio = Double(magenta.pixels) / Double(max(1, green.pixels))
+        #expect((2.5...3.5).contains(ratio), "magenta to green \(ratio)")
+        #expect(magenta.x < green.x)
+        // Found by asking: the same screen as sixels asked for by name, and not the block mosaic.
+        try display.run(script: listing("--no-pager --images sixel"), finished: finished)
+        let asSixels = try display.screenshot().rgb == shot.rgb
+        #expect(asSixels, "auto drew what --images sixel draws")
+        try display.run(script: listing("--no-pager --images blocks"), finished: finished)
+        let blocks = try display.screenshot()
+        let asBlocks = blocks.rgb == shot.rgb
+        #expect(!asBlocks, "and not what --images blocks draws")
+        #expect(Self.count(blocks, near: [255, 0, 255]).pixels > 0, "blocks are a picture too, in cells")
+
+        // The same listing as a line of text (asked for, and piped): not a pixel of the photo.
+        for options in ["--no-pager --images never", "| cat"] {
+            try display.run(script: listing(options), finished: finished)
+            let text = try display.screenshot()
+            #expect(Self.count(text, near: [255, 0, 255]).pixels == 0, "\(options)")
+        }
     }
 }

@@ -139,7 +139,7 @@ final class Context {
     var screen: Screen {
         Screen(
             color: color, width: terminal.width,
-            pagerHeight: options.pager && terminal.isStdoutTerminal ? terminal.height : nil,
+            pagerHeight: options.pager && terminal.isStdoutTerminal && !drewPixels ? terminal.height : nil,
             pagerCommand: Pager.command(environment: environment))
     }
 
@@ -218,15 +218,43 @@ final class Context {
     }
 
     /// Whether photos are drawn as pictures: with colour (a mosaic is its colours), on a terminal
-    /// or with `--images always`, and not with `--images never` or `--json`.
+    /// or with `--images always`, and not with `--images never` or `--json`. Named a pixel
+    /// protocol, they are drawn in it, coloured or not, wherever the output goes.
     var drawsPhotos: Bool {
-        guard !options.json, color else { return false }
-        switch options.images ?? .auto {
-        case .always: return true
+        guard !options.json else { return false }
+        switch imageChoice {
         case .never: return false
-        case .auto: return terminal.isStdoutTerminal
+        case .sixel, .kitty, .iterm2: return true
+        case .always, .blocks: return color
+        case .auto: return color && terminal.isStdoutTerminal
         }
     }
+
+    /// `--images`, else the config file's `images`, else `auto`.
+    private var imageChoice: ImageChoice {
+        options.images ?? config[.images].flatMap(ImageChoice.init) ?? .auto
+    }
+
+    /// How pictures are drawn, decided the first time one is: the way named, else the one the
+    /// environment or the terminal itself gives (a question to the terminal, asked only when
+    /// there is a picture to draw), else block mosaics.
+    private(set) lazy var pictureMode: Mosaic.Mode = {
+        let blocks = Mosaic.Mode.blocks(mosaicColors)
+        switch imageChoice {
+        case .sixel: return .sixels
+        case .kitty: return .kitty
+        case .iterm2: return .iterm2
+        case .blocks, .never: return blocks
+        case .auto, .always:
+            if let named = Graphics.fromEnvironment(environment) { return named }
+            guard terminal.isStdoutTerminal, environment["TERM"] != "dumb" else { return blocks }
+            return Graphics.terminalDrawsSixels() ? .sixels : blocks
+        }
+    }()
+
+    /// Whether this command drew a picture in pixels: its output then goes straight to the
+    /// terminal, since no pager passes such escapes on.
+    private var drewPixels = false
 
     /// The columns and rows a photo's mosaic takes at most: about twelve rows, within the terminal.
     var mosaicCells: (columns: Int, rows: Int) {
@@ -238,10 +266,11 @@ final class Context {
     /// A profile's picture as lines of a mosaic, when pictures are drawn: the one `edit-profile
     /// --avatar` kept, else one drawn from the uid (an identicon). None when pictures are not drawn,
     /// or the kept one cannot be read (the header shows without it).
-    /// `small`: the 4 × 2 cells of an explore row, instead of a header's.
+    /// `small`: the 4 × 2 cells of an explore row, instead of a header's, always in blocks, as a
+    /// picture in pixels cannot share its line with the name.
     func avatarLines(for user: User, small: Bool = false) async -> [String] {
         guard drawsPhotos else { return [] }
-        let colors = mosaicColors
+        let mode = small ? Mosaic.Mode.blocks(mosaicColors) : pictureMode
         let cache = MosaicCache(environment: environment)
         // Kept by the picture's address, or by the uid for an identicon (when it is one a file
         // can be named by: the store is not trusted).
@@ -252,24 +281,26 @@ final class Context {
             && key.utf8.allSatisfy {
                 (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
             }
-        if cacheable, let kept = cache.lines(key, columns: columns, rows: rows, colors: colors) { return kept }
+        if cacheable, let kept = cache.lines(key, columns: columns, rows: rows, mode: mode) { return kept }
+        let cell = Graphics.cellSize()
         let lines: [String]
         if let avatar = user.avatar {
             // A picture that cannot be read (gone, not a PNG, or no libchafa) leaves the header
             // without it: the profile is what was asked for.
             guard let png = try? await services().store.getBlob(avatar),
-                let drawn = try? Mosaic.lines(png: png, columns: columns, rows: rows, colors: colors)
+                let drawn = try? Mosaic.lines(png: png, columns: columns, rows: rows, mode: mode, cell: cell)
             else { return [] }
             lines = drawn
         } else {
             // As above: no libchafa, no picture.
             guard
                 let drawn = try? Mosaic.lines(
-                    pixels: Avatar.identicon(seed: user.id.utf8), columns: columns, rows: rows, colors: colors)
+                    pixels: Avatar.identicon(seed: user.id.utf8), columns: columns, rows: rows, mode: mode, cell: cell)
             else { return [] }
             lines = drawn
         }
-        if cacheable { cache.keep(lines, key, columns: columns, rows: rows, colors: colors) }
+        if mode.drawsPixels { drewPixels = true }
+        if cacheable { cache.keep(lines, key, columns: columns, rows: rows, mode: mode) }
         return lines
     }
 
@@ -278,46 +309,102 @@ final class Context {
         ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") ? .truecolor : .indexed256
     }
 
-    /// Draws the thumbnails of the photos of `tweets` (and of the tweets they quote) as mosaics,
-    /// for the rows ``tweetRenderer`` draws; none when photos are lines of text.
+    /// Draws the thumbnails of the photos of `tweets` (and of the tweets they quote), for the
+    /// rows ``tweetRenderer`` draws; none when photos are lines of text. In pixels, a listing's
+    /// photos side by side, and a row of the Media tab's grid, are one picture each (see
+    /// ``TweetRenderer/rowKey(_:)``): a protocol draws one picture at a time, under the last.
     func loadPhotos(of tweets: [Tweet]) async throws {
         guard drawsPhotos else { return }
-        // Each thumbnail with the number of photos beside it: side by side, each is narrower.
-        var wanted: [(address: String, photos: Int)] = []
+        // Each group of thumbnails drawn as one: a tweet's photos side by side, a row of the grid,
+        // or one photo.
+        var groups: [[String]] = []
         let sideBySide = drawsSideBySide
-        for tweet in tweets {
-            var shown = [tweet]
-            if case .tweet(let quoted)? = tweet.quoted { shown.append(quoted) }
-            for item in shown {
-                let images = item.images ?? []
-                for image in images {
-                    guard let thumbnail = image.thumbnail else { continue }
-                    wanted.append((thumbnail, sideBySide ? min(images.count, 4) : 1))
+        if photoGrid {
+            let firsts = tweets.compactMap { $0.images?.first?.thumbnail }
+            guard !firsts.isEmpty else { return }
+            if pictureMode.drawsPixels {
+                groups = stride(from: 0, to: firsts.count, by: 3).map { Array(firsts[$0..<min($0 + 3, firsts.count)]) }
+            } else {
+                groups = firsts.map { [$0] }
+            }
+        } else {
+            for tweet in tweets {
+                var shown = [tweet]
+                if case .tweet(let quoted)? = tweet.quoted { shown.append(quoted) }
+                for item in shown {
+                    let thumbnails = (item.images ?? []).prefix(4).compactMap(\.thumbnail)
+                    if sideBySide { groups.append(thumbnails) } else { groups += thumbnails.map { [$0] } }
                 }
             }
         }
-        guard !wanted.isEmpty else { return }
+        guard groups.contains(where: { !$0.isEmpty }) else { return }
+        let mode = pictureMode
         let store = try services().store
-        let colors = mosaicColors
         let cache = MosaicCache(environment: environment)
-        for (address, photos) in wanted {
-            let key = TweetRenderer.mosaicKey(address, photos: photos)
-            guard mosaics[key] == nil else { continue }
+        let cell = Graphics.cellSize()
+        for group in groups where !group.isEmpty {
             var (columns, rows) = mosaicCells
-            if photos > 1 { (columns, rows) = (max(6, (columns - 2 * (photos - 1)) / photos), 8) }
-            if let kept = cache.lines(address, columns: columns, rows: rows, colors: colors) {
-                mosaics[key] = kept
+            let count = group.count
+            if count > 1, !photoGrid { (columns, rows) = (max(6, (columns - 2 * (count - 1)) / count), 8) }
+            if mode.drawsPixels {
+                guard count > 1 else {
+                    guard mosaics[TweetRenderer.mosaicKey(group[0], photos: 1)] == nil,
+                        let drawn = try await drawn(group, columns: columns, rows: rows, mode: mode, cell: cell, store)
+                    else { continue }
+                    mosaics[TweetRenderer.mosaicKey(group[0], photos: 1)] = drawn
+                    continue
+                }
+                let key = TweetRenderer.rowKey(group)
+                guard mosaics[key] == nil,
+                    let drawn = try await drawn(group, columns: columns, rows: rows, mode: mode, cell: cell, store)
+                else { continue }
+                mosaics[key] = drawn
                 continue
             }
-            guard let png = try await store.getBlob(address) else { continue }
-            // A thumbnail that is not what post made (the store is not trusted, and this build
-            // might lack libchafa) is shown as its line of text instead: the row still shows.
-            guard let lines = try? Mosaic.lines(png: png, columns: columns, rows: rows, colors: colors) else {
-                continue
+            // In blocks, each thumbnail is drawn on its own, and the rows are laid side by side.
+            for address in group {
+                let key = TweetRenderer.mosaicKey(address, photos: photoGrid ? 1 : count)
+                guard mosaics[key] == nil else { continue }
+                if let kept = cache.lines(address, columns: columns, rows: rows, mode: mode) {
+                    mosaics[key] = kept
+                    continue
+                }
+                guard
+                    let lines = try await drawn([address], columns: columns, rows: rows, mode: mode, cell: cell, store)
+                else { continue }
+                mosaics[key] = lines
+                cache.keep(lines, address, columns: columns, rows: rows, mode: mode)
             }
-            mosaics[key] = lines
-            cache.keep(lines, address, columns: columns, rows: rows, colors: colors)
         }
+    }
+
+    /// The thumbnails at `addresses` drawn as one picture, each within `columns` × `rows` cells,
+    /// two columns apart. `nil` for a thumbnail that is gone or is not what post made (the store
+    /// is not trusted, and this build might lack libchafa): the row then shows its line of text.
+    private func drawn(
+        _ addresses: [String], columns: Int, rows: Int, mode: Mosaic.Mode, cell: (width: Int, height: Int),
+        _ store: any DocumentStore
+    ) async throws -> [String]? {
+        var pictures: [Pixels] = []
+        for address in addresses {
+            guard let png = try await store.getBlob(address),
+                // As above: a thumbnail that cannot be read is shown as text.
+                let pixels = try? Pixels.decodePNG(png)
+            else { return nil }
+            pictures.append(pixels)
+        }
+        let picture =
+            pictures.count == 1
+            ? pictures[0]
+            : Pixels.row(
+                pictures, box: (columns * cell.width, rows * cell.height), gap: 2 * cell.width)
+        let total = addresses.count * columns + 2 * (addresses.count - 1)
+        // As above: without libchafa, or with an answer that is not a picture, the text line shows.
+        guard let lines = try? Mosaic.lines(pixels: picture, columns: total, rows: rows, mode: mode, cell: cell) else {
+            return nil
+        }
+        if mode.drawsPixels { drewPixels = true }
+        return lines
     }
 
     var userRenderer: UserRenderer { UserRenderer() }

@@ -6,8 +6,9 @@ struct GlobalOptions: Equatable {
     var storePath: String?
     var json = false
     var color: ColorChoice?
-    /// `--images`: photos as mosaics (`auto`: on a terminal with colour) or as lines of text.
-    var images: ColorChoice?
+    /// `--images`: photos as pictures (`auto`: on a terminal with colour, in the best way it has)
+    /// or as lines of text.
+    var images: ImageChoice?
     var pager = true
     /// `--as @user`: the signed-in account this command acts as, instead of the active one.
     var actingAs: String?
@@ -20,8 +21,9 @@ struct GlobalOptions: Equatable {
         Option("--json", "print the data as JSON"),
         Option("--color", value: "WHEN", choices: ["auto", "always", "never"], "auto (default), always or never"),
         Option(
-            "--images", value: "WHEN", choices: ["auto", "always", "never"],
-            "photos as pictures: auto (on a terminal with colour; the default), always, or never (a line of text)"),
+            "--images", value: "WHEN", choices: ImageChoice.allCases.map(\.rawValue),
+            "photos as pictures: auto (on a terminal with colour, the best way it has; the default), always, "
+                + "never (a line of text), or blocks, sixel, kitty or iterm2"),
         Option("--no-pager", "never page long output through $PAGER"),
         Option("--as", value: "@USER", "act as another account signed in here, for this command only"),
     ]
@@ -74,13 +76,20 @@ struct GlobalOptions: Equatable {
                 try once()
                 guard inlineValue == nil else { throw UsageError("\(name) takes no value") }
                 if name == "--json" { options.json = true } else { options.pager = false }
-            case "--color", "--images":
+            case "--color":
                 try once()
                 let choice = try value()
                 guard let parsed = ColorChoice(rawValue: choice) else {
-                    throw UsageError("\(name) must be auto, always or never, not '\(choice)'")
+                    throw UsageError("--color must be auto, always or never, not '\(choice)'")
                 }
-                if name == "--color" { options.color = parsed } else { options.images = parsed }
+                options.color = parsed
+            case "--images":
+                try once()
+                let choice = try value()
+                guard let parsed = ImageChoice(rawValue: choice) else {
+                    throw UsageError("--images must be \(ImageChoice.spelled), not '\(choice)'")
+                }
+                options.images = parsed
             default:
                 rest.append(argument)
             }
@@ -94,4 +103,13 @@ struct GlobalOptions: Equatable {
 /// When to colour output.
 enum ColorChoice: String {
     case auto, always, never
+}
+
+/// When and how to draw photos: `auto` on a terminal with colour, `always` even when piped,
+/// `never`; or in one way, whatever the terminal says (a terminal that hides what it can do).
+enum ImageChoice: String, CaseIterable {
+    case auto, always, never, blocks, sixel, kitty, iterm2
+
+    /// The choices, as an error lists them.
+    static let spelled = "auto, always, never, blocks, sixel, kitty or iterm2"
 }

@@ -151,6 +151,8 @@ struct ConfigCommand: Command {
         case .color:
             if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return ("never", "from $NO_COLOR; \(unset)") }
             return (ColorChoice.auto.rawValue, "the default; \(unset)")
+        case .images:
+            return (ImageChoice.auto.rawValue, "the default; \(unset)")
         case .limit:
             return (String(Limits.defaultPage), "the default; \(unset)")
         case .postgresConnectTimeout, .postgresStatementTimeout, .postgresLockTimeout:

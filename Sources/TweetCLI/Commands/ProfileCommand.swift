@@ -94,7 +94,14 @@ struct ProfileCommand: Command {
                     } ?? []
                 )
             }
-            let height = cells.map(\.1.count).max() ?? 0
+            let row = renderer.mosaics[TweetRenderer.rowKey(cells.compactMap { $0.0.images?.first?.thumbnail })]
+            if let row {
+                for line in row {
+                    text.append(graphics: line)
+                    text.append("\n")
+                }
+            }
+            let height = row == nil ? cells.map(\.1.count).max() ?? 0 : 0
             for line in 0..<height {
                 for (index, (_, lines)) in cells.enumerated() {
                     let drawn = line < lines.count ? lines[line] : ""
@@ -107,7 +114,7 @@ struct ProfileCommand: Command {
             }
             for (index, (tweet, lines)) in cells.enumerated() {
                 let label = "id " + renderer.shortID(tweet.id)
-                if lines.isEmpty {
+                if lines.isEmpty, row == nil {
                     text.append(untrusted: label + "  ", .dim)
                     text.append(untrusted: tweet.images?.first.map(TweetRenderer.photoLine) ?? "", .dim)
                     text.append("\n")
@@ -118,7 +125,7 @@ struct ProfileCommand: Command {
                     text.append(untrusted: String(repeating: " ", count: max(1, columns + 2 - label.count)))
                 }
             }
-            if cells.contains(where: { !$0.1.isEmpty }) { text.append("\n") }
+            if row != nil || cells.contains(where: { !$0.1.isEmpty }) { text.append("\n") }
             text.append("\n")
         }
         return text

@@ -1,3 +1,5 @@
+import TweetImages
+
 /// Text on its way to a terminal: runs of characters, each with one of tweetcli's own styles.
 ///
 /// Everything that comes from the store or from another user is untrusted, so this is the one place
@@ -32,6 +34,11 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
     struct Run: Equatable, Sendable {
         var text: String
         var style: Style
+
+        /// Whether the run stays in ``plain``: all but a picture's block characters.
+        var isPlain: Bool {
+            style != .graphics || PixelEscape.opensString(text.utf8.first, text.utf8.dropFirst().first)
+        }
     }
 
     fileprivate(set) var runs: [Run]
@@ -87,15 +94,16 @@ public struct TerminalText: Equatable, Sendable, ExpressibleByStringInterpolatio
         }
     }
 
-    /// The text without any styling, and without pictures (their colours are all they are).
+    /// The text without any styling, and without pictures in blocks (their colours are all they
+    /// are); a picture in pixels stays, since it was asked for by name (`--images sixel`).
     public var plain: String {
         // The runs' bytes copied into one string made at its final size: String's append costs
         // many times a copy for each run, and a page of tweets has hundreds of runs.
         var count = 0
-        for run in runs where run.style != .graphics { count += run.text.utf8.count }
+        for run in runs where run.isPlain { count += run.text.utf8.count }
         return String(unsafeUninitializedCapacity: count) { buffer in
             var written = 0
-            for run in runs where run.style != .graphics {
+            for run in runs where run.isPlain {
                 var text = run.text
                 text.withUTF8 { bytes in
                     guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }

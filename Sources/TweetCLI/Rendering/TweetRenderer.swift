@@ -23,6 +23,10 @@ struct TweetRenderer {
     /// is narrower the more there are.
     static func mosaicKey(_ address: String, photos: Int) -> String { "\(min(photos, 4)):\(address)" }
 
+    /// The key of thumbnails drawn side by side as one picture in pixels (a protocol draws one
+    /// picture at a time, each under the last).
+    static func rowKey(_ addresses: [String]) -> String { "row:" + addresses.joined(separator: ",") }
+
     /// How a row shows tweet `id`.
     func shortID(_ id: String) -> String { shortIDs[id] ?? id }
 
@@ -79,6 +83,17 @@ struct TweetRenderer {
     private func appendPhotos(_ images: [TweetImage], to text: inout TerminalText) {
         guard !images.isEmpty else { return }
         let count = sideBySide ? images.count : 1
+        if count > 1, let row = mosaics[Self.rowKey(images.prefix(4).compactMap(\.thumbnail))] {
+            for line in row {
+                text.append(graphics: line)
+                text.append("\n")
+            }
+            for image in images {
+                text.append(untrusted: Self.photoLine(image), .dim)
+                text.append("\n")
+            }
+            return
+        }
         let drawn = images.map { image in
             image.thumbnail.flatMap { mosaics[Self.mosaicKey($0, photos: count)] } ?? []
         }

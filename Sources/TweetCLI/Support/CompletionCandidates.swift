@@ -160,6 +160,7 @@ enum CompletionCandidates {
             switch ConfigFile.Key(rawValue: positionals[1]) {
             case .store: return .files
             case .color: return .words([ColorChoice.auto, .always, .never].map { Candidate(word: $0.rawValue) })
+            case .images: return .words(ImageChoice.allCases.map { Candidate(word: $0.rawValue) })
             case .limit, .postgresConnectTimeout, .postgresStatementTimeout, .postgresLockTimeout, nil:
                 return .nothing
             }

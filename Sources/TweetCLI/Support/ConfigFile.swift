@@ -14,7 +14,7 @@ import TwitterText
 struct ConfigFile: Equatable {
     /// The keys there are, what each holds, and how a value is checked.
     enum Key: String, CaseIterable {
-        case store, color, limit
+        case store, color, images, limit
         case postgresConnectTimeout = "postgres-connect-timeout"
         case postgresStatementTimeout = "postgres-statement-timeout"
         case postgresLockTimeout = "postgres-lock-timeout"
@@ -24,6 +24,7 @@ struct ConfigFile: Equatable {
             switch self {
             case .store: return "the store directory, below --store and TWEETCLI_STORE"
             case .color: return "auto, always or never, below --color and NO_COLOR"
+            case .images: return "auto, always, never, blocks, sixel, kitty or iterm2, below --images"
             case .limit: return "the default page size of listings, \(Limits.page.lowerBound)–\(Limits.page.upperBound)"
             case .postgresConnectTimeout:
                 return "seconds to wait for a PostgreSQL server to connect, \(seconds) (default 10)"
@@ -40,7 +41,7 @@ struct ConfigFile: Equatable {
             case .postgresConnectTimeout: return PostgresTimeouts.standard.connect
             case .postgresStatementTimeout: return PostgresTimeouts.standard.statement
             case .postgresLockTimeout: return PostgresTimeouts.standard.lock
-            case .store, .color, .limit: return nil
+            case .store, .color, .images, .limit: return nil
             }
         }
 
@@ -58,6 +59,9 @@ struct ConfigFile: Equatable {
                 return value.isEmpty ? "store needs a path" : nil
             case .color:
                 return ColorChoice(rawValue: value) == nil ? "color must be auto, always or never, not '\(value)'" : nil
+            case .images:
+                return ImageChoice(rawValue: value) == nil
+                    ? "images must be \(ImageChoice.spelled), not '\(value)'" : nil
             case .limit:
                 guard let number = Int(value), Limits.page.contains(number) else {
                     return

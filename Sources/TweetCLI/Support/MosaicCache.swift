@@ -9,7 +9,8 @@ import TweetSystem
 
 /// Mosaics drawn before, in `$XDG_CACHE_HOME/tweetcli/mosaics`, by thumbnail, size and colours: a
 /// thumbnail's address names its content, so a drawing kept is never out of date, and a listing
-/// seen again draws no photo anew. Read back as untrusted, since anyone may write there: only block
+/// seen again draws no photo anew. Only block mosaics are kept: a picture in pixels is drawn each
+/// time, since its escapes are not what a cache read back as text may hold. Read back as untrusted, since anyone may write there: only block
 /// characters and SGR colours, within the size asked for. Losing the cache loses only time.
 struct MosaicCache {
     let directory: String
@@ -21,14 +22,16 @@ struct MosaicCache {
         directory = PathName.join(AppPaths.cacheDirectory(environment: environment), "mosaics")
     }
 
-    private func path(_ address: String, columns: Int, rows: Int, colors: Mosaic.Colors) -> String {
-        PathName.join(directory, "\(address)-\(columns)x\(rows)-\(colors == .truecolor ? "24" : "256").txt")
+    private func path(_ address: String, columns: Int, rows: Int, mode: Mosaic.Mode) -> String? {
+        guard case .blocks(let colors) = mode else { return nil }
+        return PathName.join(directory, "\(address)-\(columns)x\(rows)-\(colors == .truecolor ? "24" : "256").txt")
     }
 
     /// The drawing kept for these, if there is one that could be tweetcli's.
-    func lines(_ address: String, columns: Int, rows: Int, colors: Mosaic.Colors) -> [String]? {
+    func lines(_ address: String, columns: Int, rows: Int, mode: Mosaic.Mode) -> [String]? {
+        guard let path = path(address, columns: columns, rows: rows, mode: mode) else { return nil }
         // A cache that cannot be read is no cache: the photo is drawn again.
-        guard let bytes = try? FileIO.readFile(path(address, columns: columns, rows: rows, colors: colors)),
+        guard let bytes = try? FileIO.readFile(path),
             !bytes.isEmpty, bytes.count <= Self.maximumBytes
         else { return nil }
         // Split and cleaned as bytes: a page of drawings is tens of thousands of them.
@@ -39,9 +42,8 @@ struct MosaicCache {
 
     /// Keeps a drawing: written whole to a file of this process's own, then renamed into place.
     /// Best effort: a cache that cannot be written leaves the command as it was.
-    func keep(_ lines: [String], _ address: String, columns: Int, rows: Int, colors: Mosaic.Colors) {
-        guard !lines.isEmpty else { return }
-        let target = path(address, columns: columns, rows: rows, colors: colors)
+    func keep(_ lines: [String], _ address: String, columns: Int, rows: Int, mode: Mosaic.Mode) {
+        guard !lines.isEmpty, let target = path(address, columns: columns, rows: rows, mode: mode) else { return }
         let temporary = target + ".\(getpid()).tmp"
         if mkdir(directory, 0o700) != 0, errno == ENOENT {
             // The cache's folders first; if they cannot be made, the open below fails and says nothing.

@@ -31,11 +31,15 @@ final class ConfigFileTests {
     @Test(arguments: [
         (
             "colour = never\n",
-            "line 1: unknown key 'colour'; the keys are store, color, limit, postgres-connect-timeout, "
+            "line 1: unknown key 'colour'; the keys are store, color, images, limit, postgres-connect-timeout, "
                 + "postgres-statement-timeout, postgres-lock-timeout"
         ),
         ("store = /x\nlimit = 500\n", "line 2: limit must be a whole number from 1 to 200, not '500'"),
         ("color = blue\n", "line 1: color must be auto, always or never, not 'blue'"),
+        (
+            "images = sixels\n",
+            "line 1: images must be auto, always, never, blocks, sixel, kitty or iterm2, not 'sixels'"
+        ),
         ("\n\njust words\n", "line 3 is not 'key = value'"),
     ])
     func aBadLineIsNamed(_ text: String, _ message: String) throws {

@@ -1,0 +1,152 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real sixel terminal for end-to-end tests: an X server of its own (Xvfb), an xterm on it that
+/// says it is a VT340 (which draws sixels), and a screenshot of the screen taken with ImageMagick's
+/// `import`, read as pixels.
+package final class XtermDisplay {
+    package let display: String
+    private let server: Process
+    private var terminals: [Process] = []
+
+    private static let programs = ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/import"]
+
+    package static var isAvailable: Bool { programs.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+
+    /// Whether CI asked for these tests to run: then a machine without the programs fails them.
+    package static var isRequired: Bool { ProcessInfo.processInfo.environment["TWEETCLI_DISPLAY_TESTS"] == "require" }
+
+    /// The screen's size in pixels.
+    package static let screen = (width: 1024, height: 768)
+
+    /// Starts an X server on a display number no other server holds.
+    package init() throws {
+        guard Self.isAvailable else {
+            throw XtermError("Xvfb, xterm and ImageMagick's import are needed (Scripts/packages.sh installs them)")
+        }
+        var chosen: Int?
+        for _ in 0..<20 {
+            let number = Int.random(in: 200..<900)
+            if !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
+                chosen = number
+                break
+            }
+        }
+        guard let chosen else { throw XtermError("no free X display number") }
+        display = ":\(chosen)"
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        server.arguments = [
+            display, "-screen", "0", "\(Self.screen.width)x\(Self.screen.height)x24", "-nolisten", "tcp",
+        ]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        try Self.wait("the X server to start") {
+            FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(chosen)")
+        }
+    }
+
+    deinit {
+        closeTerminals()
+        Self.kill(server)
+    }
+
+    /// Kills `process` and reaps it with waitpid: Foundation's waitUntilExit can miss the exit of
+    /// a child that leaves children of its own, and wait for ever.
+    private static func kill(_ process: Process) {
+        let pid = process.processIdentifier
+        guard pid > 0 else { return }
+        _ = Glibc.kill(pid, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(pid, &status, 0)  // ECHILD when Foundation reaped it first: either way, it is gone.
+    }
+
+    /// Kills the xterms opened.
+    private func closeTerminals() {
+        for terminal in terminals { Self.kill(terminal) }
+        terminals.removeAll()
+    }
+
+    /// Opens an xterm as a VT340 at the top left of the screen, `columns` × `rows`, running
+    /// `script` with bash (then waiting on the terminal, which goes when it does); returns when the
+    /// script has written `finished`,
+    /// and the terminal has had a moment to paint.
+    /// An xterm opened before is closed first, so the screenshot shows this one alone.
+    package func run(script: String, finished: URL, columns: Int = 100, rows: Int = 40) throws {
+        closeTerminals()
+        try? FileManager.default.removeItem(at: finished)  // Not there yet, the first time.
+        let terminal = Process()
+        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/xterm")
+        terminal.arguments = [
+            "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry", "\(columns)x\(rows)+0+0",
+            "-e", "/bin/bash", "-c", script + "\ntouch '\(finished.path)'\nread -r _",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        terminal.environment = environment
+        terminal.standardOutput = FileHandle.nullDevice
+        terminal.standardError = FileHandle.nullDevice
+        try terminal.run()
+        terminals.append(terminal)
+        try Self.wait("the terminal to run its script", seconds: 60) {
+            FileManager.default.fileExists(atPath: finished.path)
+        }
+        usleep(800_000)
+    }
+
+    /// The screen as RGB pixels, rows top first, three bytes each: `import` writes a binary PPM.
+    package func screenshot(saveTo file: URL? = nil) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/import")
+        process.arguments = ["-display", display, "-window", "root", "-depth", "8", "ppm:-"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw XtermError("import could not take a screenshot") }
+        if let file { try data.write(to: file) }
+        return try Self.parsePPM([UInt8](data))
+    }
+
+    /// A binary PPM (`P6`, width, height, 255, then the pixels).
+    static func parsePPM(_ bytes: [UInt8]) throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        var fields: [Int] = []
+        var index = 2
+        guard bytes.starts(with: Array("P6".utf8)) else { throw XtermError("the screenshot is not a PPM") }
+        while fields.count < 3, index < bytes.count {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+                index += 1
+            }
+            var value = 0
+            while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                value = value * 10 + Int(bytes[index] - 0x30)
+                index += 1
+            }
+            fields.append(value)
+        }
+        index += 1
+        guard fields.count == 3, fields[2] == 255, bytes.count - index == fields[0] * fields[1] * 3 else {
+            throw XtermError("the screenshot's PPM is not 8-bit RGB of its size")
+        }
+        return (fields[0], fields[1], Array(bytes[index...]))
+    }
+
+    private static func wait(_ what: String, seconds: Double = 20, until done: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !done() {
+            guard Date() < deadline else { throw XtermError("timed out waiting for \(what)") }
+            usleep(50_000)
+        }
+    }
+}
+
+package struct XtermError: Error, CustomStringConvertible {
+    package let description: String
+    init(_ description: String) { self.description = description }
+}
