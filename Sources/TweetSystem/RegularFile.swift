@@ -15,7 +15,8 @@ package enum RegularFile {
 
     /// A descriptor open for reading on `path` (the caller closes it), or why there is none.
     package static func open(_ path: String) -> Result<Int32, Refusal> {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        // A signal that interrupts the open is no reason to fail: it is tried again.
+        let fd = FileIO.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else { return .failure(Refusal(description: String(cString: strerror(errno)))) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
