@@ -39,6 +39,9 @@ public enum CommandLineTool {
         "HOME", "TWEETCLI_STORE", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "NO_COLOR", "TERM",
         "COLUMNS", "PAGER", "VISUAL", "EDITOR", "LANG", "LC_ALL", "LC_TIME", "TWEETCLI_FOLD_THRESHOLD",
         "XDG_CACHE_HOME", "TWEETCLI_TWTXT_TIMEOUT", "TWEETCLI_TWTXT_MAX_AGE", "TWEETCLI_FETCH",
+        "TWEETCLI_PHOTO_GRACE",
+        // What the terminal says of itself: its colours, and how it draws pictures (Graphics).
+        "COLORTERM", "TERM_PROGRAM", "KITTY_WINDOW_ID", "TMUX",
     ]
 
     /// Runs the process's command line and returns its exit code.

@@ -95,6 +95,15 @@ public protocol DocumentStore: Sendable {
     /// reader that trusts nothing hashes them again.
     func getBlob(_ address: String) async throws -> [UInt8]?
 
+    /// The address of every blob kept, in no particular order.
+    func blobAddresses() async throws -> [String]
+
+    /// Removes each blob of `addresses` last put more than `seconds` ago (a blob put again
+    /// meanwhile, by a post naming it, stays), and any piece a put cut short left as long ago.
+    /// Returns how many were removed and their bytes. The caller has made sure that no document
+    /// names them; the wait covers a put whose document is not written yet.
+    func removeBlobs(_ addresses: [String], putBefore seconds: Int) async throws -> (count: Int, bytes: Int)
+
     /// Whether the store has been created. A store that does not exist reads as empty, but a
     /// sign-in against it is told so rather than "wrong password".
     func exists() async throws -> Bool

@@ -173,9 +173,11 @@ public actor LocalDocumentStore: DocumentStore {
             let (folder, file) = blobPath(address)
             // One there already with these bytes is kept; any other (a damaged one, which doctor
             // finds) is written over, so that restoring a backup mends it.
+            // Its time is made now's, so that a collection of unnamed photos leaves it to the post
+            // that puts it (see removeBlobs); if the collection took it meanwhile, it is written anew.
             var status = stat()
             if stat(file, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == bytes.count,
-                try FileIO.readFile(file) == bytes
+                try FileIO.readFile(file) == bytes, utimensat(AT_FDCWD, file, nil, 0) == 0
             {
                 return
             }
@@ -211,6 +213,81 @@ public actor LocalDocumentStore: DocumentStore {
     public func getBlob(_ address: String) async throws -> [UInt8]? {
         let address = try BlobAddress.checked(address)
         return try FileIO.readFile(blobPath(address).file)
+    }
+
+    /// The files of `blobs/*/` named as blobs are: a piece a put left, or a file someone else put
+    /// there, is none.
+    public func blobAddresses() async throws -> [String] {
+        let blobs = directory + "/blobs"
+        var addresses: [String] = []
+        for folder in try Self.entries(of: blobs) where folder.utf8.count == 2 {
+            addresses += try Self.entries(of: blobs + "/" + folder).filter {
+                BlobAddress.isValid($0) && $0.hasPrefix(folder)
+            }
+        }
+        return addresses
+    }
+
+    /// Each blob is first renamed aside, then its time read: one a put made new again just before
+    /// (see putBlob) goes back; one a put looks for just after is not there, and is written anew.
+    /// So a blob is never taken from under a post that names it.
+    public func removeBlobs(_ addresses: [String], putBefore seconds: Int) async throws -> (count: Int, bytes: Int) {
+        let cutoff = time(nil) - seconds
+        var (count, bytes) = (0, 0)
+        var folders: Set<String> = []
+        for address in addresses {
+            let address = try BlobAddress.checked(address)
+            let (folder, file) = blobPath(address)
+            let aside = folder + "/." + address + ".removing"
+            guard FileIO.retrying({ rename(file, aside) }) == 0 else { continue }
+            folders.insert(folder)
+            var status = stat()
+            guard stat(aside, &status) == 0 else { continue }
+            if status.st_mtim.tv_sec > cutoff {
+                guard FileIO.retrying({ rename(aside, file) }) == 0 else {
+                    throw StoreError.io(path: file, reason: "it could not be put back: " + FileIO.errnoText())
+                }
+                continue
+            }
+            guard unlink(aside) == 0 else { throw StoreError.io(path: aside, reason: FileIO.errnoText()) }
+            (count, bytes) = (count + 1, bytes + Int(status.st_size))
+        }
+        // Pieces of puts that were cut short (a process killed mid-write), as old as the cutoff.
+        let blobs = directory + "/blobs"
+        // A blobs folder that cannot be listed has nothing to sweep that the removals above needed.
+        for folder in (try? Self.entries(of: blobs)) ?? [] where folder.utf8.count == 2 {
+            let path = blobs + "/" + folder
+            for name in try Self.entries(of: path) where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+                var status = stat()
+                if stat(path + "/" + name, &status) == 0, status.st_mtim.tv_sec <= cutoff,
+                    unlink(path + "/" + name) == 0
+                {
+                    folders.insert(path)
+                }
+            }
+        }
+        for folder in folders { FileIO.syncDirectory(folder) }
+        return (count, bytes)
+    }
+
+    /// The names in `directory` but `.` and `..`; none when it does not exist.
+    private static func entries(of directory: String) throws -> [String] {
+        var opened = opendir(directory)
+        // A signal that interrupts the open is no reason to fail: it is tried again.
+        while opened == nil, errno == EINTR { opened = opendir(directory) }
+        guard let stream = opened else {
+            if errno == ENOENT { return [] }
+            throw StoreError.io(path: directory, reason: FileIO.errnoText())
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {

@@ -347,13 +347,42 @@ public actor PostgresDocumentStore: DocumentStore {
         let address = try BlobAddress.checked(address)
         try await waitForTransactions()
         let connection = try writableConnection()
-        if !hasBlobTable {
-            try connection.execute(PostgresSQL.createBlobTable)
-            hasBlobTable = true
-        }
+        try makeBlobTable(connection)
+        // Put again, its time is made now's: a collection of unnamed photos leaves it to the post
+        // that puts it, and the row's lock orders the two.
         try connection.execute(
-            "INSERT INTO tweetcli_blobs (address, data) VALUES ($1, $2::bytea) ON CONFLICT (address) DO NOTHING",
+            "INSERT INTO tweetcli_blobs (address, data) VALUES ($1, $2::bytea) "
+                + "ON CONFLICT (address) DO UPDATE SET kept = now()",
             [address, PostgresBulkLoad.hex(bytes)])
+    }
+
+    private func makeBlobTable(_ connection: PostgresConnection) throws {
+        guard !hasBlobTable else { return }
+        for statement in PostgresSQL.createBlobTable { try connection.execute(statement) }
+        hasBlobTable = true
+    }
+
+    public func blobAddresses() async throws -> [String] {
+        try await reading(orEmpty: []) { connection in
+            do {
+                return try connection.execute("SELECT address FROM tweetcli_blobs").compactMap { $0.first ?? nil }
+            } catch PostgresError.statement(state: "42P01", _) {
+                return []  // A database no photo was ever posted to has no table for them.
+            }
+        }
+    }
+
+    public func removeBlobs(_ addresses: [String], putBefore seconds: Int) async throws -> (count: Int, bytes: Int) {
+        guard !addresses.isEmpty else { return (0, 0) }
+        for address in addresses { _ = try BlobAddress.checked(address) }
+        try await waitForTransactions()
+        let connection = try writableConnection()
+        try makeBlobTable(connection)
+        let rows = try connection.execute(
+            "DELETE FROM tweetcli_blobs WHERE address = ANY(string_to_array($1, ',')) "
+                + "AND kept < now() - make_interval(secs => $2::int) RETURNING octet_length(data)",
+            [addresses.joined(separator: ","), String(seconds)])
+        return (rows.count, rows.reduce(0) { $0 + (($1.first ?? nil).flatMap { Int($0) } ?? 0) })
     }
 
     public func getBlob(_ address: String) async throws -> [UInt8]? {

@@ -16,8 +16,12 @@ enum PostgresSQL {
     /// Version 1: the documents table, the clock row that orders commits, the key functions.
     /// Photos and avatars by their SHA-256 (issue 44), in a table of their own; made by the first
     /// blob written, so that databases set up by earlier builds get it too.
-    static let createBlobTable =
-        "CREATE TABLE IF NOT EXISTS tweetcli_blobs (address text COLLATE \"C\" PRIMARY KEY, data bytea NOT NULL)"
+    /// `kept` is when the blob was last put, so that a collection of unnamed ones leaves those a
+    /// post is putting (a table made before it gets it, as now).
+    static let createBlobTable = [
+        "CREATE TABLE IF NOT EXISTS tweetcli_blobs (address text COLLATE \"C\" PRIMARY KEY, data bytea NOT NULL)",
+        "ALTER TABLE tweetcli_blobs ADD COLUMN IF NOT EXISTS kept timestamptz NOT NULL DEFAULT now()",
+    ]
 
     static let createSchema = [
         "CREATE TABLE IF NOT EXISTS tweetcli_schema (version integer NOT NULL)",

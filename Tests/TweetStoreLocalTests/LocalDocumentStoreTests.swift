@@ -347,3 +347,42 @@ struct LocalDocumentStoreTests {
         }
     }
 }
+
+/// Removing blobs no document names: only those put longer ago than the wait, so that a put
+/// again (a post naming the blob, whose document is not written yet) keeps it; and the pieces a
+/// cut-short put left.
+struct BlobCollectionTests {
+    @Test func aBlobPutAgainIsKeptAndAnOldOneIsRemovedWithItsLeftovers() async throws {
+        let env = try TestEnvironment()
+        let store = try env.makeStore()
+        let bytes: [UInt8] = Array("a photo's bytes".utf8)
+        let address = String(repeating: "ab", count: 32)
+        try await store.putBlob(bytes, address: address)
+        let file = env.storeDirectory + "/blobs/ab/" + address
+        let leftover = env.storeDirectory + "/blobs/ab/." + address + ".4242.tmp"
+        #expect(FileManager.default.createFile(atPath: leftover, contents: Data("half".utf8)))
+        let twoHoursAgo = Date().addingTimeInterval(-7200)
+        func age(_ path: String) throws {
+            try FileManager.default.setAttributes([.modificationDate: twoHoursAgo], ofItemAtPath: path)
+        }
+        #expect(try await store.blobAddresses() == [address])
+        // Young: kept, and the leftover too.
+        #expect(try await store.removeBlobs([address], putBefore: 3600) == (0, 0))
+        #expect(FileManager.default.fileExists(atPath: leftover))
+        // Old, then put again: kept.
+        try age(file)
+        try await store.putBlob(bytes, address: address)
+        #expect(try await store.removeBlobs([address], putBefore: 3600) == (0, 0))
+        #expect(try await store.getBlob(address) == bytes)
+        // Old and not put again: removed, with the old leftover; nothing else is left behind.
+        try age(file)
+        try age(leftover)
+        #expect(try await store.removeBlobs([address], putBefore: 3600) == (1, bytes.count))
+        #expect(try await store.getBlob(address) == nil)
+        #expect(try await store.blobAddresses().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: env.storeDirectory + "/blobs/ab").isEmpty)
+        // Put after its removal: there again.
+        try await store.putBlob(bytes, address: address)
+        #expect(try await store.getBlob(address) == bytes)
+    }
+}

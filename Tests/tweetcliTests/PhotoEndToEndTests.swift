@@ -260,3 +260,72 @@ struct SixelTerminalTests {
         }
     }
 }
+
+/// `compact` removes the photos nothing names any more, on either engine: a deleted tweet's,
+/// a replaced avatar's; never one a tweet still names, nor one put within the hour.
+struct PhotoCollectionTests {
+    @Test(arguments: [false, true])
+    func compactRemovesThePhotosNothingNamesAnyMore(onPostgres: Bool) throws {
+        guard let cli = try SmallFindingsTests.makeCLI(onPostgres: onPostgres) else { return }
+        try cli.register("ada", fullname: "Ada")
+        func photo(_ name: String, _ shade: UInt8) throws -> String {
+            var pixels = TestImages.pixels(400, 300, channels: 3)
+            for index in stride(from: 0, to: pixels.count, by: 3) { pixels[index] = shade }
+            let file = cli.home.appendingPathComponent(name)
+            try Data(try TestImages.png(pixels: pixels, 400, 300)).write(to: file)
+            return file.path
+        }
+        func post(_ caption: String, _ file: String) throws -> (id: String, blobs: Set<String>) {
+            let result = try cli.run(["post", caption, "--image", file, "--json"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let tweet = try JSON.object(result.stdout)
+            let images = try #require(tweet["images"] as? [[String: Any]])
+            let blobs = Set(images.flatMap { [$0["sha256"] as? String, $0["thumbnail"] as? String].compactMap { $0 } })
+            return (try #require(tweet["id"] as? String), blobs)
+        }
+        func kept() throws -> Set<String> {
+            let backup = try cli.run(["export"])
+            #expect(backup.status == 0)
+            // What export carries is what a tweet or profile names; the store's own list is what is kept.
+            return Set(
+                backup.stdout.split(separator: "\n").filter { $0.hasPrefix("{\"blob\":") }.map {
+                    String($0.dropFirst(9).prefix(64))
+                })
+        }
+        let shared = try photo("shared.png", 10)
+        let (first, sharedBlobs) = try post("first", shared)
+        _ = try post("second", shared)
+        let (alone, aloneBlobs) = try post("alone", try photo("alone.png", 200))
+        #expect(try cli.run(["edit-profile", "--avatar", try photo("face.png", 90)]).status == 0)
+        let avatarBefore = try kept().subtracting(sharedBlobs).subtracting(aloneBlobs)
+        #expect(avatarBefore.count == 1)
+
+        #expect(try cli.run(["delete", alone, "--force"]).status == 0)
+        #expect(try cli.run(["delete", first, "--force"]).status == 0)
+        #expect(try cli.run(["edit-profile", "--avatar", try photo("face2.png", 150)]).status == 0)
+        // Within the hour, nothing goes: a post in flight may have put its photo and not yet its tweet.
+        let young = try cli.run(["compact"])
+        #expect(young.status == 0, "\(young.stderr)")
+        #expect(!young.stdout.contains("Removed"), "\(young.stdout)")
+        let collected = try cli.run(["compact"], environment: ["TWEETCLI_PHOTO_GRACE": "0"])
+        #expect(collected.status == 0, "\(collected.stderr)")
+        // The deleted tweet's photo and thumbnail, and the replaced avatar.
+        #expect(collected.stdout.contains("Removed 3 photos nothing names any more"), "\(collected.stdout)")
+        for address in aloneBlobs.union(avatarBefore) {
+            #expect(try cli.run(["doctor"]).status == 0)
+            if !onPostgres {
+                let file = cli.store.appendingPathComponent("blobs/\(address.prefix(2))/\(address)")
+                #expect(!FileManager.default.fileExists(atPath: file.path), "\(address) removed")
+            }
+        }
+        // The shared photo stays while "second" names it, and is drawn from it.
+        #expect(sharedBlobs.isSubset(of: try kept()))
+        let show = try cli.run(["feed", "--json"])
+        #expect(show.stdout.contains("second") && !show.stdout.contains("\"alone\""))
+        let again = try cli.run(["compact"], environment: ["TWEETCLI_PHOTO_GRACE": "0"])
+        #expect(!again.stdout.contains("Removed"), "nothing more: \(again.stdout)")
+        // A photo removed can be posted again.
+        _ = try post("alone again", try photo("alone.png", 200))
+        #expect(try cli.run(["doctor"]).status == 0)
+    }
+}

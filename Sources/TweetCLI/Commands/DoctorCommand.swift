@@ -83,28 +83,73 @@ struct DoctorCommand: Command {
 /// `compact`: the fold of a local store's journal and the merges of its segments, now. Writes
 /// start them by themselves, in a detached `tweetcli compact` (see ``BackgroundCompaction``), so
 /// this is rarely needed by hand.
-struct CompactCommand: ArgumentlessCommand {
+struct CompactCommand: Command {
     static let name = "compact"
-    static let usage = "compact"
+    static let usage = "compact [--files-only]"
     static let summary =
-        "Fold the journal and merge the store's segments now (writes start this by themselves, in the background)"
+        "Fold the journal and merge a local store's segments now, and remove the photos nothing names any more"
+    static let options = [
+        Option(
+            "--files-only",
+            "fold and merge only, without reading every tweet for unused photos (what writes start in the background)")
+    ]
+
+    var filesOnly: Bool
+
+    init(arguments: [String]) throws {
+        var list = try Self.arguments(arguments)
+        filesOnly = try list.flag("--files-only")
+        _ = try list.positionals(atMost: 0)
+    }
 
     func run(_ context: Context) async throws {
         let directory = context.storeDirectory
-        guard !PostgresLocation.isLocation(directory) else {
+        let isPostgres = PostgresLocation.isLocation(directory)
+        if isPostgres, filesOnly {
             throw CommandFailure(
-                "compact folds and merges a local store's files; a PostgreSQL server compacts its own (VACUUM)")
+                "compact --files-only folds and merges a local store's files; a PostgreSQL server compacts its own (VACUUM)"
+            )
         }
         let viewModel = DoctorViewModel(
-            maintenance: StoreDoctor(
-                directory: directory, indexes: AppServices.indexes, foldThreshold: context.foldThreshold))
-        let progress = ProgressLine("Compacting", unit: "documents merged")
-        defer { progress.clear() }
-        try await viewModel.compact { progress.update($0) }
-        progress.clear()
-        try context.screen.write(
-            viewModel.compacted == true
+            maintenance: isPostgres
+                ? nil
+                : StoreDoctor(directory: directory, indexes: AppServices.indexes, foldThreshold: context.foldThreshold))
+        var text = TerminalText()
+        if !isPostgres {
+            let progress = ProgressLine("Compacting", unit: "documents merged")
+            defer { progress.clear() }
+            try await viewModel.compact { progress.update($0) }
+            progress.clear()
+            text +=
+                viewModel.compacted == true
                 ? "The store at \(directory) is compacted.\n"
-                : "Another process is compacting the store at \(directory); it does the work.\n")
+                : "Another process is compacting the store at \(directory); it does the work.\n"
+        }
+        if !filesOnly {
+            let progress = ProgressLine("Looking for unused photos", unit: "documents")
+            defer { progress.clear() }
+            // Tests wait less than the hour a post in flight is given.
+            let grace = context.environment["TWEETCLI_PHOTO_GRACE"].flatMap { Int($0) }.map { max(0, $0) }
+            try await viewModel.collectPhotos(try context.services(), grace: grace) { progress.update($0) }
+            progress.clear()
+            if let collection = viewModel.photoCollection {
+                if let problem = collection.stoppedBy {
+                    text += "No photo was removed: \(problem.description) (doctor says more).\n"
+                } else if collection.removed > 0 {
+                    text += "Removed \(counted(collection.removed, "photo")) nothing names any more "
+                    text += "(\(Self.megabytes(collection.bytes))).\n"
+                } else if isPostgres {
+                    text += "No photo is unused; the PostgreSQL server compacts its own files (VACUUM).\n"
+                }
+            }
+        }
+        try context.screen.write(text)
+    }
+
+    /// Bytes as a person reads a size: kilobytes under a megabyte, else megabytes with one decimal.
+    static func megabytes(_ bytes: Int) -> String {
+        guard bytes >= 1_048_576 else { return "\((bytes + 1023) / 1024) KB" }
+        let tenths = (bytes * 10 + 524_288) / 1_048_576
+        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }

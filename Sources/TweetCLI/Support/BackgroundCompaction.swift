@@ -1,7 +1,9 @@
 import FoundationEssentials
 import TweetSystem
 
-/// Starts a store's fold and merges in a detached process, `tweetcli --store DIR compact`, so that the
+/// Starts a store's fold and merges in a detached process, `tweetcli --store DIR compact
+/// --files-only` (which leaves unused photos to an explicit `compact`, as finding them reads every
+/// tweet), so that the
 /// command whose write called for them returns at once: this very binary (`/proc/self/exe`), in a
 /// session of its own (a terminal's hang-up or Ctrl-C does not reach it), with no terminal
 /// attached (standard streams on /dev/null). Nothing waits for it; if it cannot start, the
@@ -13,7 +15,7 @@ enum BackgroundCompaction {
         // Signal dispositions are inherited, as before: only the mask is cleared.
         // A compaction that cannot start loses nothing: the next write asks for one again.
         _ = try? ChildProcess.spawn(
-            "/proc/self/exe", arguments: ["tweetcli", "--store", directory, "compact"],
+            "/proc/self/exe", arguments: ["tweetcli", "--store", directory, "compact", "--files-only"],
             options: .init(defaultSignals: [], newSession: true))
     }
 }

@@ -26,6 +26,14 @@ public enum AuditProblem: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+/// What ``StoreAudit/collectUnnamedPhotos(grace:progress:)`` removed, or what stopped it.
+public struct PhotoCollection: Equatable, Sendable {
+    public var removed = 0
+    public var bytes = 0
+    /// A document that breaks a rule, which might name a photo: nothing is removed until it is mended.
+    public var stoppedBy: AuditProblem?
+}
+
 /// What ``StoreAudit/repair(progress:)`` did, and what it left for a person.
 public struct AuditRepair: Equatable, Sendable {
     /// Each change made, in a sentence.
@@ -46,6 +54,31 @@ package struct StoreAudit: Sendable {
 
     /// Every problem found, in path order, reading the store once in bounded memory.
     package func check(progress: @escaping ProgressHandler = { _ in }) async throws -> [AuditProblem] {
+        let (problems, photos) = try await documentProblems(progress: progress)
+        return problems + (try await checkPhotos(photos))
+    }
+
+    /// How long a photo no document names is kept before a collection removes it: long enough
+    /// for any post, import or restore that has put it to write the document that names it.
+    package static let photoGraceSeconds = 3600
+
+    /// Removes the photos no document names (their last tweet deleted, an avatar replaced, an
+    /// import that was cut short), once they are `grace` seconds old. Only from a store whose
+    /// documents all keep the rules: a document that breaks one might name a photo unseen.
+    package func collectUnnamedPhotos(
+        grace: Int = photoGraceSeconds, progress: @escaping ProgressHandler = { _ in }
+    ) async throws -> PhotoCollection {
+        let (problems, named) = try await documentProblems(progress: progress)
+        if let problem = problems.first(where: { if case .document = $0 { true } else { false } }) {
+            return PhotoCollection(stoppedBy: problem)
+        }
+        let unnamed = Set(try await store.blobAddresses()).subtracting(named)
+        let (count, bytes) = try await store.removeBlobs(unnamed.sorted(), putBefore: grace)
+        return PhotoCollection(removed: count, bytes: bytes)
+    }
+
+    /// The documents' problems, and the photos they name.
+    private func documentProblems(progress: @escaping ProgressHandler) async throws -> ([AuditProblem], [String]) {
         let state = Mutex((rules: ImportRules(auditing: true), problems: [AuditProblem](), documents: 0))
         try await store.exportDocuments { batch in
             let done = state.withLock { (state: inout (rules: ImportRules, problems: [AuditProblem], documents: Int)) in
@@ -61,14 +94,13 @@ package struct StoreAudit: Sendable {
             }
             progress(WorkProgress(done: done))
         }
-        let (problems, photos) = state.withLock { state in
+        return state.withLock { state in
             (
                 state.problems + state.rules.sessionsWithoutAccount.map { .sessionWithoutAccount(path: $0) }
                     + state.rules.disagreeingCounters.map { .counter($0.disagreement) },
                 state.rules.namedPhotos
             )
         }
-        return problems + (try await checkPhotos(photos))
     }
 
     /// Each photo named, read and hashed again: one at a time, so memory holds one photo.

@@ -13,6 +13,8 @@ public final class DoctorViewModel: ErrorRecording {
     public private(set) var auditProblems: [AuditProblem] = []
     /// What the last ``repairAudit(progress:)`` did.
     public private(set) var auditRepair: AuditRepair?
+    /// What the last ``collectPhotos(_:grace:progress:)`` removed.
+    public private(set) var photoCollection: PhotoCollection?
     /// Whether ``compact()`` merged (`false`: another process was merging already).
     public private(set) var compacted: Bool?
     public package(set) var error: (any Error)?
@@ -45,6 +47,17 @@ public final class DoctorViewModel: ErrorRecording {
     /// `progress` hears the documents read so far.
     public func audit(_ services: AppServices, progress: @escaping ProgressHandler = { _ in }) async throws {
         try await perform { auditProblems = try await StoreAudit(store: services.store).check(progress: progress) }
+    }
+
+    /// Removes the photos no tweet or profile names any more, once `grace` seconds old (by
+    /// default an hour: a post in flight has put its photo but not yet its tweet).
+    public func collectPhotos(
+        _ services: AppServices, grace: Int? = nil, progress: @escaping ProgressHandler = { _ in }
+    ) async throws {
+        try await perform {
+            photoCollection = try await StoreAudit(store: services.store).collectUnnamedPhotos(
+                grace: grace ?? StoreAudit.photoGraceSeconds, progress: progress)
+        }
     }
 
     /// Repairs what the audit finds and can be repaired without choosing between people.
