@@ -83,7 +83,8 @@ let package = Package(
             swiftSettings: swiftSettings, linkerSettings: [.linkedLibrary(":libcrypt.a")]),
         // Demo data for `seed`: it writes TweetCore's documents, so it sits above TweetCore.
         .target(
-            name: "TweetDemo", dependencies: ["TweetCore", "TweetStore", "TwitterText"], swiftSettings: swiftSettings),
+            name: "TweetDemo", dependencies: ["TweetCore", "TweetImages", "TweetStore", "TwitterText"],
+            swiftSettings: swiftSettings),
         // The command line as a library (arguments, commands, rendering, terminal).
         .target(
             name: "TweetCLI",
@@ -132,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "TweetCoreTests", dependencies: ["TweetCore", "TweetTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "TweetDemoTests", dependencies: ["TweetDemo", "TweetTestSupport"], swiftSettings: swiftSettings),
+            name: "TweetDemoTests", dependencies: ["TweetDemo", "TweetImages", "TweetTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "TweetCLITests", dependencies: ["TweetCLI", "TweetTestSupport"], swiftSettings: swiftSettings),
         // The built executables, run as a user runs them: in a process, in tmux.

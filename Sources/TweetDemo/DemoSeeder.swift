@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Synchronization
 import TweetCore
+import TweetImages
 import TweetStore
 import TwitterText
 
@@ -124,6 +125,15 @@ public struct DemoSeeder: Sendable {
             return (0..<16).map { _ in UInt8(truncatingIfNeeded: salt.next()) }
         }).hash(Self.demoPassword)
 
+        // The photos first, so that every tweet written names a photo that is there. A build
+        // without the image libraries seeds without photos: the rest of the demo is what matters.
+        let pictures: DemoPictures?
+        do {
+            pictures = try await DemoPictures.make(into: store)
+        } catch ImageError.libraryMissing {
+            pictures = nil
+        }
+
         // Every document goes to the store as it is made: the local engine sorts them on disk, so
         // the seed holds its bookkeeping (tweets' counters, search terms), not its documents.
         let result = SummaryBox()
@@ -131,7 +141,7 @@ public struct DemoSeeder: Sendable {
         do {
             try await store.importDocuments(requiringEmpty: Collections.users) { add in
                 let summary = try seeder.generate(
-                    options, now: now, hash: hash, random: random, ids: ids, progress: progress
+                    options, now: now, hash: hash, random: random, ids: ids, pictures: pictures, progress: progress
                 ) { document in
                     try add(document.0, document.1)
                 }
@@ -158,7 +168,7 @@ public struct DemoSeeder: Sendable {
     /// taken). What is kept: each tweet's four counters, each user's counts, and each search
     /// term's newest partial bucket.
     private func generate(
-        _ options: Options, now: Date, hash: String, random: SplitMix64, ids: IDGenerator,
+        _ options: Options, now: Date, hash: String, random: SplitMix64, ids: IDGenerator, pictures: DemoPictures?,
         progress: ProgressHandler, write output: ((DocumentPath, JSONObject)) throws -> Void
     ) throws -> Summary {
         var random = random
@@ -318,6 +328,9 @@ public struct DemoSeeder: Sendable {
             var fields = record.fields
             if let parent = shape.replyTo { fields["replyToUid"] = .string(users[draws.shape(parent).author].id) }
             if let quoted = shape.quote { fields["quoteUid"] = .string(users[draws.shape(quoted).author].id) }
+            if let image = pictures?.image(for: index, of: count, draw: draws.value(index, stream: 14)) {
+                fields["images"] = .array([.object(image.fields)])
+            }
             try write((DocumentPath(collection: Collections.tweets, documentID: id), fields))
             stats[shape.author].tweets += 1
             for term in SearchTerms.terms(caption: composed.searchText, entities: entities) {

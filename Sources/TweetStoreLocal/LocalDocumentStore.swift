@@ -74,18 +74,27 @@ public actor LocalDocumentStore: DocumentStore {
     }
 
     /// Opens the engine for a write, creating the store when there is none and this use of it may.
-    /// - Returns: whether the store was created now.
+    /// - Returns: whether this process created the store (now, or for an earlier write, such as
+    ///   the photos a seed puts before its documents): a failure then removes it again, if nothing
+    ///   was committed to it.
     private func engineForWriting() throws -> Bool {
         unpin()
-        if try openEngine() { return false }
+        if try openEngine() { return createdHere }
         guard createIfMissing else { throw StoreError.noStore(path: directory) }
         engine = try makeEngine()
+        createdHere = true
         return true
     }
 
+    /// Whether this process created the store, and the blob files it has put in it since.
+    private var createdHere = false
+    private var blobsPutHere: [String] = []
+
     private func discardCreatedStore() {
-        engine?.removeIfNothingCommitted()
+        engine?.removeIfNothingCommitted(alsoRemoving: blobsPutHere)
         engine = nil
+        createdHere = false
+        blobsPutHere = []
     }
 
     // MARK: Transactions in this process
@@ -204,6 +213,7 @@ public actor LocalDocumentStore: DocumentStore {
                 throw StoreError.io(path: file, reason: reason)
             }
             FileIO.syncDirectory(folder)
+            if createdHere { blobsPutHere.append(file) }
         } catch {
             if created { discardCreatedStore() }
             throw error

@@ -5,6 +5,7 @@ import TweetTestSupport
 
 @testable import TweetCore
 @testable import TweetDemo
+@testable import TweetImages
 @testable import TweetStore
 @testable import TweetStoreLocal
 @testable import TwitterText
@@ -144,6 +145,37 @@ struct DemoSeederTests {
         #expect(!trends.endsAtNewestHashtag, "the window of the last 24 hours has hashtags of its own")
     }
 
+    /// Photos drawn by the seeder: half of the newest 40 tweets carry one, a few of the older
+    /// ones too, each a kept photo with its thumbnail and alt text, as a post keeps them.
+    @Test func aShareOfTheTweetsCarryPhotosTheSeederDrew() async throws {
+        let (store, _) = try await seed(
+            DemoSeeder.Options(users: 30, tweets: 400, seed: 3, now: Self.now), into: "photos")
+        let tweets = try await documents(Collections.tweets, in: store).map {
+            (id: $0.documentID, images: TweetImage.list($0.data["images"]))
+        }
+        let newest = tweets.sorted { $0.id > $1.id }
+        #expect(newest.prefix(40).filter { $0.images != nil }.count == 20)
+        let older = newest.dropFirst(40).filter { $0.images != nil }.count
+        #expect((10...60).contains(older), "about one in 12 of the older 360: \(older)")
+        var addresses: Set<String> = []
+        for image in tweets.compactMap({ $0.images }).flatMap({ $0 }) {
+            #expect(image.width == 480 && image.height == 320 && image.type == "image/png" && image.alt != nil)
+            addresses.insert(image.sha256)
+            let bytes = try #require(try await store.getBlob(image.sha256))
+            #expect(try ImageIntake.check(bytes, file: "a demo photo").sha256 == image.sha256, "kept as post keeps it")
+            let thumbnail = try #require(image.thumbnail)
+            #expect(try await store.getBlob(thumbnail) != nil)
+        }
+        #expect(addresses.count > 1 && addresses.count <= DemoPictures.count, "a few pictures, shared")
+        // The photos are drawn, not blank: each has more than a few colours.
+        let pixels = DemoPictures.draw(0)
+        var colours: Set<[UInt8]> = []
+        for index in stride(from: 0, to: pixels.bytes.count, by: 3 * 97) {
+            colours.insert(Array(pixels.bytes[index..<(index + 3)]))
+        }
+        #expect(colours.count > 20)
+    }
+
     @Test func theSameSeedAndTimeGiveTheSameData() async throws {
         let (first, firstSummary) = try await seed(into: "first")
         let (second, secondSummary) = try await seed(into: "second")
@@ -157,9 +189,17 @@ struct DemoSeederTests {
         #expect(
             try await first.collectionGroup(Collections.userLikes).getDocuments()
                 == second.collectionGroup(Collections.userLikes).getDocuments())
-        // Even the files match byte for byte.
-        let names = try env.files(in: env.path("first"))
-        #expect(try env.files(in: env.path("second")) == names)
+        // Even the files match byte for byte, the photos' too.
+        func files(_ folder: String) throws -> [String] {
+            try FileManager.default.subpathsOfDirectory(atPath: env.path(folder)).filter { name in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: env.path("\(folder)/\(name)"), isDirectory: &isDirectory)
+                    && !isDirectory.boolValue
+            }.sorted()
+        }
+        let names = try files("first")
+        #expect(names.contains { $0.hasPrefix("blobs/") })
+        #expect(try files("second") == names)
         for name in names {
             #expect(
                 try env.bytes(of: env.path("first/\(name)")) == env.bytes(of: env.path("second/\(name)")), "\(name)")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TweetCore
 import TweetSystem
@@ -176,13 +177,17 @@ struct ImageIntakeTests {
     }
 
     /// Mutated images (bytes flipped, cut, repeated) never crash the check: each is refused with
-    /// an ``ImageError`` or taken, and what is taken checks again to the same image.
+    /// an ``ImageError`` or taken, and what is taken checks again to the same image. 150 of each
+    /// format in CI; TWEETCLI_FUZZ_ITERATIONS and TWEETCLI_FUZZ_SEED run more, or others, by hand.
     @Test(arguments: ImageFormat.allCases)
     func mutatedImagesAreRefusedOrTakenNeverCrash(format: ImageFormat) throws {
         let original = try Self.made(format, 48, 40)
-        var random = SplitMix64(seed: 0x1A2B_3C4D ^ UInt64(format.rawValue.utf8.count))
+        let environment = ProcessInfo.processInfo.environment
+        let iterations = environment["TWEETCLI_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? 150
+        let seed = environment["TWEETCLI_FUZZ_SEED"].flatMap { UInt64($0) } ?? 0x1A2B_3C4D
+        var random = SplitMix64(seed: seed ^ UInt64(format.rawValue.utf8.count))
         var refused = 0
-        for _ in 0..<150 {
+        for _ in 0..<iterations {
             var bytes = original
             switch random.next() % 4 {
             case 0:

@@ -42,7 +42,7 @@ public struct TweetImage: Codable, Equatable, Sendable {
         return alt
     }
 
-    var fields: JSONObject {
+    package var fields: JSONObject {
         var fields: JSONObject = [
             "sha256": .string(sha256), "type": .string(type), "width": .integer(Int64(width)),
             "height": .integer(Int64(height)), "bytes": .integer(Int64(bytes)),

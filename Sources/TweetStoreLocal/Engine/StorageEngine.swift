@@ -843,7 +843,8 @@ struct StorageEngine {
     /// header and the manifest, if there is one, no segment): the first write, which created it,
     /// failed, and a failed command leaves no store behind. Under the exclusive lock, so a store
     /// another process has written to since is left alone; files it cannot judge are left too.
-    func removeIfNothingCommitted() {
+    /// `blobs`: the blob files the failed command put, which nothing can name: they go too.
+    func removeIfNothingCommitted(alsoRemoving blobs: [String] = []) {
         // Best effort after a failure already being reported: a lock not had, or a file that cannot
         // be read, leaves the store as it is, which is never worse than removing too much.
         guard (try? StoreLock.acquire(lock.fd, exclusive: true, directory: directory)) != nil else { return }
@@ -851,6 +852,10 @@ struct StorageEngine {
         guard (try? StoreFiles.readFile(journalPath)) == Self.journalHeader(),
             (try? Manifest.load(directory: directory))?.segments.isEmpty == true
         else { return }
+        for file in blobs { unlink(file) }
+        // Their folders, and the blobs folder, only if that left them empty.
+        for folder in Set(blobs.map { String($0[..<($0.lastIndex(of: "/") ?? $0.endIndex)]) }) { rmdir(folder) }
+        if !blobs.isEmpty { rmdir(PathName.join(directory, "blobs")) }
         Self.removeUncommitted(directory, removingDirectory: createdDirectory)
     }
 
