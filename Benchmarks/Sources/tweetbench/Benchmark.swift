@@ -84,7 +84,8 @@ struct Benchmark {
         let empty = Array(repeating: Timings(), count: datasets.count)
         var results = group.map {
             BenchmarkResult.OperationResult(
-                name: $0.name, hasTargets: $0.hasTargets, tweetcli: empty, peer: empty, floor: [])
+                name: $0.name, hasTargets: $0.hasTargets, floorTarget: $0.floorTarget, tweetcli: empty, peer: empty,
+                floor: [])
         }
         // The floor runs beside every group of commands, so that each command's ratio to it
         // compares runs made moments apart: before the commands in even rounds and after them in

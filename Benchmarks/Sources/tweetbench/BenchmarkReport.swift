@@ -91,7 +91,8 @@ struct BenchmarkReport {
             let verdict =
                 operation.hasTargets
                 ? Targets.verdict([
-                    ("×floor", floorRatio <= targets.floorRatio), ("growth", growth <= Targets.growth),
+                    ("×floor", floorRatio <= operation.floorTarget ?? targets.floorRatio),
+                    ("growth", growth <= Targets.growth),
                     ("RSS", large.peakRSSMiB <= Targets.peakRSSMiB),
                 ]) : "—"
             table.append([
@@ -122,7 +123,7 @@ struct BenchmarkReport {
             let verdict =
                 operation.hasTargets
                 ? Targets.verdict([
-                    ("×floor", floorRatio <= Targets.Huge.floorRatio),
+                    ("×floor", floorRatio <= operation.floorTarget ?? Targets.Huge.floorRatio),
                     ("×\(peer)", peerRatio <= Targets.Huge.peerRatio),
                     ("growth", growth <= Targets.Huge.growth), ("RSS", timings.peakRSSMiB <= Targets.peakRSSMiB),
                 ]) : "—"

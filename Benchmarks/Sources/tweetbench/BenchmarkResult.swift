@@ -6,6 +6,8 @@ struct BenchmarkResult {
         let name: String
         /// Whether issue 3's per-command targets apply.
         let hasTargets: Bool
+        /// Its own target over the floor, if its issue set one apart from the engine's.
+        var floorTarget: Double? = nil
         /// tweetcli's (or the floor's) timings, one per data set, small first.
         var tweetcli: [Timings]
         /// The peer's timings of the same query (sqlite3 or psql), one per data set, small first.

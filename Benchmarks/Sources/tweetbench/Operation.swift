@@ -16,6 +16,8 @@ struct Operation {
     let arguments: (Subjects, Int) -> [String]
     /// What the peer's shell runs for the same answer, for a run number.
     let sql: (Subjects, Int) -> String
+    /// Its own target over the floor, where its issue set one (issue 44's photo rows: 3×).
+    var floorTarget: Double? = nil
 
     /// Whether the per-command targets apply (every operation but the floor).
     var hasTargets: Bool { program == .tweetcli }
@@ -55,6 +57,23 @@ struct Operation {
             [profile("tweets")],
             [profile("replies")],
             [profile("likes")],
+            // Issue 44: photos drawn as block mosaics (the seed gives half of the first page one),
+            // and the Media tab's grid. The peer has no photos: its column is the same page of
+            // tweets, for scale only.
+            [
+                Operation(
+                    name: "feed (photos as blocks)", program: .tweetcli,
+                    arguments: { _, _ in ["--color", "always", "--images", "blocks", "feed"] + limit },
+                    sql: { subjects, _ in peer.feed(subjects) }, floorTarget: 3)
+            ],
+            [
+                Operation(
+                    name: "profile UID --tab media (blocks)", program: .tweetcli,
+                    arguments: { subjects, _ in
+                        ["--color", "always", "--images", "blocks", "profile", subjects.uid, "--tab", "media"] + limit
+                    },
+                    sql: { subjects, _ in peer.profile(subjects, tab: "tweets") }, floorTarget: 3)
+            ],
             [
                 Operation(
                     name: "post", program: .tweetcli, arguments: { _, run in ["post", "benchmark tweet \(run)"] },
