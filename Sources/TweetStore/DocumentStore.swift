@@ -95,6 +95,11 @@ public protocol DocumentStore: Sendable {
     /// reader that trusts nothing hashes them again.
     func getBlob(_ address: String) async throws -> [UInt8]?
 
+    /// Moves the blob at `address` out of the way (its bytes are not what its address says): kept
+    /// for a person to look at, but no longer read as the blob, so that a put of the right bytes
+    /// writes it anew. Returns whether there was one.
+    func setBlobAside(_ address: String) async throws -> Bool
+
     /// The address of every blob kept, in no particular order.
     func blobAddresses() async throws -> [String]
 

@@ -225,6 +225,19 @@ public actor LocalDocumentStore: DocumentStore {
         return try FileIO.readFile(blobPath(address).file)
     }
 
+    /// Renamed to `.<address>.damaged` beside where it was, which no listing or read takes.
+    public func setBlobAside(_ address: String) async throws -> Bool {
+        let address = try BlobAddress.checked(address)
+        try await waitForTransactions()
+        let (folder, file) = blobPath(address)
+        guard FileIO.retrying({ rename(file, folder + "/." + address + ".damaged") }) == 0 else {
+            if errno == ENOENT { return false }
+            throw StoreError.io(path: file, reason: FileIO.errnoText())
+        }
+        FileIO.syncDirectory(folder)
+        return true
+    }
+
     /// The files of `blobs/*/` named as blobs are: a piece a put left, or a file someone else put
     /// there, is none.
     public func blobAddresses() async throws -> [String] {

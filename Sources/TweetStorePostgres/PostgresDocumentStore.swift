@@ -362,6 +362,20 @@ public actor PostgresDocumentStore: DocumentStore {
         hasBlobTable = true
     }
 
+    /// Moved, in one statement, to `tweetcli_blobs_aside`, which nothing reads.
+    public func setBlobAside(_ address: String) async throws -> Bool {
+        let address = try BlobAddress.checked(address)
+        try await waitForTransactions()
+        let connection = try writableConnection()
+        try makeBlobTable(connection)
+        try connection.execute(PostgresSQL.createBlobAsideTable)
+        let rows = try connection.execute(
+            "WITH moved AS (DELETE FROM tweetcli_blobs WHERE address = $1 RETURNING address, data) "
+                + "INSERT INTO tweetcli_blobs_aside (address, data) SELECT address, data FROM moved RETURNING address",
+            [address])
+        return !rows.isEmpty
+    }
+
     public func blobAddresses() async throws -> [String] {
         try await reading(orEmpty: []) { connection in
             do {

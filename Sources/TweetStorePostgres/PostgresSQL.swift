@@ -23,6 +23,11 @@ enum PostgresSQL {
         "ALTER TABLE tweetcli_blobs ADD COLUMN IF NOT EXISTS kept timestamptz NOT NULL DEFAULT now()",
     ]
 
+    /// Blobs `doctor --repair` found damaged, kept for a person to look at.
+    static let createBlobAsideTable =
+        "CREATE TABLE IF NOT EXISTS tweetcli_blobs_aside (address text NOT NULL, data bytea NOT NULL, "
+        + "set_aside timestamptz NOT NULL DEFAULT now())"
+
     static let createSchema = [
         "CREATE TABLE IF NOT EXISTS tweetcli_schema (version integer NOT NULL)",
         "CREATE TABLE IF NOT EXISTS tweetcli_clock (id integer PRIMARY KEY, last_ms bigint NOT NULL)",

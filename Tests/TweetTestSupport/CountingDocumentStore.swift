@@ -119,6 +119,7 @@ package final class CountingDocumentStore: DocumentStore {
 
     package func getBlob(_ address: String) async throws -> [UInt8]? { try await base.getBlob(address) }
     package func blobAddresses() async throws -> [String] { try await base.blobAddresses() }
+    package func setBlobAside(_ address: String) async throws -> Bool { try await base.setBlobAside(address) }
     package func removeBlobs(_ addresses: [String], putBefore seconds: Int) async throws -> (count: Int, bytes: Int) {
         try await base.removeBlobs(addresses, putBefore: seconds)
     }

@@ -329,3 +329,41 @@ struct PhotoCollectionTests {
         #expect(try cli.run(["doctor"]).status == 0)
     }
 }
+
+/// A damaged photo: doctor names it, repair sets it aside (kept, never drawn), and a backup
+/// merged back restores it.
+struct PhotoRepairTests {
+    @Test func repairSetsADamagedPhotoAsideAndABackupRestoresIt() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let file = cli.home.appendingPathComponent("card.png")
+        try Data(try TestImages.png(120, 80)).write(to: file)
+        let posted = try cli.run(["post", "a card", "--image", file.path, "--json"])
+        let image = try #require((try JSON.object(posted.stdout)["images"] as? [[String: Any]])?.first)
+        let address = try #require(image["sha256"] as? String)
+        let backup = cli.home.appendingPathComponent("backup.jsonl")
+        try Data(try cli.run(["export"]).stdout.utf8).write(to: backup)
+
+        let folder = cli.store.appendingPathComponent("blobs/\(address.prefix(2))")
+        let blob = folder.appendingPathComponent(address)
+        var bytes = try Data(contentsOf: blob)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: blob)
+        let doctor = try cli.run(["doctor"])
+        #expect(doctor.status == 1 && doctor.stdout.contains("the photo \(address) is damaged"), "\(doctor.stdout)")
+
+        let repair = try cli.run(["doctor", "--repair"])
+        #expect(repair.stdout.contains("repaired: set the damaged photo \(address) aside"), "\(repair.stdout)")
+        #expect(repair.stdout.contains("not repaired: the photo \(address) is damaged"), "\(repair.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: blob.path))
+        #expect(try Data(contentsOf: folder.appendingPathComponent(".\(address).damaged")) == bytes, "kept aside")
+        // Now missing: the listing shows the photo's line, and doctor says what to do.
+        #expect(try cli.run(["feed"]).stdout.contains("[photo 120×80]"))
+        let after = try cli.run(["doctor"])
+        #expect(after.status == 1 && after.stdout.contains("the photo \(address) is named but missing"))
+
+        #expect(try cli.run(["import", "--merge", backup.path]).status == 0)
+        #expect(try cli.run(["doctor"]).status == 0)
+        #expect(try Data(contentsOf: blob) != bytes)
+    }
+}

@@ -13,15 +13,15 @@ public enum AuditProblem: Equatable, Sendable, CustomStringConvertible {
     /// A kind of counter disagrees with what it counts somewhere in the store.
     case counter(String)
     /// A photo (or thumbnail, or picture) a document names is missing, or its bytes are not what
-    /// its address says.
-    case photo(address: String, reason: String)
+    /// its address says (`damaged`).
+    case photo(address: String, reason: String, damaged: Bool = false)
 
     public var description: String {
         switch self {
         case .document(_, let reason): reason
         case .sessionWithoutAccount(let path): "\(path) is a session of no account with a password"
         case .counter(let sentence): sentence
-        case .photo(let address, let reason): "the photo \(address) \(reason)"
+        case .photo(let address, let reason, _): "the photo \(address) \(reason)"
         }
     }
 }
@@ -112,7 +112,8 @@ package struct StoreAudit: Sendable {
                 continue
             }
             if try ImageIntake.sha256(bytes) != address {
-                problems.append(.photo(address: address, reason: "is damaged: its bytes are not what its address says"))
+                problems.append(
+                    .photo(address: address, reason: "is damaged: its bytes are not what its address says", damaged: true))
             }
         }
         return problems
@@ -136,7 +137,12 @@ package struct StoreAudit: Sendable {
                     "\(reason) (\(path) needs a person's decision: edit or delete it, then run doctor again)")
             case .counter:
                 continue
-            case .photo:
+            case .photo(let address, _, let damaged):
+                // A damaged photo is set aside, so that nothing draws its bytes and a post or a
+                // restore of the right ones writes it anew; it is still missing until one does.
+                if damaged, try await store.setBlobAside(address) {
+                    report.repaired.append("set the damaged photo \(address) aside")
+                }
                 report.unrepaired.append(
                     "\(problem) (restore it from a backup with import --merge, or delete the tweet that names it)")
             }
