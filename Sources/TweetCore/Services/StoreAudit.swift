@@ -113,7 +113,8 @@ package struct StoreAudit: Sendable {
             }
             if try ImageIntake.sha256(bytes) != address {
                 problems.append(
-                    .photo(address: address, reason: "is damaged: its bytes are not what its address says", damaged: true))
+                    .photo(
+                        address: address, reason: "is damaged: its bytes are not what its address says", damaged: true))
             }
         }
         return problems
