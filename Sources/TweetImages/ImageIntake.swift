@@ -109,12 +109,18 @@ public enum ImageIntake {
     public static func check(_ bytes: [UInt8], file: String) throws(ImageError) -> CheckedImage {
         guard bytes.count <= maximumBytes else { throw .tooLarge(file: file, bytes: bytes.count) }
         guard let format = ImageFormat.sniff(bytes[...]) else { throw .notAnImage(file: file) }
-        let intake: Intake
-        switch format {
-        case .jpeg: intake = try JPEGIntake(bytes: bytes, file: file).check()
-        case .png: intake = try PNGIntake(bytes: bytes, file: file).check()
-        case .webp: intake = try WebPIntake(bytes: bytes, file: file).check()
-        case .gif: intake = try GIFIntake(bytes: bytes, file: file).check()
+        // What is kept must check again to itself, size and thumbnail too, so that a backup of it
+        // is taken back as it is: everything comes from a pass over the bytes kept, not over the
+        // file's. An odd file takes a second pass to settle (a JPEG's stray bytes, a GIF's colour
+        // table); one that has not settled after that is refused.
+        let first = try self.intake(format, bytes, file: file)
+        var intake = try self.intake(format, first.kept, file: file)
+        if intake.kept != first.kept {
+            let third = try self.intake(format, intake.kept, file: file)
+            guard third.kept == intake.kept else {
+                throw .damaged(file: file, format: format, reason: "it does not settle into a form that can be kept")
+            }
+            intake = third
         }
         let thumbnail = try intake.preview.map { preview throws(ImageError) in
             try preview.fitted(within: thumbnailSide).png()
@@ -122,6 +128,16 @@ public enum ImageIntake {
         return CheckedImage(
             format: format, width: intake.width, height: intake.height, bytes: intake.kept,
             sha256: try sha256(intake.kept), thumbnail: thumbnail, thumbnailSHA256: try thumbnail.map(sha256))
+    }
+
+    /// One pass of `format`'s check over `bytes`.
+    private static func intake(_ format: ImageFormat, _ bytes: [UInt8], file: String) throws(ImageError) -> Intake {
+        switch format {
+        case .jpeg: try JPEGIntake(bytes: bytes, file: file).check()
+        case .png: try PNGIntake(bytes: bytes, file: file).check()
+        case .webp: try WebPIntake(bytes: bytes, file: file).check()
+        case .gif: try GIFIntake(bytes: bytes, file: file).check()
+        }
     }
 
     /// The SHA-256 of `bytes` in hex.

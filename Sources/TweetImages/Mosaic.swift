@@ -87,7 +87,7 @@ public enum Mosaic {
         case blocks(Colors)
         /// DEC sixel graphics: xterm as a VT340, foot, mlterm, WezTerm, Windows Terminal.
         case sixels
-        /// kitty's graphics protocol: kitty, Ghostty, Konsole.
+        /// kitty's graphics protocol: kitty, Ghostty.
         case kitty
         /// iTerm2's inline images: iTerm2, WezTerm.
         case iterm2

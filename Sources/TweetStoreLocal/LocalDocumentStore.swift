@@ -258,10 +258,12 @@ public actor LocalDocumentStore: DocumentStore {
         let cutoff = time(nil) - seconds
         var (count, bytes) = (0, 0)
         var folders: Set<String> = []
+        putBackLeftAside()
         for address in addresses {
             let address = try BlobAddress.checked(address)
             let (folder, file) = blobPath(address)
-            let aside = folder + "/." + address + ".removing"
+            // This process's own name: two collections at once never take each other's file.
+            let aside = folder + "/." + address + "." + String(getpid()) + ".removing"
             guard FileIO.retrying({ rename(file, aside) }) == 0 else { continue }
             folders.insert(folder)
             var status = stat()
@@ -291,6 +293,27 @@ public actor LocalDocumentStore: DocumentStore {
         }
         for folder in folders { FileIO.syncDirectory(folder) }
         return (count, bytes)
+    }
+
+    /// Puts back what a collection killed between its rename and its decision left aside, where
+    /// the blob's name is free: a post may have made it new just before, and its tweet names it.
+    /// (One that was old goes at the next collection.)
+    private func putBackLeftAside() {
+        let blobs = directory + "/blobs"
+        // A blobs folder that cannot be listed has nothing left aside that this could find.
+        for folder in (try? Self.entries(of: blobs)) ?? [] where folder.utf8.count == 2 {
+            let path = blobs + "/" + folder
+            // As above: a folder that cannot be listed keeps what it has.
+            for name in (try? Self.entries(of: path)) ?? [] where name.hasPrefix(".") && name.hasSuffix(".removing") {
+                let address = String(name.dropFirst().prefix(64))
+                guard BlobAddress.isValid(address) else { continue }
+                let pid = name.dropFirst(66).dropLast(9)
+                // A collection still running (its process alive) decides for itself.
+                if let running = Int32(pid), kill(running, 0) == 0 || errno == EPERM { continue }
+                var status = stat()
+                if stat(path + "/" + address, &status) != 0 { rename(path + "/" + name, path + "/" + address) }
+            }
+        }
     }
 
     /// The names in `directory` but `.` and `..`; none when it does not exist.

@@ -356,9 +356,15 @@ public actor PostgresDocumentStore: DocumentStore {
             [address, PostgresBulkLoad.hex(bytes)])
     }
 
+    /// The table, and its `kept` column where a table made before it lacks one: looked up first,
+    /// since `ALTER TABLE` locks the table against every reader even when it changes nothing.
     private func makeBlobTable(_ connection: PostgresConnection) throws {
         guard !hasBlobTable else { return }
-        for statement in PostgresSQL.createBlobTable { try connection.execute(statement) }
+        try connection.execute(PostgresSQL.createBlobTable)
+        let kept = try connection.execute(
+            "SELECT 1 FROM pg_attribute WHERE attrelid = 'tweetcli_blobs'::regclass AND attname = 'kept' "
+                + "AND NOT attisdropped")
+        if kept.isEmpty { try connection.execute(PostgresSQL.addBlobKeptColumn) }
         hasBlobTable = true
     }
 

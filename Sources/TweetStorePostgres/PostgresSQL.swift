@@ -18,10 +18,11 @@ enum PostgresSQL {
     /// blob written, so that databases set up by earlier builds get it too.
     /// `kept` is when the blob was last put, so that a collection of unnamed ones leaves those a
     /// post is putting (a table made before it gets it, as now).
-    static let createBlobTable = [
-        "CREATE TABLE IF NOT EXISTS tweetcli_blobs (address text COLLATE \"C\" PRIMARY KEY, data bytea NOT NULL)",
-        "ALTER TABLE tweetcli_blobs ADD COLUMN IF NOT EXISTS kept timestamptz NOT NULL DEFAULT now()",
-    ]
+    static let createBlobTable =
+        "CREATE TABLE IF NOT EXISTS tweetcli_blobs (address text COLLATE \"C\" PRIMARY KEY, data bytea NOT NULL, "
+        + "kept timestamptz NOT NULL DEFAULT now())"
+    static let addBlobKeptColumn =
+        "ALTER TABLE tweetcli_blobs ADD COLUMN IF NOT EXISTS kept timestamptz NOT NULL DEFAULT now()"
 
     /// Blobs `doctor --repair` found damaged, kept for a person to look at.
     static let createBlobAsideTable =

@@ -9,8 +9,10 @@ import Foundation
 /// `import`, read as pixels.
 package final class XtermDisplay {
     package let display: String
-    private let server: Process
-    private var terminals: [Process] = []
+    /// The X server's and the xterms' process IDs: spawned and reaped here, not by Foundation's
+    /// Process, whose monitor of a child reaped by someone else can call into freed memory.
+    private let server: pid_t
+    private var terminals: [pid_t] = []
 
     private static let programs = ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/import"]
 
@@ -37,14 +39,10 @@ package final class XtermDisplay {
         }
         guard let chosen else { throw XtermError("no free X display number") }
         display = ":\(chosen)"
-        server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        server.arguments = [
-            display, "-screen", "0", "\(Self.screen.width)x\(Self.screen.height)x24", "-nolisten", "tcp",
-        ]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        server = try Self.spawn(
+            "/usr/bin/Xvfb",
+            [display, "-screen", "0", "\(Self.screen.width)x\(Self.screen.height)x24", "-nolisten", "tcp"],
+            environment: ProcessInfo.processInfo.environment)
         try Self.wait("the X server to start") {
             FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(chosen)")
         }
@@ -55,14 +53,32 @@ package final class XtermDisplay {
         Self.kill(server)
     }
 
-    /// Kills `process` and reaps it with waitpid: Foundation's waitUntilExit can miss the exit of
-    /// a child that leaves children of its own, and wait for ever.
-    private static func kill(_ process: Process) {
-        let pid = process.processIdentifier
+    /// Kills `pid` and reaps it.
+    private static func kill(_ pid: pid_t) {
         guard pid > 0 else { return }
         _ = Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)  // ECHILD when Foundation reaped it first: either way, it is gone.
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    }
+
+    /// Starts `program` with `arguments` and `environment`, its output and errors to /dev/null.
+    private static func spawn(_ program: String, _ arguments: [String], environment: [String: String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, program, &actions, nil, argv, envp)
+        guard status == 0 else { throw XtermError("\(program) could not start: \(String(cString: strerror(status)))") }
+        return pid
     }
 
     /// Kills the xterms opened.
@@ -79,19 +95,15 @@ package final class XtermDisplay {
     package func run(script: String, finished: URL, columns: Int = 100, rows: Int = 40) throws {
         closeTerminals()
         try? FileManager.default.removeItem(at: finished)  // Not there yet, the first time.
-        let terminal = Process()
-        terminal.executableURL = URL(fileURLWithPath: "/usr/bin/xterm")
-        terminal.arguments = [
-            "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry", "\(columns)x\(rows)+0+0",
-            "-e", "/bin/bash", "-c", script + "\ntouch '\(finished.path)'\nread -r _",
-        ]
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
-        terminal.environment = environment
-        terminal.standardOutput = FileHandle.nullDevice
-        terminal.standardError = FileHandle.nullDevice
-        try terminal.run()
-        terminals.append(terminal)
+        terminals.append(
+            try Self.spawn(
+                "/usr/bin/xterm",
+                [
+                    "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry", "\(columns)x\(rows)+0+0",
+                    "-e", "/bin/bash", "-c", script + "\ntouch '\(finished.path)'\nread -r _",
+                ], environment: environment))
         try Self.wait("the terminal to run its script", seconds: 60) {
             FileManager.default.fileExists(atPath: finished.path)
         }

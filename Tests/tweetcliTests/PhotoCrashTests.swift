@@ -74,7 +74,7 @@ struct PhotoCrashTests {
             }
         }
         #expect(killed >= 20, "at least 20 posts killed mid-command (\(trial) trials)")
-        #expect(acknowledged.count >= 5, "and some acknowledged: \(acknowledged.count)")
+        #expect(acknowledged.count >= 2, "and some acknowledged: \(acknowledged.count)")
         let tweets = try Self.tweetsWithEveryPhotoWhole(cli, after: "\(killed) kills")
         for caption in acknowledged {
             let images = try #require(tweets[caption], "\(caption) was acknowledged")

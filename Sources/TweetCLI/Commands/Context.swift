@@ -269,7 +269,8 @@ final class Context {
     /// `small`: the 4 × 2 cells of an explore row, instead of a header's, always in blocks, as a
     /// picture in pixels cannot share its line with the name.
     func avatarLines(for user: User, small: Bool = false) async -> [String] {
-        guard drawsPhotos else { return [] }
+        // Blocks are their colours: without colour (a pipe told to draw pixels), no small picture.
+        guard drawsPhotos, !small || color else { return [] }
         let mode = small ? Mosaic.Mode.blocks(mosaicColors) : pictureMode
         let cache = MosaicCache(environment: environment)
         // Kept by the picture's address, or by the uid for an identicon (when it is one a file
@@ -317,35 +318,50 @@ final class Context {
         guard drawsPhotos else { return }
         // Each group of thumbnails drawn as one: a tweet's photos side by side, a row of the grid,
         // or one photo.
-        var groups: [[String]] = []
+        var groups: [(addresses: [String], photos: Int)] = []
         let sideBySide = drawsSideBySide
         if photoGrid {
-            let firsts = tweets.compactMap { $0.images?.first?.thumbnail }
-            guard !firsts.isEmpty else { return }
+            let firsts = tweets.map { $0.images?.first?.thumbnail }
+            guard firsts.contains(where: { $0 != nil }) else { return }
             if pictureMode.drawsPixels {
-                groups = stride(from: 0, to: firsts.count, by: 3).map { Array(firsts[$0..<min($0 + 3, firsts.count)]) }
+                // A row of the grid as the grid splits them (by tweets); a row with a photo
+                // without a thumbnail is not drawn as one picture, so its labels stay in line.
+                groups = stride(from: 0, to: firsts.count, by: 3).compactMap { start in
+                    let row = firsts[start..<min(start + 3, firsts.count)]
+                    return row.allSatisfy { $0 != nil } ? (row.compactMap { $0 }, 1) : nil
+                }
             } else {
-                groups = firsts.map { [$0] }
+                groups = firsts.compactMap { $0.map { ([$0], 1) } }
             }
         } else {
             for tweet in tweets {
                 var shown = [tweet]
                 if case .tweet(let quoted)? = tweet.quoted { shown.append(quoted) }
                 for item in shown {
-                    let thumbnails = (item.images ?? []).prefix(4).compactMap(\.thumbnail)
-                    if sideBySide { groups.append(thumbnails) } else { groups += thumbnails.map { [$0] } }
+                    let images = item.images ?? []
+                    let thumbnails = images.prefix(4).compactMap(\.thumbnail)
+                    // Keyed by how many photos the tweet has, as the renderer looks them up: one
+                    // without a thumbnail (a CMYK JPEG) still takes its place beside the others.
+                    if sideBySide {
+                        groups.append((thumbnails, images.count))
+                    } else {
+                        groups += thumbnails.map { ([$0], 1) }
+                    }
                 }
             }
         }
-        guard groups.contains(where: { !$0.isEmpty }) else { return }
+        guard groups.contains(where: { !$0.addresses.isEmpty }) else { return }
         let mode = pictureMode
         let store = try services().store
         let cache = MosaicCache(environment: environment)
         let cell = Graphics.cellSize()
-        for group in groups where !group.isEmpty {
+        for (group, photos) in groups where !group.isEmpty {
             var (columns, rows) = mosaicCells
             let count = group.count
-            if count > 1, !photoGrid { (columns, rows) = (max(6, (columns - 2 * (count - 1)) / count), 8) }
+            // Side by side, each is narrower: in pixels the pictures drawn as one, in blocks the
+            // tweet's photos, as the renderer lays them out.
+            let across = mode.drawsPixels ? count : min(photos, 4)
+            if across > 1, !photoGrid { (columns, rows) = (max(6, (columns - 2 * (across - 1)) / across), 8) }
             if mode.drawsPixels {
                 guard count > 1 else {
                     guard mosaics[TweetRenderer.mosaicKey(group[0], photos: 1)] == nil,
@@ -363,7 +379,7 @@ final class Context {
             }
             // In blocks, each thumbnail is drawn on its own, and the rows are laid side by side.
             for address in group {
-                let key = TweetRenderer.mosaicKey(address, photos: photoGrid ? 1 : count)
+                let key = TweetRenderer.mosaicKey(address, photos: photoGrid ? 1 : photos)
                 guard mosaics[key] == nil else { continue }
                 if let kept = cache.lines(address, columns: columns, rows: rows, mode: mode) {
                     mosaics[key] = kept

@@ -26,7 +26,8 @@ enum Graphics {
     /// Whether the terminal says it draws sixels: its answer to Primary Device Attributes
     /// (`ESC [ c`) lists 4. Asked on `/dev/tty` in raw mode, waiting at most `timeout` milliseconds;
     /// `false` when there is no terminal to ask, this process is not in its foreground (changing
-    /// its mode would stop the process), or no answer comes.
+    /// its mode would stop the process), or no answer comes. Keys typed while it waits are read
+    /// with the answer and dropped, as chafa's query does.
     static func terminalDrawsSixels(timeout: Int32 = 150) -> Bool {
         guard let attributes = deviceAttributes(timeout: timeout) else { return false }
         return attributes.contains(4)
@@ -42,7 +43,10 @@ enum Graphics {
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return nil }
         var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        // No line editing, no echo of the answer, and no signal from a key typed meanwhile
+        // (Ctrl-C would end the process with the terminal left like this): those keys are read
+        // and let go instead.
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         guard tcsetattr(fd, TCSANOW, &raw) == 0 else { return nil }
         defer { tcsetattr(fd, TCSANOW, &saved) }
         let query: [UInt8] = [0x1B, 0x5B, 0x63]
@@ -52,14 +56,25 @@ enum Graphics {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
         let end = Int64(deadline.tv_sec) * 1000 + Int64(deadline.tv_nsec) / 1_000_000 + Int64(timeout)
+        // No answer in time: a late one is waited for a little longer and dropped, so that it does
+        // not reach the shell as typed text.
+        func giveUp() -> [Int]? {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) > 0 { usleep(20_000) }
+            tcflush(fd, TCIFLUSH)
+            return nil
+        }
         while answer.count < 256 {
             var now = timespec()
             clock_gettime(CLOCK_MONOTONIC, &now)
             let left = end - (Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
-            guard left > 0 else { return nil }
+            guard left > 0 else { return giveUp() }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(left)) > 0 else { return nil }
+            let ready = poll(&poller, 1, Int32(left))
+            if ready < 0, errno == EINTR { continue }  // A resize, say: the wait goes on.
+            guard ready > 0 else { return giveUp() }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
             answer += buffer.prefix(count)
             if let parsed = parseDeviceAttributes(answer) { return parsed }
@@ -83,12 +98,15 @@ enum Graphics {
     }
 
     /// The size in pixels of one of the terminal's cells, from the window size the kernel keeps
-    /// for it; xterm's default when the terminal does not fill that in.
+    /// for it; xterm's default when the terminal does not fill that in, or gives a size no font
+    /// has (a picture's memory follows it).
     static func cellSize() -> (width: Int, height: Int) {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0,
             size.ws_xpixel >= size.ws_col, size.ws_ypixel >= size.ws_row
         else { return Mosaic.standardCell }
-        return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+        let cell = (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+        guard (2...64).contains(cell.0), (4...128).contains(cell.1) else { return Mosaic.standardCell }
+        return cell
     }
 }

@@ -141,7 +141,10 @@ package struct StoreAudit: Sendable {
             case .photo(let address, _, let damaged):
                 // A damaged photo is set aside, so that nothing draws its bytes and a post or a
                 // restore of the right ones writes it anew; it is still missing until one does.
-                if damaged, try await store.setBlobAside(address) {
+                // Read again first: an import --merge may have mended it since the check.
+                if damaged, let bytes = try await store.getBlob(address), try ImageIntake.sha256(bytes) != address,
+                    try await store.setBlobAside(address)
+                {
                     report.repaired.append("set the damaged photo \(address) aside")
                 }
                 report.unrepaired.append(

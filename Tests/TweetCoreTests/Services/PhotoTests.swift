@@ -181,9 +181,14 @@ struct PhotoTests {
         #expect(problems.contains(.photo(address: first.image.sha256, reason: "is named but missing")))
         #expect(
             problems.contains(
-                .photo(address: second.image.sha256, reason: "is damaged: its bytes are not what its address says")))
+                .photo(
+                    address: second.image.sha256, reason: "is damaged: its bytes are not what its address says",
+                    damaged: true)))
         let repair = try await StoreAudit(store: services.store).repair()
         #expect(repair.unrepaired.count == 2 && repair.unrepaired.allSatisfy { $0.contains("import --merge") })
+        // The damaged one is set aside: no longer read as the photo.
+        #expect(repair.repaired == ["set the damaged photo \(second.image.sha256) aside"])
+        #expect(try await services.store.getBlob(second.image.sha256) == nil)
         // Putting the photos again (as a merge of a backup does) mends both, a flipped byte too.
         for photo in [first, second] {
             try await services.store.putBlob(photo.image.bytes, address: photo.image.sha256)
