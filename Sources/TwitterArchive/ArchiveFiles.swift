@@ -81,6 +81,26 @@ struct ArchiveFiles {
         }
     }
 
+    /// The names of the files in `data/FOLDER/` (`tweets_media`, `profile_media`), as
+    /// `data/FOLDER/NAME`, sorted; none when there is no such folder.
+    func files(in subfolder: String) -> [String] {
+        switch source {
+        case .zip(let zip, let prefix):
+            let start = prefix + "data/" + subfolder + "/"
+            return zip.names.compactMap { name in
+                guard name.hasPrefix(start), name.count > start.count else { return nil }
+                let inner = name.dropFirst(start.count)
+                return inner.contains("/") ? nil : "data/" + subfolder + "/" + inner
+            }.sorted()
+        case .folder(let folder):
+            // A folder that cannot be listed has no photos to bring: the tweets still come.
+            let listed =
+                (try? FileManager.default.contentsOfDirectory(
+                    atPath: folder.appendingPathComponent(subfolder).path)) ?? []
+            return listed.filter { !$0.hasPrefix(".") }.sorted().map { "data/" + subfolder + "/" + $0 }
+        }
+    }
+
     /// Hands the contents of `name` (one of ``names``) to `body` a piece at a time.
     /// - Throws: ``ArchiveError/unreadable(_:reason:)``, or what `body` throws.
     func read(_ name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {

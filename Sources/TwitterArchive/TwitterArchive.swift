@@ -19,6 +19,16 @@ public struct TwitterArchive: Sendable {
         public var bio: String?
         public var website: String?
         public var location: String?
+        /// The last part of the avatar's address (`avatarMediaUrl`), which its file in
+        /// `profile_media/` ends with.
+        public var avatarFile: String?
+
+        public init(bio: String? = nil, website: String? = nil, location: String? = nil, avatarFile: String? = nil) {
+            self.bio = bio
+            self.website = website
+            self.location = location
+            self.avatarFile = avatarFile
+        }
     }
 
     /// One tweet as tweetcli will store it: HTML entities undone, t.co links expanded.
@@ -123,9 +133,10 @@ public struct TwitterArchive: Sendable {
             try ArchiveScript.read(name, in: files) { index, value in
                 let fields = try wrapped(value, "profile", file: name, index: index)
                 let description = fields["description"]?.objectValue ?? [:]
+                let avatar = fields["avatarMediaUrl"]?.stringValue?.split(separator: "/").last.map(String.init)
                 archive.profile = Profile(
                     bio: description["bio"]?.stringValue, website: description["website"]?.stringValue,
-                    location: description["location"]?.stringValue)
+                    location: description["location"]?.stringValue, avatarFile: avatar)
             }
         }
         archive.path = path
@@ -179,6 +190,58 @@ public struct TwitterArchive: Sendable {
         archive.summaries.removeLast(archive.summaries.count - kept)
         return archive
     }
+
+    /// The most bytes of a photo file read: one byte more than a photo may have, so that a larger
+    /// one is known to be larger without reading it all.
+    public static let maximumPhotoBytes = 5 * 1024 * 1024 + 1
+
+    /// The archive's photos, read one at a time.
+    public func photos() throws -> Photos { Photos(files: try ArchiveFiles(path: path)) }
+
+    /// The files of `tweets_media/`, named `<tweet ID>-<name>`, and their bytes.
+    public struct Photos {
+        let files: ArchiveFiles
+
+        /// Each file's tweet and name, in name order; files named otherwise are passed over.
+        public var names: [(twitterID: UInt64, name: String)] {
+            files.files(in: "tweets_media").compactMap { path in
+                let file = path.dropFirst("data/tweets_media/".count)
+                guard let dash = file.firstIndex(of: "-"), let id = UInt64(file[..<dash]) else { return nil }
+                return (id, String(file))
+            }
+        }
+
+        /// The bytes of the file `name`, at most ``TwitterArchive/maximumPhotoBytes`` (a larger one
+        /// comes cut, and its check refuses it).
+        public func bytes(of name: String) throws -> [UInt8] {
+            try TwitterArchive.bytes(of: "data/tweets_media/" + name, in: files)
+        }
+    }
+
+    /// The bytes of the profile's avatar in `profile_media/` (at most ``maximumPhotoBytes``), if
+    /// the profile names one and it is there.
+    public func avatarPhoto() throws -> [UInt8]? {
+        guard let avatar = profile?.avatarFile, !avatar.isEmpty else { return nil }
+        let files = try ArchiveFiles(path: path)
+        guard let name = files.files(in: "profile_media").first(where: { $0.hasSuffix("-" + avatar) }) else {
+            return nil
+        }
+        return try Self.bytes(of: name, in: files)
+    }
+
+    private static func bytes(of name: String, in files: ArchiveFiles) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        do {
+            try files.read(name) { piece in
+                bytes += piece.prefix(maximumPhotoBytes - bytes.count)
+                if bytes.count >= maximumPhotoBytes { throw PhotoTooLarge() }
+            }
+        } catch is PhotoTooLarge {}
+        return bytes
+    }
+
+    /// Stops reading a photo once it is larger than any may be.
+    private struct PhotoTooLarge: Error {}
 
     /// Reads the archive's tweets again, in file order, and hands each to `body` with the
     /// position of its ``summaries`` entry and its ``ArchivedTweet/storedCaption``; of a Twitter

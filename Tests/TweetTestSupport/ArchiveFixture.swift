@@ -41,6 +41,10 @@ package struct ArchiveFixture {
     package var newNames = true
     /// How many files the tweets are split over.
     package var parts = 1
+    /// Files of `data/tweets_media/`, named `<tweet ID>-<name>` as Twitter names them.
+    package var media: [(name: String, bytes: Data)] = []
+    /// The profile's picture: its file in `data/profile_media/`, which `profile.js` names.
+    package var avatar: (name: String, bytes: Data)?
 
     package init() {}
 
@@ -102,9 +106,19 @@ package struct ArchiveFixture {
         ]
         if let email { account["email"] = email }
         try add("account", "account.js", global: "YTD.account.part0", [["account": account]])
-        try add(
-            "profile", "profile.js", global: "YTD.profile.part0",
-            [["profile": ["description": ["bio": bio, "website": website, "location": location]]]])
+        var profile: [String: Any] = ["description": ["bio": bio, "website": website, "location": location]]
+        if let avatar {
+            profile["avatarMediaUrl"] = "https://pbs.twimg.com/profile_images/1/" + avatar.name
+            let folder = data.appendingPathComponent("profile_media")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try avatar.bytes.write(to: folder.appendingPathComponent("42-" + avatar.name))
+        }
+        try add("profile", "profile.js", global: "YTD.profile.part0", [["profile": profile]])
+        if !media.isEmpty {
+            let folder = data.appendingPathComponent("tweets_media")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, bytes) in media { try bytes.write(to: folder.appendingPathComponent(name)) }
+        }
         let items: [Any] = tweets.map { tweet in
             var fields: [String: Any] = [
                 "id_str": String(tweet.id), "id": String(tweet.id), "full_text": Self.escaped(tweet.text),

@@ -187,3 +187,57 @@ struct ArchiveImportEndToEndTests {
         #expect((profile["stats"] as? [String: Any])?["tweets"] as? Int == 60)
     }
 }
+
+/// An archive's photos and picture: `tweets_media/` files kept with their tweets (checked and
+/// stripped as `post --image` does), a video's file counted and left, and the profile's avatar
+/// made the account's picture.
+struct ArchivePhotoImportTests {
+    @Test(arguments: [false, true])
+    func theArchivesPhotosAndAvatarComeAlong(zipped: Bool) throws {
+        let cli = try CLIRunner()
+        var fixture = ArchiveFixture()
+        fixture.tweets = ArchiveFixture.tweets(3)
+        let withPhoto = fixture.tweets[1].id
+        fixture.media = [
+            ("\(withPhoto)-AbCdEf.jpg", Data(TestImages.withGPS(try TestImages.jpeg(64, 48)))),
+            ("\(withPhoto)-GhIjKl.png", Data(try TestImages.png(40, 30))),
+            ("\(fixture.tweets[2].id)-video.mp4", Data("not a photo".utf8)),
+            ("notes.txt", Data("named otherwise".utf8)),
+        ]
+        fixture.avatar = ("face_400x400.png", Data(try TestImages.png(300, 200)))
+        let folder = cli.home.appendingPathComponent("archive")
+        try fixture.write(to: folder)
+        var path = folder.path
+        if zipped {
+            let zip = cli.home.appendingPathComponent("archive.zip")
+            try ArchiveFixture.zip(folder, to: zip)
+            path = zip.path
+        }
+        let imported = try cli.run(["import", "--twitter-archive", path, "--password-stdin"], stdin: "correct horse\n")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("; 2 photos with them; 1 file of tweets_media not kept"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("the profile's bio, website, location, picture filled"), "\(imported.stdout)")
+        let feed = try jsonArray(try cli.run(["feed", "--json"]).stdout)
+        let photographed = try #require(feed.first { ($0["images"] as? [[String: Any]])?.isEmpty == false })
+        let images = try #require(photographed["images"] as? [[String: Any]])
+        #expect(images.map { $0["type"] as? String } == ["image/jpeg", "image/png"])
+        #expect(feed.filter { $0["images"] != nil }.count == 1)
+        let profile = try json(try cli.run(["profile", "--json"]).stdout)
+        #expect(((profile["user"] as? [String: Any])?["avatar"] as? String)?.count == 64)
+        // Kept without the GPS position, whole, and carried by a backup.
+        #expect(try cli.run(["doctor"]).status == 0)
+        let blobs = cli.store.appendingPathComponent("blobs")
+        let kept = try FileManager.default.subpathsOfDirectory(atPath: blobs.path).filter { $0.count > 3 }
+        #expect(kept.count >= 4, "two photos, their thumbnails, and the picture")
+        for file in kept {
+            let bytes = try Data(contentsOf: blobs.appendingPathComponent(file))
+            #expect(bytes.range(of: Data("Exif".utf8)) == nil, "no GPS position kept")
+        }
+        let backup = try cli.run(["export"]).stdout
+        #expect(backup.split(separator: "\n").filter { $0.hasPrefix("{\"blob\":") }.count == kept.count)
+        // Again: nothing twice, photos included.
+        let again = try cli.run(["import", "--twitter-archive", path])
+        #expect(again.status == 0 && again.stdout.contains("Imported 0 tweets"), "\(again.stdout)")
+        #expect(!again.stdout.contains("photos with them"))
+    }
+}

@@ -179,6 +179,10 @@ struct ImportCommand: Command {
         text += reasons.isEmpty ? "; skipped none" : "; skipped \(skipped.total): " + reasons.joined(separator: ", ")
         if report.overLimit > 0 { text += "; \(report.overLimit) longer than 280 characters, kept whole" }
         if report.cleaned > 0 { text += "; control characters replaced in \(report.cleaned)" }
+        if report.photos > 0 { text += "; \(count(report.photos, "photo", "photos")) with them" }
+        if report.photosRefused > 0 {
+            text += "; \(count(report.photosRefused, "file", "files")) of tweets_media not kept (videos, or not photos)"
+        }
         if report.following + report.followers > 0 {
             text +=
                 "; \(report.following) following and \(report.followers) followers not imported (the archive names them by ID only)"

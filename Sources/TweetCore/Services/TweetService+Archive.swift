@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import TweetImages
 import TweetStore
 import TweetSystem
 import TwitterArchive
@@ -21,6 +22,10 @@ public struct ArchiveImportReport: Codable, Equatable, Sendable {
     /// Accounts followed and followers, which the archive names by ID only: counted, not imported.
     public var following = 0
     public var followers = 0
+    /// Photos from `tweets_media/` kept with their tweets, and files there that are not photos
+    /// tweetcli keeps (a video, a file over 5 MB, a damaged one).
+    public var photos = 0
+    public var photosRefused = 0
     /// The profile fields filled from the archive; those already set here, which differ from the
     /// archive's and were kept; and those it had that tweetcli refused, with why.
     public var profile: [String] = []
@@ -81,15 +86,53 @@ extension TweetService {
         _ archive: TwitterArchive, progress: @escaping @Sendable (_ done: Int, _ of: Int) -> Void = { _, _ in }
     ) async throws -> ArchiveImportReport {
         let me = try await auth.requireUid()
+        // The photos first, each kept before any tweet names it, once however often the tweets'
+        // write is tried again.
+        let photos = try await ArchivePhotos.keep(archive, in: store)
         var attempt = 1
         while true {
             do {
-                return try await ArchiveImport.run(archive, as: me, store: store, progress: progress)
+                return try await ArchiveImport.run(archive, as: me, store: store, photos: photos, progress: progress)
             } catch ArchiveImport.Conflict.storeChanged {
                 guard attempt < Self.archiveAttempts else { throw ArchiveError.storeKeptChanging }
                 attempt += 1
             }
         }
+    }
+}
+
+/// The photos of an archive's `tweets_media/`, each checked as `post --image` checks one and kept
+/// (with its thumbnail) before any tweet names it: at most 4 for a tweet, in the files' order.
+/// A file that is not a photo tweetcli keeps (a video's, one over 5 MB, a damaged one) is counted,
+/// not kept; the tweet comes without it.
+struct ArchivePhotos: Sendable {
+    var images: [UInt64: [TweetImage]] = [:]
+    var refused = 0
+
+    static func keep(_ archive: TwitterArchive, in store: any DocumentStore) async throws -> ArchivePhotos {
+        var photos = ArchivePhotos()
+        let files = try archive.photos()
+        // One photo's bytes in memory at a time.
+        for (id, name) in files.names {
+            guard photos.images[id, default: []].count < TweetImage.maximumPerTweet else { continue }
+            let bytes = try files.bytes(of: name)
+            let image: CheckedImage
+            do throws(ImageError) {
+                image = try ImageIntake.check(bytes, file: name)
+            } catch {
+                // Without the image libraries no photo can be kept: that is the build's problem,
+                // and the import says so rather than dropping every photo.
+                if case .libraryMissing = error { throw error }
+                photos.refused += 1
+                continue
+            }
+            try await store.putBlob(image.bytes, address: image.sha256)
+            if let thumbnail = image.thumbnail, let address = image.thumbnailSHA256 {
+                try await store.putBlob(thumbnail, address: address)
+            }
+            photos.images[id, default: []].append(TweetImage(image, alt: nil))
+        }
+        return photos
     }
 }
 
@@ -131,6 +174,8 @@ private struct ArchiveImport: Sendable {
     /// Replies (by summary) to tweets outside the import that are in the store: the tweet and its author.
     var answered: [Int: (id: String, owner: String?)] = [:]
     var report = ArchiveImportReport()
+    /// The photos kept for each Twitter ID (``ArchivePhotos``).
+    var photos: [UInt64: [TweetImage]] = [:]
     let plan: Shared<CommitPlan>
     /// Reads of the store a batch at a time.
     static let batch = 2048
@@ -191,7 +236,7 @@ private struct ArchiveImport: Sendable {
 
     /// One try: reads, then the bulk write.
     static func run(
-        _ archive: TwitterArchive, as me: String, store: any DocumentStore,
+        _ archive: TwitterArchive, as me: String, store: any DocumentStore, photos: ArchivePhotos,
         progress: @escaping @Sendable (_ done: Int, _ of: Int) -> Void
     ) async throws -> ArchiveImportReport {
         let plan = Shared(CommitPlan())
@@ -201,8 +246,10 @@ private struct ArchiveImport: Sendable {
             // Every read the writes rely on comes after the bulk write has noted the store's
             // version, so that its commit knows whether any of them may be out of date.
             var writer = ArchiveImport(store: store, archive: archive, me: me, plan: plan)
+            writer.photos = photos.images
             writer.report.following = archive.following
             writer.report.followers = archive.followers
+            writer.report.photosRefused = photos.refused
             let isProtected = try await store.getDocument(UserService.userPath(me))?.data["protected"] == .bool(true)
             try await writer.findTweetsThere()
             try await writer.findReplies()
@@ -375,6 +422,10 @@ private struct ArchiveImport: Sendable {
             var fields = record.fields
             if let owner { fields["replyToUid"] = .string(owner) }
             if isProtected { fields["untrended"] = .bool(true) }
+            if let images = photos[tweet.twitterID] {
+                fields["images"] = .array(images.map { .object($0.fields) })
+                report.photos += images.count
+            }
             try bulk.setData(fields, at: tweets.document(id))
             for term in SearchTerms.terms(caption: caption, entities: entities) {
                 try bulk.addRecord(key: IndexRecord.posting(term: term, id: id), value: [])

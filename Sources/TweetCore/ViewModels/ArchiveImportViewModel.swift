@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Observation
+import TweetImages
 import TweetStore
 import TweetSystem
 import TwitterArchive
@@ -100,6 +101,20 @@ public final class ArchiveImportViewModel: ErrorRecording {
                 refused[name] = error.sentence
             } catch let error as TextError {
                 refused[name] = error.sentence
+            }
+        }
+        // The archive's avatar, where the account has no picture of its own yet: checked and
+        // cut square as edit-profile --avatar does. One that is not a photo is left out, and said.
+        if current?.avatar == nil, let bytes = try archive.avatarPhoto() {
+            do {
+                let image = try ImageIntake.check(bytes, file: "the archive's avatar")
+                if let square = try Avatar.square(of: image) {
+                    _ = try await services.users.setAvatar(png: square.bytes, address: square.sha256)
+                    filled.append("picture")
+                }
+            } catch let error as ImageError {
+                if case .libraryMissing = error { throw error }
+                refused["picture"] = error.sentence
             }
         }
         var report = try await services.tweets.importArchive(archive, progress: progress)
