@@ -367,3 +367,62 @@ struct PhotoRepairTests {
         #expect(try Data(contentsOf: blob) != bytes)
     }
 }
+
+/// A picture named by address: the identicon while `tweetcli-fetch` brings it in the background,
+/// then the picture itself, checked and cut square; one that is not a picture is refused and the
+/// identicon stays.
+@Suite(.enabled(if: ScriptedServer.python != nil))
+struct URLAvatarTests {
+    static let server = """
+        import http.server
+        class Quiet(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *arguments): pass
+        http.server.ThreadingHTTPServer(('127.0.0.1', PORT), Quiet).serve_forever()
+        """
+
+    @Test func aPictureNamedByAddressIsFetchedCheckedAndDrawnTheNextTime() throws {
+        let cli = try CLIRunner()
+        try cli.register("ada", fullname: "Ada")
+        let site = cli.home.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        let blue = [UInt8](repeating: 0, count: 300 * 200 * 3).enumerated().map { $0.offset % 3 == 2 ? UInt8(255) : 0 }
+        try Data(try TestImages.png(pixels: blue, 300, 200)).write(to: site.appendingPathComponent("face.png"))
+        try Data("not a picture".utf8).write(to: site.appendingPathComponent("notes.png"))
+        let server = try ScriptedServer(Self.server, in: site)
+        let cache = cli.home.appendingPathComponent(".cache/tweetcli/avatars")
+        func files(_ suffix: String) -> [String] {
+            // None yet: the folder is made by the first fetch.
+            ((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).filter { $0.hasSuffix(suffix) }
+        }
+        func header() throws -> String {
+            let result = try cli.run(["profile", "--tab", "replies", "--images", "blocks", "--color", "always"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        func waitFor(_ suffix: String) {
+            for _ in 0..<100 where files(suffix).isEmpty { usleep(100_000) }
+        }
+        let blueCode = "5;21m"
+
+        let address = "http://127.0.0.1:\(server.port)/face.png"
+        #expect(try cli.run(["edit-profile", "--avatar", address]).status == 0)
+        // The first view: the identicon (no picture kept yet), and the fetch started.
+        _ = try header()
+        #expect(files(".png").isEmpty)
+        waitFor(".fetched")
+        #expect(files(".fetched").count == 1, "fetched in the background")
+        // The next: the picture, checked and kept square; the raw download gone.
+        #expect(try header().contains(blueCode))
+        #expect(files(".png").count == 1 && files(".fetched").isEmpty)
+        let kept = try Data(contentsOf: cache.appendingPathComponent(files(".png")[0]))
+        #expect(kept.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+
+        // Not a picture: refused once it came, and the identicon stays.
+        #expect(try cli.run(["edit-profile", "--avatar", "http://127.0.0.1:\(server.port)/notes.png"]).status == 0)
+        _ = try header()
+        waitFor(".fetched")
+        let refused = try header()
+        #expect(files(".refused").count == 1 && files(".png").count == 1, "\(files(""))")
+        #expect(refused.contains("Ada"))
+    }
+}

@@ -275,8 +275,14 @@ final class Context {
         let cache = MosaicCache(environment: environment)
         // Kept by the picture's address, or by the uid for an identicon (when it is one a file
         // can be named by: the store is not trusted).
-        let key = user.avatar ?? "identicon-" + user.id
-        let (columns, rows) = small ? (4, 2) : user.avatar == nil ? (10, 5) : (16, 8)
+        // A picture named by address: kept by this device once fetched and checked, keyed by it.
+        let fetched =
+            user.avatar == nil
+            ? user.profileImageUrl.flatMap {
+                AvatarCache(environment: environment).png(for: $0, fetching: !small)
+            } : nil
+        let key = user.avatar ?? fetched.flatMap { try? "fetched-" + ImageIntake.sha256($0) } ?? "identicon-" + user.id
+        let (columns, rows) = small ? (4, 2) : user.avatar == nil && fetched == nil ? (10, 5) : (16, 8)
         let cacheable =
             key.utf8.count <= 80
             && key.utf8.allSatisfy {
@@ -291,6 +297,11 @@ final class Context {
             guard let png = try? await services().store.getBlob(avatar),
                 let drawn = try? Mosaic.lines(png: png, columns: columns, rows: rows, mode: mode, cell: cell)
             else { return [] }
+            lines = drawn
+        } else if let fetched,
+            // As above; a cached file that is no picture of ours is not drawn either.
+            let drawn = try? Mosaic.lines(png: fetched, columns: columns, rows: rows, mode: mode, cell: cell)
+        {
             lines = drawn
         } else {
             // As above: no libchafa, no picture.

@@ -1,0 +1,110 @@
+import FoundationEssentials
+import TweetCore
+import TweetImages
+import TweetSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Pictures named by address (`edit-profile --avatar https://…`), fetched by `tweetcli-fetch` in
+/// the background into `$XDG_CACHE_HOME/tweetcli/avatars`: the first view shows the identicon
+/// while the picture comes; the next checks what came as `edit-profile --avatar FILE` checks a
+/// photo, cuts it square, and keeps that PNG, drawn from then on. What came from the network is
+/// never drawn before it is checked, and a file someone put in the cache is decoded as untrusted.
+struct AvatarCache {
+    let directory: String
+    /// The fetcher program; `nil` finds it beside the running tweetcli.
+    let helper: String?
+
+    /// A fetch not finished within this many seconds is started again; a refused picture is
+    /// fetched again after a day.
+    static let retrySeconds = 3600
+    static let refusedSeconds = 86_400
+
+    init(environment: [String: String]) {
+        directory = PathName.join(AppPaths.cacheDirectory(environment: environment), "avatars")
+        helper = environment["TWEETCLI_FETCH"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The square PNG kept for `url`, if it has come; else `nil`, having started its fetch when
+    /// `fetching` and none is under way.
+    func png(for url: String, fetching: Bool) -> [UInt8]? {
+        guard url.hasPrefix("https://") || url.hasPrefix("http://"), url.utf8.count <= 2048,
+            // Without libcrypto the picture cannot be named: the identicon stays.
+            let key = try? ImageIntake.sha256(Array(url.utf8))
+        else { return nil }
+        let base = PathName.join(directory, key)
+        // A cache that cannot be read is no cache.
+        if let kept = (try? FileIO.readFile(base + ".png")) ?? nil { return kept }
+        if let fetched = (try? FileIO.readFile(base + ".fetched")) ?? nil {
+            unlink(base + ".fetched")
+            // Checked as a photo is; one that is not is refused, and fetched again a day later.
+            guard let image = try? ImageIntake.check(fetched, file: url), let square = try? Avatar.square(of: image)
+            else {
+                touch(base + ".refused")
+                return nil
+            }
+            keep(square.bytes, at: base + ".png")
+            return square.bytes
+        }
+        guard fetching, age(base + ".refused").map({ $0 > Self.refusedSeconds }) ?? true,
+            age(base + ".started").map({ $0 > Self.retrySeconds }) ?? true
+        else { return nil }
+        touch(base + ".started")
+        start(url, to: base + ".fetched")
+        return nil
+    }
+
+    /// Starts `tweetcli-fetch URL DESTINATION` in a session of its own, waited for by nobody: it
+    /// writes the file whole or not at all.
+    private func start(_ url: String, to destination: String) {
+        let program =
+            helper
+            ?? PathName.join(
+                URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path,
+                "tweetcli-fetch")
+        guard FileManager.default.isExecutableFile(atPath: program) else { return }
+        // A fetch that cannot start leaves the identicon; it is tried again after the wait.
+        _ = try? ChildProcess.spawn(
+            program, arguments: [program, url, destination, "10", String(ImageIntake.maximumBytes)],
+            options: .init(defaultSignals: [], newSession: true))
+    }
+
+    /// Seconds since `path` was last changed, or `nil` when it is not there.
+    private func age(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return time(nil) - info.st_mtim.tv_sec
+    }
+
+    /// Makes the cache folder (0700) and `path` in it, or makes `path`'s time now's.
+    private func touch(_ path: String) {
+        makeDirectory()
+        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
+        utimensat(AT_FDCWD, path, nil, 0)
+    }
+
+    /// Writes `bytes` whole to a file of this process's own, then renames it to `path`.
+    private func keep(_ bytes: [UInt8], at path: String) {
+        makeDirectory()
+        let temporary = path + ".\(getpid()).tmp"
+        let fd = FileIO.createExclusive(temporary)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        // A cache that cannot be written costs the next view a fetch, nothing more.
+        guard (try? FileIO.writeAll(fd, bytes, path: temporary)) != nil, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return
+        }
+    }
+
+    private func makeDirectory() {
+        if mkdir(directory, 0o700) != 0, errno == ENOENT {
+            // The cache's folders first; if they cannot be made, what is written next fails quietly.
+            try? FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+    }
+}
