@@ -66,7 +66,9 @@ public actor LocalDocumentStore: DocumentStore {
     private func writing<T>(_ body: (inout StorageEngine) throws -> T) throws -> T {
         let created = try engineForWriting()
         do {
-            return try body(&engine!)
+            let result = try body(&engine!)
+            committed()
+            return result
         } catch {
             if created { discardCreatedStore() }
             throw error
@@ -89,6 +91,12 @@ public actor LocalDocumentStore: DocumentStore {
     /// Whether this process created the store, and the blob files it has put in it since.
     private var createdHere = false
     private var blobsPutHere: [String] = []
+
+    /// A write committed: the store holds something now, and a later failure removes nothing.
+    private func committed() {
+        createdHere = false
+        blobsPutHere = []
+    }
 
     private func discardCreatedStore() {
         engine?.removeIfNothingCommitted(alsoRemoving: blobsPutHere)
@@ -405,6 +413,7 @@ public actor LocalDocumentStore: DocumentStore {
                 reader: LocalTransactionReader(store: self, number: number), time: time)
             let result = try await body(transaction)
             let wantsCompaction = try engine!.commitTransaction(transaction.writes, time: time)
+            committed()
             if wantsCompaction { startCompaction() }
             return result
         } catch {
@@ -471,6 +480,7 @@ public actor LocalDocumentStore: DocumentStore {
                 previous = entry.path
                 return entry
             }
+            committed()
             if wantsMerge { startCompaction() }
         } catch {
             if created { discardCreatedStore() }
@@ -554,6 +564,7 @@ public actor LocalDocumentStore: DocumentStore {
                 SegmentFormat.removeFiles(of: output, in: directory)
                 throw error
             }
+            committed()
             if wantsCompaction { startCompaction() }
             return result
         } catch {
