@@ -1,4 +1,5 @@
 import CImages
+import Synchronization
 import TweetSystem
 
 /// libchafa's canvas, loaded with `dlopen` the first time a command shows a photo. Its headers need
@@ -48,6 +49,11 @@ package struct LibChafa: @unchecked Sendable {
     let canvasPrint: @convention(c) (OpaquePointer?, OpaquePointer?) -> UnsafeMutableRawPointer?
     let canvasUnref: @convention(c) (OpaquePointer?) -> Void
     let stringFree: @convention(c) (UnsafeMutableRawPointer?, Int32) -> UnsafeMutablePointer<CChar>?
+
+    /// One drawing at a time in a process: libchafa's thread count and its default terminal
+    /// database (which a print without terminal information reads) are global, and not made to
+    /// be changed and first read from several threads at once.
+    static let lock = Mutex(())
 
     package static let shared = Result { () throws(DynamicLibrary.Missing) -> LibChafa in
         let library = try DynamicLibrary("libchafa.so.0", package: "libchafa0")
@@ -131,6 +137,14 @@ public enum Mosaic {
     /// protocol specifies it, or an error; after it, the cursor stands on the picture's last row.
     public static func lines(
         pixels: Pixels, columns: Int, rows: Int, mode: Mode, cell: (width: Int, height: Int) = standardCell
+    ) throws(ImageError) -> [String] {
+        try LibChafa.lock.withLock { _ throws(ImageError) -> [String] in
+            try drawn(pixels: pixels, columns: columns, rows: rows, mode: mode, cell: cell)
+        }
+    }
+
+    private static func drawn(
+        pixels: Pixels, columns: Int, rows: Int, mode: Mode, cell: (width: Int, height: Int)
     ) throws(ImageError) -> [String] {
         let library = try ImageIntake.loaded(LibChafa.shared)
         let aspect = mode.drawsPixels ? Double(cell.height) / Double(max(1, cell.width)) : 2

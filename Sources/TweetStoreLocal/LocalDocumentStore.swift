@@ -76,19 +76,18 @@ public actor LocalDocumentStore: DocumentStore {
     }
 
     /// Opens the engine for a write, creating the store when there is none and this use of it may.
-    /// - Returns: whether this process created the store (now, or for an earlier write, such as
-    ///   the photos a seed puts before its documents): a failure then removes it again, if nothing
-    ///   was committed to it.
+    /// - Returns: whether the store was created now.
     private func engineForWriting() throws -> Bool {
         unpin()
-        if try openEngine() { return createdHere }
+        if try openEngine() { return false }
         guard createIfMissing else { throw StoreError.noStore(path: directory) }
         engine = try makeEngine()
         createdHere = true
         return true
     }
 
-    /// Whether this process created the store, and the blob files it has put in it since.
+    /// Whether this process created the store and has committed nothing to it yet, and the blob
+    /// files it has put in it since: a bulk import that fails then removes them with the store.
     private var createdHere = false
     private var blobsPutHere: [String] = []
 
@@ -483,7 +482,8 @@ public actor LocalDocumentStore: DocumentStore {
             committed()
             if wantsMerge { startCompaction() }
         } catch {
-            if created { discardCreatedStore() }
+            // Also when this process created the store for the photos it put first (a seed).
+            if created || createdHere { discardCreatedStore() }
             throw error
         }
     }
@@ -568,7 +568,8 @@ public actor LocalDocumentStore: DocumentStore {
             if wantsCompaction { startCompaction() }
             return result
         } catch {
-            if created { discardCreatedStore() }
+            // Also when this process created the store for the photos it put first (an import).
+            if created || createdHere { discardCreatedStore() }
             throw error
         }
     }
