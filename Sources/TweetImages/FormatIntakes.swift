@@ -20,6 +20,9 @@ struct Intake {
 struct JPEGIntake {
     let bytes: [UInt8]
     let file: String
+    /// Whether the picture is decoded (for its check and a thumbnail), or only copied without
+    /// its markers: a first pass whose copy the second decodes.
+    var decodes = true
 
     func check() throws(ImageError) -> Intake {
         let library = try ImageIntake.loaded(TurboJPEG.shared)
@@ -52,15 +55,17 @@ struct JPEGIntake {
         let (scaledWidth, scaledHeight) = (scaled(fullWidth, divisor), scaled(fullHeight, divisor))
         let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
         let format = cmyk ? TJPF_CMYK : TJPF_RGB
-        var pixels = [UInt8](repeating: 0, count: scaledWidth * scaledHeight * (cmyk ? 4 : 3))
-        let decoded = bytes.withUnsafeBufferPointer { input in
-            pixels.withUnsafeMutableBufferPointer { output in
-                library.decompress2(
-                    decoder, input.baseAddress, UInt(input.count), output.baseAddress, Int32(scaledWidth), 0,
-                    Int32(scaledHeight), Int32(format.rawValue), flags)
+        var pixels = [UInt8](repeating: 0, count: decodes ? scaledWidth * scaledHeight * (cmyk ? 4 : 3) : 0)
+        if decodes {
+            let decoded = bytes.withUnsafeBufferPointer { input in
+                pixels.withUnsafeMutableBufferPointer { output in
+                    library.decompress2(
+                        decoder, input.baseAddress, UInt(input.count), output.baseAddress, Int32(scaledWidth), 0,
+                        Int32(scaledHeight), Int32(format.rawValue), flags)
+                }
             }
+            guard decoded == 0 else { throw damaged(library.error(decoder)) }
         }
-        guard decoded == 0 else { throw damaged(library.error(decoder)) }
         guard let transformer = library.initTransform() else {
             throw .libraryMissing(reason: "libturbojpeg could not make a transformer")
         }
@@ -75,7 +80,8 @@ struct JPEGIntake {
         }
         defer { library.free(output) }
         guard copied == 0, let output else { throw damaged(library.error(transformer)) }
-        let preview = cmyk ? nil : Pixels(width: scaledWidth, height: scaledHeight, channels: 3, bytes: pixels)
+        let preview =
+            cmyk || !decodes ? nil : Pixels(width: scaledWidth, height: scaledHeight, channels: 3, bytes: pixels)
         return Intake(
             width: Int(width), height: Int(height),
             kept: Array(UnsafeBufferPointer(start: output, count: Int(outputSize))), preview: preview)

@@ -113,7 +113,12 @@ public enum ImageIntake {
         // is taken back as it is: everything comes from a pass over the bytes kept, not over the
         // file's. An odd file takes a second pass to settle (a JPEG's stray bytes, a GIF's colour
         // table); one that has not settled after that is refused.
-        let first = try self.intake(format, bytes, file: file)
+        // A JPEG's first pass only copies it without its markers (the lossless transform): the
+        // second decodes that copy, so a photo is decoded once.
+        let first =
+            format == .jpeg
+            ? try JPEGIntake(bytes: bytes, file: file, decodes: false).check()
+            : try self.intake(format, bytes, file: file)
         var intake = try self.intake(format, first.kept, file: file)
         if intake.kept != first.kept {
             let third = try self.intake(format, intake.kept, file: file)
