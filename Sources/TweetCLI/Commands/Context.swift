@@ -281,7 +281,7 @@ final class Context {
             ? user.profileImageUrl.flatMap {
                 AvatarCache(environment: environment).png(for: $0, fetching: !small)
             } : nil
-        let key = user.avatar ?? fetched.flatMap { try? "fetched-" + ImageIntake.sha256($0) } ?? "identicon-" + user.id
+        let key = user.avatar ?? fetched.map { "fetched-" + $0.key } ?? "identicon-" + user.id
         let (columns, rows) = small ? (4, 2) : user.avatar == nil && fetched == nil ? (10, 5) : (16, 8)
         let cacheable =
             key.utf8.count <= 80
@@ -300,7 +300,7 @@ final class Context {
             lines = drawn
         } else if let fetched,
             // As above; a cached file that is no picture of ours is not drawn either.
-            let drawn = try? Mosaic.lines(png: fetched, columns: columns, rows: rows, mode: mode, cell: cell)
+            let drawn = try? Mosaic.lines(png: fetched.png, columns: columns, rows: rows, mode: mode, cell: cell)
         {
             lines = drawn
         } else {

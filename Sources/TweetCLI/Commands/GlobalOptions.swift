@@ -57,6 +57,14 @@ struct GlobalOptions: Equatable {
                 guard index < arguments.count else { throw UsageError("\(name) needs a value") }
                 return arguments[index]
             }
+            /// The option's value as one of `Choice`'s, or a usage error that lists them.
+            func parsed<Choice: RawRepresentable<String>>(_: Choice.Type, _ spelled: String) throws -> Choice {
+                let choice = try value()
+                guard let parsed = Choice(rawValue: choice) else {
+                    throw UsageError("\(name) must be \(spelled), not '\(choice)'")
+                }
+                return parsed
+            }
             func once() throws {
                 guard seen.insert(name).inserted else { throw UsageError("\(name) was given twice; give it once") }
             }
@@ -78,18 +86,10 @@ struct GlobalOptions: Equatable {
                 if name == "--json" { options.json = true } else { options.pager = false }
             case "--color":
                 try once()
-                let choice = try value()
-                guard let parsed = ColorChoice(rawValue: choice) else {
-                    throw UsageError("--color must be auto, always or never, not '\(choice)'")
-                }
-                options.color = parsed
+                options.color = try parsed(ColorChoice.self, "auto, always or never")
             case "--images":
                 try once()
-                let choice = try value()
-                guard let parsed = ImageChoice(rawValue: choice) else {
-                    throw UsageError("--images must be \(ImageChoice.spelled), not '\(choice)'")
-                }
-                options.images = parsed
+                options.images = try parsed(ImageChoice.self, ImageChoice.spelled)
             default:
                 rest.append(argument)
             }

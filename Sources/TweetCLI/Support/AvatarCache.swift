@@ -27,16 +27,16 @@ struct AvatarCache {
         helper = environment["TWEETCLI_FETCH"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The square PNG kept for `url`, if it has come; else `nil`, having started its fetch when
-    /// `fetching` and none is under way.
-    func png(for url: String, fetching: Bool) -> [UInt8]? {
+    /// The square PNG kept for `url`, if it has come, and the name it is kept by (the SHA-256 of
+    /// the address); else `nil`, having started its fetch when `fetching` and none is under way.
+    func png(for url: String, fetching: Bool) -> (key: String, png: [UInt8])? {
         guard url.hasPrefix("https://") || url.hasPrefix("http://"), url.utf8.count <= 2048,
             // Without libcrypto the picture cannot be named: the identicon stays.
             let key = try? ImageIntake.sha256(Array(url.utf8))
         else { return nil }
         let base = PathName.join(directory, key)
         // A cache that cannot be read is no cache.
-        if let kept = (try? FileIO.readFile(base + ".png")) ?? nil { return kept }
+        if let kept = (try? FileIO.readFile(base + ".png")) ?? nil { return (key, kept) }
         if let fetched = (try? FileIO.readFile(base + ".fetched")) ?? nil {
             unlink(base + ".fetched")
             // Checked as a photo is; one that is not is refused, and fetched again a day later.
@@ -45,8 +45,8 @@ struct AvatarCache {
                 touch(base + ".refused")
                 return nil
             }
-            keep(square.bytes, at: base + ".png")
-            return square.bytes
+            CacheFiles.replace(base + ".png", with: square.bytes, in: directory)
+            return (key, square.bytes)
         }
         guard fetching, age(base + ".refused").map({ $0 > Self.refusedSeconds }) ?? true,
             age(base + ".started").map({ $0 > Self.retrySeconds }) ?? true
@@ -80,31 +80,10 @@ struct AvatarCache {
 
     /// Makes the cache folder (0700) and `path` in it, or makes `path`'s time now's.
     private func touch(_ path: String) {
-        makeDirectory()
+        CacheFiles.makeDirectory(directory)
         let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }
         utimensat(AT_FDCWD, path, nil, 0)
     }
 
-    /// Writes `bytes` whole to a file of this process's own, then renames it to `path`.
-    private func keep(_ bytes: [UInt8], at path: String) {
-        makeDirectory()
-        let temporary = path + ".\(getpid()).tmp"
-        let fd = FileIO.createExclusive(temporary)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        // A cache that cannot be written costs the next view a fetch, nothing more.
-        guard (try? FileIO.writeAll(fd, bytes, path: temporary)) != nil, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return
-        }
-    }
-
-    private func makeDirectory() {
-        if mkdir(directory, 0o700) != 0, errno == ENOENT {
-            // The cache's folders first; if they cannot be made, what is written next fails quietly.
-            try? FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
-    }
 }

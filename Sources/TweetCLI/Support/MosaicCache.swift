@@ -40,25 +40,9 @@ struct MosaicCache {
         return lines
     }
 
-    /// Keeps a drawing: written whole to a file of this process's own, then renamed into place.
-    /// Best effort: a cache that cannot be written leaves the command as it was.
+    /// Keeps a drawing (see ``CacheFiles``).
     func keep(_ lines: [String], _ address: String, columns: Int, rows: Int, mode: Mosaic.Mode) {
         guard !lines.isEmpty, let target = path(address, columns: columns, rows: rows, mode: mode) else { return }
-        let temporary = target + ".\(getpid()).tmp"
-        if mkdir(directory, 0o700) != 0, errno == ENOENT {
-            // The cache's folders first; if they cannot be made, the open below fails and says nothing.
-            try? FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
-        let fd = FileIO.createExclusive(temporary)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        // A write that fails leaves no drawing: the temporary file goes.
-        guard (try? FileIO.writeAll(fd, Array(lines.joined(separator: "\n").utf8), path: temporary)) != nil,
-            rename(temporary, target) == 0
-        else {
-            unlink(temporary)
-            return
-        }
+        CacheFiles.replace(target, with: Array(lines.joined(separator: "\n").utf8), in: directory)
     }
 }
