@@ -11,8 +11,9 @@ command -v ld.gold >/dev/null || build_packages+=(binutils-gold)
 # The tests: tmux, vim and less (terminal tests), zsh and fish (their completion scripts at Tab),
 # strace (fault injection), zip (archives as Twitter packs them), PostgreSQL (a throwaway server),
 # Python's venv (the twtxt client), valgrind (the start-up instruction budgets), and a sixel
-# terminal with a screen to take pictures of (xterm, Xvfb, ImageMagick's import).
-test_packages=(tmux vim less zsh fish strace zip postgresql python3-venv valgrind xterm xvfb imagemagick)
+# and a kitty terminal with a screen to take pictures of (xterm, kitty with Mesa's software
+# OpenGL, Xvfb, ImageMagick's import).
+test_packages=(tmux vim less zsh fish strace zip postgresql python3-venv valgrind xterm xvfb imagemagick kitty libgl1-mesa-dri)
 
 # Installs whichever of the named packages are missing, with sudo unless run as root.
 install_packages() {

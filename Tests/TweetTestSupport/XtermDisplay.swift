@@ -4,8 +4,9 @@ import Foundation
     import Glibc
 #endif
 
-/// A real sixel terminal for end-to-end tests: an X server of its own (Xvfb), an xterm on it that
-/// says it is a VT340 (which draws sixels), and a screenshot of the screen taken with ImageMagick's
+/// Real pixel terminals for end-to-end tests: an X server of its own (Xvfb), a terminal on it
+/// (an xterm that says it is a VT340, which draws sixels, or kitty, which draws its own graphics
+/// protocol with Mesa's software OpenGL), and a screenshot of the screen taken with ImageMagick's
 /// `import`, read as pixels.
 package final class XtermDisplay {
     package let display: String
@@ -14,9 +15,19 @@ package final class XtermDisplay {
     private let server: pid_t
     private var terminals: [pid_t] = []
 
-    private static let programs = ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/import"]
+    /// A terminal that draws pixels.
+    package enum Emulator: String, Sendable, CaseIterable {
+        case xterm = "/usr/bin/xterm"
+        case kitty = "/usr/bin/kitty"
+    }
 
-    package static var isAvailable: Bool { programs.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+    private static let programs = ["/usr/bin/Xvfb", "/usr/bin/import"]
+
+    package static var isAvailable: Bool { isAvailable(.xterm) }
+
+    package static func isAvailable(_ emulator: Emulator) -> Bool {
+        (programs + [emulator.rawValue]).allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
 
     /// Whether CI asked for these tests to run: then a machine without the programs fails them.
     package static var isRequired: Bool { ProcessInfo.processInfo.environment["TWEETCLI_DISPLAY_TESTS"] == "require" }
@@ -27,7 +38,7 @@ package final class XtermDisplay {
     /// Starts an X server on a display number no other server holds.
     package init() throws {
         guard Self.isAvailable else {
-            throw XtermError("Xvfb, xterm and ImageMagick's import are needed (Scripts/packages.sh installs them)")
+            throw XtermError("Xvfb and ImageMagick's import are needed (Scripts/packages.sh installs them)")
         }
         var chosen: Int?
         for _ in 0..<20 {
@@ -87,27 +98,49 @@ package final class XtermDisplay {
         terminals.removeAll()
     }
 
-    /// Opens an xterm as a VT340 at the top left of the screen, `columns` × `rows`, running
-    /// `script` with bash (then waiting on the terminal, which goes when it does); returns when the
-    /// script has written `finished`,
-    /// and the terminal has had a moment to paint.
-    /// An xterm opened before is closed first, so the screenshot shows this one alone.
-    package func run(script: String, finished: URL, columns: Int = 100, rows: Int = 40) throws {
+    /// Opens `emulator` (an xterm as a VT340 by default) at the top left of the screen,
+    /// `columns` × `rows`, running `script` with bash (then waiting on the terminal, which goes
+    /// when it does); returns when the script has written `finished`, and the terminal has had a
+    /// moment to paint. A terminal opened before is closed first, so the screenshot shows this one
+    /// alone. kitty keeps its settings and caches under `finished`'s folder, not the home's.
+    package func run(
+        script: String, finished: URL, columns: Int = 100, rows: Int = 40, in emulator: Emulator = .xterm
+    ) throws {
+        guard Self.isAvailable(emulator) else {
+            throw XtermError("\(emulator.rawValue) is needed (Scripts/packages.sh installs it)")
+        }
         closeTerminals()
         try? FileManager.default.removeItem(at: finished)  // Not there yet, the first time.
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = display
-        terminals.append(
-            try Self.spawn(
-                "/usr/bin/xterm",
+        let command = ["/bin/bash", "-c", script + "\ntouch '\(finished.path)'\nread -r _"]
+        let arguments: [String]
+        switch emulator {
+        case .xterm:
+            arguments =
+                ["-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry", "\(columns)x\(rows)+0+0", "-e"]
+                + command
+        case .kitty:
+            let folder = finished.deletingLastPathComponent().appendingPathComponent("kitty").path
+            environment["XDG_CONFIG_HOME"] = folder
+            environment["XDG_CACHE_HOME"] = folder
+            environment["XDG_RUNTIME_DIR"] = folder
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // No GPU here: Mesa draws kitty's OpenGL in software.
+            environment["LIBGL_ALWAYS_SOFTWARE"] = "1"
+            arguments =
                 [
-                    "-ti", "vt340", "-xrm", "XTerm*numColorRegisters: 256", "-geometry", "\(columns)x\(rows)+0+0",
-                    "-e", "/bin/bash", "-c", script + "\ntouch '\(finished.path)'\nread -r _",
-                ], environment: environment))
+                    "--config", "NONE", "-o", "remember_window_size=no", "-o", "initial_window_width=\(columns)c",
+                    "-o", "initial_window_height=\(rows)c", "-o", "cursor_blink_interval=0",
+                    "-o", "window_padding_width=0", "-o", "placement_strategy=top-left",
+                ] + command
+        }
+        terminals.append(try Self.spawn(emulator.rawValue, arguments, environment: environment))
         try Self.wait("the terminal to run its script", seconds: 60) {
             FileManager.default.fileExists(atPath: finished.path)
         }
-        usleep(800_000)
+        usleep(emulator == .kitty ? 1_500_000 : 800_000)
     }
 
     /// The screen as RGB pixels, rows top first, three bytes each: `import` writes a binary PPM.

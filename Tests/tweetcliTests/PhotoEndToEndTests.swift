@@ -193,8 +193,9 @@ struct PhotoTerminalTests {
     }
 }
 
-/// Photos in a real sixel terminal: xterm as a VT340 under Xvfb, found to draw sixels by asking
-/// it (no option, no variable says so), and the photo's own pixels on its screen.
+/// Photos in real pixel terminals under Xvfb: xterm as a VT340, found to draw sixels by asking
+/// it (no option, no variable says so), and kitty, found by the variables it sets; on each
+/// screen, the photo's own pixels.
 @Suite(.enabled(if: XtermDisplay.isAvailable || XtermDisplay.isRequired), .serialized)
 struct SixelTerminalTests {
     /// Pixels of the screenshot near `color`, and the mean of their columns.
@@ -211,10 +212,12 @@ struct SixelTerminalTests {
         return (pixels, pixels == 0 ? 0 : Double(columns) / Double(pixels))
     }
 
-    @Test func xtermAsAVT340ShowsAListingsPhotoInItsOwnPixels() throws {
+    @Test(arguments: XtermDisplay.Emulator.allCases)
+    func aPixelTerminalShowsAListingsPhotoInItsOwnPixels(_ emulator: XtermDisplay.Emulator) throws {
         let cli = try CLIRunner()
         try cli.register("ada", fullname: "Ada")
-        // 200×120: the left three quarters magenta, the rest green; colours no text of xterm's has.
+        // 200×120: the left three quarters magenta, the rest green; colours no text of the
+        // terminals' has.
         let pixels: [UInt8] = (0..<(200 * 120)).flatMap { (position: Int) -> [UInt8] in
             position % 200 < 150 ? [255, 0, 255] : [0, 192, 0]
         }
@@ -225,16 +228,22 @@ struct SixelTerminalTests {
 
         let display = try XtermDisplay()
         let finished = cli.home.appendingPathComponent("finished")
+        // xterm is told to be a plain xterm, so only its answer can say it draws sixels; kitty
+        // keeps the TERM and KITTY_WINDOW_ID it sets, as a person's shell in it has them.
+        let terminal =
+            emulator == .xterm
+            ? "export TERM=xterm\nunset NO_COLOR TMUX KITTY_WINDOW_ID TERM_PROGRAM COLORTERM"
+            : "unset NO_COLOR TMUX TERM_PROGRAM COLORTERM"
         func listing(_ options: String) -> String {
             """
             export HOME='\(cli.home.path)' XDG_STATE_HOME='\(cli.home.path)/state' \
-            XDG_CACHE_HOME='\(cli.home.path)/cache' TERM=xterm LANG=C.UTF-8
-            unset NO_COLOR TMUX KITTY_WINDOW_ID TERM_PROGRAM COLORTERM
+            XDG_CACHE_HOME='\(cli.home.path)/cache' LANG=C.UTF-8
+            \(terminal)
             '\(CLIRunner.executable.path)' --store '\(cli.location)' feed --limit 1 \(options)
             """
         }
-        try display.run(script: listing("--no-pager"), finished: finished)
-        let shot = try display.screenshot(saveTo: cli.home.appendingPathComponent("xterm.ppm"))
+        try display.run(script: listing("--no-pager"), finished: finished, in: emulator)
+        let shot = try display.screenshot(saveTo: cli.home.appendingPathComponent("screen.ppm"))
         let magenta = Self.count(shot, near: [255, 0, 255])
         let green = Self.count(shot, near: [0, 192, 0])
         // The photo's pixels, in its proportions: three times as much magenta as green, on its left.
@@ -242,11 +251,13 @@ struct SixelTerminalTests {
         let ratio = Double(magenta.pixels) / Double(max(1, green.pixels))
         #expect((2.5...3.5).contains(ratio), "magenta to green \(ratio)")
         #expect(magenta.x < green.x)
-        // Found by asking: the same screen as sixels asked for by name, and not the block mosaic.
-        try display.run(script: listing("--no-pager --images sixel"), finished: finished)
-        let asSixels = try display.screenshot().rgb == shot.rgb
-        #expect(asSixels, "auto drew what --images sixel draws")
-        try display.run(script: listing("--no-pager --images blocks"), finished: finished)
+        // Found without being named: the same screen as the terminal's protocol asked for by
+        // name, and not the block mosaic.
+        let named = emulator == .xterm ? "sixel" : "kitty"
+        try display.run(script: listing("--no-pager --images \(named)"), finished: finished, in: emulator)
+        let asNamed = try display.screenshot().rgb == shot.rgb
+        #expect(asNamed, "auto drew what --images \(named) draws")
+        try display.run(script: listing("--no-pager --images blocks"), finished: finished, in: emulator)
         let blocks = try display.screenshot()
         let asBlocks = blocks.rgb == shot.rgb
         #expect(!asBlocks, "and not what --images blocks draws")
@@ -254,7 +265,7 @@ struct SixelTerminalTests {
 
         // The same listing as a line of text (asked for, and piped): not a pixel of the photo.
         for options in ["--no-pager --images never", "| cat"] {
-            try display.run(script: listing(options), finished: finished)
+            try display.run(script: listing(options), finished: finished, in: emulator)
             let text = try display.screenshot()
             #expect(Self.count(text, near: [255, 0, 255]).pixels == 0, "\(options)")
         }
