@@ -141,9 +141,16 @@ struct PhotoTerminalTests {
         let (redCodes, blueCodes) = (["2;255;0;0", "5;196"], ["2;0;0;255", "5;21"])
         #expect(redCodes.contains { drawn.first?.contains($0) == true }, "the top is red: \(drawn.first ?? "")")
         #expect(blueCodes.contains { drawn.last?.contains($0) == true }, "the bottom is blue: \(drawn.last ?? "")")
+        // The author's small picture (4 × 2 cells) beside the name and the line below it.
+        let author = try #require(screen.first { $0.contains("Ada @ada · ") }, "\(screen.joined(separator: "\n"))")
+        #expect(!author.hasPrefix("Ada") && String(author.dropFirst(5)).hasPrefix("Ada @ada · "), "\(author)")
+        #expect(screen.contains { $0.count == 11 && $0.hasSuffix(" a flag") && $0.first != " " })
+        let feedAvatar = try #require(rows.first { $0.contains("Ada") }?.components(separatedBy: "Ada").first)
 
         try session.run("tweetcli feed --no-pager --images never")
-        #expect(Self.between(try session.screen(), "a flag", "[photo 400×200").isEmpty)
+        let plain = try session.screen()
+        #expect(Self.between(plain, "a flag", "[photo 400×200").isEmpty)
+        #expect(plain.first?.hasPrefix("Ada @ada · ") == true && plain.contains("a flag"))
         // The config file's key says the same, and the option beats it.
         try session.run("tweetcli config set images never")
         try session.run("tweetcli feed --no-pager")
@@ -185,6 +192,12 @@ struct PhotoTerminalTests {
             explored.firstIndex { $0.contains("Ada @ada  uid ") }, "\(explored.joined(separator: "\n"))")
         let adaRow = explored[ada]
         #expect(!adaRow.hasPrefix("Ada") && String(adaRow.dropFirst(5)).hasPrefix("Ada @ada"), "\(adaRow)")
+        // The same picture as beside her tweets.
+        let exploredColors = try session.tmux(["capture-pane", "-p", "-e"]).split(separator: "\n")
+        let exploreAvatar = String(exploredColors[ada]).components(separatedBy: "Ada").first
+        #expect(
+            exploreAvatar == feedAvatar && feedAvatar.contains("2;"),
+            "\(feedAvatar.debugDescription) \(exploreAvatar.debugDescription)")
         try session.run("tweetcli explore --no-pager --images never")
         #expect(try session.screen().first?.hasPrefix("Ada @ada  uid ") == true)
         // Without colour there is no picture, even when asked for: its colours are all it is.

@@ -20,6 +20,8 @@ final class Context {
     private var shortIDs: [String: String] = [:]
     /// The mosaic of each thumbnail the rows show, by its address, read by ``loadPhotos(of:)``.
     private var mosaics: [String: [String]] = [:]
+    /// The small picture of each author the rows show, by uid, read by ``loadPhotos(of:)``.
+    private var avatars: [String: [String]] = [:]
     /// Whether photos are drawn as large as the terminal allows (`show`), not as a listing's.
     var largePhotos = false
     /// Whether photos are drawn three across (the Media tab).
@@ -146,7 +148,7 @@ final class Context {
     var tweetRenderer: TweetRenderer {
         TweetRenderer(
             now: Date(), time: RelativeTime(environment: environment), highlights: color, shortIDs: shortIDs,
-            mosaics: mosaics, sideBySide: drawsSideBySide)
+            mosaics: mosaics, avatars: avatars, sideBySide: drawsSideBySide)
     }
 
     /// The ID of the tweet `reference` names: an ID, or a unique start of one.
@@ -266,7 +268,7 @@ final class Context {
     /// A profile's picture as lines of a mosaic, when pictures are drawn: the one `edit-profile
     /// --avatar` kept, else one drawn from the uid (an identicon). None when pictures are not drawn,
     /// or the kept one cannot be read (the header shows without it).
-    /// `small`: the 4 × 2 cells of an explore row, instead of a header's, always in blocks, as a
+    /// `small`: the 4 × 2 cells of an explore or tweet row, instead of a header's, always in blocks, as a
     /// picture in pixels cannot share its line with the name.
     func avatarLines(for user: User, small: Bool = false) async -> [String] {
         // Blocks are their colours: without colour (a pipe told to draw pixels), no small picture.
@@ -321,12 +323,17 @@ final class Context {
         ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") ? .truecolor : .indexed256
     }
 
-    /// Draws the thumbnails of the photos of `tweets` (and of the tweets they quote), for the
-    /// rows ``tweetRenderer`` draws; none when photos are lines of text. In pixels, a listing's
+    /// Draws the thumbnails of the photos of `tweets` (and of the tweets they quote), and their
+    /// authors' small pictures (not in the Media tab's grid, all one author's), for the rows
+    /// ``tweetRenderer`` draws; none when photos are lines of text. In pixels, a listing's
     /// photos side by side, and a row of the Media tab's grid, are one picture each (see
     /// ``TweetRenderer/rowKey(_:)``): a protocol draws one picture at a time, under the last.
     func loadPhotos(of tweets: [Tweet]) async throws {
         guard drawsPhotos else { return }
+        for tweet in tweets where !photoGrid && avatars[tweet.uid] == nil {
+            guard let user = tweet.user else { continue }
+            avatars[tweet.uid] = await avatarLines(for: user, small: true)
+        }
         // Each group of thumbnails drawn as one: a tweet's photos side by side, a row of the grid,
         // or one photo.
         var groups: [(addresses: [String], photos: Int)] = []

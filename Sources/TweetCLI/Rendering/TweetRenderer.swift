@@ -15,6 +15,9 @@ struct TweetRenderer {
     /// Each thumbnail's mosaic, by ``mosaicKey(_:photos:)``; a photo without one is shown as a line
     /// of text.
     var mosaics: [String: [String]] = [:]
+    /// Each author's picture as the two lines of a small mosaic, by uid, where pictures are drawn:
+    /// beside the author's line and the next, as the course's row has it beside the tweet.
+    var avatars: [String: [String]] = [:]
     /// Whether a tweet's photos are drawn side by side (a listing), or one under another (`show`,
     /// where each is as large as the window allows, and the Media tab, which draws one).
     var sideBySide = true
@@ -42,10 +45,19 @@ struct TweetRenderer {
             text.append(untrusted: " retweeted" + when, .dim)
             text.append("\n")
         }
+        let avatar = avatars[tweet.uid] ?? []
+        if let first = avatar.first {
+            text.append(graphics: first)
+            text.append(" ")
+        }
         appendAuthor(tweet, to: &text)
         text.append(" ")
         text.append(untrusted: "· " + time.string(for: tweet.timestamp, now: now), .dim)
         text.append("\n")
+        if avatar.count > 1 {
+            text.append(graphics: avatar[1])
+            text.append(" ")
+        }
         if let parent = tweet.replyTo {
             if let username = parent.username {
                 text.append("↳ replying to ", .dim)
