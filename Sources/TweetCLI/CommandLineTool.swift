@@ -17,7 +17,8 @@ public enum CommandLineTool {
     static let commands: [any Command.Type] = [
         RegisterCommand.self, LoginCommand.self, LogoutCommand.self, AccountsCommand.self, SwitchCommand.self,
         PasswordCommand.self, DeleteAccountCommand.self, WhoamiCommand.self, PostCommand.self,
-        FeedCommand.self, ProfileCommand.self, ExploreCommand.self, SearchCommand.self, TrendsCommand.self,
+        FeedCommand.self, TUICommand.self, ProfileCommand.self, ExploreCommand.self, SearchCommand.self,
+        TrendsCommand.self,
         ThreadCommand.self, ShowCommand.self, NotificationsCommand.self,
         BookmarksCommand.self, LikeCommand.self, UnlikeCommand.self, RetweetCommand.self, UnretweetCommand.self,
         BookmarkCommand.self, UnbookmarkCommand.self, DeleteCommand.self, FollowUserCommand.self,

@@ -120,6 +120,11 @@ public protocol DocumentStore: Sendable {
 
     /// Ends what ``beginConsistentReads()`` started.
     func endConsistentReads() async
+
+    /// A watch that wakes whoever waits on it when another process (or this one) writes to the
+    /// store: what a timeline that updates itself waits on instead of reading again and again.
+    /// - Throws: ``StoreError`` when the engine cannot watch this store.
+    func watchChanges() throws -> any StoreChangeWatch
 }
 
 /// A blob's address: the SHA-256 of its bytes, 64 lower-case hex digits.
@@ -144,6 +149,11 @@ extension DocumentStore {
     public func beginConsistentReads() async throws {}
 
     public func endConsistentReads() async {}
+
+    /// Engines that cannot say when their store changed.
+    public func watchChanges() throws -> any StoreChangeWatch {
+        throw StoreError.io(path: "this store", reason: "it cannot tell when it changes")
+    }
 
     /// Runs `body`, which only reads, with every read of this store from one consistent state, as
     /// a read-only transaction would: a page and the users and likes it joins agree, and the local

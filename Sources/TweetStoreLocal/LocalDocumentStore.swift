@@ -161,6 +161,11 @@ public actor LocalDocumentStore: DocumentStore {
 
     /// Runs on the main actor's executor: a command's view model, services and store then share one
     /// thread, with no hop to another at each `await` (every command is one short process).
+    /// Watches the store's directory (see ``LocalChangeWatch``).
+    public nonisolated func watchChanges() throws -> any StoreChangeWatch {
+        try LocalChangeWatch(directory: directory)
+    }
+
     public nonisolated var unownedExecutor: UnownedSerialExecutor { MainActor.sharedUnownedExecutor }
 
     // MARK: DocumentStore

@@ -53,6 +53,7 @@ struct LibPQ: @unchecked Sendable {
     let consumeInput: @convention(c) (OpaquePointer?) -> Int32
     let isBusy: @convention(c) (OpaquePointer?) -> Int32
     let socket: @convention(c) (OpaquePointer?) -> Int32
+    let notifies: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PGnotify>?
 
     /// libpq, loaded once.
     static let shared: Result<LibPQ, PostgresError> = load()
@@ -89,7 +90,8 @@ struct LibPQ: @unchecked Sendable {
                     getResult: try symbol("PQgetResult"), conninfoParse: try symbol("PQconninfoParse"),
                     conninfoFree: try symbol("PQconninfoFree"), freemem: try symbol("PQfreemem"),
                     sendQueryParams: try symbol("PQsendQueryParams"), consumeInput: try symbol("PQconsumeInput"),
-                    isBusy: try symbol("PQisBusy"), socket: try symbol("PQsocket")))
+                    isBusy: try symbol("PQisBusy"), socket: try symbol("PQsocket"),
+                    notifies: try symbol("PQnotifies")))
         } catch let error as PostgresError {
             return .failure(error)
         } catch {

@@ -178,6 +178,24 @@ package final class PostgresConnection {
         }
     }
 
+    /// The socket to the server, to wait on for notifications (-1 when the connection is gone).
+    var socket: Int32 { pq.socket(connection) }
+
+    /// Reads what the server sent without waiting, and returns the payloads of the notifications
+    /// among it, oldest first.
+    /// - Throws: ``PostgresError/lost(_:message:)`` when the connection is gone.
+    func notifications() throws -> [String] {
+        guard pq.consumeInput(connection) == 1 else {
+            throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
+        }
+        var payloads: [String] = []
+        while let notify = pq.notifies(connection) {
+            payloads.append(Self.text(notify.pointee.extra))
+            pq.freemem(notify)
+        }
+        return payloads
+    }
+
     /// The error a failed result reports: a lost connection, or the statement's SQLSTATE and message.
     private static func error(_ pq: LibPQ, _ result: OpaquePointer, _ connection: OpaquePointer, _ name: String)
         -> PostgresError

@@ -35,6 +35,12 @@ public actor PostgresDocumentStore: DocumentStore {
         self.createIfMissing = createIfMissing
     }
 
+    /// A connection of its own that listens for the writes' notifications (see
+    /// ``PostgresChangeWatch``).
+    public nonisolated func watchChanges() throws -> any StoreChangeWatch {
+        try PostgresChangeWatch(location: location)
+    }
+
     /// Runs on the main actor's executor, as the local engine does: one thread per command.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { MainActor.sharedUnownedExecutor }
 
@@ -264,7 +270,8 @@ public actor PostgresDocumentStore: DocumentStore {
     /// commit's, in one statement: the lock is held to the commit, and a rollback undoes the move.
     private static func commitTime(on connection: PostgresConnection, now: Date) throws -> Date {
         let rows = try connection.execute(
-            "UPDATE tweetcli_clock SET last_ms = greatest($1::bigint, last_ms + 1) WHERE id = 1 RETURNING last_ms",
+            "UPDATE tweetcli_clock SET last_ms = greatest($1::bigint, last_ms + 1) WHERE id = 1 "
+                + "RETURNING last_ms, pg_notify('\(PostgresChangeWatch.channel)', current_schema())",
             [String(Int64((now.timeIntervalSince1970 * 1000).rounded()))])
         guard let text = rows.first?.first ?? nil, let milliseconds = Int64(text) else {
             throw StoreError.io(path: "the PostgreSQL store", reason: "its clock row is missing")

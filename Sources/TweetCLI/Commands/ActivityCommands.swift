@@ -6,18 +6,20 @@ import TweetSystem
 /// `notifications`: the bell. Showing the newest page moves the marker of what was seen.
 struct NotificationsCommand: Command {
     static let name = "notifications"
-    static let usage = "notifications [--unread] [--limit N] [--before NOTIFICATION_ID]"
+    static let usage = "notifications [--unread] [--limit N] [--before NOTIFICATION_ID | --watch]"
     static let summary = "Show who liked, retweeted, quoted or replied to you, mentioned you or followed you"
     static let options = [
         Option("--unread", "only the notifications you have not seen"), .limit("notifications"),
         Option(
             "--before", value: "NOTIFICATION_ID", "only notifications older than this one (the \"More:\" line gives it)"
         ),
+        Option("--watch", "then keep going: each new notification as it comes, in a pipe too (Ctrl-C stops)"),
     ]
 
     var unread: Bool
     var limit: Int?
     var before: String?
+    var watch: Bool
 
     var commits: Bool { true }  // The marker of what was seen moves.
 
@@ -26,15 +28,61 @@ struct NotificationsCommand: Command {
         unread = try list.flag("--unread")
         limit = try list.number("--limit", in: Limits.page)
         before = try list.option("--before")
+        watch = try list.flag("--watch")
         _ = try list.positionals(atMost: 0)
+        if watch, before != nil {
+            throw UsageError(
+                "--watch shows what comes after now, so it cannot start --before a notification", usage: Self.usage)
+        }
     }
 
     func run(_ context: Context) async throws {
         let viewModel = NotificationsViewModel(services: try context.services())
-        try await viewModel.load(limit: context.pageLimit(limit), before: before, unreadOnly: unread)
-        try context.emit(viewModel.notifications, human: human(viewModel, context: context))
-        // Seen once shown: output that could not be written leaves them unread.
-        try await viewModel.markShownAsSeen(unreadOnly: unread, isFirstPage: before == nil)
+        guard watch else {
+            try await viewModel.load(limit: context.pageLimit(limit), before: before, unreadOnly: unread)
+            try context.emit(viewModel.notifications, human: human(viewModel, context: context))
+            // Seen once shown: output that could not be written leaves them unread.
+            try await viewModel.markShownAsSeen(unreadOnly: unread, isFirstPage: before == nil)
+            return
+        }
+        // One account throughout, as an open app is: another terminal's `switch` or `login`
+        // does not turn this one's notifications into someone else's.
+        try await context.services().auth.withViewer { try await watching(viewModel, context: context) }
+    }
+
+    /// `--watch`: the first page, then each notification as it comes.
+    private func watching(_ viewModel: NotificationsViewModel, context: Context) async throws {
+        // Watched from before the first page is read, so nothing that comes in between is missed.
+        let changes = try context.services().store.watchChanges()
+        context.streams = true
+        try await viewModel.load(limit: context.pageLimit(limit), unreadOnly: unread)
+        try show(viewModel.notifications, context: context, first: true)
+        try await viewModel.markShownAsSeen(unreadOnly: false, isFirstPage: true)
+        var seen = Set(viewModel.notifications.map(\.id))
+        var newest = viewModel.notifications.first?.timestamp ?? .distantPast
+        try context.screen.write(context.hint(.dim("Watching for new notifications; Ctrl-C stops.") + "\n"))
+        // Marking what was shown as seen is a write too: the wake it causes finds nothing new.
+        while true {
+            guard try changes.wait() else { continue }
+            try await viewModel.load(limit: Limits.page.upperBound, unreadOnly: unread)
+            let fresh = viewModel.notifications.filter { !seen.contains($0.id) && $0.timestamp >= newest }
+            guard !fresh.isEmpty else { continue }
+            seen.formUnion(fresh.map(\.id))
+            newest = max(newest, fresh[0].timestamp)
+            try show(fresh.reversed(), context: context, first: false)
+            try await viewModel.markShownAsSeen(unreadOnly: false, isFirstPage: true)
+        }
+    }
+
+    /// `--watch`'s rows: the first page as it is, then what comes, oldest first; with `--json`,
+    /// one object a line.
+    private func show(_ notifications: [ActivityNotification], context: Context, first: Bool) throws {
+        if context.options.json {
+            for notification in notifications { try Output.write(try JSONOutput.line(notification)) }
+        } else if !notifications.isEmpty {
+            try context.screen.write(
+                (first ? "" : "\n") + NotificationRenderer(tweets: context.tweetRenderer).render(notifications))
+        }
     }
 
     private func human(_ viewModel: NotificationsViewModel, context: Context) -> TerminalText {
@@ -43,7 +91,7 @@ struct NotificationsCommand: Command {
             return unread ? "No new notifications.\n" : "No notifications yet.\n"
         }
         var text = NotificationRenderer(tweets: context.tweetRenderer).render(viewModel.notifications)
-        if viewModel.hasMore {
+        if viewModel.hasMore, !watch {
             text += context.moreLine("notifications" + (unread ? " --unread" : ""), limit: limit, "--before", last.id)
         }
         return text

@@ -22,6 +22,11 @@ final class Context {
     private var mosaics: [String: [String]] = [:]
     /// The small picture of each author the rows show, by uid, read by ``loadPhotos(of:)``.
     private var avatars: [String: [String]] = [:]
+    /// Whether pictures are left out whatever the options say: the full-screen app draws cells.
+    var drawsNoPictures = false
+    /// Whether this command keeps printing as things come (`--watch`): never through the pager,
+    /// which waits for the end of what it shows.
+    var streams = false
     /// Whether photos are drawn as large as the terminal allows (`show`), not as a listing's.
     var largePhotos = false
     /// Whether photos are drawn three across (the Media tab).
@@ -141,7 +146,7 @@ final class Context {
     var screen: Screen {
         Screen(
             color: color, width: terminal.width,
-            pagerHeight: options.pager && terminal.isStdoutTerminal && !drewPixels ? terminal.height : nil,
+            pagerHeight: options.pager && terminal.isStdoutTerminal && !drewPixels && !streams ? terminal.height : nil,
             pagerCommand: Pager.command(environment: environment))
     }
 
@@ -223,7 +228,7 @@ final class Context {
     /// or with `--images always`, and not with `--images never` or `--json`. Named a pixel
     /// protocol, they are drawn in it, coloured or not, wherever the output goes.
     var drawsPhotos: Bool {
-        guard !options.json else { return false }
+        guard !options.json, !drawsNoPictures else { return false }
         switch imageChoice {
         case .never: return false
         case .sixel, .kitty, .iterm2: return true

@@ -4,25 +4,32 @@ import TweetStore
 
 struct FeedCommand: Command {
     static let name = "feed"
-    static let usage = "feed [--following] [--limit N] [--before TWEET_ID]"
+    static let usage = "feed [--following] [--limit N] [--before TWEET_ID | --watch]"
     static let summary = "Show the newest tweets, everyone's or only those you follow"
     static let options = [
         Option(
             "--following",
             "only your tweets and those of the people you follow, with the twtxt feeds you follow (follow --twtxt)"),
         .limit("tweets"), .before,
+        Option("--watch", "then keep going: each new tweet as it comes, in a pipe too (Ctrl-C stops)"),
     ]
 
     var following: Bool
     var limit: Int?
     var before: String?
+    var watch: Bool
 
     init(arguments: [String]) throws {
         var list = try Self.arguments(arguments)
         following = try list.flag("--following")
         limit = try list.number("--limit", in: Limits.page)
         before = try list.option("--before")
+        watch = try list.flag("--watch")
         _ = try list.positionals(atMost: 0)
+        if watch, before != nil {
+            throw UsageError(
+                "--watch shows what comes after now, so it cannot start --before a tweet", usage: Self.usage)
+        }
     }
 
     func run(_ context: Context) async throws {
@@ -30,6 +37,9 @@ struct FeedCommand: Command {
             services: try context.services(), source: following ? .following : .everyone,
             twtxt: following ? TwtxtFetcher(environment: context.environment) : nil)
         let limit = context.pageLimit(self.limit)
+        // Watched from before the first page is read, so nothing posted in between is missed.
+        let changes = watch ? try context.services().store.watchChanges() : nil
+        if watch { context.streams = true }
         let before = try await context.cursor(before)
         try await context.loadPage {
             try await viewModel.fetchTweets(limit: limit, before: before)
@@ -52,7 +62,62 @@ struct FeedCommand: Command {
             )
         }
         let rows = FeedRow.merged(viewModel.tweets, viewModel.twtxtEntries)
-        try context.emit(rows, human: human(viewModel, rows: rows, context: context))
+        guard let changes else {
+            try context.emit(rows, human: human(viewModel, rows: rows, context: context))
+            return
+        }
+        if context.options.json {
+            for row in rows { try Output.write(try JSONOutput.line(row)) }
+        } else {
+            try context.screen.write(human(viewModel, rows: rows, context: context))
+        }
+        // One account throughout, as an open app is (for the following feed and the likes shown).
+        try await context.services().auth.withViewer {
+            try await Self.watch(changes, viewModel, shown: viewModel.tweets, context: context)
+        }
+    }
+
+    /// `--watch`: waits for the store to change (no polling), then prints the tweets that came
+    /// since the newest shown, oldest first, so that the newest is last, as in a chat; in a pipe,
+    /// each as soon as it comes. Runs until interrupted, or until the output is closed.
+    private static func watch(
+        _ changes: any StoreChangeWatch, _ viewModel: FeedViewModel, shown: [Tweet], context: Context
+    ) async throws {
+        var seen = Set(shown.map(\.cursor))
+        var newest = shown.map(FeedRow.tweet).map(\.time).max() ?? .distantPast
+        try context.screen.write(context.hint(.dim("Watching for new tweets; Ctrl-C stops.") + "\n"))
+        while true {
+            guard try changes.wait() else { continue }
+            var fresh: [Tweet] = []
+            var before: String?
+            // Page by page down to the newest shown, so a burst larger than a page is not cut;
+            // a flood stops at a few pages, the newest of it.
+            pages: for _ in 0..<10 {
+                var page: [Tweet] = []
+                try await context.loadPage {
+                    try await viewModel.fetchTweets(limit: Limits.page.upperBound, before: before)
+                    page = viewModel.tweets
+                    return page
+                }
+                for tweet in page {
+                    if FeedRow.tweet(tweet).time < newest { break pages }
+                    if !seen.contains(tweet.cursor) { fresh.append(tweet) }
+                }
+                guard viewModel.hasMore, let last = page.last else { break }
+                before = last.cursor
+            }
+            guard !fresh.isEmpty else { continue }
+            fresh.reverse()
+            for tweet in fresh {
+                seen.insert(tweet.cursor)
+                newest = max(newest, FeedRow.tweet(tweet).time)
+            }
+            if context.options.json {
+                for tweet in fresh { try Output.write(try JSONOutput.line(FeedRow.tweet(tweet))) }
+            } else {
+                try context.screen.write("\n" + context.tweetRenderer.render(fresh))
+            }
+        }
     }
 
     private func human(_ viewModel: FeedViewModel, rows: [FeedRow], context: Context) -> TerminalText {
@@ -83,7 +148,7 @@ struct FeedCommand: Command {
             let line = "\(unread) new notification\(unread == 1 ? "" : "s"): \(context.suggest("notifications"))"
             text = context.hint(.styled(line, .accent) + "\n\n") + text
         }
-        if viewModel.hasMore {
+        if viewModel.hasMore, !watch {
             text += context.moreLine("feed" + (following ? " --following" : ""), limit: limit, "--before", last.cursor)
         }
         return text

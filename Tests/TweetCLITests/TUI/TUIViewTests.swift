@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TweetCore
+
+@testable import TweetCLI
+
+/// The full-screen app's view layer without a terminal: keys from bytes, the timeline laid out
+/// into cells, and the bytes that bring a screen from one frame to the next.
+@MainActor
+struct TUIViewTests {
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    func tweet(_ number: Int, caption: String? = nil, likes: Int = 0) -> Tweet {
+        Tweet(
+            id: "tweet\(number)", uid: "uid", caption: caption ?? "caption \(number)", likes: likes,
+            timestamp: now.addingTimeInterval(Double(number) * 60 - 3600),
+            user: User(id: "uid", email: nil, username: "ada", fullname: "Ada"))
+    }
+
+    var renderer: TweetRenderer { TweetRenderer(now: now) }
+
+    @Test func keysFromBytesIncludingSequencesSplitAcrossReads() {
+        var decoder = KeyDecoder()
+        #expect(
+            decoder.keys(from: Array("jk q".utf8)) == [
+                .character("j"), .character("k"), .character(" "), .character("q"),
+            ])
+        #expect(decoder.keys(from: [0x1B, 0x5B, 0x41, 0x1B, 0x4F, 0x42]) == [.up, .down])
+        #expect(decoder.keys(from: [0x1B, 0x5B, 0x36]) == [], "half a Page Down waits")
+        #expect(decoder.keys(from: [0x7E, 0x03, 0x1A, 0x0D]) == [.pageDown, .control("c"), .control("z"), .enter])
+        #expect(decoder.keys(from: [0x1B]) == [.escape])
+        // An unknown sequence is dropped whole, never read as the keys it is made of.
+        #expect(decoder.keys(from: Array("\u{1B}[99;5uq".utf8)) == [.character("q")])
+        // UTF-8 split across reads.
+        let cat = Array("猫".utf8)
+        #expect(decoder.keys(from: cat.prefix(2)) == [])
+        #expect(decoder.keys(from: cat.dropFirst(2)) == [.character("猫")])
+    }
+
+    @Test func wideCharactersKeepTheirColumnsAndStoredEscapesAreInert() {
+        var grid = CellGrid(width: 12, height: 2)
+        grid.write("猫が好き", row: 0)
+        #expect(grid.lines[0] == "猫が好き")
+        #expect(grid[0, 1].character == nil && grid[0, 8].character == " ")
+        // A wide character across the edge is left out, not cut in half.
+        grid.write("abcdefghijk猫", row: 1)
+        #expect(grid.lines[1] == "abcdefghijk")
+        var hostile = CellGrid(width: 40, height: 1)
+        hostile.write(TerminalText("\u{1B}]0;owned\u{07}\u{1B}[2J"), row: 0)
+        let bytes = hostile.changes(from: nil, color: true)
+        #expect(!bytes.contains("\u{1B}]0;") && !bytes.contains("\u{07}"), "\(bytes.debugDescription)")
+    }
+
+    @Test func onlyTheRowsThatChangedAreWritten() {
+        var first = CellGrid(width: 20, height: 5)
+        for row in 0..<5 { first.write("row \(row)", row: row) }
+        var second = first
+        second.write("ROW 3", row: 3)
+        let bytes = second.changes(from: first, color: false)
+        #expect(bytes.hasPrefix("\u{1B}[4;1H") && bytes.contains("ROW 3"), "\(bytes.debugDescription)")
+        #expect(!bytes.contains("row 0") && !bytes.contains("\u{1B}[2J"))
+        #expect(second.changes(from: second, color: false).isEmpty)
+        // A new size, or no frame before, is the whole screen.
+        #expect(first.changes(from: nil, color: false).contains("\u{1B}[2J"))
+        #expect(CellGrid(width: 21, height: 5).changes(from: first, color: false).contains("\u{1B}[2J"))
+    }
+
+    @Test func theSelectionMovesAndTheScreenScrollsToKeepItWhole() {
+        var view = TimelineView()
+        view.tweets = (1...30).reversed().map { tweet($0) }
+        var grid = view.layout(width: 60, height: 20, renderer: renderer)
+        #expect(grid.lines[0].contains("Home") && grid.lines[0].contains("everyone"))
+        #expect(grid.lines[2].hasPrefix("▌ Ada @ada"), "\(grid.lines.joined(separator: "\n"))")
+        #expect(grid.lines[3] == "▌ caption 30")
+        #expect(grid.lines[19].contains("j/k move"))
+        view.move(by: 1)
+        grid = view.layout(width: 60, height: 20, renderer: renderer)
+        #expect(grid.lines[3] == "  caption 30" && grid.lines.contains("▌ caption 29"))
+        view.move(by: 10)
+        grid = view.layout(width: 60, height: 20, renderer: renderer)
+        #expect(view.top > 0 && grid.lines.contains("▌ caption 19"), "\(grid.lines.joined(separator: "\n"))")
+        #expect(!grid.lines.contains("  caption 30"))
+        view.move(by: -100)
+        grid = view.layout(width: 60, height: 20, renderer: renderer)
+        #expect(view.selected == 0 && view.top == 0 && grid.lines[3] == "▌ caption 30")
+    }
+
+    @Test func newTweetsWaitAboveCountsChangeInPlaceAndDeletedOnesGo() {
+        var view = TimelineView()
+        view.tweets = [tweet(5), tweet(4), tweet(3), tweet(2), tweet(1)]
+        view.move(by: 2)
+        // Two new ones, tweet 4 liked, tweet 2 deleted.
+        view.merge(newest: [tweet(7), tweet(6), tweet(5), tweet(4, likes: 9), tweet(3), tweet(1)])
+        #expect(view.waiting.map(\.id) == ["tweet7", "tweet6"])
+        #expect(view.tweets.map(\.id) == ["tweet5", "tweet4", "tweet3", "tweet1"])
+        #expect(view.tweets[1].likes == 9)
+        #expect(view.selectedTweet?.id == "tweet3", "the selection stays on its tweet")
+        let grid = view.layout(width: 60, height: 24, renderer: renderer)
+        #expect(grid.lines[1] == " ↑ 2 new tweets · press . to show")
+        #expect(!grid.lines.contains { $0.contains("caption 7") }, "not moved in until asked")
+        // The same change seen again adds nothing.
+        view.merge(newest: [tweet(7), tweet(6), tweet(5), tweet(4, likes: 9), tweet(3), tweet(1)])
+        #expect(view.waiting.count == 2)
+        view.showWaiting()
+        #expect(view.tweets.map(\.id) == ["tweet7", "tweet6", "tweet5", "tweet4", "tweet3", "tweet1"])
+        #expect(view.selected == 0 && view.waiting.isEmpty)
+    }
+
+    @Test func fortyColumnsWrapsCaptionsWithinTheScreen() {
+        var view = TimelineView()
+        view.tweets = [tweet(1, caption: String(repeating: "word ", count: 30))]
+        let grid = view.layout(width: 40, height: 20, renderer: renderer)
+        #expect(grid.lines.allSatisfy { DisplayWidth.of($0) <= 40 })
+        #expect(grid.lines.filter { $0.hasPrefix("▌ word") }.count >= 3, "\(grid.lines.joined(separator: "\n"))")
+    }
+}
