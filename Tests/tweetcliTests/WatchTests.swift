@@ -49,6 +49,13 @@ struct WatchTests {
             return stdout.contains(text) ? seconds : nil
         }
 
+        /// Waits up to `seconds` for `text` in the errors; returns whether it came.
+        func waitForErrors(_ text: String, seconds: Double) -> Bool {
+            let start = Date()
+            while !stderr.contains(text), Date().timeIntervalSince(start) < seconds { usleep(5_000) }
+            return stderr.contains(text)
+        }
+
         /// The CPU time the process has used, in clock ticks (user and system, from /proc).
         var cpuTicks: Int {
             guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
@@ -73,7 +80,7 @@ struct WatchTests {
         let watcher = try Watcher(cli, ["feed", "--watch"])
         defer { watcher.stop() }
         #expect(watcher.wait(for: "posted before the watch", seconds: 10) != nil, "\(watcher.stderr)")
-        #expect(watcher.stderr.contains("Watching for new tweets; Ctrl-C stops."), "\(watcher.stderr)")
+        #expect(watcher.waitForErrors("Watching for new tweets; Ctrl-C stops.", seconds: 10), "\(watcher.stderr)")
 
         // Idle: woken by nothing, it uses no CPU (a poll of the store every few milliseconds would).
         let idle = watcher.cpuTicks
@@ -124,10 +131,7 @@ struct WatchTests {
         let watcher = try Watcher(cli, ["notifications", "--watch"])
         defer { watcher.stop() }
         // The first page (none yet), then the watch: seen when its hint is.
-        let start = Date()
-        while !watcher.stderr.contains("Watching for new notifications"), Date().timeIntervalSince(start) < 10 {
-            usleep(10_000)
-        }
+        #expect(watcher.waitForErrors("Watching for new notifications; Ctrl-C stops.", seconds: 10))
         try cli.register("bob", fullname: "Bob")
         try cli.run(["like", id])
         let liked = watcher.wait(for: "Bob liked your tweet", seconds: 5) ?? .infinity
