@@ -54,6 +54,17 @@ struct TUITerminalTests {
         try session.waitFor("▌ from another process")
         #expect(try session.screen().contains { $0.contains("♥ 1") }, "the like shows")
 
+        // The tabs and what opens from them: the profile with its header, a tweet's thread, back.
+        try session.press("4")
+        try session.waitFor("Profile · @ada")
+        try session.waitFor("4 Tweets")
+        try session.press("Enter")
+        try session.waitFor("Thread")
+        try session.press("Escape")
+        try session.waitFor("Profile · @ada")
+        try session.press("1")
+        try session.waitFor("Home · everyone")
+
         // 40 columns: laid out again, nothing wider.
         try session.tmux(["resize-window", "-x", "40", "-y", "30"])
         screen = try session.waitFor("a narrow title") { $0.hasPrefix(" tweetcli  Home") && $0.count <= 40 }

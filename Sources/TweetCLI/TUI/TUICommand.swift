@@ -41,7 +41,7 @@ struct TUICommand: Command {
         _ context: Context, _ services: AppServices, _ changes: any StoreChangeWatch, _ terminal: RawTerminal
     ) async throws {
         var app = TUIApp(context: context, services: services, following: following)
-        try await app.reload()
+        await app.open(.home, replacing: true)
         var decoder = KeyDecoder()
         app.draw()
         while !app.quitting {
@@ -87,69 +87,170 @@ struct TUICommand: Command {
     }
 }
 
-/// The app's state and actions, between the event loop and the view: it calls the view models
+/// Where the app is: a tab, or a screen opened from one.
+enum Place: Equatable {
+    case home, explore, notifications, profile(String?), bookmarks
+    case thread(String)
+
+    /// The five tabs, in their keys' order.
+    static let tabs: [Place] = [.home, .explore, .notifications, .profile(nil), .bookmarks]
+
+    /// Whether the list is newest first and grows at the top (new rows wait in the bar).
+    var growsAtTop: Bool { self == .home || self == .notifications }
+}
+
+/// The app's state and actions, between the event loop and the views: it calls the view models
 /// and services a command would, and puts their errors in the status line.
 @MainActor
 struct TUIApp {
     let context: Context
     let services: AppServices
-    var view = TimelineView()
+    /// The screens opened, the last on top: a tab first, then a thread or a profile opened from it.
+    private(set) var stack: [(place: Place, view: TimelineView)]
     var quitting = false
-    private var feed: FeedViewModel
+    private var following: Bool
     private var lastFrame: CellGrid?
     private var showingHelp = false
     /// The tweet `d` asked about, deleted by a second `d`.
     private var confirmingDelete: String?
+    private var unread = 0
 
     init(context: Context, services: AppServices, following: Bool) {
         self.context = context
         self.services = services
-        view.following = following
-        feed = FeedViewModel(services: services, source: following ? .following : .everyone)
+        self.following = following
+        stack = [(.home, TimelineView())]
     }
 
-    /// How many tweets a page reads: the first, each further one, and a look for new ones.
+    /// How many rows a page reads: the first, each further one, and a look for new ones.
     static let page = 50
 
-    /// Reads the newest page again, from the top.
-    mutating func reload() async throws {
-        try await context.loadPage {
-            try await feed.fetchTweets(limit: Self.page)
-            return feed.tweets
-        }
-        view.tweets = feed.tweets
-        view.waiting = []
-        view.hasMore = feed.hasMore
-        view.unreadNotifications = feed.unreadNotifications
-        view.selected = 0
-        view.top = 0
+    var view: TimelineView {
+        get { stack[stack.count - 1].view }
+        set { stack[stack.count - 1].view = newValue }
     }
 
-    /// The store changed: the newest page again, merged into what is shown without moving it.
-    mutating func storeChanged() async {
-        do {
+    private var place: Place { stack[stack.count - 1].place }
+
+    /// One page of `place`'s rows, after `before` (a row of it), as the commands read it, with
+    /// the short IDs its tweets are shown by.
+    private func read(_ place: Place, after before: Row? = nil, limit: Int = Self.page) async throws -> TimelineView {
+        var view = TimelineView()
+        switch place {
+        case .home:
+            let feed = FeedViewModel(services: services, source: following ? .following : .everyone)
             try await context.loadPage {
-                try await feed.fetchTweets(limit: max(Self.page, view.tweets.count))
+                try await feed.fetchTweets(limit: limit, before: before?.tweet?.cursor)
                 return feed.tweets
             }
-            view.merge(newest: feed.tweets)
-            view.unreadNotifications = feed.unreadNotifications
+            view.rows = feed.tweets.map(Row.tweet)
+            view.hasMore = feed.hasMore
+            view.title = .bold("Home") + (following ? " · following" : " · everyone")
+            view.empty = .dim(following ? "No tweets from you or anyone you follow yet." : "No tweets yet.")
+        case .notifications:
+            let bell = NotificationsViewModel(services: services)
+            var id: String?
+            if case .notification(let notification)? = before { id = notification.id }
+            try await bell.load(limit: limit, before: id)
+            try await context.loadShortIDs(of: bell.notifications.compactMap(\.tweet))
+            try await bell.markShownAsSeen(unreadOnly: false, isFirstPage: before == nil)
+            view.rows = bell.notifications.map(Row.notification)
+            view.hasMore = bell.hasMore
+            view.title = .bold("Notifications")
+            view.empty = .dim("No notifications yet.")
+        case .profile(let reference):
+            let profile = ProfileViewModel(reference: reference, services: services)
+            try await context.loadPage {
+                try await profile.load(limit: limit, before: before?.tweet?.cursor)
+                return profile.tweets
+            }
+            view.rows = profile.tweets.map(Row.tweet)
+            view.hasMore = profile.hasMore
+            if let user = profile.user {
+                view.header = [
+                    context.userRenderer.header(user, stats: profile.stats, actionTitle: profile.actionButtonTitle)
+                ]
+                view.title = .bold("Profile") + " · " + TerminalText("@" + user.username)
+            }
+            view.empty = .dim(profile.tweetsAreProtected ? "These tweets are protected." : "No tweets yet.")
+        case .bookmarks:
+            let bookmarks = BookmarksViewModel(services: services)
+            try await context.loadPage {
+                try await bookmarks.load(limit: limit, before: before?.tweet?.cursor)
+                return bookmarks.tweets
+            }
+            view.rows = bookmarks.tweets.map(Row.tweet)
+            view.hasMore = bookmarks.hasMore
+            view.title = .bold("Bookmarks")
+            view.empty = .dim("No bookmarks yet: b on a tweet keeps it here.")
+        case .explore:
+            let explore = ExploreViewModel(services: services)
+            var offset = 0
+            if before != nil { offset = self.view.rows.count }
+            try await explore.fetchUsers(limit: limit, offset: offset)
+            view.rows = explore.users.map(Row.user)
+            view.hasMore = explore.hasMore
+            view.title = .bold("Explore")
+            view.empty = .dim("No one here yet.")
+        case .thread(let id):
+            let thread = ThreadViewModel(tweetID: id, services: services)
+            try await thread.load(limit: limit)
+            if let conversation = thread.conversation {
+                let tweets = conversation.ancestors + [conversation.tweet] + conversation.replies
+                try await context.loadShortIDs(of: tweets)
+                view.rows = tweets.map(Row.tweet)
+                view.selected = conversation.ancestors.count
+            }
+            view.title = .bold("Thread")
+            view.empty = .dim("This tweet is gone.")
+        }
+        return view
+    }
+
+    /// Opens `place` on top of the screens open, or as the one tab when `replacing`.
+    mutating func open(_ place: Place, replacing: Bool = false) async {
+        do {
+            var fresh = try await read(place)
+            fresh.unreadNotifications = unread
+            if replacing { stack = [(place, fresh)] } else { stack.append((place, fresh)) }
+            await refreshBadge()
         } catch {
             report(error)
         }
     }
 
-    /// The next page, when the selection reaches the last tweet loaded.
-    private mutating func loadOlder() async {
-        guard view.hasMore, let last = view.tweets.last else { return }
+    /// The bell's count, for the title bar.
+    private mutating func refreshBadge() async {
+        // A count that cannot be read leaves the last one shown; the list is what matters.
+        if let count = try? await services.notifications.unreadCount() { unread = count }
+        view.unreadNotifications = unread
+    }
+
+    /// The store changed: the screen's list read again, merged into what is shown without moving
+    /// it (new rows of a list that grows at the top wait in the bar).
+    mutating func storeChanged() async {
         do {
-            try await context.loadPage {
-                try await feed.fetchTweets(limit: Self.page, before: last.cursor)
-                return feed.tweets
+            let fresh = try await read(place, limit: max(Self.page, view.rows.count))
+            if place.growsAtTop {
+                view.merge(newest: fresh.rows)
+            } else {
+                view.replace(fresh.rows)
+                view.header = fresh.header
             }
-            let known = Set(view.tweets.map(\.cursor))
-            view.tweets += feed.tweets.filter { !known.contains($0.cursor) }
-            view.hasMore = feed.hasMore
+            await refreshBadge()
+        } catch {
+            report(error)
+        }
+    }
+
+    /// The next page, when the selection reaches the last row loaded.
+    private mutating func loadMore() async {
+        guard view.hasMore, let last = view.rows.last else { return }
+        do {
+            let more = try await read(place, after: last)
+            let known = Set(view.rows.map(\.key))
+            view.rows += more.rows.filter { !known.contains($0.key) }
+            view.hasMore = more.hasMore
         } catch {
             report(error)
         }
@@ -168,15 +269,33 @@ struct TUIApp {
         case .character("k"), .up: view.move(by: -1)
         case .pageDown, .character(" "): view.move(by: pageStep)
         case .pageUp: view.move(by: -pageStep)
-        case .character("g"), .home: view.move(by: -view.tweets.count)
-        case .character("G"), .end: view.move(by: view.tweets.count)
+        case .character("g"), .home: view.move(by: -view.rows.count)
+        case .character("G"), .end: view.move(by: view.rows.count)
         case .character("."): view.showWaiting()
         case .character("?"): showingHelp = true
-        case .character("f"):
-            view.following.toggle()
-            feed.source = view.following ? .following : .everyone
-            do { try await reload() } catch { report(error) }
-            view.status = .dim(view.following ? "Following: you and the people you follow." : "Everyone's tweets.")
+        case .character(let digit) where ("1"..."5").contains(digit):
+            await open(Place.tabs[Int(String(digit))! - 1], replacing: true)
+        case .tab, .backTab:
+            let index = Place.tabs.firstIndex(of: stack[0].place) ?? 0
+            let step = key == .tab ? 1 : Place.tabs.count - 1
+            await open(Place.tabs[(index + step) % Place.tabs.count], replacing: true)
+        case .enter:
+            switch view.selectedRow {
+            case .user(let user)?: await open(.profile(user.id))
+            case .notification(let notification)? where notification.tweet == nil:
+                await open(.profile(notification.fromUid))
+            case let row?:
+                if let tweet = row.tweet, place != .thread(tweet.id) { await open(.thread(tweet.id)) }
+            case nil: break
+            }
+        case .character("p"):
+            if let user = view.selectedRow?.user { await open(.profile(user.id)) }
+        case .escape, .backspace:
+            if stack.count > 1 { stack.removeLast() }
+        case .character("f") where place == .home:
+            following.toggle()
+            await open(.home, replacing: true)
+            view.status = .dim(following ? "Following: you and the people you follow." : "Everyone's tweets.")
         case .character("l"):
             await act { row, tweet in
                 if tweet.didLike == true { try await row.unlikeTweet() } else { try await row.likeTweet() }
@@ -190,7 +309,7 @@ struct TUIApp {
         case .character("b"):
             await act { row, _ in
                 try await row.bookmark()
-                return "Bookmarked; see them with: tweetcli bookmarks"
+                return "Bookmarked: 5 shows them."
             }
         case .character("d"):
             guard let tweet = view.selectedTweet else { return }
@@ -215,11 +334,11 @@ struct TUIApp {
         case .control("l"): forgetFrame()
         default: break
         }
-        if view.selected >= view.tweets.count - 3 { await loadOlder() }
+        if view.selected >= view.rows.count - 3 { await loadMore() }
     }
 
     /// Runs an action on the selected tweet through its row's view model, as the commands do,
-    /// then reads the page again so the counts are the store's.
+    /// then reads the list again so the counts are the store's.
     private mutating func act(_ body: (TweetRowViewModel, Tweet) async throws -> String) async {
         guard let tweet = view.selectedTweet else { return }
         let row = TweetRowViewModel(tweetID: tweet.id, services: services)
@@ -250,8 +369,9 @@ struct TUIApp {
             }
             try await upload.uploadTweet(withCaption: caption)
             composer.discardDraft()
+            await storeChanged()
+            view.showWaiting()
             view.status = .dim("Posted.")
-            try await reload()
         } catch {
             if composer.isComposing { _ = composer.keepDraft(caption, after: error) }
             report(error)
@@ -265,11 +385,24 @@ struct TUIApp {
     /// The next draw writes the whole screen: after a resize, a suspension or the editor.
     mutating func forgetFrame() { lastFrame = nil }
 
-    /// Lays the view out at the window's size and writes what changed since the last frame.
+    /// How a row of any list looks: as the commands show it.
+    private func render(_ row: Row) -> TerminalText {
+        switch row {
+        case .tweet(let tweet): context.tweetRenderer.render(tweet)
+        case .notification(let notification):
+            NotificationRenderer(tweets: context.tweetRenderer).render([notification])
+        case .user(let user): context.userRenderer.row(user)
+        }
+    }
+
+    /// Lays the screen out at the window's size and writes what changed since the last frame.
     mutating func draw() {
         let size = RawTerminal.size()
-        let grid = view.layout(
-            width: size.width, height: size.height, renderer: context.tweetRenderer, showingHelp: showingHelp)
+        let app = self
+        var current = view
+        let grid = current.layout(
+            width: size.width, height: size.height, render: { app.render($0) }, showingHelp: showingHelp)
+        view = current
         let bytes = grid.changes(from: lastFrame, color: context.color)
         if !bytes.isEmpty { Output.write(bytes, to: STDOUT_FILENO) }
         lastFrame = grid

@@ -19,6 +19,13 @@ struct TUIViewTests {
 
     var renderer: TweetRenderer { TweetRenderer(now: now) }
 
+    func render(_ row: Row) -> TerminalText {
+        guard case .tweet(let tweet) = row else { return "" }
+        return renderer.render(tweet)
+    }
+
+    func rows(_ tweets: [Tweet]) -> [Row] { tweets.map(Row.tweet) }
+
     @Test func keysFromBytesIncludingSequencesSplitAcrossReads() {
         var decoder = KeyDecoder()
         #expect(
@@ -67,49 +74,49 @@ struct TUIViewTests {
 
     @Test func theSelectionMovesAndTheScreenScrollsToKeepItWhole() {
         var view = TimelineView()
-        view.tweets = (1...30).reversed().map { tweet($0) }
-        var grid = view.layout(width: 60, height: 20, renderer: renderer)
-        #expect(grid.lines[0].contains("Home") && grid.lines[0].contains("everyone"))
+        view.rows = rows((1...30).reversed().map { tweet($0) })
+        var grid = view.layout(width: 60, height: 20, render: render)
+        #expect(grid.lines[0].contains("Home"))
         #expect(grid.lines[2].hasPrefix("▌ Ada @ada"), "\(grid.lines.joined(separator: "\n"))")
         #expect(grid.lines[3] == "▌ caption 30")
         #expect(grid.lines[19].contains("j/k move"))
         view.move(by: 1)
-        grid = view.layout(width: 60, height: 20, renderer: renderer)
+        grid = view.layout(width: 60, height: 20, render: render)
         #expect(grid.lines[3] == "  caption 30" && grid.lines.contains("▌ caption 29"))
         view.move(by: 10)
-        grid = view.layout(width: 60, height: 20, renderer: renderer)
+        grid = view.layout(width: 60, height: 20, render: render)
         #expect(view.top > 0 && grid.lines.contains("▌ caption 19"), "\(grid.lines.joined(separator: "\n"))")
         #expect(!grid.lines.contains("  caption 30"))
         view.move(by: -100)
-        grid = view.layout(width: 60, height: 20, renderer: renderer)
+        grid = view.layout(width: 60, height: 20, render: render)
         #expect(view.selected == 0 && view.top == 0 && grid.lines[3] == "▌ caption 30")
     }
 
     @Test func newTweetsWaitAboveCountsChangeInPlaceAndDeletedOnesGo() {
         var view = TimelineView()
-        view.tweets = [tweet(5), tweet(4), tweet(3), tweet(2), tweet(1)]
+        view.rows = rows([tweet(5), tweet(4), tweet(3), tweet(2), tweet(1)])
         view.move(by: 2)
         // Two new ones, tweet 4 liked, tweet 2 deleted.
-        view.merge(newest: [tweet(7), tweet(6), tweet(5), tweet(4, likes: 9), tweet(3), tweet(1)])
-        #expect(view.waiting.map(\.id) == ["tweet7", "tweet6"])
-        #expect(view.tweets.map(\.id) == ["tweet5", "tweet4", "tweet3", "tweet1"])
-        #expect(view.tweets[1].likes == 9)
+        view.merge(newest: rows([tweet(7), tweet(6), tweet(5), tweet(4, likes: 9), tweet(3), tweet(1)]))
+        #expect(view.waiting.compactMap(\.tweet?.id) == ["tweet7", "tweet6"])
+        #expect(view.rows.compactMap(\.tweet?.id) == ["tweet5", "tweet4", "tweet3", "tweet1"])
+        #expect(view.rows[1].tweet?.likes == 9)
         #expect(view.selectedTweet?.id == "tweet3", "the selection stays on its tweet")
-        let grid = view.layout(width: 60, height: 24, renderer: renderer)
+        let grid = view.layout(width: 60, height: 24, render: render)
         #expect(grid.lines[1] == " ↑ 2 new tweets · press . to show")
         #expect(!grid.lines.contains { $0.contains("caption 7") }, "not moved in until asked")
         // The same change seen again adds nothing.
-        view.merge(newest: [tweet(7), tweet(6), tweet(5), tweet(4, likes: 9), tweet(3), tweet(1)])
+        view.merge(newest: rows([tweet(7), tweet(6), tweet(5), tweet(4, likes: 9), tweet(3), tweet(1)]))
         #expect(view.waiting.count == 2)
         view.showWaiting()
-        #expect(view.tweets.map(\.id) == ["tweet7", "tweet6", "tweet5", "tweet4", "tweet3", "tweet1"])
+        #expect(view.rows.compactMap(\.tweet?.id) == ["tweet7", "tweet6", "tweet5", "tweet4", "tweet3", "tweet1"])
         #expect(view.selected == 0 && view.waiting.isEmpty)
     }
 
     @Test func fortyColumnsWrapsCaptionsWithinTheScreen() {
         var view = TimelineView()
-        view.tweets = [tweet(1, caption: String(repeating: "word ", count: 30))]
-        let grid = view.layout(width: 40, height: 20, renderer: renderer)
+        view.rows = rows([tweet(1, caption: String(repeating: "word ", count: 30))])
+        let grid = view.layout(width: 40, height: 20, render: render)
         #expect(grid.lines.allSatisfy { DisplayWidth.of($0) <= 40 })
         #expect(grid.lines.filter { $0.hasPrefix("▌ word") }.count >= 3, "\(grid.lines.joined(separator: "\n"))")
     }
