@@ -65,6 +65,26 @@ struct TUITerminalTests {
         try session.press("1")
         try session.waitFor("Home · everyone")
 
+        // The composer: typed, counted and coloured as post --dry-run counts, posted with Ctrl-S.
+        try session.press("n")
+        try session.waitFor("New tweet")
+        try session.type("hello from the sheet #tui", enter: false)
+        try session.waitFor("25/280 · 255 left")
+        try session.press("C-s")
+        try session.waitFor("Posted.")
+        try session.waitFor("▌ hello from the sheet #tui")
+        // A reply closed with Esc is kept as the draft, and n opens it again.
+        try session.press("r")
+        try session.waitFor("Reply to @ada")
+        try session.type("a reply to keep", enter: false)
+        try session.press("Escape")
+        try session.waitFor("Kept as a draft")
+        let draft = session.home.appendingPathComponent("state/tweetcli/draft.txt")
+        #expect((try? String(contentsOf: draft, encoding: .utf8)) == "a reply to keep\n")
+        try session.press("n")
+        try session.waitFor("a reply to keep")
+        try session.press("Escape")
+
         // 40 columns: laid out again, nothing wider.
         try session.tmux(["resize-window", "-x", "40", "-y", "30"])
         screen = try session.waitFor("a narrow title") { $0.hasPrefix(" tweetcli  Home") && $0.count <= 40 }

@@ -66,7 +66,9 @@ struct TUICommand: Command {
                         // after the app took it back: taken again.
                         try terminal.take()
                         app.forgetFrame()
-                    default: app.quitting = true
+                    default:
+                        if let sheet = app.sheet { app.closeComposer(keeping: sheet) }
+                        app.quitting = true
                     }
                 }
             }
@@ -114,6 +116,8 @@ struct TUIApp {
     /// The tweet `d` asked about, deleted by a second `d`.
     private var confirmingDelete: String?
     private var unread = 0
+    /// The composer, while it is open over the list.
+    private(set) var sheet: ComposerSheet?
 
     init(context: Context, services: AppServices, following: Bool) {
         self.context = context
@@ -257,6 +261,10 @@ struct TUIApp {
     }
 
     mutating func handle(_ key: Key, terminal: RawTerminal) async {
+        if sheet != nil {
+            await handleComposer(key, terminal: terminal)
+            return
+        }
         if showingHelp {
             showingHelp = false
             return
@@ -302,6 +310,10 @@ struct TUIApp {
                 return tweet.didLike == true ? "Unliked." : "Liked."
             }
         case .character("r"):
+            if let tweet = view.selectedTweet { sheet = ComposerSheet(replyTo: tweet) }
+        case .character("Q"):
+            if let tweet = view.selectedTweet { sheet = ComposerSheet(quote: tweet) }
+        case .character("t"):
             await act { row, tweet in
                 if tweet.didRetweet == true { try await row.unretweet() } else { try await row.retweet() }
                 return tweet.didRetweet == true ? "Retweet undone." : "Retweeted."
@@ -327,7 +339,7 @@ struct TUIApp {
             }
         case .character("y"):
             if let tweet = view.selectedTweet { view.status = "ID: \(tweet.id)" }
-        case .character("n"): await compose(terminal)
+        case .character("n"): sheet = ComposerSheet(text: Composer(context: context).savedDraft() ?? "")
         case .control("z"):
             do { try terminal.suspend() } catch { quitting = true }
             forgetFrame()
@@ -350,30 +362,70 @@ struct TUIApp {
         await storeChanged()
     }
 
-    /// `n`: the composer `post` opens ($EDITOR), with the terminal given back meanwhile.
-    private mutating func compose(_ terminal: RawTerminal) async {
-        terminal.restore()
-        defer {
+    /// A key while the composer is open: typing, moving, posting, the editor, closing.
+    private mutating func handleComposer(_ key: Key, terminal: RawTerminal) async {
+        guard var sheet else { return }
+        switch key {
+        case .character(let character): sheet.insert(character)
+        case .enter: sheet.insert("\n")
+        case .tab: sheet.insert(" ")
+        case .backspace: sheet.deleteBackward()
+        case .left: sheet.moveCursor(by: -1)
+        case .right: sheet.moveCursor(by: 1)
+        case .home, .up: sheet.moveCursorToEnd(false)
+        case .end, .down: sheet.moveCursorToEnd(true)
+        case .escape:
+            closeComposer(keeping: sheet)
+            return
+        case .control("c"):
+            closeComposer(keeping: sheet)
+            quitting = true
+            return
+        case .control("e"):
+            terminal.restore()
+            do {
+                let edited = try Composer(context: context).edit(sheet.text, replyTo: sheet.replyTo?.id)
+                sheet = ComposerSheet(text: edited, replyTo: sheet.replyTo, quote: sheet.quote)
+            } catch {
+                report(error)
+            }
             // A terminal that cannot be taken back ends the app rather than leave it cooked.
             do { try terminal.take() } catch { quitting = true }
             forgetFrame()
+        case .control("s"):
+            await post(sheet)
+            return
+        default: break
         }
-        let composer = Composer(context: context)
+        self.sheet = sheet
+    }
+
+    /// Posts what the composer holds, as `post` does; it stays open, with the reason, if it cannot.
+    private mutating func post(_ sheet: ComposerSheet) async {
         let upload = UploadTweetViewModel(services: services)
-        var caption = ""
         do {
-            caption = try composer.compose(replyTo: nil, fromDraft: false)
-            guard !caption.trimmed().isEmpty else {
-                view.status = .dim("Nothing posted.")
-                return
-            }
-            try await upload.uploadTweet(withCaption: caption)
-            composer.discardDraft()
-            await storeChanged()
-            view.showWaiting()
-            view.status = .dim("Posted.")
+            try await upload.uploadTweet(withCaption: sheet.text, replyTo: sheet.replyTo?.id, quote: sheet.quote?.id)
         } catch {
-            if composer.isComposing { _ = composer.keepDraft(caption, after: error) }
+            report(error)
+            return
+        }
+        // A new tweet's composer opened with the draft: posted, it is no draft any more.
+        if sheet.replyTo == nil, sheet.quote == nil { Composer(context: context).removeDraft() }
+        self.sheet = nil
+        await storeChanged()
+        if place.growsAtTop { view.showWaiting() }
+        view.status = .dim(sheet.replyTo != nil ? "Replied." : "Posted.")
+    }
+
+    /// Closes the composer; what it holds is kept as the draft (`n` or `post --draft` reopens it).
+    mutating func closeComposer(keeping sheet: ComposerSheet) {
+        self.sheet = nil
+        let composer = Composer(context: context)
+        guard !sheet.text.trimmed().isEmpty else { return }
+        do {
+            try composer.saveDraft(sheet.text)
+            view.status = .dim("Kept as a draft: n opens it again, as does tweetcli post --draft.")
+        } catch {
             report(error)
         }
     }
@@ -400,9 +452,15 @@ struct TUIApp {
         let size = RawTerminal.size()
         let app = self
         var current = view
-        let grid = current.layout(
+        var grid = current.layout(
             width: size.width, height: size.height, render: { app.render($0) }, showingHelp: showingHelp)
         view = current
+        if let sheet {
+            let preview = UploadTweetViewModel(services: services).preview(sheet.text)
+            sheet.draw(into: &grid, top: 1, bottom: size.height - 1, preview: preview, renderer: context.tweetRenderer)
+            grid.fill(row: size.height - 1, inverse: true)
+            grid.write(ComposerSheet.hints, row: size.height - 1, column: 1, inverse: true)
+        }
         let bytes = grid.changes(from: lastFrame, color: context.color)
         if !bytes.isEmpty { Output.write(bytes, to: STDOUT_FILENO) }
         lastFrame = grid

@@ -70,7 +70,7 @@ struct TimelineView {
     static let tabs: TerminalText = "1 Home  2 Explore  3 Notifications  4 Profile  5 Bookmarks"
 
     static let hints: TerminalText =
-        "j/k move  ⏎ open  l like  r retweet  n post  . new  1-5 tabs  esc back  ? keys  q quit"
+        "j/k move  ⏎ open  l like  t retweet  r reply  n post  . new  1-5 tabs  esc back  ? keys  q quit"
 
     static let help: [TerminalText] = [
         .bold("Keys"), "",
@@ -79,9 +79,11 @@ struct TimelineView {
         "PgDn, PgUp    a screen down or up     .           bring in the new rows",
         "Enter         the tweet's thread, or the user's profile",
         "p             the author's profile    Esc, ⌫      back",
-        "l             like or unlike          r           retweet or undo it",
+        "l             like or unlike          t           retweet or undo it",
+        "r             reply                   Q           quote",
         "b             bookmark                d           delete yours (asks first)",
-        "n             post (opens $EDITOR)    f           Home: everyone or following",
+        "n             a new tweet             f           Home: everyone or following",
+        "              (the composer: Ctrl-S posts, Ctrl-E opens $EDITOR, Esc keeps a draft)",
         "y             the tweet's ID, to copy",
         "1 … 5, Tab    Home, Explore, Notifications, Profile, Bookmarks",
         "Ctrl-Z        suspend (fg resumes)    q, Ctrl-C   quit",

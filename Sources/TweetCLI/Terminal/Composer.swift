@@ -115,17 +115,40 @@ final class Composer {
     /// Keeps `caption` as the draft and returns the error to report, which names it.
     func keepDraft(_ caption: String, after error: any Error) -> CommandFailure {
         let message = (error as? LocalizedError)?.errorDescription ?? "\(error)"
-        let directory = PathName.parent(draftPath)
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try Data((caption + "\n").utf8).write(to: URL(fileURLWithPath: draftPath), options: .atomic)
-            chmod(draftPath, 0o600)
+            try saveDraft(caption)
         } catch {
             return CommandFailure(message + "; the draft could not be kept at \(draftPath)")
         }
         return CommandFailure(
             message, hint: "your draft is kept in \(draftPath); edit it with: \(context.suggest("post --draft"))")
+    }
+
+    /// Keeps `caption` as the draft, readable by this user only, replacing any before.
+    func saveDraft(_ caption: String) throws {
+        let directory = PathName.parent(draftPath)
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Data((caption + "\n").utf8).write(to: URL(fileURLWithPath: draftPath), options: .atomic)
+        chmod(draftPath, 0o600)
+    }
+
+    /// The kept draft, if there is one that can be read (a regular file only).
+    func savedDraft() -> String? {
+        // No draft, or one that cannot be read, is an empty composer.
+        guard let data = (try? FileIO.readFile(draftPath)) ?? nil else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmed()
+        return text.isEmpty ? nil : text
+    }
+
+    /// Removes the kept draft, whether or not this composer opened it.
+    func removeDraft() {
+        unlink(draftPath)  // Gone already is fine.
+    }
+
+    /// Opens the editor on `text` (the full-screen composer's) and returns what was written.
+    func edit(_ text: String, replyTo: String?) throws -> String {
+        try edit(text, note: nil, replyTo: replyTo, fromDraft: false)
     }
 
     /// Removes the kept draft once it has been posted (a new tweet leaves an older draft alone).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetCore
+import TwitterText
 
 @testable import TweetCLI
 
@@ -119,5 +120,54 @@ struct TUIViewTests {
         let grid = view.layout(width: 40, height: 20, render: render)
         #expect(grid.lines.allSatisfy { DisplayWidth.of($0) <= 40 })
         #expect(grid.lines.filter { $0.hasPrefix("▌ word") }.count >= 3, "\(grid.lines.joined(separator: "\n"))")
+    }
+}
+
+/// The composer sheet: its text and cursor, the count as `post --dry-run` gives it, and the
+/// entities coloured as they are typed.
+@MainActor
+struct ComposerSheetTests {
+    /// The count as the parser gives it, made as `post --dry-run`'s JSON has it.
+    func preview(_ text: String) throws -> CaptionPreview {
+        let parsed = TweetText.parse(text)
+        let json = """
+            {"caption": "", "weightedLength": \(parsed.weightedLength), "limit": 280, "isValid": true,
+             "entities": {"mentions": [], "hashtags": [], "urls": []}}
+            """
+        return try JSONDecoder().decode(CaptionPreview.self, from: Data(json.utf8))
+    }
+
+    @Test func typingMovingAndDeletingEditTheTextAtTheCursor() {
+        var sheet = ComposerSheet(text: "helo")
+        sheet.moveCursor(by: -1)
+        sheet.insert("l")
+        #expect(sheet.text == "hello" && sheet.cursor == 4)
+        sheet.moveCursorToEnd(true)
+        sheet.deleteBackward()
+        sheet.insert("!")
+        #expect(sheet.text == "hell!")
+        sheet.moveCursorToEnd(false)
+        sheet.deleteBackward()
+        #expect(sheet.text == "hell!" && sheet.cursor == 0)
+    }
+
+    @Test func theCountAndTheEntitiesShowAsTheyAreTyped() throws {
+        let sheet = ComposerSheet(text: "hi @ada #swift 猫")
+        var grid = CellGrid(width: 60, height: 12)
+        sheet.draw(
+            into: &grid, top: 1, bottom: 11, preview: try preview(sheet.text), renderer: TweetRenderer(now: Date()))
+        #expect(grid.lines[1] == " New tweet")
+        #expect(grid.lines[3].hasPrefix(" hi @ada #swift 猫"), "\(grid.lines.joined(separator: "\n"))")
+        #expect(grid[3, 4].style == .accent && grid[3, 1].style == .plain, "the mention is coloured")
+        #expect(grid[3, 9].style == .accent, "the hashtag is coloured")
+        // The cursor after the last character, in reverse video.
+        #expect(grid[3, 18].inverse)
+        #expect(grid.lines[10].hasPrefix(" 17/280 · 263 left"), "\(grid.lines[10])")
+        let long = ComposerSheet(text: String(repeating: "猫", count: 141))
+        var over = CellGrid(width: 60, height: 12)
+        long.draw(
+            into: &over, top: 1, bottom: 11, preview: try preview(long.text), renderer: TweetRenderer(now: Date()))
+        #expect(over.lines[10].hasPrefix(" 282/280 · 2 over: cut 2 to post"), "\(over.lines[10])")
+        #expect(over[10, 1].style == .error)
     }
 }
