@@ -85,6 +85,23 @@ struct TUITerminalTests {
         try session.waitFor("a reply to keep")
         try session.press("Escape")
 
+        // / searches tweets; on Explore, people; Explore has what is trending.
+        try session.press("/")
+        try session.waitFor("Search tweets:")
+        try session.type("number", enter: true)
+        try session.waitFor("Search · number")
+        try session.waitFor("tweet number 1")
+        try session.press("Escape")
+        try session.press("2")
+        try session.waitFor("Trending  #tui (1)")
+        try session.press("/")
+        try session.waitFor("Find people:")
+        try session.type("ad", enter: true)
+        try session.waitFor("People · ad")
+        try session.waitFor("Ada @ada")
+        try session.press("1")
+        try session.waitFor("Home · everyone")
+
         // 40 columns: laid out again, nothing wider.
         try session.tmux(["resize-window", "-x", "40", "-y", "30"])
         screen = try session.waitFor("a narrow title") { $0.hasPrefix(" tweetcli  Home") && $0.count <= 40 }

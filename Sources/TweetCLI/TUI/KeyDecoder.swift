@@ -5,6 +5,9 @@ enum Key: Equatable {
     case enter, escape, tab, backTab, backspace
     /// A control key: `control("c")` is Ctrl-C.
     case control(Character)
+    /// A mouse report (SGR, `ESC [ < b ; x ; y M`): its button (64 and 65 the wheel), the cell,
+    /// from 0, and whether it is a press.
+    case mouse(button: Int, column: Int, row: Int, press: Bool)
 }
 
 /// Turns the bytes a terminal sends in raw mode into keys: UTF-8 characters, control keys, and
@@ -90,6 +93,12 @@ struct KeyDecoder {
     }
 
     private static func csi(_ parameters: String, final: UInt8) -> Key? {
+        if parameters.hasPrefix("<"), final == UInt8(ascii: "M") || final == UInt8(ascii: "m") {
+            let numbers = parameters.dropFirst().split(separator: ";").compactMap { Int($0) }
+            guard numbers.count == 3, numbers[1] >= 1, numbers[2] >= 1 else { return nil }
+            return .mouse(
+                button: numbers[0], column: numbers[1] - 1, row: numbers[2] - 1, press: final == UInt8(ascii: "M"))
+        }
         switch (parameters, final) {
         case (_, UInt8(ascii: "A")): return .up
         case (_, UInt8(ascii: "B")): return .down

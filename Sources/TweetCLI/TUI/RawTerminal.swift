@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,8 +18,16 @@ final class RawTerminal {
     /// Readable when a signal came (see ``signals()``).
     var signalDescriptor: Int32 { Self.signalPipe.read }
 
-    private static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l"
-    private static let leave = "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+    /// The alternate screen, no cursor, no autowrap, and clicks and the wheel reported (SGR form).
+    private static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?1000h\u{1B}[?1006h"
+    private static let leave = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Puts `text` on the terminal's clipboard (OSC 52), where the terminal allows it: xterm,
+    /// kitty, iTerm2, and tmux with `set-clipboard`. Only tweetcli's own text (an ID, a link).
+    static func copy(_ text: String) {
+        let encoded = Data(text.utf8).base64EncodedString()
+        Output.write("\u{1B}]52;c;" + encoded + "\u{07}", to: STDOUT_FILENO)
+    }
 
     /// Takes the terminal: stdin and stdout must both be one.
     init() throws {

@@ -93,6 +93,8 @@ struct TUICommand: Command {
 enum Place: Equatable {
     case home, explore, notifications, profile(String?), bookmarks
     case thread(String)
+    /// Tweets that match a search, and people whose name or username does.
+    case search(String), people(String)
 
     /// The five tabs, in their keys' order.
     static let tabs: [Place] = [.home, .explore, .notifications, .profile(nil), .bookmarks]
@@ -118,6 +120,8 @@ struct TUIApp {
     private var unread = 0
     /// The composer, while it is open over the list.
     private(set) var sheet: ComposerSheet?
+    /// The search line, while one is typed: what it asks, and the text so far.
+    private var prompt: (label: String, text: String, people: Bool)?
 
     init(context: Context, services: AppServices, following: Bool) {
         self.context = context
@@ -196,6 +200,33 @@ struct TUIApp {
             view.hasMore = explore.hasMore
             view.title = .bold("Explore")
             view.empty = .dim("No one here yet.")
+            // What's happening, above the people, as the explore screen shows it.
+            if before == nil {
+                let trends = TrendsViewModel(services: services)
+                try await trends.load(limit: 5)
+                if let list = trends.trends?.trends, !list.isEmpty {
+                    let line = list.map { "\($0.hashtag) (\($0.tweets))" }.joined(separator: "  ")
+                    view.header = [.bold("Trending  ") + TerminalText(line) + "\n" + .dim("/ finds people")]
+                }
+            }
+        case .people(let query):
+            let explore = ExploreViewModel(services: services)
+            explore.searchText = query
+            try await explore.fetchUsers(limit: limit, offset: before != nil ? self.view.rows.count : 0)
+            view.rows = explore.users.map(Row.user)
+            view.hasMore = explore.hasMore
+            view.title = .bold("People") + " · " + TerminalText(query)
+            view.empty = .dim("No one matches.")
+        case .search(let query):
+            let search = SearchViewModel(services: services)
+            try await context.loadPage {
+                try await search.search(query, limit: limit, before: before?.tweet?.cursor)
+                return search.tweets
+            }
+            view.rows = search.tweets.map(Row.tweet)
+            view.hasMore = search.hasMore
+            view.title = .bold("Search") + " · " + TerminalText(query)
+            view.empty = .dim("No tweets match.")
         case .thread(let id):
             let thread = ThreadViewModel(tweetID: id, services: services)
             try await thread.load(limit: limit)
@@ -263,6 +294,10 @@ struct TUIApp {
     mutating func handle(_ key: Key, terminal: RawTerminal) async {
         if sheet != nil {
             await handleComposer(key, terminal: terminal)
+            return
+        }
+        if prompt != nil {
+            await handlePrompt(key)
             return
         }
         if showingHelp {
@@ -338,7 +373,30 @@ struct TUIApp {
                 return "Deleted."
             }
         case .character("y"):
-            if let tweet = view.selectedTweet { view.status = "ID: \(tweet.id)" }
+            guard let tweet = view.selectedTweet else { return }
+            let link = "tweetcli show \(tweet.id)"
+            RawTerminal.copy(tweet.id)
+            view.status = .dim("Copied \(tweet.id) (where the terminal allows it); open it with: \(link)")
+        case .character("/"):
+            let people = place == .explore || { if case .people = place { true } else { false } }()
+            prompt = (people ? "Find people: " : "Search tweets: ", "", people)
+        case .mouse(let button, _, let row, true):
+            switch button {
+            case 64: view.move(by: -1)
+            case 65: view.move(by: 1)
+            case 0:
+                if row == 0 {
+                    break
+                } else if let index = view.rowAtScreenRow[row] {
+                    // A second click on the selected row opens it, as Enter does.
+                    if index == view.selected {
+                        await handle(.enter, terminal: terminal)
+                        return
+                    }
+                    view.selected = index
+                }
+            default: break
+            }
         case .character("n"): sheet = ComposerSheet(text: Composer(context: context).savedDraft() ?? "")
         case .control("z"):
             do { try terminal.suspend() } catch { quitting = true }
@@ -360,6 +418,26 @@ struct TUIApp {
             report(error)
         }
         await storeChanged()
+    }
+
+    /// A key while the search line is typed: Enter searches, Esc cancels.
+    private mutating func handlePrompt(_ key: Key) async {
+        guard var prompt else { return }
+        switch key {
+        case .character(let character): prompt.text.append(character)
+        case .backspace: if !prompt.text.isEmpty { prompt.text.removeLast() }
+        case .escape, .control("c"):
+            self.prompt = nil
+            return
+        case .enter:
+            self.prompt = nil
+            let query = prompt.text.trimmed()
+            guard !query.isEmpty else { return }
+            await open(prompt.people ? .people(query) : .search(query))
+            return
+        default: break
+        }
+        self.prompt = prompt
     }
 
     /// A key while the composer is open: typing, moving, posting, the editor, closing.
@@ -455,6 +533,11 @@ struct TUIApp {
         var grid = current.layout(
             width: size.width, height: size.height, render: { app.render($0) }, showingHelp: showingHelp)
         view = current
+        if let prompt {
+            grid.fill(row: size.height - 2, inverse: false)
+            let end = grid.write(.bold(prompt.label) + TerminalText(prompt.text), row: size.height - 2, column: 1)
+            grid.write(" ", row: size.height - 2, column: end, inverse: true)
+        }
         if let sheet {
             let preview = UploadTweetViewModel(services: services).preview(sheet.text)
             sheet.draw(into: &grid, top: 1, bottom: size.height - 1, preview: preview, renderer: context.tweetRenderer)

@@ -66,11 +66,13 @@ struct TimelineView {
     var empty: TerminalText = .dim("No tweets yet.")
     /// The status line: what the last action did, or why it failed.
     var status: TerminalText = ""
+    /// Which row of the list each screen row showed at the last layout, for a click.
+    private(set) var rowAtScreenRow: [Int: Int] = [:]
 
     static let tabs: TerminalText = "1 Home  2 Explore  3 Notifications  4 Profile  5 Bookmarks"
 
     static let hints: TerminalText =
-        "j/k move  ⏎ open  l like  t retweet  r reply  n post  . new  1-5 tabs  esc back  ? keys  q quit"
+        "j/k move  ⏎ open  l like  t retweet  r reply  n post  / search  1-5 tabs  esc back  ? keys  q quit"
 
     static let help: [TerminalText] = [
         .bold("Keys"), "",
@@ -84,7 +86,8 @@ struct TimelineView {
         "b             bookmark                d           delete yours (asks first)",
         "n             a new tweet             f           Home: everyone or following",
         "              (the composer: Ctrl-S posts, Ctrl-E opens $EDITOR, Esc keeps a draft)",
-        "y             the tweet's ID, to copy",
+        "y             copy the tweet's link   /           search (on Explore: people)",
+        "Mouse         a click selects a row, the wheel moves",
         "1 … 5, Tab    Home, Explore, Notifications, Profile, Bookmarks",
         "Ctrl-Z        suspend (fg resumes)    q, Ctrl-C   quit",
         "", .dim("Any key closes this."),
@@ -202,11 +205,13 @@ struct TimelineView {
         top = Self.top(showing: chosen, from: first, height: bodyEnd - bodyTop) { lines($0).count }
         var row = bodyTop
         var index = top
+        rowAtScreenRow = [:]
         while index < rows.count, row < bodyEnd {
             let isSelected = index == selected
             for line in lines(index) where row < bodyEnd {
                 grid.write(isSelected ? .styled("▌", .accent) : " ", row: row)
                 grid.write(line, row: row, column: 2)
+                rowAtScreenRow[row] = index
                 row += 1
             }
             row += 1

@@ -39,6 +39,12 @@ struct TUIViewTests {
         #expect(decoder.keys(from: [0x1B]) == [.escape])
         // An unknown sequence is dropped whole, never read as the keys it is made of.
         #expect(decoder.keys(from: Array("\u{1B}[99;5uq".utf8)) == [.character("q")])
+        // Clicks and the wheel, as SGR mouse reports; a release is not a press.
+        #expect(
+            decoder.keys(from: Array("\u{1B}[<0;12;5M\u{1B}[<0;12;5m\u{1B}[<65;1;1M".utf8)) == [
+                .mouse(button: 0, column: 11, row: 4, press: true), .mouse(button: 0, column: 11, row: 4, press: false),
+                .mouse(button: 65, column: 0, row: 0, press: true),
+            ])
         // UTF-8 split across reads.
         let cat = Array("猫".utf8)
         #expect(decoder.keys(from: cat.prefix(2)) == [])
