@@ -204,10 +204,17 @@ public enum Mosaic {
     /// tens of thousands. A picture in pixels counts none.
     public static func visibleCount(_ line: String) -> Int {
         if PixelEscape.opensString(line.utf8.first, line.utf8.dropFirst().first) { return 0 }
+        // Over the string's own bytes where it has them (a page draws thousands of such lines, and
+        // stepping through a UTF8View costs several times a buffer's loop).
+        if let count = line.utf8.withContiguousStorageIfAvailable(visibleCount(bytes:)) { return count }
+        return Array(line.utf8).withUnsafeBufferPointer(visibleCount(bytes:))
+    }
+
+    private static func visibleCount(bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var count = 0
         var inEscape = false
         var afterEscape = false
-        for byte in line.utf8 {
+        for byte in bytes {
             if byte == 0x1B {
                 (inEscape, afterEscape) = (true, true)
             } else if inEscape {
