@@ -72,7 +72,7 @@ struct TimelineView {
     static let tabs: TerminalText = "1 Home  2 Explore  3 Notifications  4 Profile  5 Bookmarks"
 
     static let hints: TerminalText =
-        "j/k move  ⏎ open  l like  t retweet  r reply  n post  / search  1-5 tabs  esc back  ? keys  q quit"
+        "j/k move  ⏎ open  l like  t retweet  r reply  n post  / search  ? keys  q quit"
 
     static let help: [TerminalText] = [
         .bold("Keys"), "",
