@@ -89,13 +89,22 @@ def main():
     begin = time.monotonic()
     subprocess.run([tweetcli, "--store", store, "post", "posted while the app watches"], check=True,
                    stdout=subprocess.DEVNULL)
+    posted = time.monotonic() - begin
     shown = read_until(fd, b"new tweet")
-    print(f"another process's post counted in the bar after {shown * 1000:.0f} ms (from the post's start)"
-          if shown is not None else "another process's post never showed")
+    if shown is None:
+        sys.exit("another process's post never showed")
+    print(f"another process's post counted in the bar {(posted + shown) * 1000:.0f} ms after the post "
+          f"started ({shown * 1000:.0f} ms after it returned)")
     for _ in range(scroll):
         os.write(fd, b"j")
         drain(fd, 0.002)
     drain(fd, 0.5)
+    # Where the selection is now: the ID on the status line (y), so a run that did not move says so.
+    os.write(fd, b"y")
+    time.sleep(0.3)
+    tail = os.read(fd, 65536).decode("utf-8", "replace")
+    copied = tail.split("Copied ")[1].split(" ")[0] if "Copied " in tail else "?"
+    print(f"selected after moving: tweet {copied}")
     rss = [line for line in open(f"/proc/{pid}/status") if line.startswith("VmHWM")][0].split()[1]
     print(f"peak RSS after moving through {scroll} tweets: {int(rss) / 1024:.1f} MiB")
     quit(pid, fd)
