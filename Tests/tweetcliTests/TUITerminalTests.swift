@@ -161,6 +161,24 @@ struct TUITerminalTests {
         #expect(try session.waitForStatus("tui").status == 0)
     }
 
+    @Test func withoutColourTheSelectionAndTheBarsStillShowInReverseVideo() throws {
+        let session = try TmuxSession(width: 80, height: 24, environment: ["NO_COLOR": "1"])
+        try session.tweetcli(
+            ["register", "--email", "ada@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
+            stdin: "correct horse battery\n")
+        try session.tweetcli(["post", "a #hashtag and @ada"])
+        try session.type("clear; tweetcli tui")
+        try session.waitFor("▌ a #hashtag and @ada")
+        let colours = try session.tmux(["capture-pane", "-p", "-e"])
+        // Reverse video for the title and key bars; no colour anywhere (tmux writes what it keeps).
+        #expect(colours.contains("\u{1B}[7m"), "\(colours.debugDescription)")
+        for code in ["[36m", "[31m", "[2m", "[38;", "[48;"] {
+            #expect(!colours.contains("\u{1B}" + code), "\(code) in \(colours.debugDescription)")
+        }
+        try session.press("q")
+        try session.waitForPrompt()
+    }
+
     @Test func aDumbTerminalOrAPipeIsOneSentence() throws {
         let cli = try CLIRunner()
         try cli.register("ada", fullname: "Ada")

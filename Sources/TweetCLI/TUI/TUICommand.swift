@@ -120,6 +120,8 @@ struct TUIApp {
     private var unread = 0
     /// The composer, while it is open over the list.
     private(set) var sheet: ComposerSheet?
+    /// The row the last click selected: a second click on it opens it.
+    private var clicked: Int?
     /// The search line, while one is typed: what it asks, and the text so far.
     private var prompt: (label: String, text: String, people: Bool)?
 
@@ -305,6 +307,7 @@ struct TUIApp {
             return
         }
         if key != .character("d") { confirmingDelete = nil }
+        if case .mouse = key {} else { clicked = nil }
         let pageStep = max(1, (RawTerminal.size().height - 4) / 6)
         switch key {
         case .character("q"), .control("c"): quitting = true
@@ -380,20 +383,30 @@ struct TUIApp {
         case .character("/"):
             let people = place == .explore || { if case .people = place { true } else { false } }()
             prompt = (people ? "Find people: " : "Search tweets: ", "", people)
-        case .mouse(let button, _, let row, true):
+        case .mouse(let button, let column, let row, true):
             switch button {
             case 64: view.move(by: -1)
             case 65: view.move(by: 1)
             case 0:
-                if row == 0 {
-                    break
-                } else if let index = view.rowAtScreenRow[row] {
-                    // A second click on the selected row opens it, as Enter does.
-                    if index == view.selected {
+                if row == 0, let tab = view.tabColumns.firstIndex(where: { $0.contains(column) }) {
+                    await open(Place.tabs[tab], replacing: true)
+                } else if let (index, line) = view.rowAtScreenRow[row] {
+                    view.selected = index
+                    // The author's name, on a tweet's first line, opens their profile; a second
+                    // click elsewhere on the selected row opens it, as Enter does.
+                    if line == 0, case .tweet(let tweet) = view.rows[index], let user = tweet.user,
+                        tweet.retweetedBy == nil,
+                        (2..<(2 + DisplayWidth.of(user.fullname + " @" + user.username))).contains(column)
+                    {
+                        await open(.profile(user.id))
+                        return
+                    }
+                    if index == clicked {
                         await handle(.enter, terminal: terminal)
                         return
                     }
-                    view.selected = index
+                    clicked = index
+                    return
                 }
             default: break
             }

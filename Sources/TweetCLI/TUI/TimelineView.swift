@@ -66,8 +66,11 @@ struct TimelineView {
     var empty: TerminalText = .dim("No tweets yet.")
     /// The status line: what the last action did, or why it failed.
     var status: TerminalText = ""
-    /// Which row of the list each screen row showed at the last layout, for a click.
-    private(set) var rowAtScreenRow: [Int: Int] = [:]
+    /// Which row of the list each screen row showed at the last layout, and which of its lines,
+    /// for a click.
+    private(set) var rowAtScreenRow: [Int: (index: Int, line: Int)] = [:]
+    /// The columns of each tab's label in the title bar at the last layout, for a click.
+    private(set) var tabColumns: [Range<Int>] = []
 
     static let tabs: TerminalText = "1 Home  2 Explore  3 Notifications  4 Profile  5 Bookmarks"
 
@@ -155,8 +158,14 @@ struct TimelineView {
         let bell: TerminalText = unreadNotifications > 0 ? "   🔔 \(unreadNotifications)" : ""
         grid.fill(row: 0, inverse: true)
         let end = grid.write(" tweetcli  " + title + bell, row: 0, inverse: true)
+        tabColumns = []
         if end + 2 + DisplayWidth.of(Self.tabs.plain) <= width {
-            grid.write(Self.tabs, row: 0, column: width - DisplayWidth.of(Self.tabs.plain) - 1, inverse: true)
+            var column = width - DisplayWidth.of(Self.tabs.plain) - 1
+            grid.write(Self.tabs, row: 0, column: column, inverse: true)
+            for label in Self.tabs.plain.components(separatedBy: "  ") {
+                tabColumns.append(column..<(column + DisplayWidth.of(label)))
+                column += DisplayWidth.of(label) + 2
+            }
         }
         if !waiting.isEmpty {
             let count = waiting.count
@@ -208,10 +217,10 @@ struct TimelineView {
         rowAtScreenRow = [:]
         while index < rows.count, row < bodyEnd {
             let isSelected = index == selected
-            for line in lines(index) where row < bodyEnd {
+            for (number, line) in lines(index).enumerated() where row < bodyEnd {
                 grid.write(isSelected ? .styled("▌", .accent) : " ", row: row)
                 grid.write(line, row: row, column: 2)
-                rowAtScreenRow[row] = index
+                rowAtScreenRow[row] = (index, number)
                 row += 1
             }
             row += 1

@@ -82,11 +82,15 @@ struct TUIViewTests {
     @Test func theSelectionMovesAndTheScreenScrollsToKeepItWhole() {
         var view = TimelineView()
         view.rows = rows((1...30).reversed().map { tweet($0) })
-        var grid = view.layout(width: 60, height: 20, render: render)
+        var grid = view.layout(width: 100, height: 20, render: render)
         #expect(grid.lines[0].contains("Home"))
         #expect(grid.lines[2].hasPrefix("▌ Ada @ada"), "\(grid.lines.joined(separator: "\n"))")
         #expect(grid.lines[3] == "▌ caption 30")
         #expect(grid.lines[19].contains("j/k move"))
+        // Where each tab's label stands, for a click on it.
+        #expect(view.tabColumns.count == 5)
+        let title = Array(grid.lines[0])
+        #expect(String(title[view.tabColumns[2]]) == "3 Notifications", "\(view.tabColumns)")
         view.move(by: 1)
         grid = view.layout(width: 60, height: 20, render: render)
         #expect(grid.lines[3] == "  caption 30" && grid.lines.contains("▌ caption 29"))
