@@ -177,6 +177,15 @@ struct TUITerminalTests {
         }
         try session.press("q")
         try session.waitForPrompt()
+        // With colour, each tweet has its author's picture, in blocks of its colours.
+        try session.type("clear; NO_COLOR= COLORTERM=truecolor tweetcli tui")
+        let screen = try session.waitFor("j/k move")
+        let row = try #require(screen.first { $0.contains("Ada @ada ·") }, "\(screen.joined(separator: "\n"))")
+        #expect(row.hasPrefix("▌ ") && !row.dropFirst(2).hasPrefix("Ada"), "\(row)")
+        let drawn = try session.tmux(["capture-pane", "-p", "-e"])
+        #expect(drawn.contains("[38;2;") || drawn.contains("[38;5;"), "\(drawn.debugDescription)")
+        try session.press("q")
+        try session.waitForPrompt()
     }
 
     @Test func aDumbTerminalOrAPipeIsOneSentence() throws {

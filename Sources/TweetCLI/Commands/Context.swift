@@ -22,8 +22,9 @@ final class Context {
     private var mosaics: [String: [String]] = [:]
     /// The small picture of each author the rows show, by uid, read by ``loadPhotos(of:)``.
     private var avatars: [String: [String]] = [:]
-    /// Whether pictures are left out whatever the options say: the full-screen app draws cells.
-    var drawsNoPictures = false
+    /// Whether pictures are drawn in blocks whatever the terminal could do: the full-screen app
+    /// draws cells, and a picture in pixels is no cells.
+    var drawsBlocksOnly = false
     /// Whether this command keeps printing as things come (`--watch`): never through the pager,
     /// which waits for the end of what it shows.
     var streams = false
@@ -228,10 +229,10 @@ final class Context {
     /// or with `--images always`, and not with `--images never` or `--json`. Named a pixel
     /// protocol, they are drawn in it, coloured or not, wherever the output goes.
     var drawsPhotos: Bool {
-        guard !options.json, !drawsNoPictures else { return false }
+        guard !options.json else { return false }
         switch imageChoice {
         case .never: return false
-        case .sixel, .kitty, .iterm2: return true
+        case .sixel, .kitty, .iterm2: return drawsBlocksOnly ? color : true
         case .always, .blocks: return color
         case .auto: return color && terminal.isStdoutTerminal
         }
@@ -247,6 +248,7 @@ final class Context {
     /// there is a picture to draw), else block mosaics.
     private(set) lazy var pictureMode: Mosaic.Mode = {
         let blocks = Mosaic.Mode.blocks(mosaicColors)
+        if drawsBlocksOnly { return blocks }
         switch imageChoice {
         case .sixel: return .sixels
         case .kitty: return .kitty

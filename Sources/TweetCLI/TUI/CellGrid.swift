@@ -1,15 +1,19 @@
 /// The full-screen app's screen as cells (issue 45): what the views draw into, what unit tests
 /// read back, and what ``changes(from:color:)`` turns into the bytes that bring a terminal from
 /// the last frame to this one. Text reaches it only as ``TerminalText``, so what came from the
-/// store is neutralised here as in every command; pictures are left out (their escapes are not
-/// cells).
+/// store is neutralised here as in every command. A picture drawn in blocks becomes cells of its
+/// colours (``write(_:row:column:limit:inverse:)`` reads its SGR colours); one in pixels is left
+/// out, as its escapes are not cells.
 struct CellGrid: Equatable {
     /// One column: a character and its style, or the right half of a wide one (`nil`).
     struct Cell: Equatable {
         var character: Character?
         var style: TerminalText.Style
-        /// Shown in reverse video: the selection.
+        /// Shown in reverse video: the bars, or a picture's cell that asks for it.
         var inverse: Bool
+        /// A picture's colours: an SGR colour's parameters (`2;R;G;B` or `5;N`), or the default.
+        var foreground: String? = nil
+        var background: String? = nil
 
         static let blank = Cell(character: " ", style: .plain, inverse: false)
     }
@@ -50,7 +54,11 @@ struct CellGrid: Equatable {
         guard (0..<height).contains(row) else { return column }
         let end = min(width, limit.map { column + $0 } ?? width)
         var position = max(0, column)
-        for run in text.runs where run.style != .graphics {
+        for run in text.runs {
+            if run.style == .graphics {
+                position = writePicture(run.text, row: row, column: position, end: end)
+                continue
+            }
             for character in run.text {
                 if character == "\n" { return position }
                 let columns = DisplayWidth.of(character)
@@ -62,6 +70,58 @@ struct CellGrid: Equatable {
                 }
                 position += columns
             }
+        }
+        return position
+    }
+
+    /// Writes one line of a block picture (``Mosaic``'s, cleaned to SGR colours and characters):
+    /// each character a cell with the colours in force. A picture in pixels is left out.
+    private mutating func writePicture(_ line: String, row: Int, column: Int, end: Int) -> Int {
+        let bytes = Array(line.utf8)
+        guard bytes.first != 0x1B || bytes.count < 2 || bytes[1] == 0x5B else { return column }
+        var (foreground, background, inverse): (String?, String?, Bool) = (nil, nil, false)
+        var position = column
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x1B {
+                var stop = index + 2
+                while stop < bytes.count, bytes[stop] != 0x6D { stop += 1 }
+                guard stop < bytes.count, index + 1 < bytes.count, bytes[index + 1] == 0x5B else { return position }
+                let numbers = String(decoding: bytes[(index + 2)..<stop], as: UTF8.self).split(
+                    separator: ";", omittingEmptySubsequences: false
+                ).map { Int($0) ?? 0 }
+                var at = 0
+                while at < numbers.count {
+                    switch numbers[at] {
+                    case 0: (foreground, background, inverse) = (nil, nil, false)
+                    case 7: inverse = true
+                    case 27: inverse = false
+                    case 39: foreground = nil
+                    case 49: background = nil
+                    case 38, 48:
+                        let isRGB = at + 1 < numbers.count && numbers[at + 1] == 2
+                        let count = isRGB ? 4 : 2
+                        guard at + count < numbers.count else { at = numbers.count; continue }
+                        let colour = numbers[(at + 1)...(at + count)].map { String(min(255, max(0, $0))) }
+                            .joined(separator: ";")
+                        if numbers[at] == 38 { foreground = colour } else { background = colour }
+                        at += count
+                    default: break
+                    }
+                    at += 1
+                }
+                index = stop + 1
+                continue
+            }
+            // A character: its UTF-8 bytes, one cell (block characters are one column each).
+            var length = 1
+            while index + length < bytes.count, bytes[index + length] & 0xC0 == 0x80 { length += 1 }
+            let text = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+            index += length
+            guard position < end, let character = text.first else { continue }
+            cells[row * width + position] = Cell(
+                character: character, style: .plain, inverse: inverse, foreground: foreground, background: background)
+            position += 1
         }
         return position
     }
@@ -84,13 +144,15 @@ struct CellGrid: Equatable {
             let range = (row * width)..<((row + 1) * width)
             if !whole, let previous, previous.cells[range] == cells[range] { continue }
             output += "\u{1B}[\(row + 1);1H"
-            var current: (TerminalText.Style, Bool)? = nil
+            var current: Cell?
             for cell in cells[range] {
                 guard let character = cell.character else { continue }
-                let style = (cell.style, cell.inverse)
-                if current.map({ $0 != style }) ?? true {
-                    output += Self.sgr(style.0, inverse: style.1, color: color)
-                    current = style
+                if current.map({
+                    $0.style != cell.style || $0.inverse != cell.inverse || $0.foreground != cell.foreground
+                        || $0.background != cell.background
+                }) ?? true {
+                    output += Self.sgr(cell, color: color)
+                    current = cell
                 }
                 output.append(character)
             }
@@ -101,9 +163,9 @@ struct CellGrid: Equatable {
 
     /// The SGR sequence that sets a style from nothing: without colour, bold and reverse video
     /// alone (the selection must show on any terminal).
-    private static func sgr(_ style: TerminalText.Style, inverse: Bool, color: Bool) -> String {
+    private static func sgr(_ cell: Cell, color: Bool) -> String {
         var codes = ["0"]
-        switch style {
+        switch cell.style {
         case .bold: codes.append("1")
         case .dim where color: codes.append("2")
         case .accent where color: codes.append("36")
@@ -111,7 +173,9 @@ struct CellGrid: Equatable {
         case .error: codes.append(color ? "1;31" : "1")
         default: break
         }
-        if inverse { codes.append("7") }
+        if cell.inverse { codes.append("7") }
+        if color, let foreground = cell.foreground { codes.append("38;" + foreground) }
+        if color, let background = cell.background { codes.append("48;" + background) }
         return "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 }

@@ -28,7 +28,7 @@ struct TUICommand: Command {
         guard context.environment["TERM"] != "dumb" else {
             throw TUIError("tweetcli tui needs a terminal that can move its cursor; TERM=dumb cannot")
         }
-        context.drawsNoPictures = true
+        context.drawsBlocksOnly = true
         let services = try context.services()
         let changes = try services.store.watchChanges()
         let terminal = try RawTerminal()
@@ -392,11 +392,12 @@ struct TUIApp {
                     await open(Place.tabs[tab], replacing: true)
                 } else if let (index, line) = view.rowAtScreenRow[row] {
                     view.selected = index
-                    // The author's name, on a tweet's first line, opens their profile; a second
-                    // click elsewhere on the selected row opens it, as Enter does.
+                    // The author's picture or name, on a tweet's first line, opens their profile;
+                    // a second click elsewhere on the selected row opens it, as Enter does.
+                    let picture = context.drawsPhotos ? 5 : 0
                     if line == 0, case .tweet(let tweet) = view.rows[index], let user = tweet.user,
                         tweet.retweetedBy == nil,
-                        (2..<(2 + DisplayWidth.of(user.fullname + " @" + user.username))).contains(column)
+                        (2..<(2 + picture + DisplayWidth.of(user.fullname + " @" + user.username))).contains(column)
                     {
                         await open(.profile(user.id))
                         return

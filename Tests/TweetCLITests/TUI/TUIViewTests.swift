@@ -65,6 +65,27 @@ struct TUIViewTests {
         #expect(!bytes.contains("\u{1B}]0;") && !bytes.contains("\u{07}"), "\(bytes.debugDescription)")
     }
 
+    @Test func aBlockPictureBecomesCellsOfItsColoursAndPixelsAreLeftOut() {
+        var text = TerminalText()
+        text.append(graphics: "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀▀\u{1B}[0m\u{1B}[7;38;5;196m▄")
+        text.append(" after")
+        var grid = CellGrid(width: 20, height: 2)
+        grid.write(text, row: 0)
+        #expect(grid.lines[0] == "▀▀▄ after")
+        #expect(grid[0, 0].foreground == "2;255;0;0" && grid[0, 1].background == "2;0;0;255")
+        #expect(grid[0, 2].inverse && grid[0, 2].foreground == "5;196" && grid[0, 2].background == nil)
+        #expect(grid[0, 4].foreground == nil)
+        let bytes = grid.changes(from: nil, color: true)
+        #expect(bytes.contains("38;2;255;0;0") && bytes.contains("48;2;0;0;255") && bytes.contains("7;38;5;196"))
+        #expect(!grid.changes(from: nil, color: false).contains("38;2"), "no colour without colour")
+        // A picture in pixels (a DCS of sixels) is no cells.
+        var pixels = TerminalText()
+        pixels.append(graphics: "\u{1B}Pq#0;2;0;0;0~~\u{1B}\\")
+        var other = CellGrid(width: 20, height: 1)
+        other.write(pixels + "x", row: 0)
+        #expect(other.lines[0] == "x")
+    }
+
     @Test func onlyTheRowsThatChangedAreWritten() {
         var first = CellGrid(width: 20, height: 5)
         for row in 0..<5 { first.write("row \(row)", row: row) }
