@@ -91,13 +91,15 @@ struct TUICommand: Command {
 
 /// Where the app is: a tab, or a screen opened from one.
 enum Place: Equatable {
-    case home, explore, notifications, profile(String?), bookmarks
+    case home, explore, notifications, bookmarks
+    /// A profile (`nil`: the signed-in user's) on one of its tabs.
+    case profile(String?, TweetFilter = .tweets)
     case thread(String)
     /// Tweets that match a search, and people whose name or username does.
     case search(String), people(String)
 
     /// The five tabs, in their keys' order.
-    static let tabs: [Place] = [.home, .explore, .notifications, .profile(nil), .bookmarks]
+    static let tabs: [Place] = [.home, .explore, .notifications, .profile(nil, .tweets), .bookmarks]
 
     /// Whether the list is newest first and grows at the top (new rows wait in the bar).
     var growsAtTop: Bool { self == .home || self == .notifications }
@@ -168,8 +170,9 @@ struct TUIApp {
             view.hasMore = bell.hasMore
             view.title = .bold("Notifications")
             view.empty = .dim("No notifications yet.")
-        case .profile(let reference):
+        case .profile(let reference, let filter):
             let profile = ProfileViewModel(reference: reference, services: services)
+            profile.selectedFilter = filter
             try await context.loadPage {
                 try await profile.load(limit: limit, before: before?.tweet?.cursor)
                 return profile.tweets
@@ -177,12 +180,16 @@ struct TUIApp {
             view.rows = profile.tweets.map(Row.tweet)
             view.hasMore = profile.hasMore
             if let user = profile.user {
+                let tabs = TweetFilter.allCases.map { tab -> TerminalText in
+                    tab == filter ? .bold("[\(tab.title)]") : TerminalText(tab.title)
+                }
                 view.header = [
                     context.userRenderer.header(user, stats: profile.stats, actionTitle: profile.actionButtonTitle)
+                        + tabs.joined(separator: "  ") + .dim("   ←/→ its tabs") + "\n"
                 ]
                 view.title = .bold("Profile") + " · " + TerminalText("@" + user.username)
             }
-            view.empty = .dim(profile.tweetsAreProtected ? "These tweets are protected." : "No tweets yet.")
+            view.empty = .dim(profile.tweetsAreProtected ? "These tweets are protected." : "Nothing here yet.")
         case .bookmarks:
             let bookmarks = BookmarksViewModel(services: services)
             try await context.loadPage {
@@ -338,6 +345,19 @@ struct TUIApp {
             if let user = view.selectedRow?.user { await open(.profile(user.id)) }
         case .escape, .backspace:
             if stack.count > 1 { stack.removeLast() }
+        case .left, .right:
+            // A profile's tabs: Tweets, Replies, Likes, Media.
+            guard case .profile(let reference, let filter) = place else { return }
+            let all = TweetFilter.allCases
+            let index = all.firstIndex(of: filter) ?? 0
+            let next = all[(index + (key == .right ? 1 : all.count - 1)) % all.count]
+            do {
+                var fresh = try await read(.profile(reference, next))
+                fresh.unreadNotifications = unread
+                stack[stack.count - 1] = (.profile(reference, next), fresh)
+            } catch {
+                report(error)
+            }
         case .character("f") where place == .home:
             following.toggle()
             await open(.home, replacing: true)
