@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetSystem
 import TweetTestSupport
 
 /// `tweetcli tui` as a person uses it, in tmux, on each engine: moving, liking (the store
@@ -196,6 +197,27 @@ struct TUITerminalTests {
         #expect(drawn.contains("[38;2;") || drawn.contains("[38;5;"), "\(drawn.debugDescription)")
         try session.press("q")
         try session.waitForPrompt()
+    }
+
+    @Test func closingTheTerminalEndsTheApp() throws {
+        let session = try TmuxSession(width: 80, height: 24)
+        try session.tweetcli(
+            ["register", "--email", "ada@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
+            stdin: "correct horse battery\n")
+        try session.type("clear; tweetcli --store '\(session.store)' tui")
+        try session.waitFor("j/k move")
+        func running() throws -> Bool {
+            let found = try ChildProcess.run(
+                "/usr/bin/pgrep", arguments: ["pgrep", "-f", "--", "--store \(session.store) tui"],
+                options: .init(standardOutput: .file("/dev/null"), standardError: .file("/dev/null")))
+            return found == .exited(0)
+        }
+        #expect(try running())
+        // The window goes: the app is told (SIGHUP, then a terminal that reads as gone) and ends.
+        try session.tmux(["kill-server"])
+        let deadline = Date().addingTimeInterval(5)
+        while try running(), Date() < deadline { usleep(50_000) }
+        #expect(try !running(), "the app outlived its terminal")
     }
 
     @Test func aDumbTerminalOrAPipeIsOneSentence() throws {

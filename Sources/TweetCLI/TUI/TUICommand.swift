@@ -78,7 +78,12 @@ struct TUICommand: Command {
             if descriptors[0].revents != 0 {
                 var buffer = [UInt8](repeating: 0, count: 256)
                 let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, 256) }
-                if count == 0 { app.quitting = true }
+                // The terminal gone (closed, or an error reading it) ends the app: poll would
+                // otherwise say it is readable again at once, for ever.
+                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
+                    if let sheet = app.sheet { app.closeComposer(keeping: sheet) }
+                    app.quitting = true
+                }
                 for key in decoder.keys(from: buffer.prefix(max(0, count))) {
                     await app.handle(key, terminal: terminal)
                     if app.quitting { break }
