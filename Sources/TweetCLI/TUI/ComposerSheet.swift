@@ -12,6 +12,9 @@ struct ComposerSheet {
     /// The tweet replied to or quoted, shown above.
     var replyTo: Tweet?
     var quote: Tweet?
+    /// The author's picture (two lines of blocks) beside the heading, as the course's composer
+    /// shows the signed-in user's; none where pictures are not drawn.
+    var avatar: [String] = []
 
     init(text: String = "", replyTo: Tweet? = nil, quote: Tweet? = nil) {
         characters = Array(text)
@@ -54,8 +57,18 @@ struct ComposerSheet {
         let heading: TerminalText =
             replyTo.map { .bold("Reply to ") + TerminalText("@" + ($0.user?.username ?? "someone")) }
             ?? (quote != nil ? .bold("Quote") : .bold("New tweet"))
-        grid.write(heading, row: row, column: 1)
-        row += 1
+        if avatar.isEmpty {
+            grid.write(heading, row: row, column: 1)
+            row += 1
+        } else {
+            for (offset, line) in avatar.prefix(2).enumerated() {
+                var picture = TerminalText()
+                picture.append(graphics: line)
+                grid.write(picture, row: row + offset, column: 1)
+            }
+            grid.write(heading, row: row, column: 6)
+            row += 2
+        }
         if let context = replyTo ?? quote {
             let lines = TerminalText.lines(of: renderer.render(context).wrapped(width: max(10, width - 6)))
             for line in lines.prefix(max(0, (bottom - top) / 3)) {

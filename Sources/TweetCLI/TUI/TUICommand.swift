@@ -373,9 +373,9 @@ struct TUIApp {
                 return tweet.didLike == true ? "Unliked." : "Liked."
             }
         case .character("r"):
-            if let tweet = view.selectedTweet { sheet = ComposerSheet(replyTo: tweet) }
+            if let tweet = view.selectedTweet { await openComposer(ComposerSheet(replyTo: tweet)) }
         case .character("Q"):
-            if let tweet = view.selectedTweet { sheet = ComposerSheet(quote: tweet) }
+            if let tweet = view.selectedTweet { await openComposer(ComposerSheet(quote: tweet)) }
         case .character("t"):
             await act { row, tweet in
                 if tweet.didRetweet == true { try await row.unretweet() } else { try await row.retweet() }
@@ -436,7 +436,7 @@ struct TUIApp {
                 }
             default: break
             }
-        case .character("n"): sheet = ComposerSheet(text: Composer(context: context).savedDraft() ?? "")
+        case .character("n"): await openComposer(ComposerSheet(text: Composer(context: context).savedDraft() ?? ""))
         case .control("z"):
             do { try terminal.suspend() } catch { quitting = true }
             forgetFrame()
@@ -457,6 +457,17 @@ struct TUIApp {
             report(error)
         }
         await storeChanged()
+    }
+
+    /// Opens the composer, with the signed-in user's picture beside its heading.
+    private mutating func openComposer(_ new: ComposerSheet) async {
+        var new = new
+        // Signed out, or an account that cannot be read, is a composer without a picture: the
+        // post itself says why it cannot be made.
+        if let user = try? await services.auth.currentUser() {
+            new.avatar = await context.avatarLines(for: user, small: true)
+        }
+        sheet = new
     }
 
     /// A key while the search line is typed: Enter searches, Esc cancels.
@@ -502,7 +513,9 @@ struct TUIApp {
             terminal.restore()
             do {
                 let edited = try Composer(context: context).edit(sheet.text, replyTo: sheet.replyTo?.id)
+                let avatar = sheet.avatar
                 sheet = ComposerSheet(text: edited, replyTo: sheet.replyTo, quote: sheet.quote)
+                sheet.avatar = avatar
             } catch {
                 report(error)
             }

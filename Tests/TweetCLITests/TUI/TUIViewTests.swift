@@ -200,5 +200,15 @@ struct ComposerSheetTests {
             into: &over, top: 1, bottom: 11, preview: try preview(long.text), renderer: TweetRenderer(now: Date()))
         #expect(over.lines[10].hasPrefix(" 282/280 · 2 over: cut 2 to post"), "\(over.lines[10])")
         #expect(over[10, 1].style == .error)
+        // The author's picture beside the heading, in its colours.
+        var pictured = ComposerSheet(text: "hi")
+        pictured.avatar = ["\u{1B}[38;2;1;2;3m▀▀▀▀\u{1B}[0m", "\u{1B}[38;2;4;5;6m▄▄▄▄\u{1B}[0m"]
+        var withPicture = CellGrid(width: 60, height: 12)
+        pictured.draw(
+            into: &withPicture, top: 1, bottom: 11, preview: try preview(pictured.text),
+            renderer: TweetRenderer(now: Date()))
+        #expect(withPicture.lines[1] == " ▀▀▀▀ New tweet" && withPicture.lines[2] == " ▄▄▄▄")
+        #expect(withPicture[1, 1].foreground == "2;1;2;3" && withPicture[2, 4].foreground == "2;4;5;6")
+        #expect(withPicture.lines[4].hasPrefix(" hi"), "\(withPicture.lines.joined(separator: "\n"))")
     }
 }
