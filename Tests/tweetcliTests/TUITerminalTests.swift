@@ -9,6 +9,15 @@ import TweetTestSupport
 /// (its settings, as `stty -g` prints them, and no alternate screen).
 @Suite(.enabled(if: TmuxSession.isAvailable), .serialized)
 struct TUITerminalTests {
+    /// An 80 × 24 tmux session with Ada registered and signed in.
+    static func signedIn(environment: [String: String] = [:]) throws -> TmuxSession {
+        let session = try TmuxSession(width: 80, height: 24, environment: environment)
+        try session.tweetcli(
+            ["register", "--email", "ada@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
+            stdin: "correct horse battery\n")
+        return session
+    }
+
     @Test(arguments: [false, true])
     func theAppMovesLikesShowsNewTweetsAndGivesTheTerminalBack(onPostgres: Bool) throws {
         var environment: [String: String] = [:]
@@ -147,10 +156,7 @@ struct TUITerminalTests {
     }
 
     @Test func aHostileCaptionCannotRetitleTheWindowOrMoveTheCursor() async throws {
-        let session = try TmuxSession(width: 80, height: 24)
-        try session.tweetcli(
-            ["register", "--email", "ada@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
-            stdin: "correct horse battery\n")
+        let session = try Self.signedIn()
         let id = try #require(
             try json(try session.tweetcli(["post", "placeholder", "--json"]))["id"] as? String)
         // Planted past post's checks, as a store written by hand or an older build could hold it.
@@ -173,10 +179,7 @@ struct TUITerminalTests {
     }
 
     @Test func withoutColourTheSelectionAndTheBarsStillShowInReverseVideo() throws {
-        let session = try TmuxSession(width: 80, height: 24, environment: ["NO_COLOR": "1"])
-        try session.tweetcli(
-            ["register", "--email", "ada@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
-            stdin: "correct horse battery\n")
+        let session = try Self.signedIn(environment: ["NO_COLOR": "1"])
         try session.tweetcli(["post", "a #hashtag and @ada"])
         try session.type("clear; tweetcli tui")
         try session.waitFor("▌ a #hashtag and @ada")
@@ -200,10 +203,7 @@ struct TUITerminalTests {
     }
 
     @Test func closingTheTerminalEndsTheApp() throws {
-        let session = try TmuxSession(width: 80, height: 24)
-        try session.tweetcli(
-            ["register", "--email", "ada@example.com", "--username", "ada", "--fullname", "Ada", "--password-stdin"],
-            stdin: "correct horse battery\n")
+        let session = try Self.signedIn()
         try session.type("clear; tweetcli --store '\(session.store)' tui")
         try session.waitFor("j/k move")
         func running() throws -> Bool {
