@@ -72,8 +72,11 @@ struct FeedCommand: Command {
             try context.screen.write(human(viewModel, rows: rows, context: context))
         }
         // One account throughout, as an open app is (for the following feed and the likes shown).
+        // The wakes read tweets only: a followed twtxt feed is another server's, fetched once above
+        // rather than at every write to the store.
+        let tweets = FeedViewModel(services: try context.services(), source: following ? .following : .everyone)
         try await context.services().auth.withViewer {
-            try await Self.watch(changes, viewModel, shown: viewModel.tweets, context: context)
+            try await Self.watch(changes, tweets, shown: viewModel.tweets, context: context)
         }
     }
 
