@@ -20,7 +20,10 @@ final class RawTerminal {
 
     /// The alternate screen, no cursor, no autowrap, and clicks and the wheel reported (SGR form).
     private static let enter = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?1000h\u{1B}[?1006h"
-    private static let leave = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+    /// Leaving starts on the last row, emptied: a terminal without an alternate screen (screen
+    /// with `altscreen off`) keeps the last frame, and the shell's prompt then comes below it.
+    private static let leave =
+        "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[999;1H\u{1B}[2K\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
 
     /// Puts `text` on the terminal's clipboard (OSC 52), where the terminal allows it: xterm,
     /// kitty, iTerm2, and tmux with `set-clipboard`. Only tweetcli's own text (an ID, a link).
