@@ -35,6 +35,18 @@ struct DocumentIDPrefixTests {
         #expect(found[4] == ["zzz"])
     }
 
+    /// Prefixes are passed to PostgreSQL as an array literal: quotes, backslashes, commas and braces
+    /// in them stay themselves, the empty prefix is every ID, and the runs come back in the order asked.
+    @Test(arguments: StoreLayout.allCases)
+    func prefixesWithAnArraysPunctuationAreThemselves(_ layout: StoreLayout) async throws {
+        let store = try env.makeStore(layout, indexes: [])
+        let ids = ["a\"b", "a\\c", "a,d", "{e}", "NULL", "f g"]
+        for id in ids { try await store.setData(["n": .integer(1)], at: store.collection("items").document(id)) }
+        let found = try await store.documentIDs(
+            in: "items", startingWith: ["{", "a\\", "a\"", "a,", "NULL", "", "f ", "\""], limit: Int.max)
+        #expect(found == [["{e}"], ["a\\c"], ["a\"b"], ["a,d"], ["NULL"], ids.sorted(), ["f g"], []])
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func theLimitKeepsTheFirstIDs(_ layout: StoreLayout) async throws {
         let store = try await addDocuments(layout)
