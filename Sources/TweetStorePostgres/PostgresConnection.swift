@@ -291,6 +291,16 @@ enum PostgresError: Error, LocalizedError, Equatable {
             reason = "there is no such database on the server"
         } else if lowered.contains("does not exist") && lowered.contains("role") {
             reason = "there is no such user on the server"
+        } else if lowered.contains("certificate verify failed") {
+            reason = "the server's certificate is not signed by an authority this client trusts (sslrootcert)"
+        } else if lowered.contains("does not match host name") {
+            reason = "the server's certificate is for another host name than the one connected to"
+        } else if lowered.contains("root certificate file") || lowered.contains("could not read root certificate") {
+            reason = "the certificate authority's file (sslrootcert) cannot be read"
+        } else if lowered.contains("no encryption") {
+            reason = "the server refuses this connection without TLS (sslmode)"
+        } else if lowered.contains("server does not support ssl") {
+            reason = "the server does not offer TLS, which the connection string asks for (sslmode)"
         } else if lowered.contains("no such file or directory") || lowered.contains("connection refused")
             || lowered.contains("could not connect") || lowered.contains("could not translate host name")
         {
