@@ -510,6 +510,23 @@ public actor PostgresDocumentStore: DocumentStore {
         }
     }
 
+    /// The documents go to the bulk write's temporary table a batch at a time, so a seed of ten
+    /// million tweets holds one batch, not all of them (the protocol's default gathers them all);
+    /// the store is checked to be empty in the transaction that copies them in.
+    public func importDocuments(
+        requiringEmpty collection: String?,
+        from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
+    ) async throws {
+        let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
+        try await bulkWrite(
+            produce: { bulk in try await produce { path, fields in try bulk.setData(fields, at: path) } },
+            finish: { transaction, _ in
+                if let guardQuery, let collection, try await !transaction.getDocuments(guardQuery).isEmpty {
+                    throw StoreError.notEmpty(collection: collection)
+                }
+            })
+    }
+
     public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)
         async throws
     {

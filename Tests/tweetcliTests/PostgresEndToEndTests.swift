@@ -52,6 +52,27 @@ struct PostgresEndToEndTests {
         #expect(try postgres.run(["export"]).stdout == export)
     }
 
+    /// A seed streams its documents into PostgreSQL a batch at a time, and makes the same store as
+    /// on the local engine, byte for byte; a second seed is refused and changes nothing.
+    @Test func aSeedMakesTheSameStoreOnEitherEngine() throws {
+        let arguments = [
+            "seed", "--users", "40", "--tweets", "900", "--follows", "9", "--seed", "11", "--now",
+            "2026-06-01T12:00:00Z",
+        ]
+        let local = try CLIRunner()
+        let postgres = try CLIRunner(location: try PostgresCluster.freshLocation())
+        for cli in [local, postgres] {
+            let seeded = try cli.run(arguments)
+            #expect(seeded.status == 0, "\(seeded.stderr)")
+        }
+        let export = try local.run(["export"]).stdout
+        #expect(export.split(separator: "\n").count > 2_000)
+        #expect(try postgres.run(["export"]).stdout == export)
+        let again = try postgres.run(arguments)
+        #expect(again.status == 1 && again.stderr.contains("already has users"), "\(again.stderr)")
+        #expect(try postgres.run(["export"]).stdout == export)
+    }
+
     @Test func everyReadingCommandAnswersAsOnTheLocalStore() throws {
         let (local, postgres, _) = try twinStores()
         let users = try jsonArray(try local.run(["explore", "--json"]).stdout)
