@@ -13,9 +13,9 @@ command -v ld.gold >/dev/null || build_packages+=(binutils-gold)
 # Python's venv (the twtxt client), valgrind (the start-up instruction budgets), and a sixel
 # and a kitty terminal with a screen to take pictures of (xterm, kitty with Mesa's software
 # OpenGL, Xvfb, ImageMagick's import), screen and an ssh server to run the full-screen app
-# through, and openssl to make the certificates of a PostgreSQL server over TLS.
+# through, openssl to make the certificates of a PostgreSQL server over TLS, and PgBouncer.
 test_packages=(tmux vim less zsh fish strace zip postgresql python3-venv valgrind xterm xvfb imagemagick kitty
-  libgl1-mesa-dri screen openssh-server openssl)
+  libgl1-mesa-dri screen openssh-server openssl pgbouncer)
 
 # Installs whichever of the named packages are missing, with sudo unless run as root.
 install_packages() {

@@ -26,23 +26,29 @@ final class PostgresBulkLoad: Sendable {
     private let state: Mutex<State>
     private let name: String
 
-    /// Opens the connection and makes the temporary tables.
+    /// Opens the connection and, in the one transaction the whole load is, makes the temporary
+    /// tables: a pooler in transaction mode (PgBouncer) keeps a client on one server connection
+    /// only for a transaction, and a temporary table lives on its server connection.
     init(location: PostgresLocation) throws {
         let connection = try PostgresConnection(location)
+        try connection.execute("BEGIN")
         // A load and the sort of millions of records take as long as they take; this connection
-        // does nothing else, and the commit that ends it is as long as a bulk load's.
-        try connection.execute("SET statement_timeout = 0")
+        // does nothing else, and the commit that ends it is as long as a bulk load's. LOCAL, so
+        // that a pooled server connection goes back to the next client as it came.
+        try connection.execute("SET LOCAL statement_timeout = 0")
         connection.waitsWithoutDeadline = true
-        try connection.execute("SET work_mem = '64MB'")
+        try connection.execute("SET LOCAL work_mem = '64MB'")
         try connection.execute(
             """
             CREATE TEMPORARY TABLE tweetcli_bulk_documents (
               collection text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, group_id text NOT NULL,
-              data jsonb NOT NULL, PRIMARY KEY (collection, id))
+              data jsonb NOT NULL, PRIMARY KEY (collection, id)) ON COMMIT DROP
             """)
         try connection.execute(
-            "CREATE TEMPORARY TABLE tweetcli_bulk_records (position bigint NOT NULL, key bytea NOT NULL, value bytea NOT NULL)"
-        )
+            """
+            CREATE TEMPORARY TABLE tweetcli_bulk_records (position bigint NOT NULL, key bytea NOT NULL,
+              value bytea NOT NULL) ON COMMIT DROP
+            """)
         name = location.displayName
         state = Mutex(State(connection: connection))
     }
@@ -79,7 +85,7 @@ final class PostgresBulkLoad: Sendable {
     }
 
     /// The records, sorted by key (equal keys in the order they came) by the server, read a batch
-    /// at a time from a cursor that outlives its statement.
+    /// at a time from a cursor of the load's transaction.
     func sortedRecords() throws -> RecordStream {
         try state.withLock { state in
             guard !state.sorted, let connection = state.connection else {
@@ -89,7 +95,7 @@ final class PostgresBulkLoad: Sendable {
             state.sorted = true
             try connection.execute(
                 """
-                DECLARE tweetcli_bulk_sorted NO SCROLL CURSOR WITH HOLD FOR
+                DECLARE tweetcli_bulk_sorted NO SCROLL CURSOR FOR
                 SELECT key, value FROM tweetcli_bulk_records ORDER BY key, position
                 """)
         }
@@ -118,7 +124,8 @@ final class PostgresBulkLoad: Sendable {
         }
     }
 
-    /// Copies what is gathered, and hands over the connection for the commit.
+    /// Copies what is gathered, and hands over the connection, still in the load's transaction,
+    /// for the commit.
     func finish() throws -> PostgresConnection {
         try state.withLock { state in
             try Self.copyDocuments(&state)

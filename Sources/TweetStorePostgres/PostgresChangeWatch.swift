@@ -14,6 +14,14 @@ final class PostgresChangeWatch: StoreChangeWatch {
 
     init(location: PostgresLocation) throws {
         connection = try PostgresConnection(location)
+        // A pooler in transaction mode hands the server connection that listened to other clients:
+        // notifications would be lost, or reach someone else.
+        guard !connection.isPooled else {
+            throw PostgresError.unreachable(
+                location.displayName,
+                reason: "it is reached through a pooler (such as PgBouncer), which passes no notifications on; "
+                    + "watch with --store naming the PostgreSQL server itself")
+        }
         schema = try connection.execute("SELECT coalesce(current_schema(), '')").first?.first.flatMap { $0 } ?? ""
         try connection.execute("LISTEN " + Self.channel)
     }

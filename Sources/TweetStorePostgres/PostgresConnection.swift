@@ -1,5 +1,6 @@
 import CLibPQ
 import FoundationEssentials
+import Synchronization
 import TweetStore
 import TweetSystem
 
@@ -24,6 +25,9 @@ package final class PostgresConnection {
     /// Set for the rest of a bulk load's transaction, whose statements (a COPY of millions of rows,
     /// the indexes built over them, the commit that writes them out) take as long as they take.
     package var waitsWithoutDeadline = false
+    /// Whether the server refused start-up options, as a pooler in front of PostgreSQL (PgBouncer)
+    /// does: then no session state (a `LISTEN`, a temporary table) outlives a transaction.
+    package let isPooled: Bool
 
     /// Connects with a libpq connection URI or `key=value` string.
     /// - Throws: ``PostgresError`` with one sentence a user can act on.
@@ -31,31 +35,30 @@ package final class PostgresConnection {
         name = location.displayName
         let pq = try LibPQ.get()
         self.pq = pq
-        // `connect_timeout` before the connection string (expanded as `dbname`), so that the
-        // string's own wins; after it, `client_encoding`, which overrides whatever it or
-        // PGCLIENTENCODING says and goes in the start-up packet (text goes both ways as UTF-8, and
-        // no `SET` costs a round trip), and `options` with the statement and lock timeouts ahead of
-        // the string's own options (or PGOPTIONS, which an explicit `options` would hide).
         let given = location.options ?? ProcessInfo.processInfo.environment["PGOPTIONS"]
         let connectTimeout = location.effectiveConnectTimeout
-        let texts: [String] = [
-            "connect_timeout", "dbname", "client_encoding", "options", String(connectTimeout),
-            location.connectionString, "UTF8", location.timeouts.serverOptions(before: given),
-        ]
-        let strings: [UnsafeMutablePointer<CChar>?] = texts.map { strdup($0) }
-        defer { strings.forEach { free($0) } }
-        let keywords: [UnsafePointer<CChar>?] = strings[0..<4].map { UnsafePointer($0) } + [nil]
-        let values: [UnsafePointer<CChar>?] = strings[4..<8].map { UnsafePointer($0) } + [nil]
         deadline = location.timeouts.clientDeadline(options: given)
-        let opened = pq.connectdbParams(keywords, values, 1)
-        guard let connection = opened else {
-            throw PostgresError.unreachable(name, reason: "libpq could not allocate a connection")
+        let pooled = Self.pooled.withLock { $0.contains(location.connectionString) }
+        var opened = try Self.open(
+            pq, location, options: pooled ? nil : location.timeouts.serverOptions(before: given), name: name)
+        if case .failure(let failure) = opened, failure.message.contains("unsupported startup parameter: options") {
+            // A pooler (PgBouncer) that passes no start-up options on: the timeouts are then the
+            // client's own deadline alone, and options the user asked for cannot be honoured.
+            guard given?.isEmpty ?? true else {
+                throw PostgresError.unreachable(
+                    name,
+                    reason: "the server (a pooler such as PgBouncer) takes no options; leave options out of the "
+                        + "connection string and PGOPTIONS, and set them on the role with ALTER ROLE … SET")
+            }
+            _ = Self.pooled.withLock { $0.insert(location.connectionString) }
+            opened = try Self.open(pq, location, options: nil, name: name)
         }
-        guard pq.status(connection) == CONNECTION_OK else {
-            // Before `self.connection` is set: a throw after it would run deinit, finishing it twice.
-            let message = Self.text(pq.errorMessage(connection))
-            pq.finish(connection)
-            throw PostgresError.connecting(name, message: message, timeout: connectTimeout)
+        isPooled = pooled || Self.pooled.withLock { $0.contains(location.connectionString) }
+        let connection: OpaquePointer
+        switch opened {
+        case .success(let made): connection = made
+        case .failure(let failure):
+            throw PostgresError.connecting(name, message: failure.message, timeout: connectTimeout)
         }
         guard let encoding = pq.parameterStatus(connection, "client_encoding"), String(cString: encoding) == "UTF8"
         else {
@@ -65,6 +68,45 @@ package final class PostgresConnection {
         self.connection = connection
         // Notices (such as "relation already exists, skipping") are not the user's business.
         _ = pq.setNoticeProcessor(connection, { _, _ in }, nil)
+    }
+
+    /// The connection strings whose server refused start-up options, so that this process's
+    /// other connections to it (a bulk load's, a watch's) do not try them again.
+    private static let pooled = Mutex<Set<String>>([])
+
+    /// One try at connecting, with `options` (the timeouts, and the string's own options) in the
+    /// start-up packet or none; a refusal is libpq's message.
+    private static func open(_ pq: LibPQ, _ location: PostgresLocation, options: String?, name: String) throws
+        -> Result<OpaquePointer, ConnectFailure>
+    {
+        // `connect_timeout` before the connection string (expanded as `dbname`), so that the
+        // string's own wins; after it, `client_encoding`, which overrides whatever it or
+        // PGCLIENTENCODING says and goes in the start-up packet (text goes both ways as UTF-8, and
+        // no `SET` costs a round trip), and `options` with the statement and lock timeouts ahead of
+        // the string's own options (or PGOPTIONS, which an explicit `options` would hide).
+        var texts = [
+            ("connect_timeout", String(location.effectiveConnectTimeout)), ("dbname", location.connectionString),
+            ("client_encoding", "UTF8"),
+        ]
+        if let options { texts.append(("options", options)) }
+        let strings: [UnsafeMutablePointer<CChar>?] = texts.map { strdup($0.0) } + texts.map { strdup($0.1) }
+        defer { strings.forEach { free($0) } }
+        let keywords: [UnsafePointer<CChar>?] = strings[0..<texts.count].map { UnsafePointer($0) } + [nil]
+        let values: [UnsafePointer<CChar>?] = strings[texts.count...].map { UnsafePointer($0) } + [nil]
+        guard let connection = pq.connectdbParams(keywords, values, 1) else {
+            throw PostgresError.unreachable(name, reason: "libpq could not allocate a connection")
+        }
+        guard pq.status(connection) == CONNECTION_OK else {
+            let message = text(pq.errorMessage(connection))
+            pq.finish(connection)
+            return .failure(ConnectFailure(message: message))
+        }
+        return .success(connection)
+    }
+
+    /// libpq's words for a connection it could not make.
+    private struct ConnectFailure: Error {
+        let message: String
     }
 
     deinit {

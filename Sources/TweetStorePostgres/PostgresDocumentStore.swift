@@ -259,12 +259,14 @@ public actor PostgresDocumentStore: DocumentStore {
 
     /// One try of a transaction. With `version` (the clock as a bulk write found it), the body is
     /// told whether any write committed since, and `load` runs before the body's writes are applied.
+    /// `begun`: a connection already in the transaction (a bulk load's), instead of the store's.
     private func attemptTransaction<T: Sendable>(
-        _ number: Int, since version: String? = nil, _ body: @Sendable (Transaction, _ changed: Bool) async throws -> T,
+        _ number: Int, since version: String? = nil, on begun: PostgresConnection? = nil,
+        _ body: @Sendable (Transaction, _ changed: Bool) async throws -> T,
         load: (PostgresConnection, [Transaction.Write]) throws -> Void = { _, _ in }
     ) async throws -> T {
-        let connection = try writableConnection()
-        try connection.execute("BEGIN")
+        let connection = try begun ?? writableConnection()
+        if begun == nil { try connection.execute("BEGIN") }
         do {
             var changed = true
             if let version {
@@ -477,6 +479,9 @@ public actor PostgresDocumentStore: DocumentStore {
         }
         let load = try PostgresBulkLoad(location: location)
         try await produce(BulkWrite(add: { try load.add($0, $1) }, sorter: PostgresRecordSorter(load)))
+        // The schema, if it is missing, on the store's own connection and in a transaction of its
+        // own: the load's transaction is the commit's.
+        _ = try writableConnection()
         let bulkConnection = try load.finish()
         try await waitForTransactions()
         let number = gate.open()
@@ -487,7 +492,8 @@ public actor PostgresDocumentStore: DocumentStore {
             gate.close()
         }
         // No retry: a failed try leaves the connection, and its temporary tables, unusable.
-        return try await attemptTransaction(number, since: version ?? "none", finish) { connection, writes in
+        return try await attemptTransaction(number, since: version ?? "none", on: bulkConnection, finish) {
+            connection, writes in
             // The documents `finish` writes are its own; the rest are copied over what the store has.
             let written = writes.map { write in
                 switch write {
@@ -510,21 +516,45 @@ public actor PostgresDocumentStore: DocumentStore {
         }
     }
 
-    /// The documents go to the bulk write's temporary table a batch at a time, so a seed of ten
+    /// The documents go to a bulk load's temporary table a batch at a time, so that a seed of ten
     /// million tweets holds one batch, not all of them (the protocol's default gathers them all);
-    /// the store is checked to be empty in the transaction that copies them in.
+    /// then, in the load's transaction, holding the clock row, the store is checked and they are
+    /// copied in: into an empty table as ``bulkLoad(_:on:)`` loads one, else over what is there.
     public func importDocuments(
         requiringEmpty collection: String?,
         from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
     ) async throws {
-        let guardQuery = collection.map { self.collection($0).query.limit(to: 1) }
-        try await bulkWrite(
-            produce: { bulk in try await produce { path, fields in try bulk.setData(fields, at: path) } },
-            finish: { transaction, _ in
-                if let guardQuery, let collection, try await !transaction.getDocuments(guardQuery).isEmpty {
-                    throw StoreError.notEmpty(collection: collection)
-                }
-            })
+        let load = try PostgresBulkLoad(location: location)
+        try await produce { path, fields in try load.add(path, fields) }
+        // The schema, if it is missing, on the store's own connection and in a transaction of its
+        // own: the load's transaction is the import's.
+        _ = try writableConnection()
+        try await waitForTransactions()
+        let connection = try load.finish()
+        _ = try Self.commitTime(on: connection, now: clock())
+        if let collection {
+            let query = try PostgresQuery(self.collection(collection).query.limit(to: 1), columns: "1")
+            if try !connection.execute(query.sql, query.statement.parameters).isEmpty {
+                throw StoreError.notEmpty(collection: collection)
+            }
+        }
+        if try connection.execute("SELECT 1 FROM tweetcli_documents LIMIT 1").isEmpty {
+            try withoutIndexes(on: connection) {
+                try connection.execute(
+                    """
+                    INSERT INTO tweetcli_documents (collection, id, group_id, data)
+                    SELECT collection, id, group_id, data FROM tweetcli_bulk_documents
+                    """)
+            }
+        } else {
+            try connection.execute(
+                """
+                INSERT INTO tweetcli_documents (collection, id, group_id, data)
+                SELECT collection, id, group_id, data FROM tweetcli_bulk_documents
+                ON CONFLICT (collection, id) DO UPDATE SET data = EXCLUDED.data
+                """)
+        }
+        try connection.execute("COMMIT")
     }
 
     public func importDocuments(_ documents: [(DocumentPath, JSONObject)], requiringEmpty collection: String?)
@@ -618,16 +648,30 @@ public actor PostgresDocumentStore: DocumentStore {
         ])
     }
 
-    /// Loads an empty table the fast way, inside the caller's transaction: the indexes dropped,
-    /// the rows streamed with COPY (the later of two writes to one path wins, as everywhere), the
-    /// indexes built again over the whole table at once.
+    /// Loads an empty table the fast way, inside the caller's transaction (see
+    /// ``withoutIndexes(on:_:)``), the rows streamed with COPY (the later of two writes to one path
+    /// wins, as everywhere).
     private func bulkLoad(_ documents: [(DocumentPath, JSONObject)], on connection: PostgresConnection) throws {
         var last: [DocumentPath: Int] = [:]
         for (position, (path, _)) in documents.enumerated() { last[path] = position }
-        // Every index, the primary key too, is built once after the rows are in (a sort, instead of
-        // a random insert per row), with memory enough to sort in it. The table is empty, and
-        // truncating it in this transaction lets COPY write the rows frozen: no later pass over
-        // millions of rows to set their hint bits or freeze them.
+        try withoutIndexes(on: connection) {
+            let rows = documents.enumerated().lazy.filter { last[$0.element.0] == $0.offset }.map { _, document in
+                [
+                    document.0.collection, document.0.documentID, Self.groupID(of: document.0.collection),
+                    String(decoding: JSONValue.object(document.1).serialized(), as: UTF8.self),
+                ]
+            }
+            try connection.copy(
+                into: "tweetcli_documents", columns: ["collection", "id", "group_id", "data"], rows: rows, freeze: true)
+        }
+    }
+
+    /// Fills the empty table with `fill`, inside the caller's transaction, with every index, the
+    /// primary key too, dropped first and built once after the rows are in (a sort, instead of a
+    /// random insert per row), with memory enough to sort in it. Truncating the table in this
+    /// transaction lets COPY write the rows frozen: no later pass over millions of rows to set
+    /// their hint bits or freeze them.
+    private func withoutIndexes(on connection: PostgresConnection, _ fill: () throws -> Void) throws {
         try connection.execute("SET LOCAL maintenance_work_mem = '512MB'")
         // A load of millions of documents takes longer than any statement of a command should:
         // no statement timeout for the rest of this transaction, on the server or here.
@@ -639,14 +683,7 @@ public actor PostgresDocumentStore: DocumentStore {
         // their own; the services have none, and keeping it up made every seed slower.
         try connection.execute("DROP INDEX IF EXISTS tweetcli_documents_group")
         for index in indexes { try connection.execute("DROP INDEX IF EXISTS \(PostgresSQL.indexName(index))") }
-        let rows = documents.enumerated().lazy.filter { last[$0.element.0] == $0.offset }.map { _, document in
-            [
-                document.0.collection, document.0.documentID, Self.groupID(of: document.0.collection),
-                String(decoding: JSONValue.object(document.1).serialized(), as: UTF8.self),
-            ]
-        }
-        try connection.copy(
-            into: "tweetcli_documents", columns: ["collection", "id", "group_id", "data"], rows: rows, freeze: true)
+        try fill()
         try connection.execute("ALTER TABLE tweetcli_documents ADD PRIMARY KEY (collection, id)")
         for index in indexes { try connection.execute(try PostgresSQL.createIndex(index)) }
         try connection.execute("ANALYZE tweetcli_documents")

@@ -87,6 +87,22 @@ package final class CLIRunner {
             status: process.terminationStatus)
     }
 
+    /// Starts tweetcli with `arguments` and returns at once; its output goes nowhere. For a
+    /// command that runs while others do.
+    package func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["--store", location] + arguments
+        process.environment = [
+            "HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path, "PATH": "/usr/bin:/bin",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try ProcessEnvironment.gate.withLock { _ in try process.run() }
+        return process
+    }
+
     /// Registers a user with `--password-stdin` and returns its uid.
     @discardableResult
     package func register(_ username: String, fullname: String, password: String = "correct horse") throws -> String {

@@ -41,6 +41,13 @@ package enum PostgresCluster {
         return uri(socket, schema: schema)
     }
 
+    /// Makes a database of the cluster (`name` is the test's own, never from outside).
+    package static func createDatabase(_ name: String, socket: String) throws {
+        let admin = try PostgresConnection(
+            try PostgresLocation(uri(socket, schema: nil).replacingOccurrences(of: "/tweetcli?", with: "/postgres?")))
+        try admin.execute("CREATE DATABASE \(name)")
+    }
+
     package static func uri(_ socket: String, schema: String?) -> String {
         var text = "postgresql:///tweetcli?host=\(socket)&user=postgres"
         if let schema { text += "&options=-csearch_path%3D\(schema)" }

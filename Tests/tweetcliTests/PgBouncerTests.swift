@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TweetSystem
+import TweetTestSupport
+
+/// tweetcli through PgBouncer in transaction pooling mode, two server connections shared by every
+/// client: each command works, a seed (one long transaction with temporary tables) makes the
+/// same store as on the local engine while other clients read through the same pool, and a
+/// watch, which needs a server connection of its own, says to name the server itself.
+@Suite(.serialized, .enabled(if: PostgresCluster.isAvailable))
+struct PgBouncerTests {
+    private func bouncer() throws -> PgBouncer? {
+        guard PgBouncer.isAvailable else {
+            #expect(!PostgresCluster.isRequired, "pgbouncer is missing; Scripts/packages.sh installs it")
+            return nil
+        }
+        return try PgBouncer(serverConnections: 2)
+    }
+
+    @Test func aSeedThroughThePoolerIsTheLocalSeedWhileOthersRead() throws {
+        guard let bouncer = try bouncer() else { return }
+        let arguments = [
+            "seed", "--users", "40", "--tweets", "3000", "--follows", "9", "--seed", "5", "--now",
+            "2026-06-01T12:00:00Z",
+        ]
+        let local = try CLIRunner()
+        #expect(try local.run(arguments).status == 0)
+        let pooled = try CLIRunner(location: try bouncer.freshDatabase())
+        // Readers keep both server connections busy between the seed's statements, so that a load
+        // that left its transaction between batches would find its tables on the other one.
+        let seed = try pooled.start(arguments)
+        var reads = 0
+        while seed.isRunning {
+            let feed = try pooled.run(["feed", "--limit", "5"])
+            #expect(feed.status == 0, "\(feed.stderr)")
+            reads += 1
+        }
+        seed.waitUntilExit()
+        #expect(seed.terminationStatus == 0)
+        #expect(reads > 0)
+        #expect(try pooled.run(["export"]).stdout == (try local.run(["export"]).stdout))
+    }
+
+    @Test func everyCommandWorksThroughThePooler() throws {
+        guard let bouncer = try bouncer() else { return }
+        let cli = try CLIRunner(location: try bouncer.freshDatabase())
+        try cli.register("bob", fullname: "Bob")
+        let bobs = try cli.post("bob's first #pooled")
+        try cli.register("ada", fullname: "Ada")
+        let first = try cli.post("hello through the pooler #pooled")
+        for command in [
+            ["like", bobs], ["retweet", bobs], ["bookmark", bobs], ["follow", "@bob"],
+            ["post", "a reply", "--reply-to", bobs], ["post", "a quote", "--quote", bobs],
+            ["edit-profile", "--bio", "pooled"],
+        ] {
+            let result = try cli.run(command)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let feed = try jsonArray(try cli.run(["feed", "--following", "--json"]).stdout)
+        #expect(feed.contains { $0["id"] as? String == first })
+        #expect(feed.contains { $0["id"] as? String == bobs && $0["likes"] as? Int == 1 })
+        #expect(try jsonArray(try cli.run(["search", "#pooled", "--json"]).stdout).count == 2)
+        #expect(try jsonArray(try cli.run(["bookmarks", "--json"]).stdout).count == 1)
+        #expect(try cli.run(["thread", bobs]).stdout.contains("a reply"))
+        #expect(try cli.run(["profile", "@ada"]).stdout.contains("pooled"))
+        #expect(try cli.run(["delete", first, "--force"]).status == 0)
+        #expect(try cli.run(["show", first]).status == 1)
+        try cli.login("bob")
+        #expect(try cli.run(["notifications"]).stdout.contains("Ada"))
+        // A backup moves through the pooler both ways, byte for byte.
+        let export = try cli.run(["export"]).stdout
+        let copy = try CLIRunner(location: try bouncer.freshDatabase())
+        #expect(try copy.run(["import", "-"], stdin: export).status == 0)
+        #expect(try copy.run(["export"]).stdout == export)
+        #expect(try cli.run(["doctor"]).status == 0)
+
+        // A watch cannot listen through the pooler: one sentence, naming what to do.
+        let watch = try cli.run(["feed", "--watch"])
+        #expect(watch.status == 1)
+        #expect(
+            watch.stderr.contains("pooler") && watch.stderr.contains("the PostgreSQL server itself"), "\(watch.stderr)")
+        #expect(watch.stderr.split(separator: "\n").count == 1)
+    }
+}
