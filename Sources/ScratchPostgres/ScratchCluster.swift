@@ -59,11 +59,14 @@ public struct ScratchCluster: Sendable {
     /// - Parameters:
     ///   - fsync: `false` for data that is thrown away anyway (the tests'); the benchmarks keep it.
     ///   - options: more of the server's options (`-c max_connections=200`).
+    ///   - launcher: a program and its arguments that run `pg_ctl` (`ip netns exec NAME`, for a
+    ///     server in a network namespace of its own).
     /// - Throws: ``Failure``, naming the server's log.
-    public func start(fsync: Bool = true, options: String = "") throws(Failure) {
+    public func start(fsync: Bool = true, options: String = "", launcher: [String] = []) throws(Failure) {
         let server =
             "-k \(directory) -c listen_addresses=''" + (fsync ? "" : " -F") + (options.isEmpty ? "" : " " + options)
-        try run("pg_ctl", ["-D", data, "-l", directory + "/server.log", "-o", server, "-w", "start"])
+        try run(
+            "pg_ctl", ["-D", data, "-l", directory + "/server.log", "-o", server, "-w", "start"], launcher: launcher)
     }
 
     /// Stops the server: at once, as a crash would (`immediate`), or after its clients end (`fast`).
@@ -80,9 +83,11 @@ public struct ScratchCluster: Sendable {
     /// Runs one of PostgreSQL's programs, as the postgres user when this process is root, with its
     /// output in `PROGRAM.log` in the cluster's directory.
     /// - Throws: ``Failure`` when it cannot start or does not exit with 0.
-    private func run(_ program: String, _ arguments: [String]) throws(Failure) {
+    private func run(_ program: String, _ arguments: [String], launcher: [String] = []) throws(Failure) {
         let path = bin + "/" + program
-        let command = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments
+        let command =
+            launcher
+            + (asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", path] + arguments : [path] + arguments)
         let log = directory + "/" + program + ".log"
         let ending: ChildProcess.Termination
         do {

@@ -345,6 +345,8 @@ enum PostgresError: Error, LocalizedError, Equatable {
             reason = "the server does not offer TLS, which the connection string asks for (sslmode)"
         } else if lowered.contains("no such file or directory") || lowered.contains("connection refused")
             || lowered.contains("could not connect") || lowered.contains("could not translate host name")
+            || lowered.contains("network is unreachable") || lowered.contains("no route to host")
+            || lowered.contains("host is unreachable") || lowered.contains("connection timed out")
         {
             reason = "the server is not running or not reachable there"
         } else {

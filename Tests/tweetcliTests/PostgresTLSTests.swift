@@ -86,9 +86,10 @@ struct TLSServer {
     var authority: String { directory + "/ca.crt" }
     var otherAuthority: String { directory + "/other-ca.crt" }
 
-    /// Starts one; `nil` (the test does not run) where PostgreSQL or openssl is missing, unless CI
-    /// requires the PostgreSQL tests.
-    static func start() throws -> TLSServer? {
+    /// Starts one listening on `addresses` (its certificate names each, and localhost), its
+    /// `pg_ctl` run by `launcher` (`ip netns exec NAME`); `nil` (the test does not run) where
+    /// PostgreSQL or openssl is missing, unless CI requires the PostgreSQL tests.
+    static func start(addresses: [String] = ["127.0.0.1"], launcher: [String] = []) throws -> TLSServer? {
         guard ScratchCluster.binaries() != nil, FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
             #expect(!PostgresCluster.isRequired, "PostgreSQL and openssl are needed (Scripts/packages.sh)")
             return nil
@@ -97,21 +98,25 @@ struct TLSServer {
             .path
         let cluster = try ScratchCluster.create(in: root)
         let data = root + "/data"
-        try Self.makeCertificates(in: root, serverFiles: data)
+        try Self.makeCertificates(in: root, serverFiles: data, addresses: addresses)
         try """
         local all all trust
-        hostssl all all 127.0.0.1/32 scram-sha-256
-        hostnossl all all 127.0.0.1/32 reject
+        hostssl all all 0.0.0.0/0 scram-sha-256
+        hostnossl all all 0.0.0.0/0 reject
 
         """.write(toFile: data + "/pg_hba.conf", atomically: false, encoding: .utf8)
         var lastError: (any Error)?
         for _ in 0..<5 {
             let port = Int.random(in: 20_000..<60_000)
             do {
+                // A client that goes away (a cut link) ends its server session within seconds.
                 try cluster.start(
                     fsync: false,
-                    options: "-c listen_addresses=127.0.0.1 -c port=\(port) -c ssl=on "
-                        + "-c password_encryption=scram-sha-256 -c log_connections=on")
+                    options: "-c listen_addresses=\(addresses.joined(separator: ",")) -c port=\(port) -c ssl=on "
+                        + "-c password_encryption=scram-sha-256 -c log_connections=on -c tcp_keepalives_idle=1 "
+                        + "-c tcp_keepalives_interval=1 -c tcp_keepalives_count=3 "
+                        + "-c client_connection_check_interval=1000",
+                    launcher: launcher)
             } catch {
                 lastError = error
                 continue
@@ -126,7 +131,7 @@ struct TLSServer {
 
     /// A CA, a server certificate it signs for localhost and 127.0.0.1, and another CA that signs
     /// nothing here. The server's key and certificate go to `serverFiles`, the postgres user's.
-    private static func makeCertificates(in directory: String, serverFiles: String) throws {
+    private static func makeCertificates(in directory: String, serverFiles: String, addresses: [String]) throws {
         func openssl(_ arguments: [String]) throws {
             let ended = try ChildProcess.run(
                 "/usr/bin/openssl", arguments: ["openssl"] + arguments,
@@ -145,7 +150,7 @@ struct TLSServer {
             ["req"] + curve + [
                 "-keyout", "\(serverFiles)/server.key", "-out", "\(directory)/server.csr", "-subj", "/CN=localhost",
             ])
-        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(
+        try "subjectAltName=DNS:localhost\(addresses.map { ",IP:" + $0 }.joined())\n".write(
             toFile: directory + "/server.ext", atomically: false, encoding: .utf8)
         try openssl([
             "x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.crt", "-CAkey",
@@ -162,21 +167,22 @@ struct TLSServer {
     /// A connection URI for the `tweetcli` database as `teacher`, over TCP and TLS.
     func uri(
         password: String = PostgresTLSTests.password, host: String = "localhost", port: Int? = nil,
+        user: String = "teacher",
         sslmode: String = "verify-full", rootCertificate: String? = nil, extra: String = ""
     ) -> String {
-        "postgresql://teacher:\(password)@\(host):\(port ?? self.port)/tweetcli?sslmode=\(sslmode)"
+        "postgresql://\(user):\(password)@\(host):\(port ?? self.port)/tweetcli?sslmode=\(sslmode)"
             + "&sslrootcert=\(rootCertificate ?? authority)" + extra
     }
 
     /// Runs SQL as the postgres user over the cluster's socket and returns its output.
     @discardableResult
-    func psql(_ sql: String) throws -> String {
+    func psql(_ sql: String, database: String = "postgres") throws -> String {
         let output = directory + "/psql.out"
         let command = [
             cluster.bin + "/psql", "-X", "-q", "-A", "-t", "-h", directory, "-p", "\(port)", "-U", "postgres",
         ]
         let ended = try ChildProcess.run(
-            command[0], arguments: command + ["-d", "postgres", "-c", sql],
+            command[0], arguments: command + ["-d", database, "-c", sql],
             options: .init(standardOutput: .file(output), standardError: .descriptor(1)))
         guard ended == .exited(0) else { throw TLSServerError("psql failed: \(sql)") }
         return try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
