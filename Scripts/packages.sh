@@ -13,9 +13,10 @@ command -v ld.gold >/dev/null || build_packages+=(binutils-gold)
 # Python's venv (the twtxt client), valgrind (the start-up instruction budgets), and a sixel
 # and a kitty terminal with a screen to take pictures of (xterm, kitty with Mesa's software
 # OpenGL, Xvfb, ImageMagick's import), screen and an ssh server to run the full-screen app
-# through, openssl to make the certificates of a PostgreSQL server over TLS, and PgBouncer.
+# through, openssl to make the certificates of a PostgreSQL server over TLS, PgBouncer, and
+# iproute2's ip for clients and a server in network namespaces of their own.
 test_packages=(tmux vim less zsh fish strace zip postgresql python3-venv valgrind xterm xvfb imagemagick kitty
-  libgl1-mesa-dri screen openssh-server openssl pgbouncer)
+  libgl1-mesa-dri screen openssh-server openssl pgbouncer iproute2)
 
 # Installs whichever of the named packages are missing, with sudo unless run as root.
 install_packages() {
