@@ -31,11 +31,13 @@ final class PostgresBulkLoad: Sendable {
     /// only for a transaction, and a temporary table lives on its server connection.
     init(location: PostgresLocation) throws {
         let connection = try PostgresConnection(location)
-        try connection.execute("BEGIN")
+        try connection.begin()
         // A load and the sort of millions of records take as long as they take; this connection
-        // does nothing else, and the commit that ends it is as long as a bulk load's. LOCAL, so
-        // that a pooled server connection goes back to the next client as it came.
+        // does nothing else, and the commit that ends it is as long as a bulk load's. Its
+        // transaction is open while the producer works, however long it pauses between batches.
+        // LOCAL, so that a pooled server connection goes back to the next client as it came.
         try connection.execute("SET LOCAL statement_timeout = 0")
+        try connection.execute("SET LOCAL idle_in_transaction_session_timeout = 0")
         connection.waitsWithoutDeadline = true
         try connection.execute("SET LOCAL work_mem = '64MB'")
         try connection.execute(

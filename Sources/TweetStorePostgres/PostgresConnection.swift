@@ -28,6 +28,8 @@ package final class PostgresConnection {
     /// Whether the server refused start-up options, as a pooler in front of PostgreSQL (PgBouncer)
     /// does: then no session state (a `LISTEN`, a temporary table) outlives a transaction.
     package let isPooled: Bool
+    /// The statement and lock timeouts, set in each transaction when the start-up packet could not.
+    private let timeouts: PostgresTimeouts
 
     /// Connects with a libpq connection URI or `key=value` string.
     /// - Throws: ``PostgresError`` with one sentence a user can act on.
@@ -38,6 +40,7 @@ package final class PostgresConnection {
         let given = location.options ?? ProcessInfo.processInfo.environment["PGOPTIONS"]
         let connectTimeout = location.effectiveConnectTimeout
         deadline = location.timeouts.clientDeadline(options: given)
+        timeouts = location.timeouts
         let pooled = Self.pooled.withLock { $0.contains(location.connectionString) }
         var opened = try Self.open(
             pq, location, options: pooled ? nil : location.timeouts.serverOptions(before: given), name: name)
@@ -111,6 +114,17 @@ package final class PostgresConnection {
 
     deinit {
         pq.finish(connection)
+    }
+
+    /// Begins a transaction (`BEGIN` and `how`, such as an isolation level). Behind a pooler, which
+    /// passed no timeouts on when the connection opened, the transaction sets its own (`SET LOCAL`,
+    /// so that the pooled server connection goes back to the next client as it came).
+    package func begin(_ how: String = "") throws {
+        try execute(how.isEmpty ? "BEGIN" : "BEGIN " + how)
+        if isPooled {
+            try execute("SET LOCAL statement_timeout = '\(timeouts.statement)s'")
+            try execute("SET LOCAL lock_timeout = '\(timeouts.lock)s'")
+        }
     }
 
     /// Runs one statement with `parameters` bound as text (`nil` is SQL NULL).
@@ -327,12 +341,6 @@ enum PostgresError: Error, LocalizedError, Equatable {
         let reason: String
         if lowered.contains("timeout expired") {
             reason = "the server did not answer within \(timeout) seconds"
-        } else if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
-            reason = "the user name or password was refused"
-        } else if lowered.contains("does not exist") && lowered.contains("database") {
-            reason = "there is no such database on the server"
-        } else if lowered.contains("does not exist") && lowered.contains("role") {
-            reason = "there is no such user on the server"
         } else if lowered.contains("certificate verify failed") {
             reason = "the server's certificate is not signed by an authority this client trusts (sslrootcert)"
         } else if lowered.contains("does not match host name") {
@@ -343,6 +351,12 @@ enum PostgresError: Error, LocalizedError, Equatable {
             reason = "the server refuses this connection without TLS (sslmode)"
         } else if lowered.contains("server does not support ssl") {
             reason = "the server does not offer TLS, which the connection string asks for (sslmode)"
+        } else if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
+            reason = "the user name or password was refused"
+        } else if lowered.contains("fatal:  database \"") && lowered.contains("does not exist") {
+            reason = "there is no such database on the server"
+        } else if lowered.contains("fatal:  role \"") && lowered.contains("does not exist") {
+            reason = "there is no such user on the server"
         } else if lowered.contains("no such file or directory") || lowered.contains("connection refused")
             || lowered.contains("could not connect") || lowered.contains("could not translate host name")
             || lowered.contains("network is unreachable") || lowered.contains("no route to host")

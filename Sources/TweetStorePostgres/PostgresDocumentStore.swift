@@ -85,7 +85,7 @@ public actor PostgresDocumentStore: DocumentStore {
 
     /// Creates the schema and the indexes in an empty database, once, whoever else tries at once.
     private func createSchema(_ connection: PostgresConnection) throws {
-        try connection.execute("BEGIN")
+        try connection.begin()
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(7310427731)")
             // Another process may have made it (or a newer build a newer one) while this one waited.
@@ -266,7 +266,7 @@ public actor PostgresDocumentStore: DocumentStore {
         load: (PostgresConnection, [Transaction.Write]) throws -> Void = { _, _ in }
     ) async throws -> T {
         let connection = try begun ?? writableConnection()
-        if begun == nil { try connection.execute("BEGIN") }
+        if begun == nil { try connection.begin() }
         do {
             var changed = true
             if let version {
@@ -479,11 +479,13 @@ public actor PostgresDocumentStore: DocumentStore {
         }
         let load = try PostgresBulkLoad(location: location)
         try await produce(BulkWrite(add: { try load.add($0, $1) }, sorter: PostgresRecordSorter(load)))
-        // The schema, if it is missing, on the store's own connection and in a transaction of its
-        // own: the load's transaction is the commit's.
-        _ = try writableConnection()
-        let bulkConnection = try load.finish()
+        // No await from here to the gate: a transaction of this process still open on the store's
+        // connection ends first, and none starts in between.
         try await waitForTransactions()
+        let bulkConnection = try load.finish()
+        // The schema, if it is missing, on the store's own connection and in a transaction of its
+        // own (the load's transaction is the commit's), once the last batch was found sound.
+        _ = try writableConnection()
         let number = gate.open()
         let previous = connection
         connection = bulkConnection
@@ -526,11 +528,12 @@ public actor PostgresDocumentStore: DocumentStore {
     ) async throws {
         let load = try PostgresBulkLoad(location: location)
         try await produce { path, fields in try load.add(path, fields) }
-        // The schema, if it is missing, on the store's own connection and in a transaction of its
-        // own: the load's transaction is the import's.
-        _ = try writableConnection()
+        // As in a bulk write: no transaction of this process open on the store's connection, the
+        // last batch found sound, then the schema if it is missing (the load's transaction is the
+        // import's).
         try await waitForTransactions()
         let connection = try load.finish()
+        _ = try writableConnection()
         _ = try Self.commitTime(on: connection, now: clock())
         if let collection {
             let query = try PostgresQuery(self.collection(collection).query.limit(to: 1), columns: "1")
@@ -626,7 +629,7 @@ public actor PostgresDocumentStore: DocumentStore {
         let connection = try writableConnection()
         // A bulk load lifts the deadline for its transaction; the next one has it again.
         defer { connection.waitsWithoutDeadline = false }
-        try connection.execute("BEGIN")
+        try connection.begin()
         do {
             _ = try Self.commitTime(on: connection, now: clock())
             let result = try body(connection)
@@ -692,7 +695,7 @@ public actor PostgresDocumentStore: DocumentStore {
     public func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
         try await reading(orEmpty: ()) { connection in
             // One snapshot for the whole export; pages by key in the order every engine exports.
-            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try connection.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY")
             // Ending a read-only snapshot cannot lose anything; if it fails, the connection is left
             // in a transaction and not reused.
             defer { _ = try? connection.execute("COMMIT") }

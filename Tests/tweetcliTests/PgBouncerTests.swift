@@ -1,4 +1,5 @@
 import Foundation
+import ScratchPostgres
 import Testing
 import TweetSystem
 import TweetTestSupport
@@ -39,6 +40,35 @@ struct PgBouncerTests {
         #expect(seed.terminationStatus == 0)
         #expect(reads > 0)
         #expect(try pooled.run(["export"]).stdout == (try local.run(["export"]).stdout))
+    }
+
+    /// The pooler passes no timeouts on at connection: each transaction sets its own, so a writer
+    /// that waits for a lock another client holds still ends with a sentence.
+    @Test func aTransactionThroughThePoolerStillHasItsLockTimeout() throws {
+        guard let bouncer = try bouncer() else { return }
+        let uri = try bouncer.freshDatabase()
+        let cli = try CLIRunner(location: uri)
+        try cli.register("ada", fullname: "Ada")
+        #expect(try cli.run(["config", "set", "postgres-lock-timeout", "2"]).status == 0)
+        // Another client holds the clock row every write takes, for 15 seconds, on the server.
+        let database = try #require(uri.split(separator: "?").first?.split(separator: "/").last)
+        let psql = try #require(ScratchCluster.binaries()) + "/psql"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: psql)
+        holder.arguments = [
+            "-X", "-q", "-h", try PostgresCluster.state.get(), "-U", "postgres", "-d", String(database), "-c",
+            "BEGIN; SELECT 1 FROM tweetcli_clock WHERE id = 1 FOR UPDATE; SELECT pg_sleep(15); COMMIT",
+        ]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        defer { holder.terminate() }
+        usleep(500_000)
+        let started = Date()
+        let post = try cli.run(["post", "waits for the lock"])
+        let took = Date().timeIntervalSince(started)
+        #expect(post.status == 1)
+        #expect(post.stderr.contains("lock timeout"), "\(post.stderr)")
+        #expect(took < 8, "the post waited \(took) s")
     }
 
     @Test func everyCommandWorksThroughThePooler() throws {
