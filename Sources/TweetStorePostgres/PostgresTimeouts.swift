@@ -28,8 +28,11 @@ public struct PostgresTimeouts: Sendable, Equatable {
 
     /// The server options that set the statement and lock timeouts, ahead of `options` (the
     /// connection string's own, or `PGOPTIONS`), so that a setting there comes later and wins.
+    /// JIT compilation is off too: every statement of tweetcli's reads a page, and the planner's
+    /// guess at a many-prefix range scan's cost at ten million rows crossed `jit_above_cost`,
+    /// where compiling took many times longer than the query.
     func serverOptions(before options: String?) -> String {
-        let ours = "-c statement_timeout=\(statement)s -c lock_timeout=\(lock)s"
+        let ours = "-c statement_timeout=\(statement)s -c lock_timeout=\(lock)s -c jit=off"
         guard let options, !options.isEmpty else { return ours }
         return ours + " " + options
     }

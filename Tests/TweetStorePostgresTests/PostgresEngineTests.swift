@@ -76,6 +76,18 @@ struct PostgresEngineTests {
         #expect(encoding.first?.first == "UTF8")
     }
 
+    /// A connection compiles no query: JIT at ten million rows cost many times the query it sped.
+    /// The connection string's own options still win.
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func theConnectionHasJITOffUnlessItsStringSaysOtherwise() throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        #expect(try PostgresConnection(location).execute("SHOW jit").first?.first == "off")
+        let asked = try PostgresLocation(
+            try PostgresCluster.freshLocation().replacingOccurrences(
+                of: "options=-csearch_path", with: "options=-cjit%3Don%20-csearch_path"))
+        #expect(try PostgresConnection(asked).execute("SHOW jit").first?.first == "on")
+    }
+
     @Test(.enabled(if: PostgresCluster.isAvailable))
     func aNewerSchemaThanThisBuildKnowsIsAClearError() async throws {
         let text = try PostgresCluster.freshLocation()
