@@ -26,7 +26,7 @@ public enum CommandLineTool {
         UnmuteCommand.self, MutesCommand.self, RequestsCommand.self, ApproveCommand.self, DenyCommand.self,
         EditProfileCommand.self,
         SeedCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, CompactCommand.self,
-        ReindexCommand.self,
+        ReindexCommand.self, AdminCommand.self,
         ConfigCommand.self,
         CompletionsCommand.self,
         ManpageCommand.self, VersionCommand.self, HelpCommand.self,

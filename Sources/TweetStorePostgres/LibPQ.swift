@@ -54,6 +54,9 @@ struct LibPQ: @unchecked Sendable {
     let isBusy: @convention(c) (OpaquePointer?) -> Int32
     let socket: @convention(c) (OpaquePointer?) -> Int32
     let notifies: @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<PGnotify>?
+    let encryptPasswordConn:
+        @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) ->
+            UnsafeMutablePointer<CChar>?
 
     /// libpq, loaded once.
     static let shared: Result<LibPQ, PostgresError> = load()
@@ -91,7 +94,7 @@ struct LibPQ: @unchecked Sendable {
                     conninfoFree: try symbol("PQconninfoFree"), freemem: try symbol("PQfreemem"),
                     sendQueryParams: try symbol("PQsendQueryParams"), consumeInput: try symbol("PQconsumeInput"),
                     isBusy: try symbol("PQisBusy"), socket: try symbol("PQsocket"),
-                    notifies: try symbol("PQnotifies")))
+                    notifies: try symbol("PQnotifies"), encryptPasswordConn: try symbol("PQencryptPasswordConn")))
         } catch let error as PostgresError {
             return .failure(error)
         } catch {

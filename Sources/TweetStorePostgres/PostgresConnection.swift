@@ -61,7 +61,13 @@ package final class PostgresConnection {
         switch opened {
         case .success(let made): connection = made
         case .failure(let failure):
-            throw PostgresError.connecting(name, message: failure.message, timeout: connectTimeout)
+            let error = PostgresError.connecting(name, message: failure.message, timeout: connectTimeout)
+            // A device's role that no longer logs in was ended: signed out, or its account's
+            // password changed on another device.
+            if location.device != nil, case .unreachable(_, PostgresError.refusedLogin) = error {
+                throw PostgresError.unreachable(name, reason: PostgresError.endedDevice)
+            }
+            throw error
         }
         guard let encoding = pq.parameterStatus(connection, "client_encoding"), String(cString: encoding) == "UTF8"
         else {
@@ -91,6 +97,7 @@ package final class PostgresConnection {
             ("connect_timeout", String(location.effectiveConnectTimeout)), ("dbname", location.connectionString),
             ("client_encoding", "UTF8"),
         ]
+        if let device = location.device { texts += [("user", device.role), ("password", device.password)] }
         if let options { texts.append(("options", options)) }
         let strings: [UnsafeMutablePointer<CChar>?] = texts.map { strdup($0.0) } + texts.map { strdup($0.1) }
         defer { strings.forEach { free($0) } }
@@ -125,6 +132,16 @@ package final class PostgresConnection {
             try execute("SET LOCAL statement_timeout = '\(timeouts.statement)s'")
             try execute("SET LOCAL lock_timeout = '\(timeouts.lock)s'")
         }
+    }
+
+    /// `password`'s SCRAM-SHA-256 verifier, made by libpq on this machine, so that the password
+    /// itself never goes to the server.
+    package func scramVerifier(_ password: String) throws -> String {
+        guard let made = pq.encryptPasswordConn(connection, password, "tweetcli", "scram-sha-256") else {
+            throw PostgresError.unreachable(name, reason: "libpq could not make a password's verifier")
+        }
+        defer { pq.freemem(made) }
+        return String(cString: made)
     }
 
     /// Runs one statement with `parameters` bound as text (`nil` is SQL NULL).
@@ -335,6 +352,12 @@ enum PostgresError: Error, LocalizedError, Equatable {
     /// The server took a statement's answer past the client's deadline.
     case silent(String, seconds: Int)
 
+    /// The reasons for a refused user name or password, and for an unknown one.
+    static let refusedLogin = "the user name or password was refused"
+    static let unknownRole = "there is no such user on the server"
+    static let endedDevice =
+        "this device's session has ended (signed out, or the password changed on another device); sign in again"
+
     /// A connection failure, named by its cause.
     static func connecting(_ name: String, message: String, timeout: Int) -> PostgresError {
         let lowered = message.lowercased()
@@ -352,11 +375,11 @@ enum PostgresError: Error, LocalizedError, Equatable {
         } else if lowered.contains("server does not support ssl") {
             reason = "the server does not offer TLS, which the connection string asks for (sslmode)"
         } else if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
-            reason = "the user name or password was refused"
+            reason = refusedLogin
         } else if lowered.contains("fatal:  database \"") && lowered.contains("does not exist") {
             reason = "there is no such database on the server"
         } else if lowered.contains("fatal:  role \"") && lowered.contains("does not exist") {
-            reason = "there is no such user on the server"
+            reason = unknownRole
         } else if lowered.contains("no such file or directory") || lowered.contains("connection refused")
             || lowered.contains("could not connect") || lowered.contains("could not translate host name")
             || lowered.contains("network is unreachable") || lowered.contains("no route to host")
@@ -388,6 +411,9 @@ enum PostgresError: Error, LocalizedError, Equatable {
         case .statement("55P03", let message) where message.contains("lock timeout"):
             return "another client held the PostgreSQL store's lock longer than the lock timeout; "
                 + "a transaction that waited for it was rolled back"
+        case .statement("42501", _):
+            return "the PostgreSQL store refused this to the role connected: a store set up for many people "
+                + "lets only a signed-in account read and write, and only its own"
         case .statement(let state, let message):
             return "PostgreSQL refused a statement (\(state)): \(Self.firstLine(message))"
         case .silent(let name, let seconds):

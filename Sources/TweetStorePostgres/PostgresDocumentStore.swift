@@ -11,7 +11,9 @@ import TweetStore
 /// before committed, and the clock row gives each commit a time after the last one. A body that
 /// meets a serialization failure or deadlock anyway is run again from the start.
 public actor PostgresDocumentStore: DocumentStore {
-    public nonisolated let location: PostgresLocation
+    /// Where the store is, and the device it connects as once one signs in (see ``use(_:)``).
+    private nonisolated let current: Mutex<PostgresLocation>
+    public nonisolated var location: PostgresLocation { current.withLock { $0 } }
     private let indexes: [IndexDefinition]
     private let clock: @Sendable () -> Date
     private let createIfMissing: Bool
@@ -19,6 +21,8 @@ public actor PostgresDocumentStore: DocumentStore {
     /// Whether the schema is there (checked when the connection opens, made by the first write).
     private var hasSchema = false
     private var gate = TransactionGate()
+    /// Whether the database keeps the accounts (see ``AccountServer``), once asked.
+    var keepsAccountsFound: Bool?
 
     /// A store on the server at `location`; nothing connects until the first call.
     /// - Parameters:
@@ -29,7 +33,7 @@ public actor PostgresDocumentStore: DocumentStore {
         location: PostgresLocation, indexes: [IndexDefinition] = [], clock: @escaping @Sendable () -> Date = Date.init,
         createIfMissing: Bool = true
     ) {
-        self.location = location
+        current = Mutex(location)
         self.indexes = indexes
         self.clock = clock
         self.createIfMissing = createIfMissing
@@ -46,8 +50,14 @@ public actor PostgresDocumentStore: DocumentStore {
 
     private var name: String { location.displayName }
 
+    /// Connects as `device` from now on: the connection open now (as someone else) is closed.
+    public func use(_ device: DeviceLogin?) {
+        current.withLock { $0.device = device }
+        connection = nil
+    }
+
     /// The connection, opened (and the schema's version checked) on first use.
-    private func connected() throws -> PostgresConnection {
+    func connected() throws -> PostgresConnection {
         // A connection left inside a transaction or a COPY (a failed rollback) is not reused.
         if let connection, connection.isIdle { return connection }
         connection = nil
@@ -112,7 +122,7 @@ public actor PostgresDocumentStore: DocumentStore {
         hasSchema = true
     }
 
-    private func waitForTransactions() async throws {
+    func waitForTransactions() async throws {
         if gate.isCalledFromTheOpenTransaction { throw TransactionGate.directRead(name) }
         while gate.isOpen { await withCheckedContinuation { gate.wait($0) } }
     }
@@ -292,7 +302,7 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     /// The connection for a write, with the schema made first if this use of the store may.
-    private func writableConnection() throws -> PostgresConnection {
+    func writableConnection() throws -> PostgresConnection {
         let connection = try connected()
         try checkSchema(connection)
         if !hasSchema {

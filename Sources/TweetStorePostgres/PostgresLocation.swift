@@ -1,5 +1,6 @@
 import CLibPQ
 import FoundationEssentials
+import TweetStore
 import TweetSystem
 
 /// A PostgreSQL store's location: a libpq connection URI (`postgresql://…` or `postgres://…`,
@@ -17,6 +18,9 @@ public struct PostgresLocation: Sendable, Equatable {
     public let options: String?
     /// How long the server may keep a command waiting; the connection string's own settings win.
     public var timeouts = PostgresTimeouts.standard
+    /// On a server that keeps the accounts, the device role (and its password) to connect as
+    /// instead of the connection string's user.
+    public var device: DeviceLogin?
 
     /// Whether `text` names a PostgreSQL store rather than a directory.
     public static func isLocation(_ text: String) -> Bool {
@@ -90,6 +94,44 @@ public struct PostgresLocation: Sendable, Equatable {
             if rest.hasSuffix("?") { rest.removeLast() }
         }
         return String(text[..<scheme.upperBound]) + rest
+    }
+
+    /// `text` (a `postgresql://` URI) connecting as `login`'s role with its password instead of
+    /// its own user: the user part of the authority is replaced (percent-encoded), and any
+    /// `user=` or `password=` parameter dropped.
+    public static func replacingUser(of text: String, with login: DeviceLogin) -> String {
+        guard isLocation(text), let scheme = text.firstRange(of: "://") else { return text }
+        var rest = String(text[scheme.upperBound...])
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        let hostStart = rest[..<authorityEnd].lastIndex(of: "@").map { rest.index(after: $0) } ?? rest.startIndex
+        rest.replaceSubrange(
+            rest.startIndex..<hostStart, with: "\(percentEncoded(login.role)):\(percentEncoded(login.password))@")
+        if let query = rest.firstIndex(of: "?") {
+            let parameters = rest[rest.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
+            let kept = parameters.filter {
+                let lowered = $0.lowercased()
+                return !lowered.hasPrefix("password=") && !lowered.hasPrefix("user=")
+            }
+            rest = String(rest[...query]) + kept.joined(separator: "&")
+            if rest.hasSuffix("?") { rest.removeLast() }
+        }
+        return String(text[..<scheme.upperBound]) + rest
+    }
+
+    /// `text` with every byte but unreserved ones percent-encoded, for a URI's user part.
+    private static func percentEncoded(_ text: String) -> String {
+        var encoded = ""
+        for byte in text.utf8 {
+            if (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+                || "-._~".utf8.contains(byte)
+            {
+                encoded.append(Character(Unicode.Scalar(byte)))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return encoded
     }
 
     /// What names this store's session file: the server, the database and any options, never a

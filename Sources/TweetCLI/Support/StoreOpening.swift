@@ -38,10 +38,13 @@ extension AppServices {
     public static func postgres(
         location: PostgresLocation, stateDirectory: String, createIfMissing: Bool = true, actingAs: String? = nil
     ) -> AppServices {
-        let store = PostgresDocumentStore(location: location, indexes: Self.indexes, createIfMissing: createIfMissing)
-        let name = location.displayName
         let session = SessionStore(
             path: Self.sessionPath(forStore: location.sessionKey, stateDirectory: stateDirectory), actingAs: actingAs)
+        // On a server that keeps the accounts, the signed-in device connects as its own role.
+        var location = location
+        if let device = session.activeDevice() { location.device = device }
+        let store = PostgresDocumentStore(location: location, indexes: Self.indexes, createIfMissing: createIfMissing)
+        let name = location.displayName
         return AppServices(store: store, auth: AuthService(store: store, session: session, storeName: name))
     }
 }

@@ -33,6 +33,8 @@ public enum AuthError: Error, Equatable, LocalizedError {
     case passwordHashingFailed
     /// The session file could not be read or written.
     case sessionUnavailable(path: String, reason: String)
+    /// The server that keeps the accounts refused a field, in its words.
+    case refusedByServer(String)
 
     public var errorDescription: String? {
         switch self {
@@ -67,6 +69,8 @@ public enum AuthError: Error, Equatable, LocalizedError {
             return "the password could not be hashed (libxcrypt failed)"
         case .sessionUnavailable(let path, let reason):
             return "cannot use the session file \(path): \(reason)"
+        case .refusedByServer(let reason):
+            return "the server refused the account: \(reason)"
         }
     }
 }

@@ -144,8 +144,11 @@ public final class AuthService: Sendable {
         try TextRules.check(fullname, field: "full name", multiline: false, maximumBytes: 256)
         guard !password.utf8.contains(0) else { throw AuthError.passwordHasNul }
         guard password.count >= Self.minimumPasswordLength else { throw AuthError.passwordTooShort }
-        let hash = try hasher.hash(password)  // Slow on purpose: done before taking the store's lock.
         let user = User(id: ids.next(), email: email, username: username, fullname: fullname)
+        if let server = try await accountServer(signingIn: true) {
+            return try await register(user, password: password, on: server)
+        }
+        let hash = try hasher.hash(password)  // Slow on purpose: done before taking the store's lock.
         let users = store.collection(Collections.users)
         let credentials = store.collection(Collections.credentials)
         // The session first: if it cannot be saved, no account is made that nobody is signed in to.
@@ -162,6 +165,54 @@ public final class AuthService: Sendable {
             throw error
         }
         return user
+    }
+
+    /// The server that keeps this store's accounts, when it does (see ``AccountServer``).
+    /// `signingIn`: for a sign-up or sign-in, which connect as the store's location says (the guest),
+    /// not as the device signed in before, whose session may have ended.
+    private func accountServer(signingIn: Bool = false) async throws -> (any AccountServer)? {
+        guard let server = store as? any AccountServer else { return nil }
+        if signingIn { await server.use(nil) }
+        guard try await server.keepsAccounts() else { return nil }
+        return server
+    }
+
+    /// ``register(email:password:fullname:username:)`` on a server that keeps the accounts: it
+    /// makes the account and this device's role; the session file then holds the device's login.
+    private func register(_ user: User, password: String, on server: any AccountServer) async throws -> User {
+        let token = Self.newToken()
+        let device: DeviceLogin
+        do {
+            device = try await server.registerAccount(
+                NewAccount(
+                    uid: user.id, username: user.username, email: user.email ?? "", fullname: user.fullname,
+                    password: password),
+                sessionName: try PasswordHasher.tokenName(token))
+        } catch let refusal as AccountServerRefusal {
+            throw Self.authError(refusal, user: user)
+        }
+        var accounts = loadAccounts()
+        accounts.add(.init(uid: user.id, store: storeName, token: token, username: user.username, device: device))
+        do {
+            try session.save(accounts)
+        } catch {
+            // Best effort: the error to report is the session file's, and nobody holds the device's password.
+            try? await server.signOutDevice()
+            throw error
+        }
+        return user
+    }
+
+    /// The sentence for what the accounts' server refused.
+    private static func authError(_ refusal: AccountServerRefusal, user: User? = nil) -> AuthError {
+        switch refusal {
+        case .usernameTaken: return .usernameTaken(user?.username ?? "")
+        case .emailTaken: return .emailTaken(user?.email ?? "")
+        case .invalidCredentials: return .invalidCredentials
+        case .wrongPassword: return .wrongPassword
+        case .notSignedIn: return .notSignedIn
+        case .refused(let reason): return .refusedByServer(reason)
+        }
     }
 
     private func createAccount(
@@ -196,6 +247,9 @@ public final class AuthService: Sendable {
     public func login(_ identifier: Identifier, password: String) async throws -> User {
         // crypt(3) stops at a NUL: "secret\0anything" must not sign in as "secret".
         guard !password.utf8.contains(0) else { throw AuthError.passwordHasNul }
+        if let server = try await accountServer(signingIn: true) {
+            return try await login(identifier, password: password, on: server)
+        }
         let users = store.collection(Collections.users)
         let query: Query
         switch identifier {
@@ -218,6 +272,48 @@ public final class AuthService: Sendable {
             throw AuthError.invalidCredentials
         }
         try await startSession(uid: user.id, username: user.username)
+        return user
+    }
+
+    /// ``login(_:password:)`` on a server that keeps the accounts: the server checks the password
+    /// and makes this device's role; the session file then holds the device's login.
+    private func login(_ identifier: Identifier, password: String, on server: any AccountServer) async throws -> User {
+        let text: String
+        switch identifier {
+        case .email(let email): text = email
+        case .username(let username): text = username
+        }
+        let token = Self.newToken()
+        let signedIn: SignedInDevice
+        do {
+            signedIn = try await server.signIn(
+                identifier: text, password: password, sessionName: try PasswordHasher.tokenName(token))
+        } catch let refusal as AccountServerRefusal {
+            throw Self.authError(refusal)
+        }
+        var accounts = loadAccounts()
+        let replaced = accounts.sessions.first { $0.uid == signedIn.uid }
+        accounts.add(
+            .init(
+                uid: signedIn.uid, store: storeName, token: token, username: signedIn.username,
+                device: signedIn.device))
+        do {
+            try session.save(accounts)
+        } catch {
+            // Best effort: the error to report is the session file's, and nobody holds the device's password.
+            try? await server.signOutDevice()
+            throw error
+        }
+        if let replaced, replaced.device != nil {
+            // Best effort: the new session works either way, and the old device is in no file now.
+            try? await forget([replaced])
+            await server.use(signedIn.device)
+        }
+        guard
+            let user = try await store.getDocument(
+                DocumentPath(collection: Collections.users, documentID: signedIn.uid))?
+                .data(as: User.self)
+        else { throw AuthError.invalidCredentials }
         return user
     }
 
@@ -262,6 +358,13 @@ public final class AuthService: Sendable {
     public func verifyPassword(_ password: String) async throws {
         let uid = try await requireUid()
         guard !password.utf8.contains(0) else { throw AuthError.passwordHasNul }
+        if let server = try await accountServer() {
+            do {
+                return try await server.verifyPassword(password, username: try await username(of: uid))
+            } catch let refusal as AccountServerRefusal {
+                throw Self.authError(refusal)
+            }
+        }
         let credentials = DocumentPath(collection: Collections.credentials, documentID: uid)
         guard let stored = try await store.getDocument(credentials)?.data["passwordHash"]?.stringValue,
             hasher.verify(password, against: stored)
@@ -278,6 +381,14 @@ public final class AuthService: Sendable {
         let uid = try await requireUid()
         guard !new.utf8.contains(0), !current.utf8.contains(0) else { throw AuthError.passwordHasNul }
         guard new.count >= Self.minimumPasswordLength else { throw AuthError.passwordTooShort }
+        if let server = try await accountServer() {
+            do {
+                return try await server.changePassword(
+                    current: current, new: new, username: try await username(of: uid))
+            } catch let refusal as AccountServerRefusal {
+                throw Self.authError(refusal)
+            }
+        }
         let credentials = DocumentPath(collection: Collections.credentials, documentID: uid)
         guard let stored = try await store.getDocument(credentials)?.data["passwordHash"]?.stringValue,
             hasher.verify(current, against: stored)
@@ -334,8 +445,29 @@ public final class AuthService: Sendable {
         try session.clear()
     }
 
-    /// The store forgets `sessions` (their tokens sign nobody in any more).
+    /// The username of `uid`, as its `users` document says.
+    private func username(of uid: String) async throws -> String {
+        guard
+            let name = try await store.getDocument(DocumentPath(collection: Collections.users, documentID: uid))?
+                .data["username"]?.stringValue
+        else { throw AuthError.notSignedIn }
+        return name
+    }
+
+    /// The store forgets `sessions` (their tokens sign nobody in any more); on a server that keeps
+    /// the accounts, each one's device role is ended, connected as it.
     private func forget(_ sessions: [SessionStore.Session]) async throws {
+        if let server = store as? any AccountServer, sessions.contains(where: { $0.device != nil }) {
+            let active = loadAccounts().activeSession?.device
+            for device in sessions.compactMap(\.device) {
+                await server.use(device)
+                // A device the server ended already (a password changed elsewhere) has nothing left
+                // to end, and one it cannot reach now is in no file once this returns.
+                try? await server.signOutDevice()
+            }
+            await server.use(active.flatMap { active in sessions.contains { $0.device == active } ? nil : active })
+            return
+        }
         let paths = try sessions.compactMap(\.token).map {
             DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName($0))
         }

@@ -16,7 +16,7 @@ public struct SessionStore: Sendable {
     public let actingAs: String?
 
     /// One account's session.
-    struct Session: Codable, Equatable {
+    struct Session: Equatable {
         var uid: String
         var store: String
         /// The random token whose name (its hash) the store keeps at `sessions/{name}`; a session
@@ -24,12 +24,16 @@ public struct SessionStore: Sendable {
         var token: String?
         /// The account's username when it signed in, to name it in `accounts`, `switch` and `--as`.
         var username: String?
+        /// On a server that keeps the accounts (``AccountServer``), the role this device connects
+        /// as and its random password: the file is the device's key, as the token is.
+        var device: DeviceLogin?
 
-        init(uid: String, store: String, token: String?, username: String? = nil) {
+        init(uid: String, store: String, token: String?, username: String? = nil, device: DeviceLogin? = nil) {
             self.uid = uid
             self.store = store
             self.token = token
             self.username = username
+            self.device = device
         }
     }
 
@@ -68,6 +72,10 @@ public struct SessionStore: Sendable {
                 var fields: JSONObject = ["uid": .string(session.uid)]
                 if let token = session.token { fields["token"] = .string(token) }
                 if let username = session.username { fields["username"] = .string(username) }
+                if let device = session.device {
+                    fields["device"] = .string(device.role)
+                    fields["devicePassword"] = .string(device.password)
+                }
                 return .object(fields)
             }
             var fields: JSONObject = ["store": .string(store), "accounts": .array(list)]
@@ -92,9 +100,12 @@ public struct SessionStore: Sendable {
             sessions = try accounts.map { value in
                 guard case .object(let object) = value else { throw AuthError.notSignedIn }
                 let account = FieldReader(fields: object, documentID: nil)
+                let device = try account.optionalString("device").flatMap { role in
+                    try account.optionalString("devicePassword").map { DeviceLogin(role: role, password: $0) }
+                }
                 return Session(
                     uid: try account.string("uid"), store: store, token: try account.optionalString("token"),
-                    username: try account.optionalString("username"))
+                    username: try account.optionalString("username"), device: device)
             }
             active = try fields.optionalString("active")
         }
@@ -127,6 +138,14 @@ public struct SessionStore: Sendable {
         guard let actingAs else { return accounts.activeSession }
         guard let session = accounts.session(named: actingAs) else { throw AuthError.notSignedInAs(actingAs) }
         return session
+    }
+
+    /// The device login of the session this process signs in with, for the store to connect as
+    /// before anything else is read; `nil` when there is none or the file cannot be read (the
+    /// session check then says why).
+    public func activeDevice() -> DeviceLogin? {
+        // An unreadable file or an unknown `--as` is reported when the session is checked.
+        (try? load())?.device
     }
 
     /// Every account's session; `nil` when the file does not exist.

@@ -1,0 +1,235 @@
+/// What `tweetcli admin setup` makes in a database for many people: the accounts' tables, which
+/// only the owner reads, and the functions through which a signed-out client (the guest role)
+/// registers and finds the role to sign in as, and a signed-in one opens, closes and re-keys its
+/// devices.
+///
+/// Every account is a role (`PREFIX_u_UID`, LOGIN, its password a SCRAM verifier the client made)
+/// in the group `PREFIX_users`; every device that signs in is a role of its own
+/// (`PREFIX_d_RANDOM`, LOGIN, a random password the device keeps in its session file) in its
+/// account's role. The server knows who acts from `session_user`, which no client can change.
+enum PostgresAccountsSQL {
+    /// SQLSTATEs the functions raise, in a class of their own.
+    static let usernameTaken = "TW001"
+    static let emailTaken = "TW002"
+    static let refusedField = "TW003"
+    static let notAnAccount = "TW004"
+
+    static let tables = [
+        """
+        CREATE TABLE IF NOT EXISTS tweetcli_setup (
+          id integer PRIMARY KEY CHECK (id = 1), prefix text NOT NULL, secret text NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS tweetcli_accounts (
+          uid text COLLATE "C" PRIMARY KEY, role text NOT NULL UNIQUE,
+          username text COLLATE "C" NOT NULL UNIQUE, email text COLLATE "C" NOT NULL UNIQUE)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS tweetcli_devices (
+          role text PRIMARY KEY, uid text COLLATE "C" NOT NULL REFERENCES tweetcli_accounts ON DELETE CASCADE,
+          session text COLLATE "C" NOT NULL, created timestamptz NOT NULL DEFAULT now())
+        """,
+        "CREATE TABLE IF NOT EXISTS tweetcli_closed_devices (role text PRIMARY KEY)",
+        "REVOKE ALL ON tweetcli_setup, tweetcli_accounts, tweetcli_devices, tweetcli_closed_devices FROM PUBLIC",
+    ]
+
+    /// The functions, each running as the owner (`SECURITY DEFINER`) with `schema` (quoted by the
+    /// server) as its only search path, so that no object a client makes can stand in for one.
+    static func functions(schema: String, channel: String) -> [String] {
+        let header = "SECURITY DEFINER SET search_path = \(schema), pg_temp"
+        let verifier = #"'^SCRAM-SHA-256\$[0-9]+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$'"#
+        return [
+            // The commit's time, after the last commit's, with the clock row locked to the commit
+            // and the watchers told: what every write of the engine does first.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_commit_stamp() RETURNS text LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_ms bigint;
+            BEGIN
+              UPDATE tweetcli_clock SET last_ms = greatest((extract(epoch FROM clock_timestamp()) * 1000)::bigint,
+                last_ms + 1) WHERE id = 1 RETURNING last_ms INTO v_ms;
+              PERFORM pg_notify('\(channel)', current_schema());
+              RETURN to_char(to_timestamp(v_ms / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+            END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_uid() RETURNS text LANGUAGE sql STABLE \(header) AS $$
+              SELECT uid FROM tweetcli_devices WHERE role = session_user::text
+              UNION ALL SELECT uid FROM tweetcli_accounts WHERE role = session_user::text LIMIT 1 $$
+            """,
+            // The role to sign in as for a username (with or without its @) or an email; for one
+            // nobody has, a name like an account's that no role has, so that the answer does not
+            // tell whether an email is registered.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_account_role(p_identifier text) RETURNS text
+            LANGUAGE sql STABLE \(header) AS $$
+              SELECT coalesce(
+                (SELECT role FROM tweetcli_accounts
+                 WHERE username = lower(ltrim(btrim(p_identifier), '@')) OR email = lower(btrim(p_identifier)) LIMIT 1),
+                (SELECT prefix || '_u_' || translate(left(encode(sha256(convert_to(secret || lower(btrim(p_identifier)),
+                   'UTF8')), 'base64'), 20), '+/', 'Xy') FROM tweetcli_setup)) $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_register(p_uid text, p_username text, p_email text, p_fullname text,
+              p_verifier text, p_device_verifier text, p_session text) RETURNS text LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_prefix text; v_account text; v_device text; v_stamp text;
+            BEGIN
+              SELECT prefix INTO STRICT v_prefix FROM tweetcli_setup;
+              IF p_uid IS NULL OR p_uid !~ '^[A-Za-z0-9]{20}$' THEN
+                RAISE EXCEPTION 'the account''s uid is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
+              END IF;
+              IF p_username IS NULL OR p_username !~ '^[a-z0-9_]{1,15}$' THEN
+                RAISE EXCEPTION 'a username is 1 to 15 lowercase letters, digits or underscores'
+                  USING ERRCODE = '\(refusedField)';
+              END IF;
+              IF p_email IS NULL OR length(p_email) > 254 OR p_email <> lower(p_email)
+                OR p_email !~ '^[^@[:space:][:cntrl:]]+@[^@[:space:][:cntrl:]]+$' THEN
+                RAISE EXCEPTION 'the email is not an address' USING ERRCODE = '\(refusedField)';
+              END IF;
+              IF p_fullname IS NULL OR char_length(p_fullname) NOT BETWEEN 1 AND 50 OR p_fullname ~ '[[:cntrl:]]' THEN
+                RAISE EXCEPTION 'a full name is 1 to 50 characters on one line' USING ERRCODE = '\(refusedField)';
+              END IF;
+              IF p_verifier IS NULL OR p_verifier !~ \(verifier)
+                OR p_device_verifier IS NULL OR p_device_verifier !~ \(verifier) THEN
+                RAISE EXCEPTION 'a password reaches the server only as a SCRAM-SHA-256 verifier'
+                  USING ERRCODE = '\(refusedField)';
+              END IF;
+              IF p_session IS NULL OR p_session !~ '^[A-Za-z0-9.-]{8,64}$' THEN
+                RAISE EXCEPTION 'the session''s name is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
+              END IF;
+              -- One registration at a time, so that the checks below hold to the commit.
+              PERFORM pg_advisory_xact_lock(7310427732);
+              IF EXISTS (SELECT 1 FROM tweetcli_accounts WHERE username = p_username)
+                OR EXISTS (SELECT 1 FROM tweetcli_documents WHERE collection = 'users' AND group_id = 'users'
+                  AND tweetcli_rank(data->'username') = 3 AND tweetcli_num(data->'username') = 0
+                  AND (tweetcli_str(data->'username') COLLATE "C") = p_username) THEN
+                RAISE EXCEPTION 'the username is taken' USING ERRCODE = '\(usernameTaken)';
+              END IF;
+              IF EXISTS (SELECT 1 FROM tweetcli_accounts WHERE email = p_email)
+                OR EXISTS (SELECT 1 FROM tweetcli_documents WHERE collection = 'users' AND group_id = 'users'
+                  AND data->>'email' = p_email) THEN
+                RAISE EXCEPTION 'the email is taken' USING ERRCODE = '\(emailTaken)';
+              END IF;
+              v_stamp := tweetcli_commit_stamp();
+              v_account := v_prefix || '_u_' || p_uid;
+              v_device := v_prefix || '_d_' || replace(gen_random_uuid()::text, '-', '');
+              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_account, p_verifier, v_prefix || '_users');
+              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_device_verifier, v_account);
+              INSERT INTO tweetcli_accounts VALUES (p_uid, v_account, p_username, p_email);
+              INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, p_uid, p_session);
+              INSERT INTO tweetcli_documents (collection, id, group_id, data) VALUES
+                ('users', p_uid, 'users', jsonb_build_object('id', p_uid, 'username', p_username,
+                  'fullname', p_fullname, 'profileImageUrl', NULL, 'bio', NULL, 'location', NULL, 'website', NULL,
+                  'twtxtUrl', NULL, 'protected', false)),
+                ('user-stats', p_uid, 'user-stats', '{"following": 0, "followers": 0, "tweets": 0}'),
+                ('sessions', p_session, 'sessions',
+                  jsonb_build_object('uid', p_uid, 'created', v_stamp, 'lastUsed', v_stamp));
+              RETURN v_device;
+            END $$
+            """,
+            // Devices ended while connected: their roles can be dropped once no session uses them.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_drop_closed_devices() RETURNS void LANGUAGE plpgsql \(header) AS $$
+            DECLARE r record;
+            BEGIN
+              FOR r IN SELECT c.role FROM tweetcli_closed_devices c WHERE c.role <> session_user::text
+                AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.usename = c.role) LOOP
+                BEGIN
+                  EXECUTE format('DROP ROLE IF EXISTS %I', r.role);
+                  DELETE FROM tweetcli_closed_devices WHERE role = r.role;
+                EXCEPTION WHEN OTHERS THEN
+                  NULL;  -- Still in use after all: the next sign-in drops it.
+                END;
+              END LOOP;
+            END $$
+            """,
+            // Ends a device: its session document goes, its role can no longer log in nor act as the
+            // account (in a connection open now, too), and it is dropped as soon as nothing uses it.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_end_device(p_role text) RETURNS void LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_device tweetcli_devices; v_account text;
+            BEGIN
+              SELECT * INTO v_device FROM tweetcli_devices d WHERE d.role = p_role;
+              IF NOT FOUND THEN RETURN; END IF;
+              SELECT a.role INTO v_account FROM tweetcli_accounts a WHERE a.uid = v_device.uid;
+              PERFORM tweetcli_commit_stamp();
+              DELETE FROM tweetcli_documents WHERE collection = 'sessions' AND id = v_device.session;
+              DELETE FROM tweetcli_devices WHERE role = p_role;
+              EXECUTE format('ALTER ROLE %I NOLOGIN PASSWORD NULL', p_role);
+              EXECUTE format('REVOKE %I FROM %I', v_account, p_role);
+              INSERT INTO tweetcli_closed_devices VALUES (p_role) ON CONFLICT DO NOTHING;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_open_device(p_verifier text, p_session text)
+              RETURNS TABLE (device_role text, account_uid text, account_username text) LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_account tweetcli_accounts; v_device text; v_stamp text;
+            BEGIN
+              SELECT * INTO v_account FROM tweetcli_accounts a WHERE a.role = session_user::text;
+              IF NOT FOUND THEN
+                RAISE EXCEPTION 'only an account''s own role opens a device' USING ERRCODE = '\(notAnAccount)';
+              END IF;
+              IF p_verifier IS NULL OR p_verifier !~ \(verifier) THEN
+                RAISE EXCEPTION 'a password reaches the server only as a SCRAM-SHA-256 verifier'
+                  USING ERRCODE = '\(refusedField)';
+              END IF;
+              IF p_session IS NULL OR p_session !~ '^[A-Za-z0-9.-]{8,64}$' THEN
+                RAISE EXCEPTION 'the session''s name is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
+              END IF;
+              PERFORM tweetcli_drop_closed_devices();
+              v_stamp := tweetcli_commit_stamp();
+              v_device := split_part(v_account.role, '_u_', 1) || '_d_' || replace(gen_random_uuid()::text, '-', '');
+              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_verifier, v_account.role);
+              INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, v_account.uid, p_session);
+              INSERT INTO tweetcli_documents (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
+                jsonb_build_object('uid', v_account.uid, 'created', v_stamp, 'lastUsed', v_stamp));
+              RETURN QUERY SELECT v_device, v_account.uid::text, v_account.username::text;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_close_device() RETURNS void LANGUAGE plpgsql \(header) AS $$
+            BEGIN
+              PERFORM tweetcli_end_device(session_user::text);
+            END $$
+            """,
+            // A new password for the account whose role is connected (which proved the current
+            // one); every device but `p_keep` is ended.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_set_password(p_verifier text, p_keep text) RETURNS integer
+            LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_account tweetcli_accounts; v_count integer := 0; r record;
+            BEGIN
+              SELECT * INTO v_account FROM tweetcli_accounts a WHERE a.role = session_user::text;
+              IF NOT FOUND THEN
+                RAISE EXCEPTION 'only an account''s own role changes its password' USING ERRCODE = '\(notAnAccount)';
+              END IF;
+              IF p_verifier IS NULL OR p_verifier !~ \(verifier) THEN
+                RAISE EXCEPTION 'a password reaches the server only as a SCRAM-SHA-256 verifier'
+                  USING ERRCODE = '\(refusedField)';
+              END IF;
+              EXECUTE format('ALTER ROLE %I PASSWORD %L', v_account.role, p_verifier);
+              FOR r IN SELECT d.role FROM tweetcli_devices d WHERE d.uid = v_account.uid
+                AND d.role IS DISTINCT FROM p_keep LOOP
+                PERFORM tweetcli_end_device(r.role);
+                v_count := v_count + 1;
+              END LOOP;
+              RETURN v_count;
+            END $$
+            """,
+        ]
+    }
+
+    /// Who may call what: every function is the owner's alone but these.
+    static let functionSignatures = [
+        "tweetcli_commit_stamp()", "tweetcli_uid()", "tweetcli_account_role(text)",
+        "tweetcli_register(text, text, text, text, text, text, text)", "tweetcli_drop_closed_devices()",
+        "tweetcli_end_device(text)", "tweetcli_open_device(text, text)", "tweetcli_close_device()",
+        "tweetcli_set_password(text, text)",
+    ]
+    static let guestFunctions = [
+        "tweetcli_account_role(text)", "tweetcli_register(text, text, text, text, text, text, text)",
+    ]
+    static let userFunctions = [
+        "tweetcli_uid()", "tweetcli_account_role(text)", "tweetcli_open_device(text, text)",
+        "tweetcli_close_device()", "tweetcli_set_password(text, text)",
+    ]
+}

@@ -1,0 +1,148 @@
+import Foundation
+import ScratchPostgres
+import Testing
+import TweetSystem
+import TweetTestSupport
+
+/// A database set up for many people (`admin setup`): every account is a role, every signed-in
+/// device a role of its own with a random password, the guest role may only register and sign in,
+/// and a password reaches the server only as a SCRAM verifier made on the client.
+@Suite(.serialized)
+struct PostgresAccountsTests {
+    @Test func accountsAndDevicesAreRolesAndTheGuestCanOnlyRegisterOrSignIn() throws {
+        guard let server = try TLSServer.start() else { return }
+        defer { server.stop() }
+        guard let guest = try setUp(server) else { return }
+        // Signed out, the guest's connection reads nothing, with one sentence.
+        let stranger = try CLIRunner(location: guest)
+        let feed = try stranger.run(["feed"])
+        #expect(feed.status == 1 && feed.stderr.contains("lets only a signed-in account"), "\(feed.stderr)")
+        #expect(feed.stderr.split(separator: "\n").count == 1, "\(feed.stderr)")
+        for sql in [
+            "SELECT count(*) FROM tweetcli_documents", "SELECT count(*) FROM tweetcli_accounts",
+            "SELECT tweetcli_open_device('x', 'y')", "UPDATE tweetcli_clock SET last_ms = 0",
+            "CREATE TABLE intruder (x int)", "CREATE TEMP TABLE intruder (x int)",
+        ] {
+            let attempt = try psql(server, uri: guest, sql)
+            #expect(attempt.status != 0 && attempt.output.contains("permission denied"), "guest: \(sql): \(attempt)")
+        }
+
+        // Two people on two machines see each other's tweets.
+        let ada = try CLIRunner(location: guest)
+        let adaUid = try ada.register("ada", fullname: "Ada")
+        let id = try ada.post("hello from a role of my own")
+        let bob = try CLIRunner(location: guest)
+        try bob.register("bob", fullname: "Bob")
+        let seen = try bob.run(["feed", "--json"])
+        #expect(seen.status == 0 && seen.stdout.contains(id), "\(seen.stderr)")
+        let taken = try CLIRunner(location: guest).run(
+            ["register", "--email", "other@example.com", "--username", "ada", "--fullname", "Eve", "--password-stdin"],
+            stdin: "correct horse\n")
+        #expect(taken.status == 1 && taken.stderr.contains("the username @ada is taken"), "\(taken.stderr)")
+
+        // Each account is a role, each device another; the server keeps the email, not the users
+        // document; what is stored of a password is a SCRAM verifier.
+        let prefix = try server.psql("SELECT prefix FROM tweetcli_setup", database: "tweetcli")
+        #expect(try server.psql("SELECT count(*) FROM pg_roles WHERE rolname LIKE '\(prefix)\\_u\\_%'") == "2")
+        #expect(
+            try server.psql(
+                "SELECT DISTINCT left(rolpassword, 13) FROM pg_authid WHERE rolname LIKE '\(prefix)\\_%' "
+                    + "AND rolpassword IS NOT NULL") == "SCRAM-SHA-256")
+        let document = try server.psql(
+            "SELECT data FROM tweetcli_documents WHERE collection = 'users' AND id = '\(adaUid)'", database: "tweetcli")
+        #expect(document.contains("\"ada\"") && !document.contains("example.com"), "\(document)")
+        // The device's session file holds its random password, never the account's.
+        let adaFile = try sessionFile(in: ada)
+        #expect(adaFile.contains("devicePassword") && !adaFile.contains("correct horse"), "\(adaFile)")
+
+        // A second device of Ada's: a wrong password or an unknown name is one sentence.
+        let laptop = try CLIRunner(location: guest)
+        for name in ["ada", "nobody", "ada@example.com", "nobody@example.com"] {
+            let wrong = try laptop.run(["login", "--username", name, "--password-stdin"], stdin: "wrong horse\n")
+            #expect(wrong.status == 1 && wrong.stderr.contains("wrong email, username or password"), "\(wrong.stderr)")
+        }
+        try laptop.login("ada@example.com")
+        #expect(try laptop.run(["whoami"]).stdout.contains("@ada"))
+        #expect(
+            try server.psql("SELECT count(*) FROM tweetcli_devices WHERE uid = '\(adaUid)'", database: "tweetcli")
+                == "2")
+
+        // Signing out ends the device's role: its password opens nothing any more.
+        let laptopDevice = try device(in: laptop)
+        #expect(try psql(server, uri: laptopDevice, "SELECT 1").status == 0)
+        #expect(try laptop.run(["logout"]).status == 0)
+        let after = try psql(server, uri: laptopDevice, "SELECT 1")
+        #expect(after.status != 0 && after.output.contains("authentication failed"), "\(after)")
+
+        // A new password ends every other device; the old password no longer signs in.
+        try laptop.login("ada")
+        let phoneDevice = try device(in: laptop)
+        let change = try ada.run(["password", "--password-stdin"], stdin: "correct horse\nbattery staple\n")
+        #expect(change.status == 0 && change.stdout.contains("Signed out 1 other session"), "\(change.stderr)")
+        #expect(try psql(server, uri: phoneDevice, "SELECT 1").status != 0)
+        #expect(try ada.run(["post", "still signed in here"]).status == 0)
+        let old = try laptop.run(["login", "--username", "ada", "--password-stdin"], stdin: "correct horse\n")
+        #expect(old.status == 1, "\(old.stdout)")
+        try laptop.login("ada", password: "battery staple")
+        #expect(try laptop.run(["whoami"]).stdout.contains("@ada"))
+    }
+
+    @Test func setUpNeedsTheOwnerAndARoleThatMakesRoles() throws {
+        guard let server = try TLSServer.start() else { return }
+        defer { server.stop() }
+        let owner = try CLIRunner(location: server.uri())
+        let refused = try owner.run(["admin", "setup"])
+        #expect(refused.status == 1 && refused.stderr.contains("ALTER ROLE teacher CREATEROLE"), "\(refused.stderr)")
+        #expect(try server.psql("SELECT to_regclass('tweetcli_setup') IS NULL", database: "tweetcli") == "t")
+        let local = try CLIRunner().run(["admin", "setup"])
+        #expect(local.status == 1 && local.stderr.contains("a local store is one person's"), "\(local.stderr)")
+        let usage = try owner.run(["admin", "teardown"])
+        #expect(usage.status == 64 && usage.stderr.contains("admin takes setup"), "\(usage.stderr)")
+    }
+
+    /// Runs `admin setup` as the owner (given CREATEROLE) and returns the guest's connection string.
+    private func setUp(_ server: TLSServer) throws -> String? {
+        try server.psql("ALTER ROLE teacher CREATEROLE")
+        let setup = try CLIRunner(location: server.uri()).run(["admin", "setup"])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        let guest = setup.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("postgresql://") }
+        #expect(
+            guest?.contains("sslmode=verify-full") == true && guest?.contains("teacher") == false, "\(setup.stdout)")
+        return setup.status == 0 ? guest : nil
+    }
+
+    /// The session file in `cli`'s home.
+    private func sessionFile(in cli: CLIRunner) throws -> String {
+        let files = FileManager.default.enumerator(atPath: cli.home.path)?.compactMap { $0 as? String } ?? []
+        for file in files {
+            // A directory or a file that is not text is not the session file.
+            let text = (try? String(contentsOfFile: cli.home.path + "/" + file, encoding: .utf8)) ?? ""
+            if text.contains("\"accounts\"") { return text }
+        }
+        return ""
+    }
+
+    /// A connection string for the device `cli` is signed in as, from its session file.
+    private func device(in cli: CLIRunner) throws -> String {
+        let fields = try JSONSerialization.jsonObject(with: Data(try sessionFile(in: cli).utf8)) as? [String: Any]
+        let accounts = fields?["accounts"] as? [[String: Any]] ?? []
+        let active = accounts.first { $0["uid"] as? String == fields?["active"] as? String }
+        let role = active?["device"] as? String ?? "none"
+        let password = active?["devicePassword"] as? String ?? "none"
+        return cli.location.replacingOccurrences(of: "://", with: "://\(role):\(password)@")
+            .replacingOccurrences(of: #"@[^@/]*@"#, with: "@", options: .regularExpression)
+    }
+
+    /// Runs `sql` with psql connected by `uri`.
+    private func psql(_ server: TLSServer, uri: String, _ sql: String) throws -> (status: Int32, output: String) {
+        let output = server.directory + "/psql-\(UUID().uuidString).out"
+        let command = [server.cluster.bin + "/psql", "-X", "-q", "-A", "-t", "-d", uri, "-c", sql]
+        let ended = try ChildProcess.run(
+            command[0], arguments: command, options: .init(standardOutput: .file(output), standardError: .descriptor(1))
+        )
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""  // No output: nothing to show.
+        if case .exited(let status) = ended { return (status, text) }
+        return (-1, text)
+    }
+}
