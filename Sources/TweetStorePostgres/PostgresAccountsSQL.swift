@@ -117,7 +117,7 @@ enum PostgresAccountsSQL {
               INSERT INTO tweetcli_accounts VALUES (p_uid, v_account, p_username, p_email);
               INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, p_uid, p_session);
               INSERT INTO tweetcli_documents (collection, id, group_id, data) VALUES
-                ('users', p_uid, 'users', jsonb_build_object('id', p_uid, 'username', p_username,
+                ('users', p_uid, 'users', jsonb_build_object('username', p_username,
                   'fullname', p_fullname, 'profileImageUrl', NULL, 'bio', NULL, 'location', NULL, 'website', NULL,
                   'twtxtUrl', NULL, 'protected', false)),
                 ('user-stats', p_uid, 'user-stats', '{"following": 0, "followers": 0, "tweets": 0}'),

@@ -23,6 +23,9 @@ public actor PostgresDocumentStore: DocumentStore {
     private var gate = TransactionGate()
     /// Whether the database keeps the accounts (see ``AccountServer``), once asked.
     var keepsAccountsFound: Bool?
+    /// Whether this connection's role writes through the rules' `tweetcli_apply` (an account's,
+    /// in a database set up for many people) rather than to the table (the owner's).
+    private var writesThroughRules = false
 
     /// A store on the server at `location`; nothing connects until the first call.
     /// - Parameters:
@@ -71,13 +74,15 @@ public actor PostgresDocumentStore: DocumentStore {
     /// refuses one newer than this build.
     private func checkSchema(_ connection: PostgresConnection) throws {
         guard !hasSchema else { return }
-        let read = "SELECT max(version) FROM tweetcli_schema"
-        let version: String?
+        // With the version, whether this role may write the documents itself: in a database set
+        // up for many people an account's role may not, and writes through the rules instead.
+        let read = "SELECT max(version), has_table_privilege('tweetcli_documents', 'INSERT') FROM tweetcli_schema"
+        let row: [String?]?
         if connection.isIdle {
             // Outside a transaction a failed statement leaves nothing behind, so the usual case is
             // one statement, and a database without the table (an empty store) is this error.
             do {
-                version = try connection.execute(read).first?.first ?? nil
+                row = try connection.execute(read).first
             } catch PostgresError.statement(state: "42P01", _) {
                 return
             }
@@ -85,8 +90,10 @@ public actor PostgresDocumentStore: DocumentStore {
             // Inside one (making the schema), an error would abort it: ask first.
             let schema = try connection.execute("SELECT to_regclass('tweetcli_schema') IS NOT NULL")
             guard schema.first?.first == "t" else { return }
-            version = try connection.execute(read).first?.first ?? nil
+            row = try connection.execute(read).first
         }
+        let version = row?.first ?? nil
+        writesThroughRules = row?.last == "f"
         if let version, let number = Int(version), number > PostgresSQL.schemaVersion {
             throw StoreError.unsupportedFormat(file: "the database \(name)", version: "schema \(number)")
         }
@@ -284,13 +291,17 @@ public actor PostgresDocumentStore: DocumentStore {
                 let rows = try connection.execute("SELECT last_ms FROM tweetcli_clock WHERE id = 1 FOR UPDATE")
                 changed = (rows.first?.first ?? nil) != version
             }
-            let time = try Self.commitTime(on: connection, now: clock())
+            let time = try Self.commitTime(on: connection, now: clock(), throughRules: writesThroughRules)
             let reads = TransactionReads()
             let transaction = Transaction(
                 reader: PostgresTransactionReader(store: self, number: number, reads: reads), time: time)
             let result = try await body(transaction, changed)
             try load(connection, transaction.writes)
-            try Self.apply(transaction.writes, knowing: reads, on: connection)
+            if writesThroughRules {
+                try Self.applyThroughRules(transaction.writes, on: connection)
+            } else {
+                try Self.apply(transaction.writes, knowing: reads, on: connection)
+            }
             try connection.execute("COMMIT")
             return result
         } catch {
@@ -314,11 +325,17 @@ public actor PostgresDocumentStore: DocumentStore {
 
     /// Takes the clock row's lock (every writer's first step) and moves it to a time after the last
     /// commit's, in one statement: the lock is held to the commit, and a rollback undoes the move.
-    private static func commitTime(on connection: PostgresConnection, now: Date) throws -> Date {
-        let rows = try connection.execute(
-            "UPDATE tweetcli_clock SET last_ms = greatest($1::bigint, last_ms + 1) WHERE id = 1 "
-                + "RETURNING last_ms, pg_notify('\(PostgresChangeWatch.channel)', current_schema())",
-            [String(Int64((now.timeIntervalSince1970 * 1000).rounded()))])
+    private static func commitTime(on connection: PostgresConnection, now: Date, throughRules: Bool = false) throws
+        -> Date
+    {
+        // Under the rules, the server's own clock.
+        let rows =
+            try throughRules
+            ? connection.execute("SELECT tweetcli_begin_write()")
+            : connection.execute(
+                "UPDATE tweetcli_clock SET last_ms = greatest($1::bigint, last_ms + 1) WHERE id = 1 "
+                    + "RETURNING last_ms, pg_notify('\(PostgresChangeWatch.channel)', current_schema())",
+                [String(Int64((now.timeIntervalSince1970 * 1000).rounded()))])
         guard let text = rows.first?.first ?? nil, let milliseconds = Int64(text) else {
             throw StoreError.io(path: "the PostgreSQL store", reason: "its clock row is missing")
         }
@@ -364,6 +381,46 @@ public actor PostgresDocumentStore: DocumentStore {
                 DELETE FROM tweetcli_documents d USING unnest($1::text[], $2::text[]) AS p(c, i)
                 WHERE d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
                 """, pathArrays(deletions))
+        }
+    }
+
+    /// Hands a transaction's writes, as made, to `tweetcli_apply`, which resolves and checks them
+    /// against the rules on the server, and writes them or refuses them all.
+    private static func applyThroughRules(_ writes: [Transaction.Write], on connection: PostgresConnection) throws {
+        guard !writes.isEmpty else { return }
+        let list: [JSONValue] = writes.map { write in
+            switch write {
+            case .set(let path, let fields):
+                return .object([
+                    "op": .string("set"), "c": .string(path.collection), "i": .string(path.documentID),
+                    "d": .object(fields),
+                ])
+            case .delete(let path):
+                return .object([
+                    "op": .string("delete"), "c": .string(path.collection), "i": .string(path.documentID),
+                ])
+            case .update(let path, let changes):
+                var fields: JSONObject = [:]
+                for (field, change) in changes {
+                    switch change {
+                    case .value(let value): fields[field] = .object(["value": value])
+                    case .delete: fields[field] = .object(["delete": .bool(true)])
+                    case .increment(let amount): fields[field] = .object(["inc": .integer(amount)])
+                    case .incrementCount(let amount): fields[field] = .object(["count": .integer(amount)])
+                    }
+                }
+                return .object([
+                    "op": .string("update"), "c": .string(path.collection), "i": .string(path.documentID),
+                    "u": .object(fields),
+                ])
+            }
+        }
+        do {
+            try connection.execute(
+                "SELECT tweetcli_apply($1::jsonb)",
+                [String(decoding: JSONValue.array(list).serialized(), as: UTF8.self)])
+        } catch PostgresError.statement(PostgresRulesSQL.missingDocument, let message) {
+            throw StoreError.documentNotFound(path: message)
         }
     }
 

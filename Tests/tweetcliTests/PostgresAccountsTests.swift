@@ -87,6 +87,117 @@ struct PostgresAccountsTests {
         #expect(try laptop.run(["whoami"]).stdout.contains("@ada"))
     }
 
+    @Test func everyActionWorksUnderTheRulesAndNoRawWriteGetsAroundThem() throws {
+        guard let server = try TLSServer.start() else { return }
+        defer { server.stop() }
+        guard let guest = try setUp(server) else { return }
+        let ada = try CLIRunner(location: guest)
+        let bob = try CLIRunner(location: guest)
+        let carol = try CLIRunner(location: guest)
+        let adaUid = try ada.register("ada", fullname: "Ada")
+        let bobUid = try bob.register("bob", fullname: "Bob")
+        try carol.register("carol", fullname: "Carol")
+
+        // What people do, each through the rules: nothing refused.
+        let bobs = try bob.post("bob's first #rules")
+        var steps: [(CLIRunner, [String])] = [
+            (ada, ["follow", "@bob"]), (ada, ["like", bobs]), (ada, ["retweet", bobs]), (ada, ["bookmark", bobs]),
+            (ada, ["post", "@bob agreed", "--reply-to", bobs]), (ada, ["post", "see this", "--quote", bobs]),
+            (ada, ["post", "hello @carol #rules"]), (bob, ["notifications"]), (bob, ["follow", "@ada"]),
+            (ada, ["unlike", bobs]), (ada, ["unretweet", bobs]), (ada, ["unbookmark", bobs]),
+            (ada, ["edit-profile", "--bio", "rules, kept", "--location", "London"]),
+            (carol, ["edit-profile", "--protected", "on"]), (ada, ["follow", "@carol"]), (carol, ["requests"]),
+            (carol, ["approve", "@ada"]), (carol, ["block", "@bob"]), (carol, ["unblock", "@bob"]),
+            (ada, ["mute", "@bob"]), (ada, ["unmute", "@bob"]), (ada, ["unfollow", "@bob"]),
+            (bob, ["feed", "--following"]), (ada, ["search", "rules"]), (ada, ["trends"]),
+        ]
+        let adas = try ada.post("to be deleted")
+        try bob.run(["like", adas])
+        steps += [(ada, ["delete", adas, "--force"]), (bob, ["delete", bobs, "--force"])]
+        for (cli, arguments) in steps {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let profile = try ada.run(["profile", "@ada", "--json"])
+        #expect(profile.stdout.contains("rules, kept"), "\(profile.stderr)")
+
+        // What a hostile program holding Ada's device login tries, straight from psql.
+        let carols = try carol.post("carol's own")
+        let adaDevice = try device(in: ada)
+        func write(_ writes: String) throws -> (status: Int32, output: String) {
+            try psql(server, uri: adaDevice, "SELECT tweetcli_apply('\(writes)'::jsonb)")
+        }
+        let attacks: [(String, String)] = [
+            (
+                "like count without a like",
+                #"[{"op":"update","c":"tweets","i":"\#(carols)","u":{"likes":{"count":1}}}]"#
+            ),
+            (
+                "like count by five with one like",
+                #"[{"op":"set","c":"users/\#(adaUid)/user-likes","i":"\#(carols)","d":{"tweetId":"\#(carols)"}},"#
+                    + #"{"op":"update","c":"tweets","i":"\#(carols)","u":{"likes":{"value":5}}}]"#
+            ),
+            ("deleting another's tweet", #"[{"op":"delete","c":"tweets","i":"\#(carols)"}]"#),
+            (
+                "editing another's tweet",
+                #"[{"op":"update","c":"tweets","i":"\#(carols)","u":{"caption":{"value":"x"}}}]"#
+            ),
+            (
+                "posting as another",
+                #"[{"op":"set","c":"tweets","i":"forgedtweet000000001","d":{"uid":"\#(bobUid)"}}]"#
+            ),
+            ("another's profile", #"[{"op":"update","c":"users","i":"\#(bobUid)","u":{"bio":{"value":"x"}}}]"#),
+            (
+                "taking another's username",
+                #"[{"op":"update","c":"users","i":"\#(adaUid)","u":{"username":{"value":"bob"}}}]"#
+            ),
+            ("another's bookmark", #"[{"op":"set","c":"users/\#(bobUid)/bookmarks","i":"\#(carols)","d":{}}]"#),
+            (
+                "a notification without its action",
+                #"[{"op":"set","c":"users/\#(bobUid)/notifications","i":"follow-\#(adaUid)","#
+                    + #""d":{"type":"follow","from":"\#(adaUid)"}}]"#
+            ),
+            (
+                "a notification from someone else",
+                #"[{"op":"set","c":"users/\#(bobUid)/notifications","i":"x","d":{"type":"like","from":"carol"}}]"#
+            ),
+            (
+                "another's follower count",
+                #"[{"op":"update","c":"user-stats","i":"\#(bobUid)","u":{"followers":{"count":100}}}]"#
+            ),
+            (
+                "a follow for someone else",
+                #"[{"op":"set","c":"following/\#(bobUid)/user-following","i":"\#(adaUid)","d":{}}]"#
+            ),
+            ("another's session", #"[{"op":"set","c":"sessions","i":"forgedsession","d":{"uid":"\#(bobUid)"}}]"#),
+            ("an unknown collection", #"[{"op":"set","c":"admin","i":"x","d":{}}]"#),
+        ]
+        for (name, writes) in attacks {
+            let attempt = try write(writes)
+            #expect(attempt.status != 0 && attempt.output.contains("refuse"), "\(name): \(attempt)")
+        }
+        for sql in [
+            "INSERT INTO tweetcli_documents VALUES ('tweets', 'x', 'tweets', '{}')",
+            "UPDATE tweetcli_documents SET data = '{}' WHERE collection = 'tweets'",
+            "DELETE FROM tweetcli_documents", "UPDATE tweetcli_clock SET last_ms = 99999999999999",
+            "SELECT * FROM tweetcli_accounts", "SELECT tweetcli_check('x', 'tweets', 'x', 'null', '{}', '{}')",
+        ] {
+            let attempt = try psql(server, uri: adaDevice, sql)
+            #expect(attempt.status != 0 && attempt.output.contains("permission denied"), "\(sql): \(attempt)")
+        }
+        let blob = try psql(
+            server, uri: adaDevice,
+            "INSERT INTO tweetcli_blobs (address, data) VALUES (repeat('0', 64), 'not its hash'::bytea)")
+        #expect(blob.status != 0 && blob.output.contains("tweetcli_blob_is_its_hash"), "\(blob)")
+        // Nothing the attacks tried is in the store; the counts are what people did.
+        let carolsNow = try server.psql(
+            "SELECT data->>'likes' FROM tweetcli_documents WHERE collection = 'tweets' AND id = '\(carols)'",
+            database: "tweetcli")
+        #expect(carolsNow == "" || carolsNow == "0", "\(carolsNow)")
+        let doctor = try ada.run(["doctor"])
+        #expect(doctor.status == 0, "\(doctor.stdout) \(doctor.stderr)")
+    }
+
     @Test func setUpNeedsTheOwnerAndARoleThatMakesRoles() throws {
         guard let server = try TLSServer.start() else { return }
         defer { server.stop() }

@@ -69,10 +69,15 @@ package struct ImportRules {
 
     /// Rules for a whole file, against a store that has `existing` (none for an import into an
     /// empty store); `auditing` for a store's own documents.
-    package init(existing: Existing = Existing(), auditing: Bool = false) {
+    /// `passwordsOnServer`: the server keeps the passwords (``AccountServer``), so a session needs
+    /// only its account.
+    package init(existing: Existing = Existing(), auditing: Bool = false, passwordsOnServer: Bool = false) {
         self.existing = existing
         self.auditing = auditing
+        self.passwordsOnServer = passwordsOnServer
     }
+
+    private let passwordsOnServer: Bool
 
     // MARK: One document
 
@@ -452,7 +457,7 @@ package struct ImportRules {
 
     /// The sessions checked (auditing only) whose account is missing or has no password.
     package var sessionsWithoutAccount: [String] {
-        sessions.filter { !uids.contains($0.uid) || credentials[$0.uid] == nil }.map(\.path)
+        sessions.filter { !uids.contains($0.uid) || (credentials[$0.uid] == nil && !passwordsOnServer) }.map(\.path)
     }
 
     /// The counters that disagree with what they count.

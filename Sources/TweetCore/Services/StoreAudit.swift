@@ -79,7 +79,12 @@ package struct StoreAudit: Sendable {
 
     /// The documents' problems, and the photos they name.
     private func documentProblems(progress: @escaping ProgressHandler) async throws -> ([AuditProblem], [String]) {
-        let state = Mutex((rules: ImportRules(auditing: true), problems: [AuditProblem](), documents: 0))
+        let passwordsOnServer = try await (store as? any AccountServer)?.keepsAccounts() ?? false
+        let state = Mutex(
+            (
+                rules: ImportRules(auditing: true, passwordsOnServer: passwordsOnServer), problems: [AuditProblem](),
+                documents: 0
+            ))
         try await store.exportDocuments { batch in
             let done = state.withLock { (state: inout (rules: ImportRules, problems: [AuditProblem], documents: Int)) in
                 for document in batch {

@@ -1,0 +1,335 @@
+/// The rules of a database set up for many people, enforced by PostgreSQL whatever the client:
+/// an account's role has no right to write a table. Every write goes through `tweetcli_apply`,
+/// which takes a transaction's writes as the engine made them (sets, field updates with their
+/// increments, deletions), resolves them against the documents as committed, checks each change
+/// with the whole transaction in view, as Firestore's rules do with `getAfter`, and only then
+/// writes. What the rules say, path by path, is in docs/POSTGRES.md.
+enum PostgresRulesSQL {
+    /// The SQLSTATE of a write the rules refuse, and of one the engine's own rules refuse (an
+    /// update of a missing document).
+    static let refused = "TW007"
+    static let missingDocument = "TW006"
+
+    static func functions(schema: String, channel: String) -> [String] {
+        let header = "SECURITY DEFINER SET search_path = \(schema), pg_temp"
+        return [
+            // The clock, as every write transaction takes it first; the server's time, not the client's.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_begin_write() RETURNS bigint LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_ms bigint;
+            BEGIN
+              IF tweetcli_uid() IS NULL THEN
+                RAISE EXCEPTION 'only a signed-in account writes' USING ERRCODE = '\(PostgresAccountsSQL.notAnAccount)';
+              END IF;
+              UPDATE tweetcli_clock SET last_ms = greatest((extract(epoch FROM clock_timestamp()) * 1000)::bigint,
+                last_ms + 1) WHERE id = 1 RETURNING last_ms INTO v_ms;
+              PERFORM pg_notify('\(channel)', current_schema());
+              RETURN v_ms;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_refuse(p_reason text) RETURNS void LANGUAGE plpgsql AS $$
+            BEGIN
+              RAISE EXCEPTION 'the store''s rules refuse this: %', p_reason USING ERRCODE = '\(refused)';
+            END $$
+            """,
+            // A count as the engine reads one: an integer, else 0.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_int(p_value jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$
+              SELECT CASE WHEN jsonb_typeof(p_value) = 'number' AND (p_value #>> '{}') ~ '^-?[0-9]+$'
+                THEN (p_value #>> '{}')::numeric ELSE 0 END $$
+            """,
+            // What a transaction did to one document: +1 made, -1 removed, 0 neither.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_made(p_docs jsonb, p_collection text, p_id text) RETURNS integer
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT CASE WHEN e IS NULL THEN 0 WHEN e->'old' = 'null' AND e->'new' <> 'null' THEN 1
+                WHEN e->'old' <> 'null' AND e->'new' = 'null' THEN -1 ELSE 0 END
+              FROM (SELECT p_docs->(jsonb_build_array(p_collection, p_id)::text) AS e) AS x $$
+            """,
+            // The tweets by `p_uid` a transaction made (+1 each) or removed (-1 each) whose `p_field`
+            // is `p_value` (a reply's `replyToId`, a quote's `quoteId`), or all of them when `p_field` is null.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_tweets_made(p_docs jsonb, p_uid text, p_field text, p_value text)
+            RETURNS integer LANGUAGE sql IMMUTABLE AS $$
+              SELECT coalesce(sum(CASE WHEN e->'old' = 'null' AND e->'new' <> 'null'
+                  AND e->'new'->>'uid' = p_uid AND (p_field IS NULL OR e->'new'->>p_field = p_value) THEN 1
+                WHEN e->'old' <> 'null' AND e->'new' = 'null'
+                  AND e->'old'->>'uid' = p_uid AND (p_field IS NULL OR e->'old'->>p_field = p_value) THEN -1
+                ELSE 0 END), 0)::integer
+              FROM jsonb_each(p_docs) AS t(k, e) WHERE e->>'c' = 'tweets' $$
+            """,
+            // The documents made (+1) or removed (-1) in a collection.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_collection_made(p_docs jsonb, p_collection text) RETURNS integer
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT coalesce(sum(CASE WHEN e->'old' = 'null' AND e->'new' <> 'null' THEN 1
+                WHEN e->'old' <> 'null' AND e->'new' = 'null' THEN -1 ELSE 0 END), 0)::integer
+              FROM jsonb_each(p_docs) AS t(k, e) WHERE e->>'c' = p_collection $$
+            """,
+            // A user's filters with `p_uid`'s entry among those blocking them left out, and nothing
+            // empty: what someone else may not change when they block or unblock.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_filters_without(p_doc jsonb, p_uid text) RETURNS jsonb
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT CASE WHEN jsonb_typeof(p_doc) = 'object' THEN
+                p_doc - ARRAY['blocking', 'blockedBy', 'mutedUsers', 'mutedTerms'] ELSE '{}'::jsonb END
+                || jsonb_strip_nulls(jsonb_build_object(
+                  'blocking', nullif(p_doc->'blocking', '""'),
+                  'blockedBy', nullif(array_to_string(ARRAY(
+                    SELECT l FROM unnest(string_to_array(coalesce(p_doc->>'blockedBy', ''), E'\\n')) AS l
+                    WHERE l <> '' AND split_part(l, ' ', 1) <> p_uid), E'\\n'), ''),
+                  'mutedUsers', nullif(p_doc->'mutedUsers', '""'),
+                  'mutedTerms', nullif(p_doc->'mutedTerms', '{}'))) $$
+            """,
+            // Whether the tweet `p_id` is one of `p_me`'s that this transaction deletes.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_deletes_own_tweet(p_docs jsonb, p_me text, p_id text) RETURNS boolean
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT coalesce((SELECT e->'new' = 'null' AND e->'old'->>'uid' = p_me
+                FROM (SELECT p_docs->(jsonb_build_array('tweets', p_id)::text) AS e) AS x), false) $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_check(me text, c text, i text, old jsonb, new jsonb, docs jsonb)
+            RETURNS void LANGUAGE plpgsql \(header) AS $$
+            DECLARE
+              s text[] := string_to_array(c, '/');
+              counters text[] := ARRAY['likes', 'retweets', 'replyCount', 'quotes'];
+              marks text[] := ARRAY['replyToDeleted', 'quoteDeleted', 'replyToUid', 'quoteUid'];
+              f text; delta numeric; net integer; v_owner text; v_other text;
+              removed boolean := new = 'null';
+              made boolean := old = 'null';
+            BEGIN
+              IF c = 'users' THEN
+                IF i <> me THEN PERFORM tweetcli_refuse('only its owner changes a profile'); END IF;
+                IF NOT removed AND (new ? 'email' OR new ? 'id' OR new->>'username' IS DISTINCT FROM
+                  (SELECT username FROM tweetcli_accounts WHERE uid = me)) THEN
+                  PERFORM tweetcli_refuse('a profile keeps the username it registered with, and holds no email');
+                END IF;
+              ELSIF c IN ('credentials', 'sessions') THEN
+                PERFORM tweetcli_refuse('passwords and sessions are the server''s to keep');
+              ELSIF c = 'tweets' THEN
+                v_owner := coalesce(old->>'uid', new->>'uid');
+                IF made OR removed THEN
+                  IF v_owner IS DISTINCT FROM me THEN
+                    PERFORM tweetcli_refuse('a tweet is posted and deleted only by its author');
+                  END IF;
+                  RETURN;
+                END IF;
+                IF new->'uid' IS DISTINCT FROM old->'uid' THEN PERFORM tweetcli_refuse('a tweet keeps its author'); END IF;
+                -- A count changes by what this transaction did: a like, a retweet, a reply, a quote
+                -- made or taken back, whoever's tweet it is.
+                FOREACH f IN ARRAY counters LOOP
+                  CONTINUE WHEN new->f IS NOT DISTINCT FROM old->f;
+                  delta := tweetcli_int(new->f) - tweetcli_int(old->f);
+                  net := CASE f
+                    WHEN 'likes' THEN tweetcli_made(docs, 'users/' || me || '/user-likes', i)
+                    WHEN 'retweets' THEN tweetcli_made(docs, 'users/' || me || '/retweeted', i)
+                    WHEN 'replyCount' THEN tweetcli_tweets_made(docs, me, 'replyToId', i)
+                    ELSE tweetcli_tweets_made(docs, me, 'quoteId', i) END;
+                  -- A tweet from before its replies or quotes were counted gets its count once.
+                  IF NOT old ? f AND f IN ('replyCount', 'quotes') AND delta >= 0 AND tweetcli_int(new->f) <= net +
+                    (SELECT count(*) FROM tweetcli_documents WHERE collection = 'tweets' AND group_id = 'tweets'
+                      AND data->>(CASE f WHEN 'replyCount' THEN 'replyToId' ELSE 'quoteId' END) = i) THEN
+                    CONTINUE;
+                  END IF;
+                  -- A count at 0 stays there when what it counted goes.
+                  CONTINUE WHEN delta = net OR (net < 0 AND delta > net AND delta <= 0 AND tweetcli_int(new->f) = 0);
+                  PERFORM tweetcli_refuse('a tweet''s ' || f || ' change only with the ' || f || ' themselves');
+                END LOOP;
+                IF v_owner IS DISTINCT FROM me THEN
+                  -- Someone else's tweet: only its counts, and the marks its answered or quoted
+                  -- tweet leaves when its author deletes it in this transaction.
+                  IF (new - counters - marks) IS DISTINCT FROM (old - counters - marks) THEN
+                    PERFORM tweetcli_refuse('only its author edits a tweet');
+                  END IF;
+                  IF ((new - counters) IS DISTINCT FROM (old - counters))
+                    AND NOT tweetcli_deletes_own_tweet(docs, me, old->>'replyToId')
+                    AND NOT tweetcli_deletes_own_tweet(docs, me, old->>'quoteId') THEN
+                    PERFORM tweetcli_refuse('only its author edits a tweet');
+                  END IF;
+                END IF;
+              ELSIF c = 'retweets' THEN
+                IF coalesce(old->>'uid', new->>'uid') IS DISTINCT FROM me
+                  AND NOT (removed AND tweetcli_deletes_own_tweet(docs, me, old->>'tweetId')) THEN
+                  PERFORM tweetcli_refuse('a retweet is made and taken back only by the one who retweeted');
+                END IF;
+              ELSIF s[1] = 'users' AND array_length(s, 1) = 3 THEN
+                v_owner := s[2];
+                IF s[3] IN ('user-likes', 'bookmarks', 'retweeted', 'twtxt-following') THEN
+                  IF v_owner <> me AND NOT (removed AND tweetcli_deletes_own_tweet(docs, me, i)) THEN
+                    PERFORM tweetcli_refuse('likes, bookmarks, retweets and follows are their owner''s alone');
+                  END IF;
+                ELSIF s[3] = 'notifications' THEN
+                  -- Written by the one who acted, as the action happens; withdrawn by them or read by
+                  -- their recipient.
+                  IF v_owner = me THEN RETURN; END IF;
+                  IF coalesce(new->>'from', old->>'from') IS DISTINCT FROM me THEN
+                    PERFORM tweetcli_refuse('a notification is written only by the one who acted');
+                  END IF;
+                  IF made AND NOT (CASE new->>'type'
+                    WHEN 'like' THEN tweetcli_made(docs, 'users/' || me || '/user-likes', new->>'tweetId') = 1
+                    WHEN 'retweet' THEN tweetcli_made(docs, 'users/' || me || '/retweeted', new->>'tweetId') = 1
+                    WHEN 'follow' THEN tweetcli_made(docs, 'following/' || me || '/user-following', v_owner) = 1
+                    WHEN 'request' THEN tweetcli_made(docs, 'users/' || v_owner || '/follow-requests', me) = 1
+                    ELSE tweetcli_made(docs, 'tweets', new->>'tweetId') = 1 END) THEN
+                    PERFORM tweetcli_refuse('a notification is written only with the action it tells of');
+                  END IF;
+                ELSIF s[3] = 'follow-requests' THEN
+                  IF v_owner <> me AND i <> me THEN
+                    PERFORM tweetcli_refuse('a follow request is made by the one asking, answered by the one asked');
+                  END IF;
+                ELSE
+                  PERFORM tweetcli_refuse('the collection ' || c || ' is not one tweetcli writes');
+                END IF;
+              ELSIF s[1] IN ('following', 'followers') AND array_length(s, 1) = 3 THEN
+                -- `following/{a}/user-following/{b}` and `followers/{b}/user-followers/{a}`: a follows b.
+                v_owner := CASE s[1] WHEN 'following' THEN s[2] ELSE i END;
+                v_other := CASE s[1] WHEN 'following' THEN i ELSE s[2] END;
+                IF v_owner = me OR (removed AND v_other = me) THEN RETURN; END IF;
+                IF v_other = me AND made AND tweetcli_made(docs, 'users/' || me || '/follow-requests', v_owner) = -1 THEN
+                  RETURN;  -- An approved request.
+                END IF;
+                PERFORM tweetcli_refuse('a follow is made by the follower, or by the one followed approving a request');
+              ELSIF c = 'user-stats' THEN
+                IF removed THEN
+                  IF i <> me THEN PERFORM tweetcli_refuse('only its owner removes a profile''s counts'); END IF;
+                  RETURN;
+                END IF;
+                -- Each count changes by what this transaction did to what it counts.
+                FOREACH f IN ARRAY ARRAY['following', 'followers', 'tweets'] LOOP
+                  CONTINUE WHEN new->f IS NOT DISTINCT FROM old->f AND NOT made;
+                  delta := tweetcli_int(new->f) - tweetcli_int(old->f);
+                  net := CASE f
+                    WHEN 'following' THEN tweetcli_collection_made(docs, 'following/' || i || '/user-following')
+                    WHEN 'followers' THEN tweetcli_collection_made(docs, 'followers/' || i || '/user-followers')
+                    ELSE tweetcli_tweets_made(docs, i, NULL, NULL) END;
+                  CONTINUE WHEN delta = net OR (i = me AND made) OR (net < 0 AND delta > net AND delta <= 0);
+                  PERFORM tweetcli_refuse('a profile''s ' || f || ' count changes only with what it counts');
+                END LOOP;
+                IF i <> me AND (new - ARRAY['following', 'followers', 'tweets', 'followingListed'])
+                  IS DISTINCT FROM (CASE WHEN made THEN '{}'::jsonb
+                    ELSE old - ARRAY['following', 'followers', 'tweets', 'followingListed'] END) THEN
+                  PERFORM tweetcli_refuse('only its owner changes a profile''s counts');
+                END IF;
+              ELSIF c IN ('notification-state', 'user-filters', 'following-list') THEN
+                IF i = me THEN RETURN; END IF;
+                IF removed AND c <> 'user-filters' THEN PERFORM tweetcli_refuse('only its owner removes ' || c); END IF;
+                IF c = 'notification-state' THEN
+                  -- Another's unread count moves by the notifications this transaction wrote them.
+                  IF (new - ARRAY['unread', 'seen'])
+                    IS DISTINCT FROM (CASE WHEN made THEN '{}'::jsonb ELSE old - ARRAY['unread', 'seen'] END)
+                    OR new->'seen' IS DISTINCT FROM (CASE WHEN made THEN 'null'::jsonb ELSE coalesce(old->'seen', 'null') END)
+                    OR abs(tweetcli_int(new->'unread') - tweetcli_int(old->'unread'))
+                      > abs(tweetcli_collection_made(docs, 'users/' || i || '/notifications')) THEN
+                    PERFORM tweetcli_refuse('an unread count moves only with the notifications it counts');
+                  END IF;
+                ELSIF c = 'user-filters' THEN
+                  -- A block is written on both sides: on the other's, only one's own entry.
+                  IF tweetcli_filters_without(new, me) IS DISTINCT FROM tweetcli_filters_without(old, me) THEN
+                    PERFORM tweetcli_refuse('a block changes only the blocker''s own entry');
+                  END IF;
+                ELSIF NOT (tweetcli_collection_made(docs, 'following/' || i || '/user-following') <> 0) THEN
+                  PERFORM tweetcli_refuse('only its owner changes whom they follow');
+                END IF;
+              ELSIF s[1] IN ('terms', 'trend-hours') THEN
+                RETURN;  -- Search and trend indexes, which every post updates; reindex rebuilds them.
+              ELSE
+                PERFORM tweetcli_refuse('the collection ' || c || ' is not one tweetcli writes');
+              END IF;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_apply(p_writes jsonb) RETURNS void LANGUAGE plpgsql \(header) AS $$
+            DECLARE
+              me text := tweetcli_uid();
+              docs jsonb := '{}';
+              keys text[] := '{}';
+              w jsonb; k text; cur jsonb; f text; ch jsonb; n numeric; v_old jsonb; d jsonb;
+            BEGIN
+              IF me IS NULL THEN
+                RAISE EXCEPTION 'only a signed-in account writes' USING ERRCODE = '\(PostgresAccountsSQL.notAnAccount)';
+              END IF;
+              IF jsonb_typeof(p_writes) IS DISTINCT FROM 'array' THEN
+                PERFORM tweetcli_refuse('a transaction''s writes are a list');
+              END IF;
+              FOR w IN SELECT value FROM jsonb_array_elements(p_writes) LOOP
+                IF jsonb_typeof(w->'c') IS DISTINCT FROM 'string' OR jsonb_typeof(w->'i') IS DISTINCT FROM 'string'
+                  OR w->>'c' = '' OR w->>'i' = '' OR w->>'i' LIKE '%/%' THEN
+                  PERFORM tweetcli_refuse('a write names its document by collection and ID');
+                END IF;
+                k := jsonb_build_array(w->'c', w->'i')::text;
+                IF NOT docs ? k THEN
+                  SELECT x.data INTO v_old FROM tweetcli_documents x WHERE x.collection = w->>'c' AND x.id = w->>'i'
+                    FOR UPDATE;
+                  IF NOT FOUND THEN v_old := 'null'; END IF;
+                  docs := docs || jsonb_build_object(k, jsonb_build_object('c', w->'c', 'i', w->'i', 'old', v_old,
+                    'new', v_old));
+                  keys := keys || k;
+                END IF;
+                cur := docs->k->'new';
+                CASE w->>'op'
+                WHEN 'set' THEN
+                  IF jsonb_typeof(w->'d') IS DISTINCT FROM 'object' THEN
+                    PERFORM tweetcli_refuse('a document is an object');
+                  END IF;
+                  cur := w->'d';
+                WHEN 'delete' THEN
+                  cur := 'null';
+                WHEN 'update' THEN
+                  IF cur = 'null' THEN
+                    RAISE EXCEPTION 'there is no document %/% to update', w->>'c', w->>'i'
+                      USING ERRCODE = '\(missingDocument)';
+                  END IF;
+                  IF jsonb_typeof(w->'u') IS DISTINCT FROM 'object' THEN
+                    PERFORM tweetcli_refuse('an update is an object of changes');
+                  END IF;
+                  FOR f, ch IN SELECT key, value FROM jsonb_each(w->'u') LOOP
+                    IF ch ? 'value' THEN
+                      cur := cur || jsonb_build_object(f, ch->'value');
+                    ELSIF ch ? 'delete' THEN
+                      cur := cur - f;
+                    ELSIF jsonb_typeof(ch->'count') = 'number' THEN
+                      n := greatest(0, greatest(0, tweetcli_int(cur->f)) + tweetcli_int(ch->'count'));
+                      cur := cur || jsonb_build_object(f, least(n, 9223372036854775807));
+                    ELSIF jsonb_typeof(ch->'inc') = 'number' THEN
+                      n := tweetcli_int(cur->f) + tweetcli_int(ch->'inc');
+                      cur := cur || jsonb_build_object(f, least(greatest(n, -9223372036854775808), 9223372036854775807));
+                    ELSE
+                      PERFORM tweetcli_refuse('an update sets, deletes or counts a field');
+                    END IF;
+                  END LOOP;
+                ELSE
+                  PERFORM tweetcli_refuse('a write sets, updates or deletes');
+                END CASE;
+                docs := jsonb_set(docs, ARRAY[k, 'new'], cur);
+              END LOOP;
+              FOREACH k IN ARRAY keys LOOP
+                d := docs->k;
+                CONTINUE WHEN d->'old' = d->'new';
+                PERFORM tweetcli_check(me, d->>'c', d->>'i', d->'old', d->'new', docs);
+              END LOOP;
+              FOREACH k IN ARRAY keys LOOP
+                d := docs->k;
+                IF d->'new' = 'null' THEN
+                  DELETE FROM tweetcli_documents WHERE collection = d->>'c' AND id = d->>'i';
+                ELSIF d->'new' <> d->'old' THEN
+                  INSERT INTO tweetcli_documents (collection, id, group_id, data)
+                    VALUES (d->>'c', d->>'i', regexp_replace(d->>'c', '^.*/', ''), d->'new')
+                    ON CONFLICT (collection, id) DO UPDATE SET data = EXCLUDED.data;
+                END IF;
+              END LOOP;
+            END $$
+            """,
+        ]
+    }
+
+    static let functionSignatures = [
+        "tweetcli_begin_write()", "tweetcli_refuse(text)", "tweetcli_int(jsonb)", "tweetcli_made(jsonb, text, text)",
+        "tweetcli_tweets_made(jsonb, text, text, text)", "tweetcli_collection_made(jsonb, text)",
+        "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_filters_without(jsonb, text)",
+        "tweetcli_check(text, text, text, jsonb, jsonb, jsonb)",
+        "tweetcli_apply(jsonb)",
+    ]
+    static let userFunctions = ["tweetcli_begin_write()", "tweetcli_apply(jsonb)"]
+}
