@@ -131,9 +131,9 @@ extension PostgresDocumentStore: AccountServer {
         try await waitForTransactions()
         let connection = try writableConnection()
         let able = try connection.execute(
-            "SELECT r.rolcreaterole OR r.rolsuper, pg_has_role(current_user, t.tableowner, 'USAGE'), current_user "
-                + "FROM pg_roles r, pg_tables t WHERE r.rolname = current_user "
-                + "AND t.tablename = 'tweetcli_documents' AND t.schemaname = current_schema()")
+            "SELECT r.rolcreaterole OR r.rolsuper, pg_has_role(current_user, c.relowner, 'USAGE'), current_user "
+                + "FROM pg_roles r, pg_class c WHERE r.rolname = current_user "
+                + "AND c.oid = coalesce(to_regclass('tweetcli_public'), to_regclass('tweetcli_documents'))")
         guard let row = able.first, row.count == 3 else { throw AdminSetupError.notOwner("this role") }
         guard row[1] == "t" else { throw AdminSetupError.notOwner(row[2] ?? "this role") }
         guard row[0] == "t" else { throw AdminSetupError.cannotMakeRoles(row[2] ?? "this role") }
@@ -152,6 +152,8 @@ extension PostgresDocumentStore: AccountServer {
 
     private func setUp(on connection: PostgresConnection) throws -> DeviceLogin {
         try connection.execute("SELECT pg_advisory_xact_lock(7310427733)")
+        // The functions name tables the split below makes.
+        try connection.execute("SET LOCAL check_function_bodies = off")
         for statement in [PostgresSQL.createBlobTable, PostgresSQL.addBlobKeptColumn, PostgresSQL.createBlobAsideTable]
             + PostgresAccountsSQL.tables
         {
@@ -167,6 +169,9 @@ extension PostgresDocumentStore: AccountServer {
             + PostgresRulesSQL.functions(schema: schema, channel: PostgresChangeWatch.channel)
         {
             try connection.execute(function)
+        }
+        if try connection.execute("SELECT to_regclass('tweetcli_private') IS NULL").first?.first == "t" {
+            for statement in PostgresAccountsSQL.split() { try connection.execute(statement) }
         }
         let guest = prefix + "_guest"
         let users = prefix + "_users"
@@ -188,8 +193,8 @@ extension PostgresDocumentStore: AccountServer {
         // Nobody but the owner reaches a table or calls a function unless granted below; nobody
         // makes objects that could stand in for the store's.
         try connection.execute(
-            "REVOKE ALL ON tweetcli_documents, tweetcli_clock, tweetcli_schema, tweetcli_blobs, tweetcli_blobs_aside "
-                + "FROM PUBLIC")
+            "REVOKE ALL ON tweetcli_documents, tweetcli_public, tweetcli_private, tweetcli_clock, tweetcli_schema, "
+                + "tweetcli_blobs, tweetcli_blobs_aside FROM PUBLIC")
         for signature in PostgresAccountsSQL.functionSignatures + PostgresRulesSQL.functionSignatures {
             try connection.execute("REVOKE ALL ON FUNCTION \(signature) FROM PUBLIC")
         }
@@ -205,8 +210,10 @@ extension PostgresDocumentStore: AccountServer {
         }
         // An account reads the documents and writes them only through the rules (`tweetcli_apply`);
         // a photo's blob it adds, named by its hash, which the table checks.
-        try formatted("REVOKE ALL ON tweetcli_documents, tweetcli_clock, tweetcli_blobs FROM %I", users)
-        try formatted("GRANT SELECT ON tweetcli_documents TO %I", users)
+        try formatted(
+            "REVOKE ALL ON tweetcli_documents, tweetcli_public, tweetcli_private, tweetcli_clock, tweetcli_blobs FROM %I",
+            users)
+        try formatted("GRANT SELECT ON tweetcli_documents, tweetcli_public, tweetcli_private TO %I", users)
         try formatted("GRANT SELECT, INSERT ON tweetcli_blobs TO %I", users)
         try formatted("GRANT UPDATE (kept) ON tweetcli_blobs TO %I", users)
         let checked = try connection.execute(

@@ -30,8 +30,56 @@ enum PostgresAccountsSQL {
           session text COLLATE "C" NOT NULL, created timestamptz NOT NULL DEFAULT now())
         """,
         "CREATE TABLE IF NOT EXISTS tweetcli_closed_devices (role text PRIMARY KEY)",
-        "REVOKE ALL ON tweetcli_setup, tweetcli_accounts, tweetcli_devices, tweetcli_closed_devices FROM PUBLIC",
+        // The emails of accounts made before the set-up, taken out of their public documents.
+        "CREATE TABLE IF NOT EXISTS tweetcli_reserved_emails (email text COLLATE \"C\" PRIMARY KEY, uid text NOT NULL)",
+        """
+        REVOKE ALL ON tweetcli_setup, tweetcli_accounts, tweetcli_devices, tweetcli_closed_devices,
+          tweetcli_reserved_emails FROM PUBLIC
+        """,
     ]
+
+    /// The collection groups only their owner reads (and some only the server): kept in
+    /// `tweetcli_private`, whose rows an account's role sees only where the policy lets it.
+    static let privateGroups = ["credentials", "sessions", "bookmarks", "twtxt-following", "follow-requests"]
+
+    /// What makes the documents table two, once: the public documents in `tweetcli_public` (the
+    /// table as it was, with its indexes) and the private ones in `tweetcli_private`, under
+    /// row-level security, with `tweetcli_documents` their union, which every query reads as the
+    /// role that runs it (`security_invoker`). The public documents carry no policy, so that the
+    /// planner serves a query's every condition from its indexes, as before. The emails of accounts
+    /// made before go to a table only the owner reads, where they stay taken.
+    static func split() -> [String] {
+        let groups = privateGroups.map { "'\($0)'" }.joined(separator: ", ")
+        return [
+            "ALTER TABLE tweetcli_documents RENAME TO tweetcli_public",
+            "CREATE TABLE tweetcli_private (LIKE tweetcli_public INCLUDING ALL)",
+            """
+            INSERT INTO tweetcli_private SELECT * FROM tweetcli_public WHERE group_id IN (\(groups))
+              AND collection = CASE WHEN group_id IN ('credentials', 'sessions') THEN group_id
+                ELSE 'users/' || split_part(collection, '/', 2) || '/' || group_id END
+            """,
+            "DELETE FROM tweetcli_public p USING tweetcli_private x WHERE p.collection = x.collection AND p.id = x.id",
+            """
+            INSERT INTO tweetcli_reserved_emails SELECT lower(data->>'email'), id FROM tweetcli_public
+              WHERE collection = 'users' AND jsonb_typeof(data->'email') = 'string' ON CONFLICT DO NOTHING
+            """,
+            "UPDATE tweetcli_public SET data = data - 'email' WHERE collection = 'users' AND data ? 'email'",
+            """
+            CREATE VIEW tweetcli_documents WITH (security_invoker = true) AS
+              SELECT collection, id, group_id, data FROM tweetcli_public
+              UNION ALL SELECT collection, id, group_id, data FROM tweetcli_private
+            """,
+            "ALTER TABLE tweetcli_private ENABLE ROW LEVEL SECURITY",
+            """
+            CREATE POLICY tweetcli_own ON tweetcli_private FOR SELECT USING (CASE group_id
+              WHEN 'sessions' THEN data->>'uid' = (SELECT tweetcli_uid())
+              WHEN 'credentials' THEN false
+              WHEN 'follow-requests' THEN collection = 'users/' || (SELECT tweetcli_uid()) || '/follow-requests'
+                OR id = (SELECT tweetcli_uid())
+              ELSE collection = 'users/' || (SELECT tweetcli_uid()) || '/' || group_id END)
+            """,
+        ]
+    }
 
     /// The functions, each running as the owner (`SECURITY DEFINER`) with `schema` (quoted by the
     /// server) as its only search path, so that no object a client makes can stand in for one.
@@ -99,14 +147,13 @@ enum PostgresAccountsSQL {
               -- One registration at a time, so that the checks below hold to the commit.
               PERFORM pg_advisory_xact_lock(7310427732);
               IF EXISTS (SELECT 1 FROM tweetcli_accounts WHERE username = p_username)
-                OR EXISTS (SELECT 1 FROM tweetcli_documents WHERE collection = 'users' AND group_id = 'users'
+                OR EXISTS (SELECT 1 FROM tweetcli_public WHERE collection = 'users' AND group_id = 'users'
                   AND tweetcli_rank(data->'username') = 3 AND tweetcli_num(data->'username') = 0
                   AND (tweetcli_str(data->'username') COLLATE "C") = p_username) THEN
                 RAISE EXCEPTION 'the username is taken' USING ERRCODE = '\(usernameTaken)';
               END IF;
               IF EXISTS (SELECT 1 FROM tweetcli_accounts WHERE email = p_email)
-                OR EXISTS (SELECT 1 FROM tweetcli_documents WHERE collection = 'users' AND group_id = 'users'
-                  AND data->>'email' = p_email) THEN
+                OR EXISTS (SELECT 1 FROM tweetcli_reserved_emails WHERE email = p_email) THEN
                 RAISE EXCEPTION 'the email is taken' USING ERRCODE = '\(emailTaken)';
               END IF;
               v_stamp := tweetcli_commit_stamp();
@@ -116,13 +163,13 @@ enum PostgresAccountsSQL {
               EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_device_verifier, v_account);
               INSERT INTO tweetcli_accounts VALUES (p_uid, v_account, p_username, p_email);
               INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, p_uid, p_session);
-              INSERT INTO tweetcli_documents (collection, id, group_id, data) VALUES
+              INSERT INTO tweetcli_public (collection, id, group_id, data) VALUES
                 ('users', p_uid, 'users', jsonb_build_object('username', p_username,
                   'fullname', p_fullname, 'profileImageUrl', NULL, 'bio', NULL, 'location', NULL, 'website', NULL,
                   'twtxtUrl', NULL, 'protected', false)),
-                ('user-stats', p_uid, 'user-stats', '{"following": 0, "followers": 0, "tweets": 0}'),
-                ('sessions', p_session, 'sessions',
-                  jsonb_build_object('uid', p_uid, 'created', v_stamp, 'lastUsed', v_stamp));
+                ('user-stats', p_uid, 'user-stats', '{"following": 0, "followers": 0, "tweets": 0}');
+              INSERT INTO tweetcli_private (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
+                jsonb_build_object('uid', p_uid, 'created', v_stamp, 'lastUsed', v_stamp));
               RETURN v_device;
             END $$
             """,
@@ -152,7 +199,7 @@ enum PostgresAccountsSQL {
               IF NOT FOUND THEN RETURN; END IF;
               SELECT a.role INTO v_account FROM tweetcli_accounts a WHERE a.uid = v_device.uid;
               PERFORM tweetcli_commit_stamp();
-              DELETE FROM tweetcli_documents WHERE collection = 'sessions' AND id = v_device.session;
+              DELETE FROM tweetcli_private WHERE collection = 'sessions' AND id = v_device.session;
               DELETE FROM tweetcli_devices WHERE role = p_role;
               EXECUTE format('ALTER ROLE %I NOLOGIN PASSWORD NULL', p_role);
               EXECUTE format('REVOKE %I FROM %I', v_account, p_role);
@@ -180,7 +227,7 @@ enum PostgresAccountsSQL {
               v_device := split_part(v_account.role, '_u_', 1) || '_d_' || replace(gen_random_uuid()::text, '-', '');
               EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_verifier, v_account.role);
               INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, v_account.uid, p_session);
-              INSERT INTO tweetcli_documents (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
+              INSERT INTO tweetcli_private (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
                 jsonb_build_object('uid', v_account.uid, 'created', v_stamp, 'lastUsed', v_stamp));
               RETURN QUERY SELECT v_device, v_account.uid::text, v_account.username::text;
             END $$

@@ -28,6 +28,9 @@ package final class PostgresConnection {
     /// Whether the server refused start-up options, as a pooler in front of PostgreSQL (PgBouncer)
     /// does: then no session state (a `LISTEN`, a temporary table) outlives a transaction.
     package let isPooled: Bool
+    /// Whether the database was set up for many people, its documents split in a public and a
+    /// private table (see ``PostgresAccountsSQL/split()``), as the store found when it connected.
+    package var isSplit = false
     /// The statement and lock timeouts, set in each transaction when the start-up packet could not.
     private let timeouts: PostgresTimeouts
 
@@ -355,6 +358,9 @@ enum PostgresError: Error, LocalizedError, Equatable {
     /// The reasons for a refused user name or password, and for an unknown one.
     static let refusedLogin = "the user name or password was refused"
     static let unknownRole = "there is no such user on the server"
+    static let bulkUnderRules =
+        "it is set up for many people and takes writes only one transaction at a time, through its rules; "
+        + "seed or import before admin setup"
     static let endedDevice =
         "this device's session has ended (signed out, or the password changed on another device); sign in again"
 

@@ -23,8 +23,8 @@ public actor PostgresDocumentStore: DocumentStore {
     private var gate = TransactionGate()
     /// Whether the database keeps the accounts (see ``AccountServer``), once asked.
     var keepsAccountsFound: Bool?
-    /// Whether this connection's role writes through the rules' `tweetcli_apply` (an account's,
-    /// in a database set up for many people) rather than to the table (the owner's).
+    /// Whether writes go through the rules' `tweetcli_apply` (a database set up for many people)
+    /// rather than straight to the table.
     private var writesThroughRules = false
 
     /// A store on the server at `location`; nothing connects until the first call.
@@ -66,6 +66,7 @@ public actor PostgresDocumentStore: DocumentStore {
         connection = nil
         let opened = try PostgresConnection(location)
         try checkSchema(opened)
+        opened.isSplit = writesThroughRules
         connection = opened
         return opened
     }
@@ -74,9 +75,9 @@ public actor PostgresDocumentStore: DocumentStore {
     /// refuses one newer than this build.
     private func checkSchema(_ connection: PostgresConnection) throws {
         guard !hasSchema else { return }
-        // With the version, whether this role may write the documents itself: in a database set
-        // up for many people an account's role may not, and writes through the rules instead.
-        let read = "SELECT max(version), has_table_privilege('tweetcli_documents', 'INSERT') FROM tweetcli_schema"
+        // With the version, whether the database was set up for many people: then every write,
+        // the owner's too, goes through the rules' function (which trusts the owner's).
+        let read = "SELECT max(version), to_regclass('tweetcli_private') IS NULL FROM tweetcli_schema"
         let row: [String?]?
         if connection.isIdle {
             // Outside a transaction a failed statement leaves nothing behind, so the usual case is
@@ -167,7 +168,7 @@ public actor PostgresDocumentStore: DocumentStore {
         try await reading(orEmpty: 0) { connection in
             // A text search is decided in Swift (see PostgresQuery), so it is counted there too.
             if query.textSearch != nil { return try Self.run(query, on: connection).count }
-            let sql = try PostgresQuery(query, columns: "1")
+            let sql = try PostgresQuery(query, columns: "1", split: connection.isSplit)
             let rows = try connection.execute("SELECT count(*) FROM (\(sql.sql)) AS selected", sql.statement.parameters)
             return Int(rows.first?.first.flatMap { $0 } ?? "0") ?? 0
         }
@@ -234,7 +235,7 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     private static func run(_ query: Query, on connection: PostgresConnection) throws -> [DocumentSnapshot] {
-        let sql = try PostgresQuery(query)
+        let sql = try PostgresQuery(query, split: connection.isSplit)
         let rows = try connection.execute(sql.sql, sql.statement.parameters)
         // The rows are the query's already; selecting them again keeps the one set of rules exact.
         return query.select(from: try rows.map(snapshot))
@@ -540,6 +541,7 @@ public actor PostgresDocumentStore: DocumentStore {
         produce: sending (_ bulk: BulkWrite) async throws -> Void,
         finish: @Sendable (_ transaction: Transaction, _ changed: Bool) async throws -> T
     ) async throws -> T {
+        try await refuseBulkWritesUnderRules()
         // Read before anything the producer reads; no schema yet reads as a version no clock has.
         let version = try await reading(orEmpty: "none") { connection in
             try connection.execute("SELECT last_ms FROM tweetcli_clock WHERE id = 1").first?.first ?? nil
@@ -593,6 +595,7 @@ public actor PostgresDocumentStore: DocumentStore {
         requiringEmpty collection: String?,
         from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
     ) async throws {
+        try await refuseBulkWritesUnderRules()
         let load = try PostgresBulkLoad(location: location)
         try await produce { path, fields in try load.add(path, fields) }
         // As in a bulk write: no transaction of this process open on the store's connection, the
@@ -692,8 +695,17 @@ public actor PostgresDocumentStore: DocumentStore {
 
     /// Runs `body` in one transaction that holds the clock row (so no writer comes in between),
     /// committed when it returns and rolled back when it throws.
+    /// A seed, an import or a merge writes many documents at once, past the rules: a database set
+    /// up for many people refuses them, its owner's included.
+    private func refuseBulkWritesUnderRules() async throws {
+        try await waitForTransactions()
+        try checkSchema(try connected())
+        guard !writesThroughRules else { throw PostgresError.unreachable(name, reason: PostgresError.bulkUnderRules) }
+    }
+
     private func writingInOneTransaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
         let connection = try writableConnection()
+        guard !writesThroughRules else { throw PostgresError.unreachable(name, reason: PostgresError.bulkUnderRules) }
         // A bulk load lifts the deadline for its transaction; the next one has it again.
         defer { connection.waitsWithoutDeadline = false }
         try connection.begin()

@@ -12,13 +12,14 @@ enum PostgresRulesSQL {
 
     static func functions(schema: String, channel: String) -> [String] {
         let header = "SECURITY DEFINER SET search_path = \(schema), pg_temp"
+        let privateGroups = PostgresAccountsSQL.privateGroups.map { "'\($0)'" }.joined(separator: ", ")
         return [
             // The clock, as every write transaction takes it first; the server's time, not the client's.
             """
             CREATE OR REPLACE FUNCTION tweetcli_begin_write() RETURNS bigint LANGUAGE plpgsql \(header) AS $$
             DECLARE v_ms bigint;
             BEGIN
-              IF tweetcli_uid() IS NULL THEN
+              IF tweetcli_uid() IS NULL AND NOT tweetcli_is_owner() THEN
                 RAISE EXCEPTION 'only a signed-in account writes' USING ERRCODE = '\(PostgresAccountsSQL.notAnAccount)';
               END IF;
               UPDATE tweetcli_clock SET last_ms = greatest((extract(epoch FROM clock_timestamp()) * 1000)::bigint,
@@ -32,6 +33,17 @@ enum PostgresRulesSQL {
             BEGIN
               RAISE EXCEPTION 'the store''s rules refuse this: %', p_reason USING ERRCODE = '\(refused)';
             END $$
+            """,
+            // Whether the role that connected owns the store's tables: its writes are trusted.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_is_owner() RETURNS boolean LANGUAGE sql STABLE \(header) AS $$
+              SELECT pg_has_role(session_user, (SELECT relowner FROM pg_class WHERE oid = 'tweetcli_public'::regclass),
+                'USAGE') $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_is_private(p_collection text) RETURNS boolean
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT regexp_replace(p_collection, '^.*/', '') IN (\(privateGroups)) $$
             """,
             // A count as the engine reads one: an integer, else 0.
             """
@@ -129,7 +141,7 @@ enum PostgresRulesSQL {
                     ELSE tweetcli_tweets_made(docs, me, 'quoteId', i) END;
                   -- A tweet from before its replies or quotes were counted gets its count once.
                   IF NOT old ? f AND f IN ('replyCount', 'quotes') AND delta >= 0 AND tweetcli_int(new->f) <= net +
-                    (SELECT count(*) FROM tweetcli_documents WHERE collection = 'tweets' AND group_id = 'tweets'
+                    (SELECT count(*) FROM tweetcli_public WHERE collection = 'tweets' AND group_id = 'tweets'
                       AND data->>(CASE f WHEN 'replyCount' THEN 'replyToId' ELSE 'quoteId' END) = i) THEN
                     CONTINUE;
                   END IF;
@@ -247,7 +259,7 @@ enum PostgresRulesSQL {
               keys text[] := '{}';
               w jsonb; k text; cur jsonb; f text; ch jsonb; n numeric; v_old jsonb; d jsonb;
             BEGIN
-              IF me IS NULL THEN
+              IF me IS NULL AND NOT tweetcli_is_owner() THEN
                 RAISE EXCEPTION 'only a signed-in account writes' USING ERRCODE = '\(PostgresAccountsSQL.notAnAccount)';
               END IF;
               IF jsonb_typeof(p_writes) IS DISTINCT FROM 'array' THEN
@@ -260,8 +272,13 @@ enum PostgresRulesSQL {
                 END IF;
                 k := jsonb_build_array(w->'c', w->'i')::text;
                 IF NOT docs ? k THEN
-                  SELECT x.data INTO v_old FROM tweetcli_documents x WHERE x.collection = w->>'c' AND x.id = w->>'i'
-                    FOR UPDATE;
+                  IF tweetcli_is_private(w->>'c') THEN
+                    SELECT x.data INTO v_old FROM tweetcli_private x WHERE x.collection = w->>'c' AND x.id = w->>'i'
+                      FOR UPDATE;
+                  ELSE
+                    SELECT x.data INTO v_old FROM tweetcli_public x WHERE x.collection = w->>'c' AND x.id = w->>'i'
+                      FOR UPDATE;
+                  END IF;
                   IF NOT FOUND THEN v_old := 'null'; END IF;
                   docs := docs || jsonb_build_object(k, jsonb_build_object('c', w->'c', 'i', w->'i', 'old', v_old,
                     'new', v_old));
@@ -306,15 +323,23 @@ enum PostgresRulesSQL {
               END LOOP;
               FOREACH k IN ARRAY keys LOOP
                 d := docs->k;
-                CONTINUE WHEN d->'old' = d->'new';
+                CONTINUE WHEN d->'old' = d->'new' OR me IS NULL;  -- The owner's writes are trusted.
                 PERFORM tweetcli_check(me, d->>'c', d->>'i', d->'old', d->'new', docs);
               END LOOP;
               FOREACH k IN ARRAY keys LOOP
                 d := docs->k;
                 IF d->'new' = 'null' THEN
-                  DELETE FROM tweetcli_documents WHERE collection = d->>'c' AND id = d->>'i';
+                  IF tweetcli_is_private(d->>'c') THEN
+                    DELETE FROM tweetcli_private WHERE collection = d->>'c' AND id = d->>'i';
+                  ELSE
+                    DELETE FROM tweetcli_public WHERE collection = d->>'c' AND id = d->>'i';
+                  END IF;
+                ELSIF d->'new' <> d->'old' AND tweetcli_is_private(d->>'c') THEN
+                  INSERT INTO tweetcli_private (collection, id, group_id, data)
+                    VALUES (d->>'c', d->>'i', regexp_replace(d->>'c', '^.*/', ''), d->'new')
+                    ON CONFLICT (collection, id) DO UPDATE SET data = EXCLUDED.data;
                 ELSIF d->'new' <> d->'old' THEN
-                  INSERT INTO tweetcli_documents (collection, id, group_id, data)
+                  INSERT INTO tweetcli_public (collection, id, group_id, data)
                     VALUES (d->>'c', d->>'i', regexp_replace(d->>'c', '^.*/', ''), d->'new')
                     ON CONFLICT (collection, id) DO UPDATE SET data = EXCLUDED.data;
                 END IF;
@@ -325,7 +350,8 @@ enum PostgresRulesSQL {
     }
 
     static let functionSignatures = [
-        "tweetcli_begin_write()", "tweetcli_refuse(text)", "tweetcli_int(jsonb)", "tweetcli_made(jsonb, text, text)",
+        "tweetcli_begin_write()", "tweetcli_refuse(text)", "tweetcli_is_owner()", "tweetcli_is_private(text)",
+        "tweetcli_int(jsonb)", "tweetcli_made(jsonb, text, text)",
         "tweetcli_tweets_made(jsonb, text, text, text)", "tweetcli_collection_made(jsonb, text)",
         "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_filters_without(jsonb, text)",
         "tweetcli_check(text, text, text, jsonb, jsonb, jsonb)",

@@ -146,20 +146,31 @@ struct PostgresQuery {
     var statement = BoundStatement()
     private(set) var sql = ""
 
-    init(_ query: Query, columns: String = PostgresQuery.allColumns) throws {
+    /// The table the rows come from: the documents, or in a database set up for many people
+    /// (`split`) the public or the private half, so that the planner serves the query's order from
+    /// the public half's indexes, as from the one table before.
+    let table: String
+
+    init(_ query: Query, columns: String = PostgresQuery.allColumns, split: Bool = false) throws {
         self.query = query
         var conditions: [String] = []
         let collection: String?
+        let group: String
         switch query.scope {
         case .collection(let path):
             collection = path
             // The collection's ID too, which the partial indexes are for.
-            let group = path.split(separator: "/").last.map(String.init) ?? path
+            group = path.split(separator: "/").last.map(String.init) ?? path
             conditions.append("collection = \(statement.bind(path)) AND group_id = \(statement.bind(group))")
         case .collectionGroup(let id):
             collection = nil
+            group = id
             conditions.append("group_id = \(statement.bind(id))")
         }
+        table =
+            !split
+            ? PostgresSQL.documents
+            : PostgresAccountsSQL.privateGroups.contains(group) ? "tweetcli_private" : "tweetcli_public"
         // A page over "field in [strings]" (the following feed: tweets whose author is one of those
         // followed) is best read as each value's own first page, then merged: one index range each.
         var perValue: String?
@@ -222,11 +233,11 @@ struct PostgresQuery {
         let filter = conditions.joined(separator: " AND ")
         if let perValue, let limit = query.limit {
             sql = Self.mergedPages(
-                values: perValue, valueCount: valueCount, limit: limit, filter: filter, keys: keys,
+                values: perValue, valueCount: valueCount, limit: limit, filter: filter, keys: keys, table: table,
                 statement: &statement)
             return
         }
-        sql = "SELECT \(columns) FROM tweetcli_documents WHERE \(filter) ORDER BY \(order)"
+        sql = "SELECT \(columns) FROM \(table) WHERE \(filter) ORDER BY \(order)"
         if let limit = query.limit, query.textSearch == nil { sql += " LIMIT \(statement.bind(String(limit)))" }
     }
 
@@ -239,7 +250,7 @@ struct PostgresQuery {
     /// value comes after its own first row, which comes after `limit` others. The following feed of
     /// 100 people reads about 100 + 20 × 20 rows instead of 100 × 20.
     private static func mergedPages(
-        values: String, valueCount: Int, limit: Int, filter: String, keys: [(String, Bool)],
+        values: String, valueCount: Int, limit: Int, filter: String, keys: [(String, Bool)], table: String,
         statement: inout BoundStatement
     ) -> String {
         let count = statement.bind(String(limit))
@@ -249,7 +260,7 @@ struct PostgresQuery {
             keys.indices.map { "\(table).k\($0)\(keys[$0].1 ? " DESC" : "")" }.joined(separator: ", ")
         }
         func pages(of values: String, columns: String, limit: String) -> String {
-            "\(values) CROSS JOIN LATERAL (SELECT \(columns) FROM tweetcli_documents WHERE \(filter) "
+            "\(values) CROSS JOIN LATERAL (SELECT \(columns) FROM \(table) WHERE \(filter) "
                 + "ORDER BY \(order) LIMIT \(limit)) AS page"
         }
         var chosen = "unnest(\(values)::text[]) AS value(value)"
@@ -262,7 +273,7 @@ struct PostgresQuery {
         let page =
             "SELECT page.* FROM " + pages(of: chosen, columns: "collection, id, \(named)", limit: count)
             + " ORDER BY \(merged("page")) LIMIT \(count)"
-        return "SELECT d.collection, d.id, d.data::text FROM (\(page)) AS top JOIN tweetcli_documents d "
+        return "SELECT d.collection, d.id, d.data::text FROM (\(page)) AS top JOIN \(table) d "
             + "ON d.collection = top.collection AND d.id = top.id ORDER BY \(merged("top"))"
     }
 

@@ -12,6 +12,8 @@ struct PostgresAccountsTests {
     @Test func accountsAndDevicesAreRolesAndTheGuestCanOnlyRegisterOrSignIn() throws {
         guard let server = try TLSServer.start() else { return }
         defer { server.stop() }
+        // An account from before the set-up, when the owner's database was one person's.
+        let olderUid = try CLIRunner(location: server.uri()).register("older", fullname: "Older")
         guard let guest = try setUp(server) else { return }
         // Signed out, the guest's connection reads nothing, with one sentence.
         let stranger = try CLIRunner(location: guest)
@@ -51,6 +53,42 @@ struct PostgresAccountsTests {
         let document = try server.psql(
             "SELECT data FROM tweetcli_documents WHERE collection = 'users' AND id = '\(adaUid)'", database: "tweetcli")
         #expect(document.contains("\"ada\"") && !document.contains("example.com"), "\(document)")
+        // What is private stays so: the email and password hash of the account from before, and
+        // another's sessions, bookmarks and follow requests, even read straight from psql.
+        let reader = try device(in: ada)
+        #expect(try bob.run(["bookmark", id]).status == 0)
+        #expect(try bob.run(["bookmarks"]).stdout.contains("hello from a role of my own"))
+        for sql in [
+            "SELECT data::text FROM tweetcli_documents WHERE collection = 'users' AND data::text LIKE '%example.com%'",
+            "SELECT data::text FROM tweetcli_documents WHERE collection = 'credentials'",
+            "SELECT data::text FROM tweetcli_documents WHERE collection = 'sessions' AND data->>'uid' <> '\(adaUid)'",
+            "SELECT data::text FROM tweetcli_private WHERE collection NOT LIKE 'users/\(adaUid)/%' AND collection <> 'sessions'",
+            "SELECT data::text FROM tweetcli_documents WHERE group_id = 'bookmarks'",
+        ] {
+            let read = try psql(server, uri: reader, sql)
+            #expect(read.status == 0 && read.output.isEmpty, "\(sql): \(read)")
+        }
+        #expect(
+            try psql(server, uri: reader, "SELECT count(*) FROM tweetcli_documents WHERE collection = 'sessions'")
+                .output
+                .hasPrefix("1"))
+        let older = try server.psql(
+            "SELECT email FROM tweetcli_reserved_emails WHERE uid = '\(olderUid)'",
+            database: "tweetcli")
+        #expect(older == "older@example.com", "\(older)")
+        let reserved = try CLIRunner(location: guest).run(
+            ["register", "--email", "older@example.com", "--username", "newer", "--fullname", "N", "--password-stdin"],
+            stdin: "correct horse\n")
+        #expect(reserved.status == 1 && reserved.stderr.contains("is already registered"), "\(reserved.stderr)")
+        // Many documents at once would pass the rules by: refused, the owner's too.
+        let owner = try CLIRunner(location: server.uri())
+        let backup = try owner.run(["export"])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let file = owner.home.appendingPathComponent("backup.json")
+        try backup.stdout.write(to: file, atomically: false, encoding: .utf8)
+        let merge = try owner.run(["import", file.path, "--merge"])
+        #expect(merge.status == 1 && merge.stderr.contains("seed or import before admin setup"), "\(merge.stderr)")
+
         // The device's session file holds its random password, never the account's.
         let adaFile = try sessionFile(in: ada)
         #expect(adaFile.contains("devicePassword") && !adaFile.contains("correct horse"), "\(adaFile)")
@@ -176,10 +214,20 @@ struct PostgresAccountsTests {
             let attempt = try write(writes)
             #expect(attempt.status != 0 && attempt.output.contains("refuse"), "\(name): \(attempt)")
         }
+        for table in ["tweetcli_documents", "tweetcli_public", "tweetcli_private"] {
+            for sql in [
+                "INSERT INTO \(table) VALUES ('tweets', 'x', 'tweets', '{}')",
+                "UPDATE \(table) SET data = '{}' WHERE collection = 'tweets'", "DELETE FROM \(table)",
+            ] {
+                let attempt = try psql(server, uri: adaDevice, sql)
+                let refused = [
+                    "permission denied", "cannot insert into view", "cannot update view", "cannot delete from view",
+                ]
+                #expect(attempt.status != 0 && refused.contains { attempt.output.contains($0) }, "\(sql): \(attempt)")
+            }
+        }
         for sql in [
-            "INSERT INTO tweetcli_documents VALUES ('tweets', 'x', 'tweets', '{}')",
-            "UPDATE tweetcli_documents SET data = '{}' WHERE collection = 'tweets'",
-            "DELETE FROM tweetcli_documents", "UPDATE tweetcli_clock SET last_ms = 99999999999999",
+            "UPDATE tweetcli_clock SET last_ms = 99999999999999",
             "SELECT * FROM tweetcli_accounts", "SELECT tweetcli_check('x', 'tweets', 'x', 'null', '{}', '{}')",
         ] {
             let attempt = try psql(server, uri: adaDevice, sql)
