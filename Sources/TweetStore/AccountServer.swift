@@ -36,6 +36,10 @@ public protocol AccountServer: Sendable {
     /// Ends this device's session: its role is dropped, so its password opens nothing any more.
     func signOutDevice() async throws
 
+    /// Closes the signed-in account once its documents are gone: its role and every device's are
+    /// ended, and its username and email are free again.
+    func closeAccount() async throws
+
     /// Connects as `device` from now on (`nil`: as the location says).
     func use(_ device: DeviceLogin?) async
 }

@@ -76,6 +76,11 @@ extension PostgresDocumentStore: AccountServer {
         use(nil)
     }
 
+    public func closeAccount() async throws {
+        try await waitForTransactions()
+        try Self.refusals { _ = try connected().execute("SELECT tweetcli_close_account()") }
+    }
+
     /// A connection of the account's own role, which proves `password` to the server (SCRAM);
     /// `refusal` when the server refuses it, whether the account or the password was wrong.
     private func accountConnection(

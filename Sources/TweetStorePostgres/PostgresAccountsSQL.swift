@@ -238,6 +238,27 @@ enum PostgresAccountsSQL {
               PERFORM tweetcli_end_device(session_user::text);
             END $$
             """,
+            // The signed-in account, once its documents are gone (delete-account removes them
+            // through the rules first): every device ended, the account's role too.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_close_account() RETURNS void LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_uid text := tweetcli_uid(); v_role text; r record;
+            BEGIN
+              IF v_uid IS NULL THEN
+                RAISE EXCEPTION 'only a signed-in account closes itself' USING ERRCODE = '\(notAnAccount)';
+              END IF;
+              IF EXISTS (SELECT 1 FROM tweetcli_public WHERE collection = 'users' AND id = v_uid) THEN
+                RAISE EXCEPTION 'an account is closed once its documents are gone' USING ERRCODE = '\(refusedField)';
+              END IF;
+              FOR r IN SELECT d.role FROM tweetcli_devices d WHERE d.uid = v_uid LOOP
+                PERFORM tweetcli_end_device(r.role);
+              END LOOP;
+              SELECT a.role INTO v_role FROM tweetcli_accounts a WHERE a.uid = v_uid;
+              DELETE FROM tweetcli_accounts WHERE uid = v_uid;
+              EXECUTE format('ALTER ROLE %I NOLOGIN PASSWORD NULL', v_role);
+              INSERT INTO tweetcli_closed_devices VALUES (v_role) ON CONFLICT DO NOTHING;
+            END $$
+            """,
             // A new password for the account whose role is connected (which proved the current
             // one); every device but `p_keep` is ended.
             """
@@ -270,13 +291,13 @@ enum PostgresAccountsSQL {
         "tweetcli_commit_stamp()", "tweetcli_uid()", "tweetcli_account_role(text)",
         "tweetcli_register(text, text, text, text, text, text, text)", "tweetcli_drop_closed_devices()",
         "tweetcli_end_device(text)", "tweetcli_open_device(text, text)", "tweetcli_close_device()",
-        "tweetcli_set_password(text, text)",
+        "tweetcli_set_password(text, text)", "tweetcli_close_account()",
     ]
     static let guestFunctions = [
         "tweetcli_account_role(text)", "tweetcli_register(text, text, text, text, text, text, text)",
     ]
     static let userFunctions = [
         "tweetcli_uid()", "tweetcli_account_role(text)", "tweetcli_open_device(text, text)",
-        "tweetcli_close_device()", "tweetcli_set_password(text, text)",
+        "tweetcli_close_device()", "tweetcli_set_password(text, text)", "tweetcli_close_account()",
     ]
 }

@@ -119,7 +119,11 @@ enum PostgresRulesSQL {
                   PERFORM tweetcli_refuse('a profile keeps the username it registered with, and holds no email');
                 END IF;
               ELSIF c IN ('credentials', 'sessions') THEN
-                PERFORM tweetcli_refuse('passwords and sessions are the server''s to keep');
+                -- Only an account leaving removes its own, from before the set-up.
+                IF NOT removed OR (c = 'credentials' AND i <> me) OR (c = 'sessions' AND old->>'uid' IS DISTINCT FROM me)
+                THEN
+                  PERFORM tweetcli_refuse('passwords and sessions are the server''s to keep');
+                END IF;
               ELSIF c = 'tweets' THEN
                 v_owner := coalesce(old->>'uid', new->>'uid');
                 IF made OR removed THEN

@@ -123,6 +123,18 @@ struct PostgresAccountsTests {
         #expect(old.status == 1, "\(old.stdout)")
         try laptop.login("ada", password: "battery staple")
         #expect(try laptop.run(["whoami"]).stdout.contains("@ada"))
+
+        // Leaving ends the account's role and every device's; the name is free again.
+        let leave = try ada.run(["delete-account", "--password-stdin"], stdin: "battery staple\n")
+        #expect(leave.status == 0, "\(leave.stderr)")
+        #expect(
+            try server.psql("SELECT count(*) FROM tweetcli_accounts WHERE uid = '\(adaUid)'", database: "tweetcli")
+                == "0")
+        let gone = try laptop.run(["whoami"])
+        #expect(gone.status == 1 && gone.stderr.contains("session has ended"), "\(gone.stderr)")
+        #expect(
+            try laptop.run(["login", "--username", "ada", "--password-stdin"], stdin: "battery staple\n").status == 1)
+        try CLIRunner(location: guest).register("ada", fullname: "Another Ada")
     }
 
     @Test func everyActionWorksUnderTheRulesAndNoRawWriteGetsAroundThem() throws {

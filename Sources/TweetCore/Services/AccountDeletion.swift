@@ -89,6 +89,10 @@ public struct AccountDeletion: Sendable {
             progress: nil)
         progress?(.account, 0)
         try await removeAccount(me)
+        // A server that keeps the accounts ends the account's role and its devices'.
+        if let server = store as? any AccountServer, try await server.keepsAccounts() {
+            try await server.closeAccount()
+        }
         // This device's session of it, which the store no longer knows.
         _ = try await services.auth.signOut()
         return report
