@@ -131,7 +131,11 @@ package enum SearchIndex {
             {
                 ids.append(tweetID)
                 ids.sort(by: ByteOrder.precedes)
-                transaction.setData(bucket(ids), at: bucketPath)
+                // The bucket keeps its name as its start, even when the tweet it began with was
+                // deleted: its place among the others does not change.
+                var kept = bucket(ids)
+                kept["start"] = .string(open)
+                transaction.setData(kept, at: bucketPath)
                 fields["openSize"] = .integer(Int64(ids.count))
             } else {
                 transaction.setData(bucket([tweetID]), at: DocumentPath(collection: buckets, documentID: tweetID))

@@ -43,6 +43,20 @@ struct SearchServiceTests {
         await #expect(throws: UserError.notFound("@nobody")) { try await search("from:nobody") }
     }
 
+    @Test func aBucketWhoseFirstTweetIsDeletedKeepsItsNameAsItsStart() async throws {
+        let first = try await env.post("first about rivers", as: bob, in: services)
+        _ = try await env.post("second about rivers", as: ada, in: services)
+        try await env.signIn(bob, in: services)
+        try await services.tweets.deleteTweet(id: first.id)
+        _ = try await env.post("third about rivers", as: ada, in: services)
+        let bucket = try await services.store.getDocument(
+            DocumentPath(collection: SearchIndex.bucketsCollection("rivers"), documentID: first.id))
+        #expect(bucket?.data["start"] == .string(first.id))
+        let problems = try await StoreAudit(store: services.store).check()
+        #expect(!problems.contains { "\($0)".contains("rivers") }, "\(problems)")
+        #expect(try await search("rivers") == ["third about rivers", "second about rivers"])
+    }
+
     @Test func pagesFollowTheCursorAcrossTermsThatMustAllMatch() async throws {
         for number in 0..<7 {
             _ = try await env.post("common \(number % 2 == 0 ? "rare" : "other") \(number)", as: ada, in: services)
