@@ -176,8 +176,9 @@ extension PostgresDocumentStore: AccountServer {
             try connection.execute(function)
         }
         if try connection.execute("SELECT to_regclass('tweetcli_private') IS NULL").first?.first == "t" {
-            for statement in PostgresAccountsSQL.split() { try connection.execute(statement) }
+            for statement in PostgresAccountsSQL.split { try connection.execute(statement) }
         }
+        for statement in PostgresAccountsSQL.privacy() { try connection.execute(statement) }
         let guest = prefix + "_guest"
         let users = prefix + "_users"
         let password = Self.randomPassword()

@@ -40,23 +40,44 @@ enum PostgresAccountsSQL {
 
     /// The collection groups only their owner reads (and some only the server): kept in
     /// `tweetcli_private`, whose rows an account's role sees only where the policy lets it.
-    static let privateGroups = ["credentials", "sessions", "bookmarks", "twtxt-following", "follow-requests"]
+    static let privateGroups = [
+        "credentials", "sessions", "bookmarks", "twtxt-following", "follow-requests", "notifications",
+        "notification-state", "user-filters",
+    ]
+    /// The private groups that are collections of their own (`credentials/{uid}`), not a user's
+    /// (`users/{uid}/bookmarks`).
+    static let topLevelPrivateGroups = ["credentials", "sessions", "notification-state", "user-filters"]
 
     /// What makes the documents table two, once: the public documents in `tweetcli_public` (the
     /// table as it was, with its indexes) and the private ones in `tweetcli_private`, under
     /// row-level security, with `tweetcli_documents` their union, which every query reads as the
     /// role that runs it (`security_invoker`). The public documents carry no policy, so that the
-    /// planner serves a query's every condition from its indexes, as before. The emails of accounts
-    /// made before go to a table only the owner reads, where they stay taken.
-    static func split() -> [String] {
+    /// planner serves a query's every condition from its indexes, as before.
+    static let split = [
+        "ALTER TABLE tweetcli_documents RENAME TO tweetcli_public",
+        "CREATE TABLE tweetcli_private (LIKE tweetcli_public INCLUDING ALL)",
+        """
+        CREATE VIEW tweetcli_documents WITH (security_invoker = true) AS
+          SELECT collection, id, group_id, data FROM tweetcli_public
+          UNION ALL SELECT collection, id, group_id, data FROM tweetcli_private
+        """,
+        "ALTER TABLE tweetcli_private ENABLE ROW LEVEL SECURITY",
+    ]
+
+    /// What every set-up does again, so that a database set up by an earlier build gets it too:
+    /// the private documents moved out of the public table, the emails of accounts made before
+    /// taken out of their documents to a table only the owner reads (where they stay taken), and
+    /// the policy: a role sees its own private rows, a follow request its two people, a
+    /// notification its recipient and the one who caused it, a password hash nobody.
+    static func privacy() -> [String] {
         let groups = privateGroups.map { "'\($0)'" }.joined(separator: ", ")
+        let topLevel = topLevelPrivateGroups.map { "'\($0)'" }.joined(separator: ", ")
         return [
-            "ALTER TABLE tweetcli_documents RENAME TO tweetcli_public",
-            "CREATE TABLE tweetcli_private (LIKE tweetcli_public INCLUDING ALL)",
             """
             INSERT INTO tweetcli_private SELECT * FROM tweetcli_public WHERE group_id IN (\(groups))
-              AND collection = CASE WHEN group_id IN ('credentials', 'sessions') THEN group_id
+              AND collection = CASE WHEN group_id IN (\(topLevel)) THEN group_id
                 ELSE 'users/' || split_part(collection, '/', 2) || '/' || group_id END
+              ON CONFLICT (collection, id) DO NOTHING
             """,
             "DELETE FROM tweetcli_public p USING tweetcli_private x WHERE p.collection = x.collection AND p.id = x.id",
             """
@@ -64,18 +85,17 @@ enum PostgresAccountsSQL {
               WHERE collection = 'users' AND jsonb_typeof(data->'email') = 'string' ON CONFLICT DO NOTHING
             """,
             "UPDATE tweetcli_public SET data = data - 'email' WHERE collection = 'users' AND data ? 'email'",
-            """
-            CREATE VIEW tweetcli_documents WITH (security_invoker = true) AS
-              SELECT collection, id, group_id, data FROM tweetcli_public
-              UNION ALL SELECT collection, id, group_id, data FROM tweetcli_private
-            """,
-            "ALTER TABLE tweetcli_private ENABLE ROW LEVEL SECURITY",
+            "DROP POLICY IF EXISTS tweetcli_own ON tweetcli_private",
             """
             CREATE POLICY tweetcli_own ON tweetcli_private FOR SELECT USING (CASE group_id
               WHEN 'sessions' THEN data->>'uid' = (SELECT tweetcli_uid())
               WHEN 'credentials' THEN false
+              WHEN 'notification-state' THEN collection = group_id AND id = (SELECT tweetcli_uid())
+              WHEN 'user-filters' THEN collection = group_id AND id = (SELECT tweetcli_uid())
               WHEN 'follow-requests' THEN collection = 'users/' || (SELECT tweetcli_uid()) || '/follow-requests'
                 OR id = (SELECT tweetcli_uid())
+              WHEN 'notifications' THEN collection = 'users/' || (SELECT tweetcli_uid()) || '/notifications'
+                OR data->>'from' = (SELECT tweetcli_uid())
               ELSE collection = 'users/' || (SELECT tweetcli_uid()) || '/' || group_id END)
             """,
         ]

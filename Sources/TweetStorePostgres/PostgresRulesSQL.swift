@@ -79,27 +79,46 @@ enum PostgresRulesSQL {
                 WHEN e->'old' <> 'null' AND e->'new' = 'null' THEN -1 ELSE 0 END), 0)::integer
               FROM jsonb_each(p_docs) AS t(k, e) WHERE e->>'c' = p_collection $$
             """,
-            // A user's filters with `p_uid`'s entry among those blocking them left out, and nothing
-            // empty: what someone else may not change when they block or unblock.
-            """
-            CREATE OR REPLACE FUNCTION tweetcli_filters_without(p_doc jsonb, p_uid text) RETURNS jsonb
-            LANGUAGE sql IMMUTABLE AS $$
-              SELECT CASE WHEN jsonb_typeof(p_doc) = 'object' THEN
-                p_doc - ARRAY['blocking', 'blockedBy', 'mutedUsers', 'mutedTerms'] ELSE '{}'::jsonb END
-                || jsonb_strip_nulls(jsonb_build_object(
-                  'blocking', nullif(p_doc->'blocking', '""'),
-                  'blockedBy', nullif(array_to_string(ARRAY(
-                    SELECT l FROM unnest(string_to_array(coalesce(p_doc->>'blockedBy', ''), E'\\n')) AS l
-                    WHERE l <> '' AND split_part(l, ' ', 1) <> p_uid), E'\\n'), ''),
-                  'mutedUsers', nullif(p_doc->'mutedUsers', '""'),
-                  'mutedTerms', nullif(p_doc->'mutedTerms', '{}'))) $$
-            """,
             // Whether the tweet `p_id` is one of `p_me`'s that this transaction deletes.
             """
             CREATE OR REPLACE FUNCTION tweetcli_deletes_own_tweet(p_docs jsonb, p_me text, p_id text) RETURNS boolean
             LANGUAGE sql IMMUTABLE AS $$
               SELECT coalesce((SELECT e->'new' = 'null' AND e->'old'->>'uid' = p_me
                 FROM (SELECT p_docs->(jsonb_build_array('tweets', p_id)::text) AS e) AS x), false) $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_computed(me text, c text, i text, old jsonb, new jsonb, docs jsonb)
+            RETURNS jsonb LANGUAGE plpgsql \(header) AS $$
+            DECLARE
+              v_seen text := CASE WHEN jsonb_typeof(old->'seen') = 'string' THEN old->>'seen' ELSE '' END;
+              v_made integer; v_gone integer; v_unread numeric; v_base jsonb; v_lines text;
+            BEGIN
+              IF c = 'notification-state' THEN
+                SELECT count(*) FILTER (WHERE e->'old' = 'null' AND e->'new' <> 'null'),
+                  count(*) FILTER (WHERE e->'old' <> 'null' AND e->'new' = 'null' AND e->'old'->>'timestamp' > v_seen)
+                  INTO v_made, v_gone
+                  FROM jsonb_each(docs) AS t(k, e) WHERE e->>'c' = 'users/' || i || '/notifications';
+                v_unread := greatest(0, tweetcli_int(old->'unread') + v_made - v_gone);
+                IF old = 'null' THEN RETURN jsonb_build_object('unread', v_unread, 'seen', NULL); END IF;
+                RETURN old || jsonb_build_object('unread', v_unread);
+              END IF;
+              -- user-filters: the blocker's own line, as written, among the others' as they were.
+              v_base := CASE WHEN old = 'null' THEN
+                '{"blocking": "", "blockedBy": "", "mutedUsers": "", "mutedTerms": {}}'::jsonb ELSE old END;
+              SELECT string_agg(l, E'\\n' ORDER BY l) INTO v_lines FROM (
+                SELECT l FROM unnest(string_to_array(coalesce(v_base->>'blockedBy', ''), E'\\n')) AS l
+                  WHERE l <> '' AND split_part(l, ' ', 1) <> me
+                UNION ALL
+                SELECT l FROM unnest(string_to_array(CASE WHEN jsonb_typeof(new->'blockedBy') = 'string'
+                  THEN new->>'blockedBy' ELSE '' END, E'\\n')) AS l
+                  WHERE split_part(l, ' ', 1) = me) AS x;
+              v_base := v_base || jsonb_build_object('blockedBy', coalesce(v_lines, ''));
+              IF coalesce(v_base->>'blocking', '') = '' AND coalesce(v_base->>'blockedBy', '') = ''
+                AND coalesce(v_base->>'mutedUsers', '') = '' AND coalesce(v_base->'mutedTerms', '{}') = '{}' THEN
+                RETURN 'null';
+              END IF;
+              RETURN v_base;
+            END $$
             """,
             """
             CREATE OR REPLACE FUNCTION tweetcli_check(me text, c text, i text, old jsonb, new jsonb, docs jsonb)
@@ -228,24 +247,12 @@ enum PostgresRulesSQL {
                     ELSE old - ARRAY['following', 'followers', 'tweets', 'followingListed'] END) THEN
                   PERFORM tweetcli_refuse('only its owner changes a profile''s counts');
                 END IF;
-              ELSIF c IN ('notification-state', 'user-filters', 'following-list') THEN
-                IF i = me THEN RETURN; END IF;
-                IF removed AND c <> 'user-filters' THEN PERFORM tweetcli_refuse('only its owner removes ' || c); END IF;
-                IF c = 'notification-state' THEN
-                  -- Another's unread count moves by the notifications this transaction wrote them.
-                  IF (new - ARRAY['unread', 'seen'])
-                    IS DISTINCT FROM (CASE WHEN made THEN '{}'::jsonb ELSE old - ARRAY['unread', 'seen'] END)
-                    OR new->'seen' IS DISTINCT FROM (CASE WHEN made THEN 'null'::jsonb ELSE coalesce(old->'seen', 'null') END)
-                    OR abs(tweetcli_int(new->'unread') - tweetcli_int(old->'unread'))
-                      > abs(tweetcli_collection_made(docs, 'users/' || i || '/notifications')) THEN
-                    PERFORM tweetcli_refuse('an unread count moves only with the notifications it counts');
-                  END IF;
-                ELSIF c = 'user-filters' THEN
-                  -- A block is written on both sides: on the other's, only one's own entry.
-                  IF tweetcli_filters_without(new, me) IS DISTINCT FROM tweetcli_filters_without(old, me) THEN
-                    PERFORM tweetcli_refuse('a block changes only the blocker''s own entry');
-                  END IF;
-                ELSIF NOT (tweetcli_collection_made(docs, 'following/' || i || '/user-following') <> 0) THEN
+              ELSIF c IN ('notification-state', 'user-filters') THEN
+                RETURN;  -- The owner's own, or computed by the server (tweetcli_computed).
+              ELSIF c = 'following-list' THEN
+                -- Whom one follows, in one document: another changes it only with a follow of theirs
+                -- made or removed in the same transaction (an approved request, a block).
+                IF i <> me AND tweetcli_collection_made(docs, 'following/' || i || '/user-following') = 0 THEN
                   PERFORM tweetcli_refuse('only its owner changes whom they follow');
                 END IF;
               ELSIF s[1] IN ('terms', 'trend-hours') THEN
@@ -325,6 +332,15 @@ enum PostgresRulesSQL {
                 END CASE;
                 docs := jsonb_set(docs, ARRAY[k, 'new'], cur);
               END LOOP;
+              -- Another's unread count and blocks, which their writer cannot read: the server
+              -- computes them from what the transaction did.
+              FOREACH k IN ARRAY keys LOOP
+                d := docs->k;
+                CONTINUE WHEN me IS NULL OR d->>'i' = me OR d->'old' = d->'new'
+                  OR d->>'c' NOT IN ('notification-state', 'user-filters');
+                docs := jsonb_set(docs, ARRAY[k, 'new'],
+                  tweetcli_computed(me, d->>'c', d->>'i', d->'old', d->'new', docs));
+              END LOOP;
               FOREACH k IN ARRAY keys LOOP
                 d := docs->k;
                 CONTINUE WHEN d->'old' = d->'new' OR me IS NULL;  -- The owner's writes are trusted.
@@ -357,7 +373,7 @@ enum PostgresRulesSQL {
         "tweetcli_begin_write()", "tweetcli_refuse(text)", "tweetcli_is_owner()", "tweetcli_is_private(text)",
         "tweetcli_int(jsonb)", "tweetcli_made(jsonb, text, text)",
         "tweetcli_tweets_made(jsonb, text, text, text)", "tweetcli_collection_made(jsonb, text)",
-        "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_filters_without(jsonb, text)",
+        "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_computed(text, text, text, jsonb, jsonb, jsonb)",
         "tweetcli_check(text, text, text, jsonb, jsonb, jsonb)",
         "tweetcli_apply(jsonb)",
     ]

@@ -170,6 +170,27 @@ struct PostgresAccountsTests {
         }
         let profile = try ada.run(["profile", "@ada", "--json"])
         #expect(profile.stdout.contains("rules, kept"), "\(profile.stderr)")
+        // Bob's notifications are what Ada did and did not take back, counted by the server, which
+        // Ada's writes could not read.
+        _ = try ada.post("@bob one more, and @carol")
+        _ = try carol.post("@bob from carol")
+        let state = "(SELECT data FROM tweetcli_private WHERE collection = 'notification-state' AND id = '\(bobUid)')"
+        let unread = try server.psql(
+            "SELECT (\(state)->>'unread')::int || ' ' || (SELECT count(*) FROM tweetcli_private "
+                + "WHERE collection = 'users/\(bobUid)/notifications' "
+                + "AND data->>'timestamp' > coalesce(\(state)->>'seen', ''))", database: "tweetcli")
+        let counts = unread.split(separator: " ")
+        #expect(counts.count == 2 && counts[0] == counts[1] && counts[0] != "0", "\(unread)")
+        let told = try bob.run(["notifications", "--json"])
+        #expect(told.status == 0, "\(told.stderr)")
+        let kinds = Set(try jsonArray(told.stdout).compactMap { $0["type"] as? String })
+        #expect(kinds.isSuperset(of: ["reply", "quote"]) && !kinds.contains("like"), "\(kinds)")
+        // A block reaches the blocked, who cannot read the blocker's filters.
+        #expect(try carol.run(["block", "@bob"]).status == 0)
+        let blocked = try bob.run(["profile", "@carol"])
+        #expect(blocked.status == 1 && blocked.stderr.contains("@carol blocked you"), "\(blocked.stderr)")
+        #expect(try carol.run(["unblock", "@bob"]).status == 0)
+        #expect(try bob.run(["profile", "@carol"]).status == 0)
 
         // What a hostile program holding Ada's device login tries, straight from psql.
         let carols = try carol.post("carol's own")
@@ -245,6 +266,15 @@ struct PostgresAccountsTests {
             let attempt = try psql(server, uri: adaDevice, sql)
             #expect(attempt.status != 0 && attempt.output.contains("permission denied"), "\(sql): \(attempt)")
         }
+        for sql in [
+            "SELECT data::text FROM tweetcli_documents WHERE collection = 'notification-state' AND id <> '\(adaUid)'",
+            "SELECT data::text FROM tweetcli_documents WHERE collection = 'user-filters' AND id <> '\(adaUid)'",
+            "SELECT data::text FROM tweetcli_documents WHERE group_id = 'notifications' "
+                + "AND collection <> 'users/\(adaUid)/notifications' AND data->>'from' <> '\(adaUid)'",
+        ] {
+            let read = try psql(server, uri: adaDevice, sql)
+            #expect(read.status == 0 && read.output.isEmpty, "\(sql): \(read)")
+        }
         let blob = try psql(
             server, uri: adaDevice,
             "INSERT INTO tweetcli_blobs (address, data) VALUES (repeat('0', 64), 'not its hash'::bytea)")
@@ -255,7 +285,10 @@ struct PostgresAccountsTests {
             database: "tweetcli")
         #expect(carolsNow == "" || carolsNow == "0", "\(carolsNow)")
         let doctor = try ada.run(["doctor"])
-        #expect(doctor.status == 0, "\(doctor.stdout) \(doctor.stderr)")
+        let buckets = try server.psql(
+            "SELECT collection || ' ' || id || ' ' || data::text FROM tweetcli_public WHERE group_id = 'buckets'",
+            database: "tweetcli")
+        #expect(doctor.status == 0, "\(doctor.stdout) \(doctor.stderr) \(buckets)")
     }
 
     @Test func setUpNeedsTheOwnerAndARoleThatMakesRoles() throws {
