@@ -9,7 +9,8 @@ import TweetSystem
 /// mode with few server connections used in turn, so that a client's transactions land on one
 /// server connection, then another, as they do behind a busy pooler.
 /// It listens on a Unix socket in a directory of its own; any database name reaches the cluster's
-/// database of that name.
+/// database of that name, and any role of the cluster's is looked up there (`auth_user`, PgBouncer's
+/// `auth_query`), as the roles a database set up for many people makes for each device must be.
 package final class PgBouncer {
     package let directory: String
     package let port: Int
@@ -43,6 +44,7 @@ package final class PgBouncer {
         unix_socket_dir = \(directory)
         auth_type = trust
         auth_file = \(directory)/users.txt
+        auth_user = postgres
         pool_mode = transaction
         default_pool_size = \(serverConnections)
         server_round_robin = 1

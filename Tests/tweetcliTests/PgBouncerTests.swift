@@ -71,6 +71,41 @@ struct PgBouncerTests {
         #expect(took < 8, "the post waited \(took) s")
     }
 
+    /// Each device connects as a role of its own, so the pooler keeps a pool for each; the server
+    /// still knows who acts from `session_user`. (The pooler here trusts its clients: the
+    /// passwords are checked by the TLS tests against the server itself.)
+    @Test func aDatabaseSetUpForManyPeopleWorksThroughThePooler() throws {
+        guard let bouncer = try bouncer() else { return }
+        let setup = try CLIRunner(location: try bouncer.freshDatabase()).run(["admin", "setup"])
+        #expect(setup.status == 0, "\(setup.stderr)")
+        guard
+            let guest = setup.stdout.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) })
+                .first(where: { $0.hasPrefix("postgresql://") })
+        else { return }
+        let ada = try CLIRunner(location: guest)
+        let bob = try CLIRunner(location: guest)
+        try ada.register("ada", fullname: "Ada")
+        try bob.register("bob", fullname: "Bob")
+        let id = try ada.post("pooled, and under the rules")
+        for (cli, arguments) in [
+            (bob, ["like", id]), (bob, ["follow", "@ada"]), (bob, ["bookmark", id]), (ada, ["notifications"]),
+            (bob, ["feed", "--following"]), (ada, ["unfollow", "@bob"]),
+        ] {
+            let result = try cli.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let likes = try ada.run(["show", id, "--json"])
+        #expect((try? json(likes.stdout))?["likes"] as? Int == 1, "\(likes.stdout) \(likes.stderr)")
+        // Bob's bookmark is his alone, through the pooler too.
+        let bookmarks = try ada.run(["bookmarks", "--json"])
+        #expect(bookmarks.status == 0 && !bookmarks.stdout.contains(id), "\(bookmarks.stdout)")
+        let change = try bob.run(["password", "--password-stdin"], stdin: "correct horse\nbattery staple\n")
+        #expect(change.status == 0, "\(change.stderr)")
+        #expect(try bob.run(["logout"]).status == 0)
+        try bob.login("bob", password: "battery staple")
+        #expect(try bob.run(["whoami"]).stdout.contains("@bob"))
+    }
+
     @Test func everyCommandWorksThroughThePooler() throws {
         guard let bouncer = try bouncer() else { return }
         let cli = try CLIRunner(location: try bouncer.freshDatabase())
