@@ -107,6 +107,29 @@ enum PostgresAccountsSQL {
         let header = "SECURITY DEFINER SET search_path = \(schema), pg_temp"
         let verifier = #"'^SCRAM-SHA-256\$[0-9]+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$'"#
         return [
+            // A password reaches the server only as a SCRAM verifier the client made.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_require_verifier(p_verifier text) RETURNS void LANGUAGE plpgsql AS $$
+            BEGIN
+              IF p_verifier IS NULL OR p_verifier !~ \(verifier) THEN
+                RAISE EXCEPTION 'a password reaches the server only as a SCRAM-SHA-256 verifier'
+                  USING ERRCODE = '\(refusedField)';
+              END IF;
+            END $$
+            """,
+            // The account whose own role is connected (not a device's).
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_session_account() RETURNS tweetcli_accounts
+            LANGUAGE plpgsql STABLE \(header) AS $$
+            DECLARE v_account tweetcli_accounts;
+            BEGIN
+              SELECT * INTO v_account FROM tweetcli_accounts a WHERE a.role = session_user::text;
+              IF NOT FOUND THEN
+                RAISE EXCEPTION 'only an account''s own role does this' USING ERRCODE = '\(notAnAccount)';
+              END IF;
+              RETURN v_account;
+            END $$
+            """,
             // The commit's time, after the last commit's, with the clock row locked to the commit
             // and the watchers told: what every write of the engine does first.
             """
@@ -156,11 +179,8 @@ enum PostgresAccountsSQL {
               IF p_fullname IS NULL OR char_length(p_fullname) NOT BETWEEN 1 AND 50 OR p_fullname ~ '[[:cntrl:]]' THEN
                 RAISE EXCEPTION 'a full name is 1 to 50 characters on one line' USING ERRCODE = '\(refusedField)';
               END IF;
-              IF p_verifier IS NULL OR p_verifier !~ \(verifier)
-                OR p_device_verifier IS NULL OR p_device_verifier !~ \(verifier) THEN
-                RAISE EXCEPTION 'a password reaches the server only as a SCRAM-SHA-256 verifier'
-                  USING ERRCODE = '\(refusedField)';
-              END IF;
+              PERFORM tweetcli_require_verifier(p_verifier);
+              PERFORM tweetcli_require_verifier(p_device_verifier);
               IF p_session IS NULL OR p_session !~ '^[A-Za-z0-9.-]{8,64}$' THEN
                 RAISE EXCEPTION 'the session''s name is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
               END IF;
@@ -229,16 +249,9 @@ enum PostgresAccountsSQL {
             """
             CREATE OR REPLACE FUNCTION tweetcli_open_device(p_verifier text, p_session text)
               RETURNS TABLE (device_role text, account_uid text, account_username text) LANGUAGE plpgsql \(header) AS $$
-            DECLARE v_account tweetcli_accounts; v_device text; v_stamp text;
+            DECLARE v_account tweetcli_accounts := tweetcli_session_account(); v_device text; v_stamp text;
             BEGIN
-              SELECT * INTO v_account FROM tweetcli_accounts a WHERE a.role = session_user::text;
-              IF NOT FOUND THEN
-                RAISE EXCEPTION 'only an account''s own role opens a device' USING ERRCODE = '\(notAnAccount)';
-              END IF;
-              IF p_verifier IS NULL OR p_verifier !~ \(verifier) THEN
-                RAISE EXCEPTION 'a password reaches the server only as a SCRAM-SHA-256 verifier'
-                  USING ERRCODE = '\(refusedField)';
-              END IF;
+              PERFORM tweetcli_require_verifier(p_verifier);
               IF p_session IS NULL OR p_session !~ '^[A-Za-z0-9.-]{8,64}$' THEN
                 RAISE EXCEPTION 'the session''s name is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
               END IF;
@@ -284,16 +297,9 @@ enum PostgresAccountsSQL {
             """
             CREATE OR REPLACE FUNCTION tweetcli_set_password(p_verifier text, p_keep text) RETURNS integer
             LANGUAGE plpgsql \(header) AS $$
-            DECLARE v_account tweetcli_accounts; v_count integer := 0; r record;
+            DECLARE v_account tweetcli_accounts := tweetcli_session_account(); v_count integer := 0; r record;
             BEGIN
-              SELECT * INTO v_account FROM tweetcli_accounts a WHERE a.role = session_user::text;
-              IF NOT FOUND THEN
-                RAISE EXCEPTION 'only an account''s own role changes its password' USING ERRCODE = '\(notAnAccount)';
-              END IF;
-              IF p_verifier IS NULL OR p_verifier !~ \(verifier) THEN
-                RAISE EXCEPTION 'a password reaches the server only as a SCRAM-SHA-256 verifier'
-                  USING ERRCODE = '\(refusedField)';
-              END IF;
+              PERFORM tweetcli_require_verifier(p_verifier);
               EXECUTE format('ALTER ROLE %I PASSWORD %L', v_account.role, p_verifier);
               FOR r IN SELECT d.role FROM tweetcli_devices d WHERE d.uid = v_account.uid
                 AND d.role IS DISTINCT FROM p_keep LOOP
@@ -308,7 +314,8 @@ enum PostgresAccountsSQL {
 
     /// Who may call what: every function is the owner's alone but these.
     static let functionSignatures = [
-        "tweetcli_commit_stamp()", "tweetcli_uid()", "tweetcli_account_role(text)",
+        "tweetcli_require_verifier(text)", "tweetcli_session_account()", "tweetcli_commit_stamp()", "tweetcli_uid()",
+        "tweetcli_account_role(text)",
         "tweetcli_register(text, text, text, text, text, text, text)", "tweetcli_drop_closed_devices()",
         "tweetcli_end_device(text)", "tweetcli_open_device(text, text)", "tweetcli_close_device()",
         "tweetcli_set_password(text, text)", "tweetcli_close_account()",
