@@ -179,6 +179,15 @@ extension PostgresDocumentStore: AccountServer {
             for statement in PostgresAccountsSQL.split { try connection.execute(statement) }
         }
         for statement in PostgresAccountsSQL.privacy() { try connection.execute(statement) }
+        // The private collections' indexes move with their documents.
+        for definition in indexes where PostgresAccountsSQL.privateGroups.contains(definition.collectionID) {
+            let name = PostgresSQL.indexName(definition)
+            try connection.execute(
+                try PostgresSQL.createIndex(definition).replacing(
+                    "\(name) ON tweetcli_documents ",
+                    with: "tweetcli_private_\(name.dropFirst("tweetcli_".count)) ON tweetcli_private "))
+            try connection.execute("DROP INDEX IF EXISTS \(name)")
+        }
         let guest = prefix + "_guest"
         let users = prefix + "_users"
         let password = Self.randomPassword()
@@ -196,6 +205,7 @@ extension PostgresDocumentStore: AccountServer {
         if !present.contains(users) { try formatted("CREATE ROLE %I NOLOGIN", users) }
         if !present.contains(guest) { try formatted("CREATE ROLE %I NOLOGIN", guest) }
         try formatted("ALTER ROLE %I LOGIN PASSWORD %L", guest, try connection.scramVerifier(password))
+        try connection.execute("SELECT tweetcli_limit_role($1)", [guest])
         // Nobody but the owner reaches a table or calls a function unless granted below; nobody
         // makes objects that could stand in for the store's.
         try connection.execute(

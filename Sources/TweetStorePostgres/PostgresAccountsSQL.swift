@@ -55,7 +55,10 @@ enum PostgresAccountsSQL {
     /// planner serves a query's every condition from its indexes, as before.
     static let split = [
         "ALTER TABLE tweetcli_documents RENAME TO tweetcli_public",
-        "CREATE TABLE tweetcli_private (LIKE tweetcli_public INCLUDING ALL)",
+        // Its own indexes only (set-up adds the private collections' ones): every index a table has
+        // is loaded to plan each statement on it.
+        "CREATE TABLE tweetcli_private (LIKE tweetcli_public INCLUDING DEFAULTS INCLUDING CONSTRAINTS)",
+        "ALTER TABLE tweetcli_private ADD PRIMARY KEY (collection, id)",
         """
         CREATE VIEW tweetcli_documents WITH (security_invoker = true) AS
           SELECT collection, id, group_id, data FROM tweetcli_public
@@ -115,6 +118,16 @@ enum PostgresAccountsSQL {
                 RAISE EXCEPTION 'a password reaches the server only as a SCRAM-SHA-256 verifier'
                   USING ERRCODE = '\(refusedField)';
               END IF;
+            END $$
+            """,
+            // A client's role cannot sit in a transaction (holding the clock row, which every write
+            // waits for) or a statement for long.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_limit_role(p_role text) RETURNS void LANGUAGE plpgsql \(header) AS $$
+            BEGIN
+              EXECUTE format('ALTER ROLE %I SET idle_in_transaction_session_timeout = %L', p_role, '10s');
+              EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', p_role, '30s');
+              EXECUTE format('ALTER ROLE %I SET lock_timeout = %L', p_role, '10s');
             END $$
             """,
             // The account whose own role is connected (not a device's).
@@ -184,8 +197,9 @@ enum PostgresAccountsSQL {
               IF p_session IS NULL OR p_session !~ '^[A-Za-z0-9.-]{8,64}$' THEN
                 RAISE EXCEPTION 'the session''s name is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
               END IF;
-              -- One registration at a time, so that the checks below hold to the commit.
-              PERFORM pg_advisory_xact_lock(7310427732);
+              -- One registration at a time, so that the checks below hold to the commit: a row lock
+              -- no client can take (an advisory lock anyone could hold for ever).
+              PERFORM 1 FROM tweetcli_setup FOR UPDATE;
               IF EXISTS (SELECT 1 FROM tweetcli_accounts WHERE username = p_username)
                 OR EXISTS (SELECT 1 FROM tweetcli_public WHERE collection = 'users' AND group_id = 'users'
                   AND tweetcli_rank(data->'username') = 3 AND tweetcli_num(data->'username') = 0
@@ -201,6 +215,8 @@ enum PostgresAccountsSQL {
               v_device := v_prefix || '_d_' || replace(gen_random_uuid()::text, '-', '');
               EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_account, p_verifier, v_prefix || '_users');
               EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_device_verifier, v_account);
+              PERFORM tweetcli_limit_role(v_account);
+              PERFORM tweetcli_limit_role(v_device);
               INSERT INTO tweetcli_accounts VALUES (p_uid, v_account, p_username, p_email);
               INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, p_uid, p_session);
               INSERT INTO tweetcli_public (collection, id, group_id, data) VALUES
@@ -259,6 +275,7 @@ enum PostgresAccountsSQL {
               v_stamp := tweetcli_commit_stamp();
               v_device := split_part(v_account.role, '_u_', 1) || '_d_' || replace(gen_random_uuid()::text, '-', '');
               EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_verifier, v_account.role);
+              PERFORM tweetcli_limit_role(v_device);
               INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, v_account.uid, p_session);
               INSERT INTO tweetcli_private (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
                 jsonb_build_object('uid', v_account.uid, 'created', v_stamp, 'lastUsed', v_stamp));
@@ -314,7 +331,8 @@ enum PostgresAccountsSQL {
 
     /// Who may call what: every function is the owner's alone but these.
     static let functionSignatures = [
-        "tweetcli_require_verifier(text)", "tweetcli_session_account()", "tweetcli_commit_stamp()", "tweetcli_uid()",
+        "tweetcli_require_verifier(text)", "tweetcli_session_account()", "tweetcli_limit_role(text)",
+        "tweetcli_commit_stamp()", "tweetcli_uid()",
         "tweetcli_account_role(text)",
         "tweetcli_register(text, text, text, text, text, text, text)", "tweetcli_drop_closed_devices()",
         "tweetcli_end_device(text)", "tweetcli_open_device(text, text)", "tweetcli_close_device()",

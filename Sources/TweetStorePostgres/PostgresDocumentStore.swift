@@ -14,7 +14,7 @@ public actor PostgresDocumentStore: DocumentStore {
     /// Where the store is, and the device it connects as once one signs in (see ``use(_:)``).
     private nonisolated let current: Mutex<PostgresLocation>
     public nonisolated var location: PostgresLocation { current.withLock { $0 } }
-    private let indexes: [IndexDefinition]
+    let indexes: [IndexDefinition]
     private let clock: @Sendable () -> Date
     private let createIfMissing: Bool
     private var connection: PostgresConnection?
@@ -186,7 +186,7 @@ public actor PostgresDocumentStore: DocumentStore {
                 """
                 SELECT p.n, d.id FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS p(low, high, n)
                 CROSS JOIN LATERAL (
-                  SELECT id FROM tweetcli_documents WHERE collection = $3
+                  SELECT id FROM \(PostgresSQL.table(forGroupOf: [collection], split: connection.isSplit)) WHERE collection = $3
                   AND id >= p.low COLLATE "C" AND id < p.high COLLATE "C" ORDER BY id COLLATE "C" LIMIT $4::bigint
                 ) AS d ORDER BY p.n, d.id COLLATE "C"
                 """,
@@ -209,9 +209,9 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     private static func document(at path: DocumentPath, on connection: PostgresConnection) throws -> DocumentSnapshot? {
+        let table = PostgresSQL.table(forGroupOf: [path.collection], split: connection.isSplit)
         let rows = try connection.execute(
-            "SELECT data::text FROM tweetcli_documents WHERE collection = $1 AND id = $2",
-            [path.collection, path.documentID])
+            "SELECT data::text FROM \(table) WHERE collection = $1 AND id = $2", [path.collection, path.documentID])
         guard let text = rows.first?.first ?? nil else { return nil }
         return DocumentSnapshot(path: path, data: try fields(text, at: path))
     }
@@ -223,10 +223,11 @@ public actor PostgresDocumentStore: DocumentStore {
         // Two arrays through unnest, whose length the planner knows, so that a batch of a few
         // paths is a few primary-key lookups at any table size (JSONB's record set is guessed at
         // 100 rows, and against a small table that made a hash join over all of it).
+        let table = PostgresSQL.table(forGroupOf: paths.map(\.collection), split: connection.isSplit)
         let rows = try connection.execute(
             """
             SELECT d.collection, d.id, d.data::text FROM unnest($1::text[], $2::text[]) AS p(c, i)
-            JOIN tweetcli_documents d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
+            JOIN \(table) d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
             """, Self.pathArrays(paths))
         var found: [DocumentPath: DocumentSnapshot] = [:]
         for snapshot in try rows.map(snapshot) { found[snapshot.path] = snapshot }

@@ -41,6 +41,12 @@ enum PostgresRulesSQL {
                 'USAGE') $$
             """,
             """
+            CREATE OR REPLACE FUNCTION tweetcli_owns_private(p_me text, p_collection text, p_id text) RETURNS boolean
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT p_collection LIKE 'users/' || p_me || '/%' OR (p_collection IN ('notification-state', 'user-filters',
+                'credentials') AND p_id = p_me) $$
+            """,
+            """
             CREATE OR REPLACE FUNCTION tweetcli_is_private(p_collection text) RETURNS boolean
             LANGUAGE sql IMMUTABLE AS $$
               SELECT regexp_replace(p_collection, '^.*/', '') IN (\(privateGroups)) $$
@@ -50,6 +56,20 @@ enum PostgresRulesSQL {
             CREATE OR REPLACE FUNCTION tweetcli_int(p_value jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$
               SELECT CASE WHEN jsonb_typeof(p_value) = 'number' AND (p_value #>> '{}') ~ '^-?[0-9]+$'
                 THEN (p_value #>> '{}')::numeric ELSE 0 END $$
+            """,
+            // Whether a stored count is one: a whole number of 0 or more.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_is_count(p_value jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+              SELECT jsonb_typeof(p_value) = 'number' AND (p_value #>> '{}') ~ '^[0-9]{1,18}$' $$
+            """,
+            // A following list's uids but one, in order, and its other fields.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_uids_without(p_doc jsonb, p_uid text) RETURNS jsonb
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT CASE WHEN jsonb_typeof(p_doc) = 'object' THEN p_doc - 'uids' ELSE '{}'::jsonb END
+                || jsonb_build_object('uids', coalesce((SELECT jsonb_agg(u ORDER BY u) FROM jsonb_array_elements(
+                  CASE WHEN jsonb_typeof(p_doc->'uids') = 'array' THEN p_doc->'uids' ELSE '[]' END) AS u
+                  WHERE u <> to_jsonb(p_uid)), '[]')) $$
             """,
             // What a transaction did to one document: +1 made, -1 removed, 0 neither.
             """
@@ -127,7 +147,7 @@ enum PostgresRulesSQL {
               s text[] := string_to_array(c, '/');
               counters text[] := ARRAY['likes', 'retweets', 'replyCount', 'quotes'];
               marks text[] := ARRAY['replyToDeleted', 'quoteDeleted', 'replyToUid', 'quoteUid'];
-              f text; delta numeric; net integer; v_owner text; v_other text;
+              f text; delta numeric; net integer; v_owner text; v_other text; v_tweet jsonb;
               removed boolean := new = 'null';
               made boolean := old = 'null';
             BEGIN
@@ -149,7 +169,15 @@ enum PostgresRulesSQL {
                   IF v_owner IS DISTINCT FROM me THEN
                     PERFORM tweetcli_refuse('a tweet is posted and deleted only by its author');
                   END IF;
+                  -- A new tweet's counts start at nothing.
+                  IF made AND EXISTS (SELECT 1 FROM unnest(counters) AS k
+                    WHERE new ? k AND new->k IS DISTINCT FROM '0'::jsonb) THEN
+                    PERFORM tweetcli_refuse('a new tweet''s counts start at 0');
+                  END IF;
                   RETURN;
+                END IF;
+                IF EXISTS (SELECT 1 FROM unnest(counters) AS k WHERE new ? k AND NOT tweetcli_is_count(new->k)) THEN
+                  PERFORM tweetcli_refuse('a count is a whole number of 0 or more');
                 END IF;
                 IF new->'uid' IS DISTINCT FROM old->'uid' THEN PERFORM tweetcli_refuse('a tweet keeps its author'); END IF;
                 -- A count changes by what this transaction did: a like, a retweet, a reply, a quote
@@ -195,29 +223,55 @@ enum PostgresRulesSQL {
                   IF v_owner <> me AND NOT (removed AND tweetcli_deletes_own_tweet(docs, me, i)) THEN
                     PERFORM tweetcli_refuse('likes, bookmarks, retweets and follows are their owner''s alone');
                   END IF;
+                  -- A like or retweet made or taken back moves the tweet's count with it (unless the
+                  -- tweet is gone, or its count is at 0 already).
+                  IF s[3] IN ('user-likes', 'retweeted') AND v_owner = me AND (made OR removed) THEN
+                    v_tweet := docs->(jsonb_build_array('tweets', i)::text);
+                    f := CASE s[3] WHEN 'user-likes' THEN 'likes' ELSE 'retweets' END;
+                    IF v_tweet IS NULL THEN
+                      IF EXISTS (SELECT 1 FROM tweetcli_public WHERE collection = 'tweets' AND id = i
+                        AND (made OR tweetcli_int(data->f) > 0)) THEN
+                        PERFORM tweetcli_refuse('a like or retweet moves its tweet''s count');
+                      END IF;
+                    ELSIF v_tweet->'new' <> 'null' AND tweetcli_int(v_tweet->'new'->f) - tweetcli_int(v_tweet->'old'->f)
+                      <> (CASE WHEN made THEN 1 WHEN tweetcli_int(v_tweet->'old'->f) > 0 THEN -1 ELSE 0 END) THEN
+                      PERFORM tweetcli_refuse('a like or retweet moves its tweet''s count');
+                    END IF;
+                  END IF;
                 ELSIF s[3] = 'notifications' THEN
                   -- Written by the one who acted, as the action happens; withdrawn by them or read by
                   -- their recipient.
                   IF v_owner = me THEN RETURN; END IF;
-                  IF coalesce(new->>'from', old->>'from') IS DISTINCT FROM me THEN
+                  IF (NOT made AND old->>'from' IS DISTINCT FROM me) OR (NOT removed AND new->>'from' IS DISTINCT FROM me)
+                  THEN
                     PERFORM tweetcli_refuse('a notification is written only by the one who acted');
+                  END IF;
+                  IF NOT made AND NOT removed THEN
+                    PERFORM tweetcli_refuse('a notification is written once, and withdrawn');
                   END IF;
                   IF made AND NOT (CASE new->>'type'
                     WHEN 'like' THEN tweetcli_made(docs, 'users/' || me || '/user-likes', new->>'tweetId') = 1
                     WHEN 'retweet' THEN tweetcli_made(docs, 'users/' || me || '/retweeted', new->>'tweetId') = 1
                     WHEN 'follow' THEN tweetcli_made(docs, 'following/' || me || '/user-following', v_owner) = 1
                     WHEN 'request' THEN tweetcli_made(docs, 'users/' || v_owner || '/follow-requests', me) = 1
-                    ELSE tweetcli_made(docs, 'tweets', new->>'tweetId') = 1 END) THEN
+                    WHEN 'reply' THEN tweetcli_made(docs, 'tweets', new->>'tweetId') = 1
+                      AND docs->(jsonb_build_array('tweets', new->>'tweetId')::text)->'new'->>'uid' = me
+                    WHEN 'quote' THEN tweetcli_made(docs, 'tweets', new->>'tweetId') = 1
+                      AND docs->(jsonb_build_array('tweets', new->>'tweetId')::text)->'new'->>'uid' = me
+                    WHEN 'mention' THEN tweetcli_made(docs, 'tweets', new->>'tweetId') = 1
+                      AND docs->(jsonb_build_array('tweets', new->>'tweetId')::text)->'new'->>'uid' = me
+                    ELSE false END) THEN
                     PERFORM tweetcli_refuse('a notification is written only with the action it tells of');
                   END IF;
                 ELSIF s[3] = 'follow-requests' THEN
-                  IF v_owner <> me AND i <> me THEN
+                  IF NOT (i = me OR (v_owner = me AND removed)) THEN
                     PERFORM tweetcli_refuse('a follow request is made by the one asking, answered by the one asked');
                   END IF;
                 ELSE
                   PERFORM tweetcli_refuse('the collection ' || c || ' is not one tweetcli writes');
                 END IF;
-              ELSIF s[1] IN ('following', 'followers') AND array_length(s, 1) = 3 THEN
+              ELSIF s[1] IN ('following', 'followers') AND array_length(s, 1) = 3
+                AND s[3] = (CASE s[1] WHEN 'following' THEN 'user-following' ELSE 'user-followers' END) THEN
                 -- `following/{a}/user-following/{b}` and `followers/{b}/user-followers/{a}`: a follows b.
                 v_owner := CASE s[1] WHEN 'following' THEN s[2] ELSE i END;
                 v_other := CASE s[1] WHEN 'following' THEN i ELSE s[2] END;
@@ -230,6 +284,11 @@ enum PostgresRulesSQL {
                 IF removed THEN
                   IF i <> me THEN PERFORM tweetcli_refuse('only its owner removes a profile''s counts'); END IF;
                   RETURN;
+                END IF;
+                IF EXISTS (SELECT 1 FROM unnest(ARRAY['following', 'followers', 'tweets']) AS k
+                  WHERE new ? k AND NOT tweetcli_is_count(new->k))
+                  OR (new ? 'followingListed' AND jsonb_typeof(new->'followingListed') IS DISTINCT FROM 'boolean') THEN
+                  PERFORM tweetcli_refuse('a count is a whole number of 0 or more');
                 END IF;
                 -- Each count changes by what this transaction did to what it counts.
                 FOREACH f IN ARRAY ARRAY['following', 'followers', 'tweets'] LOOP
@@ -252,7 +311,8 @@ enum PostgresRulesSQL {
               ELSIF c = 'following-list' THEN
                 -- Whom one follows, in one document: another changes it only with a follow of theirs
                 -- made or removed in the same transaction (an approved request, a block).
-                IF i <> me AND tweetcli_collection_made(docs, 'following/' || i || '/user-following') = 0 THEN
+                IF i <> me AND (tweetcli_made(docs, 'following/' || i || '/user-following', me) = 0
+                  OR tweetcli_uids_without(new, me) IS DISTINCT FROM tweetcli_uids_without(old, me)) THEN
                   PERFORM tweetcli_refuse('only its owner changes whom they follow');
                 END IF;
               ELSIF s[1] IN ('terms', 'trend-hours') THEN
@@ -305,6 +365,9 @@ enum PostgresRulesSQL {
                 WHEN 'delete' THEN
                   cur := 'null';
                 WHEN 'update' THEN
+                  IF me IS NOT NULL AND tweetcli_is_private(w->>'c') AND NOT tweetcli_owns_private(me, w->>'c', w->>'i') THEN
+                    PERFORM tweetcli_refuse('another''s private documents are not updated');
+                  END IF;
                   IF cur = 'null' THEN
                     RAISE EXCEPTION 'there is no document %/% to update', w->>'c', w->>'i'
                       USING ERRCODE = '\(missingDocument)';
@@ -343,7 +406,11 @@ enum PostgresRulesSQL {
               END LOOP;
               FOREACH k IN ARRAY keys LOOP
                 d := docs->k;
-                CONTINUE WHEN d->'old' = d->'new' OR me IS NULL;  -- The owner's writes are trusted.
+                CONTINUE WHEN me IS NULL;  -- The owner's writes are trusted.
+                -- A write that changes nothing passes, except on another's private documents, where
+                -- passing would tell what they hold.
+                CONTINUE WHEN d->'old' = d->'new'
+                  AND NOT (tweetcli_is_private(d->>'c') AND NOT tweetcli_owns_private(me, d->>'c', d->>'i'));
                 PERFORM tweetcli_check(me, d->>'c', d->>'i', d->'old', d->'new', docs);
               END LOOP;
               FOREACH k IN ARRAY keys LOOP
@@ -371,7 +438,9 @@ enum PostgresRulesSQL {
 
     static let functionSignatures = [
         "tweetcli_begin_write()", "tweetcli_refuse(text)", "tweetcli_is_owner()", "tweetcli_is_private(text)",
-        "tweetcli_int(jsonb)", "tweetcli_made(jsonb, text, text)",
+        "tweetcli_owns_private(text, text, text)",
+        "tweetcli_int(jsonb)", "tweetcli_is_count(jsonb)", "tweetcli_uids_without(jsonb, text)",
+        "tweetcli_made(jsonb, text, text)",
         "tweetcli_tweets_made(jsonb, text, text, text)", "tweetcli_collection_made(jsonb, text)",
         "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_computed(text, text, text, jsonb, jsonb, jsonb)",
         "tweetcli_check(text, text, text, jsonb, jsonb, jsonb)",

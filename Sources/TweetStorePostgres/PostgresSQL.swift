@@ -119,6 +119,17 @@ enum PostgresSQL {
             + "(\(ordered.joined(separator: ", "))) WHERE group_id = '\(group)'"
     }
 
+    /// The table that holds the documents of `collections`: the documents, or in a database set
+    /// up for many people (`split`) the public or the private half when they are all of one, so
+    /// that the planner meets one table and its own indexes; the union of both when mixed.
+    static func table(forGroupOf collections: [String], split: Bool) -> String {
+        guard split else { return documents }
+        let groups = Set(collections.map { PostgresDocumentStore.groupID(of: $0) })
+        let privateCount = groups.filter(PostgresAccountsSQL.privateGroups.contains).count
+        if privateCount == 0 { return "tweetcli_public" }
+        return privateCount == groups.count ? "tweetcli_private" : documents
+    }
+
     /// A stable name for `definition`'s index: a hash of it, letters and digits only.
     static func indexName(_ definition: IndexDefinition) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -194,6 +194,7 @@ struct PostgresAccountsTests {
 
         // What a hostile program holding Ada's device login tries, straight from psql.
         let carols = try carol.post("carol's own")
+        #expect(try ada.run(["like", carols]).status == 0)
         let adaDevice = try device(in: ada)
         func write(_ writes: String) throws -> (status: Int32, output: String) {
             try psql(server, uri: adaDevice, "SELECT tweetcli_apply('\(writes)'::jsonb)")
@@ -241,6 +242,38 @@ struct PostgresAccountsTests {
                 #"[{"op":"set","c":"following/\#(bobUid)/user-following","i":"\#(adaUid)","d":{}}]"#
             ),
             ("another's session", #"[{"op":"set","c":"sessions","i":"forgedsession","d":{"uid":"\#(bobUid)"}}]"#),
+            (
+                "a count that is not a number",
+                #"[{"op":"update","c":"tweets","i":"\#(carols)","u":{"retweets":{"value":"lots"}}}]"#
+            ),
+            (
+                "a new tweet with counts",
+                #"[{"op":"set","c":"tweets","i":"forgedtweet000000002","d":{"uid":"\#(adaUid)","likes":99}}]"#
+            ),
+            (
+                "a like taken back without its count",
+                #"[{"op":"delete","c":"users/\#(adaUid)/user-likes","i":"\#(carols)"}]"#
+            ),
+            (
+                "a follow request made up for someone else",
+                #"[{"op":"set","c":"users/\#(adaUid)/follow-requests","i":"\#(bobUid)","d":{"uid":"\#(bobUid)"}}]"#
+            ),
+            (
+                "a follow approved without a request",
+                #"[{"op":"set","c":"following/\#(bobUid)/user-following","i":"\#(adaUid)","d":{}}]"#
+            ),
+            (
+                "an update of another's private document, there or not",
+                #"[{"op":"update","c":"users/\#(bobUid)/notifications","i":"nothing-here","u":{"from":{"value":"\#(adaUid)"}}}]"#
+            ),
+            (
+                "a write that changes nothing in another's private document",
+                #"[{"op":"delete","c":"users/\#(bobUid)/bookmarks","i":"nothing-here"}]"#
+            ),
+            (
+                "a collection of one's own that tweetcli does not keep",
+                #"[{"op":"set","c":"following/\#(adaUid)/notifications","i":"x","d":{"from":"\#(bobUid)"}}]"#
+            ),
             ("an unknown collection", #"[{"op":"set","c":"admin","i":"x","d":{}}]"#),
         ]
         for (name, writes) in attacks {
@@ -283,7 +316,13 @@ struct PostgresAccountsTests {
         let carolsNow = try server.psql(
             "SELECT data->>'likes' FROM tweetcli_documents WHERE collection = 'tweets' AND id = '\(carols)'",
             database: "tweetcli")
-        #expect(carolsNow == "" || carolsNow == "0", "\(carolsNow)")
+        #expect(carolsNow == "1", "\(carolsNow)")
+        #expect(try ada.run(["unlike", carols]).status == 0)
+        // No client's role can sit in a transaction holding the clock, which every write waits for.
+        let limits = try server.psql(
+            "SELECT count(*) FROM pg_roles WHERE rolname LIKE 'tweetcli\\_%' AND rolcanlogin "
+                + "AND NOT 'idle_in_transaction_session_timeout=10s' = ANY (coalesce(rolconfig, '{}'))")
+        #expect(limits == "0", "\(limits) login roles without the idle limit")
         let doctor = try ada.run(["doctor"])
         let buckets = try server.psql(
             "SELECT collection || ' ' || id || ' ' || data::text FROM tweetcli_public WHERE group_id = 'buckets'",
