@@ -229,7 +229,7 @@ extension PostgresDocumentStore: AccountServer {
         try formatted(
             "REVOKE ALL ON tweetcli_documents, tweetcli_public, tweetcli_private, tweetcli_clock, tweetcli_blobs FROM %I",
             users)
-        try formatted("GRANT SELECT ON tweetcli_documents, tweetcli_public, tweetcli_private TO %I", users)
+        try formatted("GRANT SELECT ON tweetcli_public TO %I", users)
         try formatted("GRANT SELECT, INSERT ON tweetcli_blobs TO %I", users)
         try formatted("GRANT UPDATE (kept) ON tweetcli_blobs TO %I", users)
         let checked = try connection.execute(

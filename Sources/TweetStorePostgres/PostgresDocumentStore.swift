@@ -186,7 +186,8 @@ public actor PostgresDocumentStore: DocumentStore {
                 """
                 SELECT p.n, d.id FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS p(low, high, n)
                 CROSS JOIN LATERAL (
-                  SELECT id FROM \(PostgresSQL.table(forGroupOf: [collection], split: connection.isSplit)) WHERE collection = $3
+                  SELECT id FROM \(PostgresSQL.table(forGroupOf: [collection], split: connection.isSplit)) AS t
+                  WHERE collection = $3
                   AND id >= p.low COLLATE "C" AND id < p.high COLLATE "C" ORDER BY id COLLATE "C" LIMIT $4::bigint
                 ) AS d ORDER BY p.n, d.id COLLATE "C"
                 """,
@@ -209,9 +210,13 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     private static func document(at path: DocumentPath, on connection: PostgresConnection) throws -> DocumentSnapshot? {
+        if connection.isSplit, PostgresSQL.isPrivate(path.collection) {
+            return try documents(at: [path], on: connection).first
+        }
         let table = PostgresSQL.table(forGroupOf: [path.collection], split: connection.isSplit)
         let rows = try connection.execute(
-            "SELECT data::text FROM \(table) WHERE collection = $1 AND id = $2", [path.collection, path.documentID])
+            "SELECT data::text FROM \(table) AS t WHERE collection = $1 AND id = $2",
+            [path.collection, path.documentID])
         guard let text = rows.first?.first ?? nil else { return nil }
         return DocumentSnapshot(path: path, data: try fields(text, at: path))
     }
@@ -223,12 +228,24 @@ public actor PostgresDocumentStore: DocumentStore {
         // Two arrays through unnest, whose length the planner knows, so that a batch of a few
         // paths is a few primary-key lookups at any table size (JSONB's record set is guessed at
         // 100 rows, and against a small table that made a hash join over all of it).
-        let table = PostgresSQL.table(forGroupOf: paths.map(\.collection), split: connection.isSplit)
-        let rows = try connection.execute(
-            """
-            SELECT d.collection, d.id, d.data::text FROM unnest($1::text[], $2::text[]) AS p(c, i)
-            JOIN \(table) d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
-            """, Self.pathArrays(paths))
+        let rows: [[String?]]
+        if connection.isSplit, paths.contains(where: { PostgresSQL.isPrivate($0.collection) }) {
+            // The private ones through the function that returns only what the account may read.
+            let hidden = paths.filter { PostgresSQL.isPrivate($0.collection) }
+            rows = try connection.execute(
+                """
+                SELECT d.collection, d.id, d.data::text FROM unnest($1::text[], $2::text[]) AS p(c, i)
+                JOIN tweetcli_public d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
+                UNION ALL SELECT d.collection, d.id, d.data::text FROM tweetcli_private_at($3::text[], $4::text[]) AS d
+                """, Self.pathArrays(paths.filter { !PostgresSQL.isPrivate($0.collection) }) + Self.pathArrays(hidden))
+        } else {
+            let table = connection.isSplit ? "tweetcli_public" : PostgresSQL.documents
+            rows = try connection.execute(
+                """
+                SELECT d.collection, d.id, d.data::text FROM unnest($1::text[], $2::text[]) AS p(c, i)
+                JOIN \(table) d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
+                """, Self.pathArrays(paths))
+        }
         var found: [DocumentPath: DocumentSnapshot] = [:]
         for snapshot in try rows.map(snapshot) { found[snapshot.path] = snapshot }
         // In the order asked for, as every engine answers.
@@ -788,7 +805,9 @@ public actor PostgresDocumentStore: DocumentStore {
                     condition = "WHERE (collection, id) > ($1::text COLLATE \"C\", $2::text COLLATE \"C\")"
                 }
                 let rows = try connection.execute(
-                    "SELECT collection, id, data::text FROM tweetcli_documents \(condition) ORDER BY collection, id LIMIT 1024",
+                    "SELECT collection, id, data::text FROM "
+                        + (connection.isSplit ? PostgresSQL.privateUnion : PostgresSQL.documents)
+                        + " AS t \(condition) ORDER BY collection, id LIMIT 1024",
                     parameters)
                 let page = try rows.map(Self.snapshot)
                 guard let last = page.last else { return }

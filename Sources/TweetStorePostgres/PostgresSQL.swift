@@ -124,11 +124,19 @@ enum PostgresSQL {
     /// that the planner meets one table and its own indexes; the union of both when mixed.
     static func table(forGroupOf collections: [String], split: Bool) -> String {
         guard split else { return documents }
-        let groups = Set(collections.map { PostgresDocumentStore.groupID(of: $0) })
-        let privateCount = groups.filter(PostgresAccountsSQL.privateGroups.contains).count
-        if privateCount == 0 { return "tweetcli_public" }
-        return privateCount == groups.count ? "tweetcli_private" : documents
+        return collections.contains(where: isPrivate) ? privateUnion : "tweetcli_public"
     }
+
+    /// Whether `collection` is one a database set up for many people keeps private.
+    static func isPrivate(_ collection: String) -> Bool {
+        PostgresAccountsSQL.privateGroups.contains(PostgresDocumentStore.groupID(of: collection))
+    }
+
+    /// Every document an account may read, in a database set up for many people: the public
+    /// half and its own private documents (which it reaches only through a function).
+    static let privateUnion =
+        "(SELECT collection, id, group_id, data FROM tweetcli_public UNION ALL "
+        + "SELECT collection, id, group_id, data FROM tweetcli_private_all())"
 
     /// A stable name for `definition`'s index: a hash of it, letters and digits only.
     static func indexName(_ definition: IndexDefinition) -> String {
@@ -178,10 +186,14 @@ struct PostgresQuery {
             group = id
             conditions.append("group_id = \(statement.bind(id))")
         }
-        table =
-            !split
-            ? PostgresSQL.documents
-            : PostgresAccountsSQL.privateGroups.contains(group) ? "tweetcli_private" : "tweetcli_public"
+        if !split {
+            table = PostgresSQL.documents
+        } else if PostgresAccountsSQL.privateGroups.contains(group) {
+            // Only through the function, which returns what the account may read of the group.
+            table = "tweetcli_private_in(\(statement.bind(collection))::text, \(statement.bind(group))::text)"
+        } else {
+            table = "tweetcli_public"
+        }
         // A page over "field in [strings]" (the following feed: tweets whose author is one of those
         // followed) is best read as each value's own first page, then merged: one index range each.
         var perValue: String?
