@@ -275,6 +275,22 @@ enum PostgresRulesSQL {
                 -- `following/{a}/user-following/{b}` and `followers/{b}/user-followers/{a}`: a follows b.
                 v_owner := CASE s[1] WHEN 'following' THEN s[2] ELSE i END;
                 v_other := CASE s[1] WHEN 'following' THEN i ELSE s[2] END;
+                -- A follow made or ended moves the count it belongs to (`s[2]`'s following or followers)
+                -- in the same transaction, unless that count is at 0 already or was never kept.
+                IF made OR removed THEN
+                  f := s[1];
+                  v_tweet := docs->(jsonb_build_array('user-stats', s[2])::text);
+                  IF v_tweet IS NULL THEN
+                    IF EXISTS (SELECT 1 FROM tweetcli_public WHERE collection = 'user-stats' AND id = s[2]
+                      AND (made OR tweetcli_int(data->f) > 0)) THEN
+                      PERFORM tweetcli_refuse('a follow moves its ' || f || ' count');
+                    END IF;
+                  ELSIF v_tweet->'old' <> 'null' AND v_tweet->'new' <> 'null'
+                    AND tweetcli_int(v_tweet->'new'->f) - tweetcli_int(v_tweet->'old'->f)
+                      <> (CASE WHEN made THEN 1 WHEN tweetcli_int(v_tweet->'old'->f) > 0 THEN -1 ELSE 0 END) THEN
+                    PERFORM tweetcli_refuse('a follow moves its ' || f || ' count');
+                  END IF;
+                END IF;
                 IF v_owner = me OR (removed AND v_other = me) THEN RETURN; END IF;
                 IF v_other = me AND made AND tweetcli_made(docs, 'users/' || me || '/follow-requests', v_owner) = -1 THEN
                   RETURN;  -- An approved request.

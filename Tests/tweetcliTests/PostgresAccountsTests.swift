@@ -265,6 +265,11 @@ struct PostgresAccountsTests {
                 #"[{"op":"delete","c":"users/\#(adaUid)/user-likes","i":"\#(carols)"}]"#
             ),
             (
+                "a follow ended without its count",
+                #"[{"op":"delete","c":"following/\#(bobUid)/user-following","i":"\#(adaUid)"},"#
+                    + #"{"op":"delete","c":"followers/\#(adaUid)/user-followers","i":"\#(bobUid)"}]"#
+            ),
+            (
                 "a follow request made up for someone else",
                 #"[{"op":"set","c":"users/\#(adaUid)/follow-requests","i":"\#(bobUid)","d":{"uid":"\#(bobUid)"}}]"#
             ),

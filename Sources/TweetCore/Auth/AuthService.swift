@@ -191,8 +191,20 @@ public final class AuthService: Sendable {
         } catch let refusal as AccountServerRefusal {
             throw Self.authError(refusal, user: user)
         }
+        _ = try await save(
+            .init(uid: user.id, store: storeName, token: token, username: user.username, device: device), on: server)
+        return user
+    }
+
+    /// Adds the session of a device the server just signed in to the file, as the active account;
+    /// if the file cannot be written, the device is ended again.
+    /// - Returns: the session it replaced for the same account, if any.
+    private func save(_ signedIn: SessionStore.Session, on server: any AccountServer) async throws
+        -> SessionStore.Session?
+    {
         var accounts = loadAccounts()
-        accounts.add(.init(uid: user.id, store: storeName, token: token, username: user.username, device: device))
+        let replaced = accounts.sessions.first { $0.uid == signedIn.uid }
+        accounts.add(signedIn)
         do {
             try session.save(accounts)
         } catch {
@@ -200,7 +212,7 @@ public final class AuthService: Sendable {
             try? await server.signOutDevice()
             throw error
         }
-        return user
+        return replaced
     }
 
     /// The sentence for what the accounts' server refused.
@@ -291,23 +303,14 @@ public final class AuthService: Sendable {
         } catch let refusal as AccountServerRefusal {
             throw Self.authError(refusal)
         }
-        var accounts = loadAccounts()
-        let replaced = accounts.sessions.first { $0.uid == signedIn.uid }
-        accounts.add(
+        let replaced = try await save(
             .init(
                 uid: signedIn.uid, store: storeName, token: token, username: signedIn.username,
-                device: signedIn.device))
-        do {
-            try session.save(accounts)
-        } catch {
-            // Best effort: the error to report is the session file's, and nobody holds the device's password.
-            try? await server.signOutDevice()
-            throw error
-        }
+                device: signedIn.device), on: server)
         if let replaced, replaced.device != nil {
             // Best effort: the new session works either way, and the old device is in no file now.
+            // (`forget` connects as the active device, the new one, again when it is done.)
             try? await forget([replaced])
-            await server.use(signedIn.device)
         }
         guard
             let user = try await store.getDocument(
