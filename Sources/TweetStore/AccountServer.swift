@@ -40,6 +40,10 @@ public protocol AccountServer: Sendable {
     /// ended, and its username and email are free again.
     func closeAccount() async throws
 
+    /// Whether `device` is still signed in (its role still logs in), asked on a connection of its
+    /// own, so that the one in use stays as it is.
+    func isSignedIn(_ device: DeviceLogin) async throws -> Bool
+
     /// Connects as `device` from now on (`nil`: as the location says).
     func use(_ device: DeviceLogin?) async
 }

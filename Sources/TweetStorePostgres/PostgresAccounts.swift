@@ -76,6 +76,17 @@ extension PostgresDocumentStore: AccountServer {
         use(nil)
     }
 
+    public func isSignedIn(_ device: DeviceLogin) async throws -> Bool {
+        var other = location
+        other.device = device
+        do {
+            _ = try PostgresConnection(other)
+            return true
+        } catch PostgresError.unreachable(_, PostgresError.endedDevice) {
+            return false
+        }
+    }
+
     public func closeAccount() async throws {
         try await waitForTransactions()
         try Self.refusals { _ = try connected().execute("SELECT tweetcli_close_account()") }
@@ -153,6 +164,15 @@ extension PostgresDocumentStore: AccountServer {
             if connection.isConnected { _ = try? connection.execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Whether the server asks `login`'s role for its password on this store's route. One that
+    /// trusts the route (`trust` in pg_hba.conf) lets anyone in as any account or device.
+    public func checksPasswords(of login: DeviceLogin) -> Bool {
+        var wrong = location
+        wrong.device = DeviceLogin(role: login.role, password: Self.randomPassword())
+        // Refused for whatever cause, a wrong password did not get in.
+        return (try? PostgresConnection(wrong)) == nil
     }
 
     private func setUp(on connection: PostgresConnection) throws -> DeviceLogin {

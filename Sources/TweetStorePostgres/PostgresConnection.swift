@@ -67,7 +67,9 @@ package final class PostgresConnection {
             let error = PostgresError.connecting(name, message: failure.message, timeout: connectTimeout)
             // A device's role that no longer logs in was ended: signed out, or its account's
             // password changed on another device.
-            if location.device != nil, case .unreachable(_, PostgresError.refusedLogin) = error {
+            if location.device != nil, case .unreachable(_, let reason) = error,
+                reason == PostgresError.refusedLogin || reason == PostgresError.unknownRole
+            {
                 throw PostgresError.unreachable(name, reason: PostgresError.endedDevice)
             }
             throw error
@@ -380,7 +382,9 @@ enum PostgresError: Error, LocalizedError, Equatable {
             reason = "the server refuses this connection without TLS (sslmode)"
         } else if lowered.contains("server does not support ssl") {
             reason = "the server does not offer TLS, which the connection string asks for (sslmode)"
-        } else if lowered.contains("password authentication failed") || lowered.contains("no password supplied") {
+        } else if lowered.contains("password authentication failed") || lowered.contains("no password supplied")
+            || lowered.contains("is not permitted to log in") || lowered.contains("sasl authentication failed")
+        {
             reason = refusedLogin
         } else if lowered.contains("fatal:  database \"") && lowered.contains("does not exist") {
             reason = "there is no such database on the server"

@@ -42,7 +42,8 @@ package final class PgBouncer {
         listen_addr =
         listen_port = \(port)
         unix_socket_dir = \(directory)
-        auth_type = trust
+        auth_type = hba
+        auth_hba_file = \(directory)/pg_hba.conf
         auth_file = \(directory)/users.txt
         auth_user = postgres
         pool_mode = transaction
@@ -54,6 +55,10 @@ package final class PgBouncer {
 
         """.write(toFile: directory + "/pgbouncer.ini", atomically: false, encoding: .utf8)
         try "\"postgres\" \"\"\n".write(toFile: directory + "/users.txt", atomically: false, encoding: .utf8)
+        // The owner comes in by trust, as on the cluster behind; every other role proves its
+        // password with SCRAM to the pooler, which then signs in to the server with the same keys.
+        try "local all postgres trust\nlocal all all scram-sha-256\n".write(
+            toFile: directory + "/pg_hba.conf", atomically: false, encoding: .utf8)
         // PgBouncer will not run as root: as root (CI), it runs as the cluster's user.
         var command = ["/usr/sbin/pgbouncer", "-d", directory + "/pgbouncer.ini"]
         if geteuid() == 0 {

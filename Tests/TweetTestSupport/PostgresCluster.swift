@@ -41,6 +41,22 @@ package enum PostgresCluster {
         return uri(socket, schema: schema)
     }
 
+    /// The guest's connection URI for a fresh database set up for many people (`admin setup`), so
+    /// that every client connects as its own account's role, under the rules, as students do.
+    package static func setUpLocation() throws -> String {
+        let socket = try state.get()
+        let name = "s\(getpid())_\(schemas.add(1, ordering: .relaxed).newValue)"
+        try createDatabase(name, socket: socket)
+        let owner = uri(socket, schema: nil).replacingOccurrences(of: "/tweetcli?", with: "/\(name)?")
+        let setup = try CLIRunner(location: owner).run(["admin", "setup"])
+        let guest = setup.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("postgresql://") }
+        guard setup.status == 0, let guest else {
+            throw ClusterError(description: "admin setup failed: \(setup.stderr)")
+        }
+        return guest
+    }
+
     /// Makes a database of the cluster (`name` is the test's own, never from outside).
     package static func createDatabase(_ name: String, socket: String) throws {
         let admin = try PostgresConnection(
@@ -62,10 +78,17 @@ package enum PostgresCluster {
         try? FileManager.default.removeItem(atPath: root)  // a stale one of an earlier process with this pid
         do {
             let made = try ScratchCluster.create(in: root)
+            // The owner comes in by trust; every other role (the accounts and devices of a database
+            // set up for many people) must prove its password, as on a real server.
+            try """
+            local all postgres trust
+            local all all scram-sha-256
+
+            """.write(toFile: root + "/data/pg_hba.conf", atomically: false, encoding: .utf8)
             try made.start(fsync: false, options: "-c max_connections=200")
             cluster = made
         } catch {
-            return .failure(ClusterError(description: error.description))
+            return .failure(ClusterError(description: String(describing: error)))
         }
         atexit {
             try? PostgresCluster.cluster?.stop(immediately: true)  // best effort at exit

@@ -72,8 +72,8 @@ struct PgBouncerTests {
     }
 
     /// Each device connects as a role of its own, so the pooler keeps a pool for each; the server
-    /// still knows who acts from `session_user`. (The pooler here trusts its clients: the
-    /// passwords are checked by the TLS tests against the server itself.)
+    /// still knows who acts from `session_user`. Each proves its password to the pooler (SCRAM,
+    /// the verifier found with `auth_query`), and the pooler signs in to the server with its keys.
     @Test func aDatabaseSetUpForManyPeopleWorksThroughThePooler() throws {
         guard let bouncer = try bouncer() else { return }
         let setup = try CLIRunner(location: try bouncer.freshDatabase()).run(["admin", "setup"])
@@ -102,6 +102,9 @@ struct PgBouncerTests {
         let change = try bob.run(["password", "--password-stdin"], stdin: "correct horse\nbattery staple\n")
         #expect(change.status == 0, "\(change.stderr)")
         #expect(try bob.run(["logout"]).status == 0)
+        // The pooler checks the password as the server would: the old one opens nothing.
+        let old = try bob.run(["login", "bob", "--password-stdin"], stdin: "correct horse\n")
+        #expect(old.status == 1 && old.stderr.contains("wrong"), "\(old.stderr)")
         try bob.login("bob", password: "battery staple")
         #expect(try bob.run(["whoami"]).stdout.contains("@bob"))
     }

@@ -153,6 +153,17 @@ struct PostgresEndToEndTests {
         try StoreSafetyTests.postersAndLikersLoseNothing(cli, posters: 8)
     }
 
+    /// A server that lets every role in by trust makes every account anyone's: `admin setup` sets
+    /// up all the same, and says so on stderr.
+    @Test func setUpOnAServerThatChecksNoPasswordWarns() throws {
+        let cluster = try DedicatedCluster()
+        defer { cluster.stop() }
+        let setup = try CLIRunner(location: cluster.location).run(["admin", "setup"])
+        #expect(setup.status == 0 && setup.stdout.contains("Give people this store"), "\(setup.stderr)")
+        #expect(setup.stderr.hasPrefix("warning: the server let the guest in with a wrong password"))
+        #expect(setup.stderr.split(separator: "\n").count == 1, "\(setup.stderr)")
+    }
+
     @Test func aServerStoppedMidRunLosesNoAcknowledgedPost() throws {
         let cluster = try DedicatedCluster()
         defer { cluster.stop() }

@@ -8,7 +8,7 @@ struct ProtectedEndToEndTests {
     static var engines: [String] { ["local"] + (PostgresCluster.isAvailable ? ["postgresql"] : []) }
 
     private func makeCLI(_ engine: String) throws -> CLIRunner {
-        engine == "local" ? try CLIRunner() : try CLIRunner(location: try PostgresCluster.freshLocation())
+        engine == "local" ? try CLIRunner() : try CLIRunner(location: try PostgresCluster.setUpLocation())
     }
 
     @Test(arguments: engines)

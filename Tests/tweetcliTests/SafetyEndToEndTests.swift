@@ -8,7 +8,7 @@ struct SafetyEndToEndTests {
     static var engines: [String] { ["local"] + (PostgresCluster.isAvailable ? ["postgresql"] : []) }
 
     private func makeCLI(_ engine: String) throws -> CLIRunner {
-        engine == "local" ? try CLIRunner() : try CLIRunner(location: try PostgresCluster.freshLocation())
+        engine == "local" ? try CLIRunner() : try CLIRunner(location: try PostgresCluster.setUpLocation())
     }
 
     /// The ID of the only tweet `search` finds for `query`, as `--json` gives it.

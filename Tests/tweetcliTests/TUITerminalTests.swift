@@ -23,7 +23,7 @@ struct TUITerminalTests {
         var environment: [String: String] = [:]
         if onPostgres {
             guard PostgresCluster.isAvailable else { return }
-            environment["TWEETCLI_STORE"] = try PostgresCluster.freshLocation()
+            environment["TWEETCLI_STORE"] = try PostgresCluster.setUpLocation()
         }
         let session = try TmuxSession(width: 100, height: 30, environment: environment)
         let setUp = try session.run(

@@ -31,6 +31,11 @@ struct AdminCommand: Command {
         let store = PostgresDocumentStore(location: try context.postgresLocation(given), indexes: AppServices.indexes)
         let guest = try await store.setUpForManyPeople()
         let uri = PostgresLocation.replacingUser(of: given, with: guest)
+        if await !store.checksPasswords(of: guest) {
+            Output.writeError(
+                "warning: the server let the guest in with a wrong password on this route (trust in pg_hba.conf); "
+                    + "whoever comes in that way can act as any account, so ask for scram-sha-256 there\n")
+        }
         try context.screen.write(
             TerminalText(
                 """

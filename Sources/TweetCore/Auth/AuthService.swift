@@ -88,6 +88,18 @@ public final class AuthService: Sendable {
         return saved.uid
     }
 
+    /// Whether the store still knows `saved`'s session. On a server that keeps the accounts, an
+    /// account other than the active one is asked through its own device: the active device may
+    /// not read another account's session.
+    private func isSignedIn(_ saved: SessionStore.Session, active: String?) async throws -> Bool {
+        if saved.uid != active, saved.store == storeName, let device = saved.device,
+            let server = store as? any AccountServer
+        {
+            return try await server.isSignedIn(device)
+        }
+        return try await verifiedUid(saved) != nil
+    }
+
     /// Drops the filters the session check read: after a block or mute, they are out of date.
     func forgetCheckedFilters() {
         checkedFilters.withLock { $0 = nil }
@@ -498,7 +510,7 @@ public final class AuthService: Sendable {
             result.append(
                 Account(
                     uid: saved.uid, username: saved.username, isActive: saved.uid == accounts.active,
-                    isSignedIn: try await verifiedUid(saved) != nil))
+                    isSignedIn: try await isSignedIn(saved, active: accounts.active)))
         }
         return result
     }
@@ -512,9 +524,13 @@ public final class AuthService: Sendable {
     public func switchAccount(to username: String) async throws -> String {
         var accounts = loadAccounts()
         guard let saved = accounts.session(named: username) else { throw AuthError.notSignedInAs(username) }
-        guard try await verifiedUid(saved) != nil else { throw AuthError.sessionEnded(saved.username ?? username) }
+        guard try await isSignedIn(saved, active: accounts.active) else {
+            throw AuthError.sessionEnded(saved.username ?? username)
+        }
         accounts.active = saved.uid
         try session.save(accounts)
+        // From now on this command acts as the account switched to, through its own device.
+        if let device = saved.device, let server = store as? any AccountServer { await server.use(device) }
         return saved.username ?? username
     }
 
