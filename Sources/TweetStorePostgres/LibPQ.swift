@@ -57,6 +57,9 @@ struct LibPQ: @unchecked Sendable {
     let encryptPasswordConn:
         @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) ->
             UnsafeMutablePointer<CChar>?
+    let enterPipelineMode: @convention(c) (OpaquePointer?) -> Int32
+    let exitPipelineMode: @convention(c) (OpaquePointer?) -> Int32
+    let pipelineSync: @convention(c) (OpaquePointer?) -> Int32
 
     /// libpq, loaded once.
     static let shared: Result<LibPQ, PostgresError> = load()
@@ -94,7 +97,9 @@ struct LibPQ: @unchecked Sendable {
                     conninfoFree: try symbol("PQconninfoFree"), freemem: try symbol("PQfreemem"),
                     sendQueryParams: try symbol("PQsendQueryParams"), consumeInput: try symbol("PQconsumeInput"),
                     isBusy: try symbol("PQisBusy"), socket: try symbol("PQsocket"),
-                    notifies: try symbol("PQnotifies"), encryptPasswordConn: try symbol("PQencryptPasswordConn")))
+                    notifies: try symbol("PQnotifies"), encryptPasswordConn: try symbol("PQencryptPasswordConn"),
+                    enterPipelineMode: try symbol("PQenterPipelineMode"),
+                    exitPipelineMode: try symbol("PQexitPipelineMode"), pipelineSync: try symbol("PQpipelineSync")))
         } catch let error as PostgresError {
             return .failure(error)
         } catch {

@@ -31,6 +31,11 @@ package final class PostgresConnection {
     /// Whether the database was set up for many people, its documents split in a public and a
     /// private table (see ``PostgresAccountsSQL/split()``), as the store found when it connected.
     package var isSplit = false
+    /// A statement to send with the next one, in the same round trip (libpq's pipeline mode): the
+    /// schema's check, which a new connection's first read need not wait for.
+    var prelude: String?
+    /// What ``prelude`` came to, once sent: its rows, or its error.
+    private var preludeOutcome: Result<[[String?]], PostgresError>?
     /// The statement and lock timeouts, set in each transaction when the start-up packet could not.
     private let timeouts: PostgresTimeouts
 
@@ -153,8 +158,87 @@ package final class PostgresConnection {
     /// - Returns: the rows, each column as text or `nil` for NULL.
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+        // Not with a BEGIN, whose isolation level must come before any statement of its transaction.
+        if let prelude, isIdle, !sql.hasPrefix("BEGIN") {
+            self.prelude = nil
+            let outcomes = try pipeline([(prelude, []), (sql, parameters)])
+            preludeOutcome = outcomes[0]
+            return try outcomes[1].get()
+        }
         let result = try run(sql, parameters)
         defer { pq.clear(result) }
+        return rows(of: result)
+    }
+
+    /// What ``prelude`` came to, taken once: `nil` when it was not sent (yet).
+    func takePreludeOutcome() -> Result<[[String?]], PostgresError>? {
+        defer { preludeOutcome = nil }
+        return preludeOutcome
+    }
+
+    /// Runs `statements` in one round trip (libpq's pipeline mode, one sync at the end), outside a
+    /// transaction: together they are one implicit transaction, so one that fails leaves the
+    /// rest not run. Each statement's rows or error, in order.
+    private func pipeline(_ statements: [(sql: String, parameters: [String?])]) throws
+        -> [Result<[[String?]], PostgresError>]
+    {
+        guard !abandoned else { throw PostgresError.lost(name, message: "it stopped answering") }
+        guard pq.enterPipelineMode(connection) == 1 else {
+            throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
+        }
+        var outcomes: [Result<[[String?]], PostgresError>] = []
+        do {
+            for statement in statements { try send(statement.sql, statement.parameters) }
+            guard pq.pipelineSync(connection) == 1 else {
+                throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
+            }
+            let start = ContinuousClock.now
+            for _ in statements {
+                var outcome: Result<[[String?]], PostgresError>?
+                // A statement's results end with no result.
+                while let result = try nextResult(since: start) {
+                    defer { pq.clear(result) }
+                    switch pq.resultStatus(result) {
+                    case PGRES_COMMAND_OK, PGRES_TUPLES_OK: outcome = .success(rows(of: result))
+                    case PGRES_PIPELINE_ABORTED:
+                        outcome = .failure(.statement(state: "25P02", message: "an earlier statement failed"))
+                    default: outcome = .failure(Self.error(pq, result, connection, name))
+                    }
+                }
+                outcomes.append(outcome ?? .failure(.lost(name, message: "a statement had no answer")))
+            }
+            guard let sync = try nextResult(since: start) else {
+                throw PostgresError.lost(name, message: "the round trip did not end")
+            }
+            defer { pq.clear(sync) }
+            guard pq.resultStatus(sync) == PGRES_PIPELINE_SYNC else {
+                throw PostgresError.lost(name, message: "the round trip did not end")
+            }
+        } catch {
+            // Half-way through a pipeline the connection is in no state to reuse.
+            abandoned = true
+            throw error
+        }
+        guard pq.exitPipelineMode(connection) == 1 else {
+            abandoned = true
+            throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
+        }
+        return outcomes
+    }
+
+    /// The next result of what was sent, waiting no longer than ``deadline`` since `start`.
+    private func nextResult(since start: ContinuousClock.Instant) throws -> OpaquePointer? {
+        while pq.isBusy(connection) == 1 {
+            try waitForInput(since: start)
+            guard pq.consumeInput(connection) == 1 else {
+                throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
+            }
+        }
+        return pq.getResult(connection)
+    }
+
+    /// A result's rows, each column as text or `nil` for NULL.
+    private func rows(of result: OpaquePointer) -> [[String?]] {
         let rows = Int(pq.ntuples(result))
         let columns = Int(pq.nfields(result))
         var table: [[String?]] = []
@@ -174,12 +258,13 @@ package final class PostgresConnection {
         return table
     }
 
-    private func run(_ sql: String, _ parameters: [String?], expectCopy: Bool = false) throws -> OpaquePointer {
+    /// Sends one statement with `parameters` bound as text, without waiting for its answer.
+    private func send(_ sql: String, _ parameters: [String?]) throws {
         // A C string ends at its first NUL: a value holding one would reach the server cut short.
         if parameters.contains(where: { $0?.utf8.contains(0) == true }) {
             throw PostgresError.statement(state: "22021", message: "a value holds the character U+0000")
         }
-        // The parameters as C strings that live until PQexecParams returns.
+        // The parameters as C strings that live until PQsendQueryParams returns.
         let storage = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for pointer in storage { free(pointer) } }
         let pointers: [UnsafePointer<CChar>?] = storage.map { $0.map { UnsafePointer($0) } }
@@ -190,6 +275,10 @@ package final class PostgresConnection {
         guard sent == 1 else {
             throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
         }
+    }
+
+    private func run(_ sql: String, _ parameters: [String?], expectCopy: Bool = false) throws -> OpaquePointer {
+        try send(sql, parameters)
         guard let result = try awaitResult() else {
             throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
         }
@@ -211,14 +300,14 @@ package final class PostgresConnection {
         let start = ContinuousClock.now
         var last: OpaquePointer?
         while true {
-            while pq.isBusy(connection) == 1 {
-                try waitForInput(since: start)
-                guard pq.consumeInput(connection) == 1 else {
-                    if let last { pq.clear(last) }
-                    throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
-                }
+            let next: OpaquePointer?
+            do {
+                next = try nextResult(since: start)
+            } catch {
+                if let last { pq.clear(last) }
+                throw error
             }
-            guard let result = pq.getResult(connection) else { return last }
+            guard let result = next else { return last }
             switch pq.resultStatus(result) {
             case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH:
                 // libpq hands a COPY state out again at every call: it is the answer, for now.

@@ -71,13 +71,28 @@ public actor PostgresDocumentStore: DocumentStore {
         return opened
     }
 
+    /// The connection for a read, opened if need be. A new one's schema check goes in the same
+    /// round trip as the first statement (see ``reading(orEmpty:_:)``).
+    private func connectedForReading() throws -> PostgresConnection {
+        if let connection, connection.isIdle { return connection }
+        connection = nil
+        let opened = try PostgresConnection(location)
+        connection = opened
+        opened.isSplit = writesThroughRules
+        if !hasSchema { opened.prelude = Self.schemaRead }
+        return opened
+    }
+
+    /// The schema's version, and whether the database was set up for many people.
+    private static let schemaRead = "SELECT max(version), to_regclass('tweetcli_private') IS NULL FROM tweetcli_schema"
+
     /// Looks for the schema (until it is found: another process may make it at any time) and
     /// refuses one newer than this build.
     private func checkSchema(_ connection: PostgresConnection) throws {
         guard !hasSchema else { return }
         // With the version, whether the database was set up for many people: then every write,
         // the owner's too, goes through the rules' function (which trusts the owner's).
-        let read = "SELECT max(version), to_regclass('tweetcli_private') IS NULL FROM tweetcli_schema"
+        let read = Self.schemaRead
         let row: [String?]?
         if connection.isIdle {
             // Outside a transaction a failed statement leaves nothing behind, so the usual case is
@@ -93,6 +108,12 @@ public actor PostgresDocumentStore: DocumentStore {
             guard schema.first?.first == "t" else { return }
             row = try connection.execute(read).first
         }
+        try takeSchema(row)
+    }
+
+    /// Takes what the schema's check read: its version (a newer one than this build's is refused)
+    /// and whether the database was set up for many people.
+    private func takeSchema(_ row: [String?]?) throws {
         let version = row?.first ?? nil
         writesThroughRules = row?.last == "f"
         if let version, let number = Int(version), number > PostgresSQL.schemaVersion {
@@ -138,10 +159,38 @@ public actor PostgresDocumentStore: DocumentStore {
     /// Runs a read; an empty database reads as empty.
     private func reading<T>(orEmpty empty: T, _ body: (PostgresConnection) throws -> T) async throws -> T {
         try await waitForTransactions()
-        let connection = try connected()
-        try checkSchema(connection)
+        let connection = try connectedForReading()
+        guard connection.prelude != nil else {
+            // A connection that found no schema before asks again: another process may have made it.
+            if !hasSchema { try checkSchema(connection) }
+            return hasSchema ? try body(connection) : empty
+        }
+        // A new connection: the read goes with the schema's check, in one round trip, on the
+        // guess that a device's login is to a database set up for many people (it always is) and
+        // any other login is not. A wrong guess reads the same documents: the owner's reads
+        // through the view of both halves, and the guest may read none either way.
+        connection.isSplit = location.device != nil
+        let outcome: Result<T, any Error>
+        do {
+            outcome = .success(try body(connection))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch connection.takePreludeOutcome() {
+        case .success(let rows): try takeSchema(rows.first)
+        case .failure(.statement(state: "42P01", _)): return empty
+        case .failure(let error): throw error
+        case nil where connection.prelude == nil:
+            // Sent, but the round trip itself failed: the body's error says how.
+            if case .failure(let error) = outcome { throw error }
+        case nil:
+            // Never sent (the body sent nothing, or only in a transaction of its own): asked now.
+            connection.prelude = nil
+            try checkSchema(connection)
+        }
+        connection.isSplit = writesThroughRules
         guard hasSchema else { return empty }
-        return try body(connection)
+        return try outcome.get()
     }
 
     // MARK: Reads

@@ -24,10 +24,11 @@ public final class AuthService: Sendable {
     /// is signed in several times (the page's authors, the likes, the view model), and the file is
     /// read again only when another process (or another service) has changed it since.
     private let knownSession = Mutex<(stamp: FileIO.Stamp, uid: String?)?>(nil)
-    /// The signed-in user's `user-filters` fields as the session check read them (in the same
-    /// batch), for the first listing to take rather than read again. Taken once: a later action
-    /// of a long-lived process reads them afresh.
-    private let checkedFilters = Mutex<(uid: String, fields: JSONObject?)?>(nil)
+    /// The signed-in user's documents the session check read in the same batch (their
+    /// `user-filters` and notification state; `nil` fields for one that does not exist), for the
+    /// first listing or count to take rather than read again. Each is taken once: a later action
+    /// of a long-lived process reads it afresh.
+    private let checkedDocuments = Mutex<(uid: String, fields: [DocumentPath: JSONObject?])?>(nil)
 
     /// - Parameters:
     ///   - store: where users and credentials live.
@@ -77,14 +78,17 @@ public final class AuthService: Sendable {
     private func verifiedUid(_ saved: SessionStore.Session?) async throws -> String? {
         guard let saved, saved.store == storeName, let token = saved.token else { return nil }
         let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
-        // The user's filters come in the same read: nearly every command that checks a session
-        // then lists something they filter.
-        let filters = ViewerFilters.path(of: saved.uid)
-        let found = try await store.getDocuments([path, filters])
+        // The user's filters and notification state come in the same read: nearly every command
+        // that checks a session then lists something they filter, and a listing's banner counts
+        // the unread notifications.
+        let alongside = [ViewerFilters.path(of: saved.uid), NotificationBatch.statePath(of: saved.uid)]
+        let found = try await store.getDocuments([path] + alongside)
         guard let known = found.first(where: { $0.path == path }), known.data["uid"]?.stringValue == saved.uid else {
             return nil
         }
-        checkedFilters.withLock { $0 = (saved.uid, found.first { $0.path == filters }?.data) }
+        var fields: [DocumentPath: JSONObject?] = [:]
+        for other in alongside { fields[other] = .some(found.first { $0.path == other }?.data) }
+        checkedDocuments.withLock { $0 = (saved.uid, fields) }
         return saved.uid
     }
 
@@ -100,18 +104,24 @@ public final class AuthService: Sendable {
         return try await verifiedUid(saved) != nil
     }
 
-    /// Drops the filters the session check read: after a block or mute, they are out of date.
-    func forgetCheckedFilters() {
-        checkedFilters.withLock { $0 = nil }
+    /// Drops the documents the session check read: after a block, a mute or a marker moved, they
+    /// are out of date.
+    func forgetCheckedDocuments() {
+        checkedDocuments.withLock { $0 = nil }
     }
 
     /// The `user-filters` fields of `uid` as the session check read them, once; `nil` when they
     /// were taken already or read for someone else.
     func takeCheckedFilters(of uid: String) -> JSONObject?? {
-        checkedFilters.withLock { checked in
-            defer { checked = nil }
-            guard let checked, checked.uid == uid else { return nil }
-            return .some(checked.fields)
+        takeChecked(ViewerFilters.path(of: uid), of: uid)
+    }
+
+    /// The fields at `path` of `uid` as the session check read them, once; `nil` when taken
+    /// already, never read, or read for someone else.
+    func takeChecked(_ path: DocumentPath, of uid: String) -> JSONObject?? {
+        checkedDocuments.withLock { checked in
+            guard checked?.uid == uid, let fields = checked?.fields.removeValue(forKey: path) else { return nil }
+            return .some(fields)
         }
     }
 

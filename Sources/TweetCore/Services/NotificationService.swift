@@ -169,10 +169,13 @@ public final class NotificationService: Sendable {
     public func unreadCount() async throws -> Int {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
-        // The filters the session check read, when no listing took them first.
+        // The state and filters the session check read, when nothing took them first.
+        let checkedState = auth.takeChecked(statePath, of: me)
+        if let checkedState, NotificationBatch.state(checkedState).unread == 0 { return 0 }
         let checked = auth.takeCheckedFilters(of: me)
-        let found = try await store.getDocuments([statePath] + (checked == nil ? [ViewerFilters.path(of: me)] : []))
-        let state = NotificationBatch.state(found.first { $0.path == statePath }?.data)
+        let found = try await store.getDocuments(
+            (checkedState == nil ? [statePath] : []) + (checked == nil ? [ViewerFilters.path(of: me)] : []))
+        let state = NotificationBatch.state(checkedState ?? found.first { $0.path == statePath }?.data)
         guard state.unread > 0, state.unread <= Self.countedUnreadLimit else { return state.unread }
         let filter = RowFilter(
             ViewerFilters(fields: checked ?? found.first { $0.path != statePath }?.data), now: Date(),
@@ -194,7 +197,14 @@ public final class NotificationService: Sendable {
         -> [ActivityNotification]
     {
         let me = try await auth.requireUid()
-        let state = NotificationBatch.state(try await store.getDocument(NotificationBatch.statePath(of: me))?.data)
+        let statePath = NotificationBatch.statePath(of: me)
+        let fields: JSONObject?
+        if let checked = auth.takeChecked(statePath, of: me) {
+            fields = checked
+        } else {
+            fields = try await store.getDocument(statePath)?.data
+        }
+        let state = NotificationBatch.state(fields)
         if unreadOnly && state.unread == 0 && before == nil { return [] }
         return try await notifications(
             of: me, limit: limit, before: before, unreadOnly: unreadOnly, state: state,
@@ -328,6 +338,8 @@ public final class NotificationService: Sendable {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
         let notifications = store.collection(Collections.notifications(of: me))
+        // The state the session check read is about to be out of date.
+        auth.forgetCheckedDocuments()
         try await store.runTransaction { transaction in
             let target: DocumentSnapshot?
             if let newest {

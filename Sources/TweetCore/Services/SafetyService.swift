@@ -34,7 +34,7 @@ public final class SafetyService: Sendable {
     public func block(uid: String) async throws -> Bool {
         let me = try await auth.requireUid()
         // Whatever happens next, the filters the session check read may be out of date.
-        auth.forgetCheckedFilters()
+        auth.forgetCheckedDocuments()
         guard me != uid else { throw SafetyError.cannotBlockSelf }
         let store = store
         return try await store.runTransaction { transaction in
@@ -61,7 +61,7 @@ public final class SafetyService: Sendable {
     public func unblock(uid: String) async throws -> Bool {
         let me = try await auth.requireUid()
         // Whatever happens next, the filters the session check read may be out of date.
-        auth.forgetCheckedFilters()
+        auth.forgetCheckedDocuments()
         return try await store.runTransaction { transaction in
             var mine = ViewerFilters(fields: try await transaction.getDocument(ViewerFilters.path(of: me))?.data)
             guard mine.blocking.removeValue(forKey: uid) != nil else { return false }
@@ -90,7 +90,7 @@ public final class SafetyService: Sendable {
     public func mute(_ target: MuteTarget, for duration: TimeInterval? = nil) async throws -> Bool {
         let me = try await auth.requireUid()
         // Whatever happens next, the filters the session check read may be out of date.
-        auth.forgetCheckedFilters()
+        auth.forgetCheckedDocuments()
         let key = try Self.key(of: target, me: me)
         return try await store.runTransaction { transaction in
             var mine = ViewerFilters(fields: try await transaction.getDocument(ViewerFilters.path(of: me))?.data)
@@ -128,7 +128,7 @@ public final class SafetyService: Sendable {
     public func unmute(_ target: MuteTarget) async throws -> Bool {
         let me = try await auth.requireUid()
         // Whatever happens next, the filters the session check read may be out of date.
-        auth.forgetCheckedFilters()
+        auth.forgetCheckedDocuments()
         let key = try Self.key(of: target, me: me)
         return try await store.runTransaction { transaction in
             var mine = ViewerFilters(fields: try await transaction.getDocument(ViewerFilters.path(of: me))?.data)
