@@ -26,9 +26,13 @@ public final class AuthService: Sendable {
     private let knownSession = Mutex<(stamp: FileIO.Stamp, uid: String?)?>(nil)
     /// The signed-in user's documents the session check read in the same batch (their
     /// `user-filters` and notification state; `nil` fields for one that does not exist), for the
-    /// first listing or count to take rather than read again. Each is taken once: a later action
-    /// of a long-lived process reads it afresh.
-    private let checkedDocuments = Mutex<(uid: String, fields: [DocumentPath: JSONObject?])?>(nil)
+    /// command's listings and counts to use rather than read again. They stand for the moment of
+    /// the check only (``checkedMoment``): a later action of a long-lived process reads afresh.
+    private let checkedDocuments =
+        Mutex<(uid: String, at: ContinuousClock.Instant, fields: [DocumentPath: JSONObject?])?>(nil)
+
+    /// How long after the session check the documents read with it are used: one command's time.
+    static let checkedMoment = Duration.seconds(2)
 
     /// - Parameters:
     ///   - store: where users and credentials live.
@@ -88,7 +92,7 @@ public final class AuthService: Sendable {
         }
         var fields: [DocumentPath: JSONObject?] = [:]
         for other in alongside { fields[other] = .some(found.first { $0.path == other }?.data) }
-        checkedDocuments.withLock { $0 = (saved.uid, fields) }
+        checkedDocuments.withLock { $0 = (saved.uid, .now, fields) }
         return saved.uid
     }
 
@@ -110,17 +114,19 @@ public final class AuthService: Sendable {
         checkedDocuments.withLock { $0 = nil }
     }
 
-    /// The `user-filters` fields of `uid` as the session check read them, once; `nil` when they
-    /// were taken already or read for someone else.
-    func takeCheckedFilters(of uid: String) -> JSONObject?? {
-        takeChecked(ViewerFilters.path(of: uid), of: uid)
+    /// The `user-filters` fields of `uid` as the session check read them; `nil` when they were
+    /// not read, read for someone else, or too long ago.
+    func checkedFilters(of uid: String) -> JSONObject?? {
+        checked(ViewerFilters.path(of: uid), of: uid)
     }
 
-    /// The fields at `path` of `uid` as the session check read them, once; `nil` when taken
-    /// already, never read, or read for someone else.
-    func takeChecked(_ path: DocumentPath, of uid: String) -> JSONObject?? {
+    /// The fields at `path` of `uid` as the session check read them; `nil` when not read, read
+    /// for someone else, or too long ago.
+    func checked(_ path: DocumentPath, of uid: String) -> JSONObject?? {
         checkedDocuments.withLock { checked in
-            guard checked?.uid == uid, let fields = checked?.fields.removeValue(forKey: path) else { return nil }
+            guard let checked, checked.uid == uid, ContinuousClock.now - checked.at < Self.checkedMoment,
+                let fields = checked.fields[path]
+            else { return nil }
             return .some(fields)
         }
     }

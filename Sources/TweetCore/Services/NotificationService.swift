@@ -169,10 +169,10 @@ public final class NotificationService: Sendable {
     public func unreadCount() async throws -> Int {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
-        // The state and filters the session check read, when nothing took them first.
-        let checkedState = auth.takeChecked(statePath, of: me)
+        // The state and filters as the session check read them, if it did just now.
+        let checkedState = auth.checked(statePath, of: me)
         if let checkedState, NotificationBatch.state(checkedState).unread == 0 { return 0 }
-        let checked = auth.takeCheckedFilters(of: me)
+        let checked = auth.checkedFilters(of: me)
         let found = try await store.getDocuments(
             (checkedState == nil ? [statePath] : []) + (checked == nil ? [ViewerFilters.path(of: me)] : []))
         let state = NotificationBatch.state(checkedState ?? found.first { $0.path == statePath }?.data)
@@ -199,7 +199,7 @@ public final class NotificationService: Sendable {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
         let fields: JSONObject?
-        if let checked = auth.takeChecked(statePath, of: me) {
+        if let checked = auth.checked(statePath, of: me) {
             fields = checked
         } else {
             fields = try await store.getDocument(statePath)?.data

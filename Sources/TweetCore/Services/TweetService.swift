@@ -543,7 +543,7 @@ public final class TweetService: Sendable {
         filter: RowFilter, documents: [DocumentSnapshot]
     ) {
         let me = try await auth.currentUid()
-        let checked = me.flatMap { auth.takeCheckedFilters(of: $0) }
+        let checked = me.flatMap { auth.checkedFilters(of: $0) }
         let own = checked == nil ? me.map { ViewerFilters.path(of: $0) } : nil
         let all = paths + [own].compactMap { $0 }
         let found = all.isEmpty ? [] : try await store.getDocuments(all)

@@ -227,7 +227,13 @@ public final class UserService: Sendable {
     ) {
         let profile = try await lookUpProfile(matching: reference)
         if let me = try await auth.currentUid(), me != profile.user.id {
-            let filters = ViewerFilters(fields: try await store.getDocument(ViewerFilters.path(of: me))?.data)
+            let fields: JSONObject?
+            if let checked = auth.checkedFilters(of: me) {
+                fields = checked
+            } else {
+                fields = try await store.getDocument(ViewerFilters.path(of: me))?.data
+            }
+            let filters = ViewerFilters(fields: fields)
             if filters.isBlocked(profile.user.id) {
                 throw filters.blockError(profile.user.id, username: profile.user.username)
             }

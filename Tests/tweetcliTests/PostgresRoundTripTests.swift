@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TweetStorePostgres
+import TweetTestSupport
+
+/// How many round trips to PostgreSQL each reading command makes, counted on the wire by a relay
+/// between tweetcli and the server: as the database's owner, and as a signed-in device on a
+/// database set up for many people.
+@Suite(.serialized, .enabled(if: PostgresCluster.isAvailable))
+struct PostgresRoundTripTests {
+    /// Each reading command and the most round trips it may make after connecting. These are what
+    /// the engine makes now, so that none grows unnoticed; the target is 2 (see docs/BENCHMARK.md).
+    static let budgets: [(arguments: [String], trips: Int)] = [
+        (["feed"], 4), (["feed", "--following"], 7), (["profile", "@cy"], 9),
+        (["profile", "@cy", "--tab", "likes"], 9),
+        (["search", "garden"], 7), (["search", "#garden"], 7), (["bookmarks"], 5), (["trends"], 2),
+        (["explore", "c"], 2), (["whoami"], 2), (["show", "TWEET"], 4), (["thread", "TWEET"], 6),
+        // Reads, then marks what it showed as seen: a write transaction of its own.
+        (["notifications"], 11),
+    ]
+
+    @Test(arguments: [false, true])
+    func everyReadingCommandMakesFewRoundTrips(setUp: Bool) throws {
+        let socket = try PostgresCluster.state.get()
+        let relay = try RoundTripCounter(target: socket)
+        let store = relay.relayed(
+            setUp ? try PostgresCluster.setUpLocation() : try PostgresCluster.freshLocation(), socket: socket)
+        let ada = try CLIRunner(location: store)
+        let cy = try CLIRunner(location: store)
+        try cy.register("cy", fullname: "Cy")
+        let tweet = try cy.post("a #garden in the city")
+        try ada.register("ada", fullname: "Ada")
+        for arguments in [
+            ["follow", "@cy"], ["like", tweet], ["bookmark", tweet], ["post", "garden reply", "--reply-to", tweet],
+        ] {
+            #expect(try ada.run(arguments).status == 0, "\(arguments)")
+        }
+        #expect(try cy.run(["like", try ada.post("hello @cy")]).status == 0)
+        // What connecting costs (one answer by trust, three by SCRAM), counted on its own.
+        let before = relay.answers
+        _ = try PostgresConnection(try PostgresLocation(store))
+        let startup = relay.answers - before
+        #expect(startup == (setUp ? 3 : 1), "answers to connect: \(startup)")
+
+        var made: [String] = []
+        for (arguments, budget) in Self.budgets {
+            let command = arguments.map { $0 == "TWEET" ? tweet : $0 }
+            let start = relay.answers
+            let result = try ada.run(command)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            let trips = relay.answers - start - startup
+            made.append("\(arguments.joined(separator: " ")): \(trips)")
+            #expect(
+                trips <= budget, "\(arguments.joined(separator: " ")) made \(trips) round trips, more than \(budget)")
+        }
+        print("round trips (\(setUp ? "set up" : "owner")): \(made.joined(separator: ", "))")
+    }
+}
