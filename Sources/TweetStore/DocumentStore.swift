@@ -39,6 +39,16 @@ public protocol DocumentStore: Sendable {
     /// ``documentIDs(in:startingWith:limit:)``.
     func uniquePrefixLengths(in collection: String, of ids: [String], minimum: Int) async throws -> [Int]
 
+    /// Whether each read is a round trip to a server, so that reading a few more documents with one
+    /// already asked for is cheaper than reading them later; `false` for a store on this machine.
+    var readsAreRoundTrips: Bool { get }
+
+    /// ``getDocuments(_:)`` and ``uniquePrefixLengths(in:of:minimum:)`` at once: a page's
+    /// documents and the short forms of the IDs it shows. A server engine asks both in one round
+    /// trip; the default asks one, then the other.
+    func getDocuments(_ paths: [DocumentPath], uniquePrefixLengthsIn collection: String, of ids: [String], minimum: Int)
+        async throws -> (documents: [DocumentSnapshot], lengths: [Int])
+
     /// Runs `body`, then commits its writes atomically: all of them or, when `body` throws, none.
     /// Its reads see one consistent state that no other writer changes before the commit: the
     /// local engine locks the store for the whole body; a server engine may instead run the body
@@ -197,15 +207,19 @@ extension DocumentStore {
     }
 
     public func uniquePrefixLengths(in collection: String, of ids: [String], minimum: Int) async throws -> [Int] {
-        let starts = ids.map { String(decoding: $0.utf8.prefix(minimum), as: UTF8.self) }
-        var distinct: [String] = []
-        for start in starts where !distinct.contains(start) { distinct.append(start) }
+        let request = UniquePrefixRequest(ids: ids, minimum: minimum)
         // The IDs sharing a short start are few (an ID's first eight characters are its time to
         // the millisecond), so each run is read whole.
-        let runs = try await documentIDs(in: collection, startingWith: distinct, limit: Int.max)
-        return zip(ids, starts).map { id, start in
-            DocumentIDs.uniqueLength(of: id, among: runs[distinct.firstIndex(of: start)!], minimum: minimum)
-        }
+        return request.lengths(
+            from: try await documentIDs(in: collection, startingWith: request.starts, limit: Int.max))
+    }
+
+    public var readsAreRoundTrips: Bool { false }
+
+    public func getDocuments(
+        _ paths: [DocumentPath], uniquePrefixLengthsIn collection: String, of ids: [String], minimum: Int
+    ) async throws -> (documents: [DocumentSnapshot], lengths: [Int]) {
+        (try await getDocuments(paths), try await uniquePrefixLengths(in: collection, of: ids, minimum: minimum))
     }
 
     public func collection(_ path: String) -> CollectionReference {
@@ -440,6 +454,35 @@ public struct MergeReport: Equatable, Sendable {
             ByteOrder.compare($0.0.collection, $1.0.collection) == .orderedAscending
                 || ($0.0.collection == $1.0.collection
                     && ByteOrder.compare($0.0.documentID, $1.0.documentID) == .orderedAscending)
+        }
+    }
+}
+
+/// What ``DocumentStore/uniquePrefixLengths(in:of:minimum:)`` reads, and what it makes of it: the
+/// distinct starts of the IDs, whose runs of IDs are read, and each ID's length among its run.
+public struct UniquePrefixRequest: Sendable {
+    public let ids: [String]
+    public let minimum: Int
+    /// The IDs' first `minimum` bytes, each once, in the order met.
+    public let starts: [String]
+
+    public init(ids: [String], minimum: Int) {
+        self.ids = ids
+        self.minimum = minimum
+        var starts: [String] = []
+        for id in ids {
+            let start = String(decoding: id.utf8.prefix(minimum), as: UTF8.self)
+            if !starts.contains(start) { starts.append(start) }
+        }
+        self.starts = starts
+    }
+
+    /// Each ID's short length, from `runs`: the IDs that begin with each of ``starts``, in order.
+    public func lengths(from runs: [[String]]) -> [Int] {
+        ids.map { id in
+            let start = String(decoding: id.utf8.prefix(minimum), as: UTF8.self)
+            let run = starts.firstIndex(of: start).map { runs.indices.contains($0) ? runs[$0] : [] } ?? []
+            return DocumentIDs.uniqueLength(of: id, among: run, minimum: minimum)
         }
     }
 }

@@ -170,6 +170,20 @@ package final class PostgresConnection {
         return rows(of: result)
     }
 
+    /// Runs `statements` (none a `BEGIN`) in one round trip outside a transaction, with a pending
+    /// ``prelude`` ahead of them; inside one, one after another. Each one's rows, in order; the
+    /// first one's error, if any failed.
+    func executeTogether(_ statements: [(sql: String, parameters: [String?])]) throws -> [[[String?]]] {
+        guard isIdle, statements.count > 1 || prelude != nil else {
+            return try statements.map { try execute($0.sql, $0.parameters) }
+        }
+        let ahead = prelude
+        prelude = nil
+        var outcomes = try pipeline((ahead.map { [($0, [])] } ?? []) + statements)
+        if ahead != nil { preludeOutcome = outcomes.removeFirst() }
+        return try outcomes.map { try $0.get() }
+    }
+
     /// What ``prelude`` came to, taken once: `nil` when it was not sent (yet).
     func takePreludeOutcome() -> Result<[[String?]], PostgresError>? {
         defer { preludeOutcome = nil }

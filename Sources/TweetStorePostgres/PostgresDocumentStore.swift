@@ -231,31 +231,70 @@ public actor PostgresDocumentStore: DocumentStore {
         let none = [[String]](repeating: [], count: prefixes.count)
         guard !prefixes.isEmpty, limit > 0 else { return none }
         return try await reading(orEmpty: none) { connection in
-            let rows = try connection.execute(
-                """
-                SELECT p.n, d.id FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS p(low, high, n)
-                CROSS JOIN LATERAL (
-                  SELECT id FROM \(PostgresSQL.table(forGroupOf: [collection], split: connection.isSplit)) AS t
-                  WHERE collection = $3
-                  AND id >= p.low COLLATE "C" AND id < p.high COLLATE "C" ORDER BY id COLLATE "C" LIMIT $4::bigint
-                ) AS d ORDER BY p.n, d.id COLLATE "C"
-                """,
-                [
-                    PostgresQuery.arrayLiteral(prefixes),
-                    PostgresQuery.arrayLiteral(prefixes.map(Query.successor(ofPrefix:))), collection, String(limit),
-                ])
-            var runs = none
-            for row in rows {
-                // Nothing from the server is trusted: a row must name one of the prefixes asked.
-                guard row.count == 2, let number = row[0].flatMap({ Int($0) }), runs.indices.contains(number - 1),
-                    let id = row[1]
-                else {
-                    throw StoreError.io(path: "the PostgreSQL store", reason: "a row came back without its columns")
-                }
-                runs[number - 1].append(id)
-            }
-            return runs
+            let statement = Self.idRuns(in: collection, startingWith: prefixes, limit: limit, split: connection.isSplit)
+            return try Self.idRuns(
+                from: try connection.execute(statement.sql, statement.parameters), count: prefixes.count)
         }
+    }
+
+    public nonisolated var readsAreRoundTrips: Bool { true }
+
+    /// The page's documents and its IDs' short lengths in one round trip (see the protocol).
+    public func getDocuments(
+        _ paths: [DocumentPath], uniquePrefixLengthsIn collection: String, of ids: [String], minimum: Int
+    ) async throws -> (documents: [DocumentSnapshot], lengths: [Int]) {
+        let request = UniquePrefixRequest(ids: ids, minimum: minimum)
+        guard !paths.isEmpty, !request.starts.isEmpty else {
+            return (
+                try await getDocuments(paths), try await uniquePrefixLengths(in: collection, of: ids, minimum: minimum)
+            )
+        }
+        return try await reading(orEmpty: ([], request.lengths(from: []))) { connection in
+            let documents = Self.documentsStatement(at: paths, split: connection.isSplit)
+            let runs = Self.idRuns(
+                in: collection, startingWith: request.starts, limit: Int.max, split: connection.isSplit)
+            let rows = try connection.executeTogether([documents, runs])
+            return (
+                try Self.documents(from: rows[0], at: paths),
+                request.lengths(from: try Self.idRuns(from: rows[1], count: request.starts.count))
+            )
+        }
+    }
+
+    /// Every prefix's run of IDs in one statement: a query each, as the protocol's default runs
+    /// them, is a round trip each, and a page's short IDs ask for fifty.
+    private static func idRuns(in collection: String, startingWith prefixes: [String], limit: Int, split: Bool)
+        -> (sql: String, parameters: [String?])
+    {
+        (
+            """
+            SELECT p.n, d.id FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS p(low, high, n)
+            CROSS JOIN LATERAL (
+              SELECT id FROM \(PostgresSQL.table(forGroupOf: [collection], split: split)) AS t
+              WHERE collection = $3
+              AND id >= p.low COLLATE "C" AND id < p.high COLLATE "C" ORDER BY id COLLATE "C" LIMIT $4::bigint
+            ) AS d ORDER BY p.n, d.id COLLATE "C"
+            """,
+            [
+                PostgresQuery.arrayLiteral(prefixes),
+                PostgresQuery.arrayLiteral(prefixes.map(Query.successor(ofPrefix:))), collection, String(limit),
+            ]
+        )
+    }
+
+    /// The runs of IDs of ``idRuns(in:startingWith:limit:split:)``'s rows, one for each of `count` prefixes.
+    private static func idRuns(from rows: [[String?]], count: Int) throws -> [[String]] {
+        var runs = [[String]](repeating: [], count: count)
+        for row in rows {
+            // Nothing from the server is trusted: a row must name one of the prefixes asked.
+            guard row.count == 2, let number = row[0].flatMap({ Int($0) }), runs.indices.contains(number - 1),
+                let id = row[1]
+            else {
+                throw StoreError.io(path: "the PostgreSQL store", reason: "a row came back without its columns")
+            }
+            runs[number - 1].append(id)
+        }
+        return runs
     }
 
     private static func document(at path: DocumentPath, on connection: PostgresConnection) throws -> DocumentSnapshot? {
@@ -274,27 +313,38 @@ public actor PostgresDocumentStore: DocumentStore {
         -> [DocumentSnapshot]
     {
         guard !paths.isEmpty else { return [] }
-        // Two arrays through unnest, whose length the planner knows, so that a batch of a few
-        // paths is a few primary-key lookups at any table size (JSONB's record set is guessed at
-        // 100 rows, and against a small table that made a hash join over all of it).
-        let rows: [[String?]]
-        if connection.isSplit, paths.contains(where: { PostgresSQL.isPrivate($0.collection) }) {
+        let statement = documentsStatement(at: paths, split: connection.isSplit)
+        return try documents(from: try connection.execute(statement.sql, statement.parameters), at: paths)
+    }
+
+    /// The statement that reads the documents at `paths`. Two arrays through unnest, whose length
+    /// the planner knows, so that a batch of a few paths is a few primary-key lookups at any table
+    /// size (JSONB's record set is guessed at 100 rows, and against a small table that made a hash
+    /// join over all of it).
+    private static func documentsStatement(at paths: [DocumentPath], split: Bool) -> (
+        sql: String, parameters: [String?]
+    ) {
+        if split, paths.contains(where: { PostgresSQL.isPrivate($0.collection) }) {
             // The private ones through the function that returns only what the account may read.
             let hidden = paths.filter { PostgresSQL.isPrivate($0.collection) }
-            rows = try connection.execute(
+            return (
                 """
                 SELECT d.collection, d.id, d.data::text FROM unnest($1::text[], $2::text[]) AS p(c, i)
                 JOIN tweetcli_public d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
                 UNION ALL SELECT d.collection, d.id, d.data::text FROM tweetcli_private_at($3::text[], $4::text[]) AS d
-                """, Self.pathArrays(paths.filter { !PostgresSQL.isPrivate($0.collection) }) + Self.pathArrays(hidden))
-        } else {
-            let table = connection.isSplit ? "tweetcli_public" : PostgresSQL.documents
-            rows = try connection.execute(
-                """
-                SELECT d.collection, d.id, d.data::text FROM unnest($1::text[], $2::text[]) AS p(c, i)
-                JOIN \(table) d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
-                """, Self.pathArrays(paths))
+                """, Self.pathArrays(paths.filter { !PostgresSQL.isPrivate($0.collection) }) + Self.pathArrays(hidden)
+            )
         }
+        return (
+            """
+            SELECT d.collection, d.id, d.data::text FROM unnest($1::text[], $2::text[]) AS p(c, i)
+            JOIN \(split ? "tweetcli_public" : PostgresSQL.documents) d ON d.collection = p.c COLLATE "C" AND d.id = p.i COLLATE "C"
+            """, Self.pathArrays(paths)
+        )
+    }
+
+    /// The documents of ``documentsStatement(at:split:)``'s rows, in the order of `paths`.
+    private static func documents(from rows: [[String?]], at paths: [DocumentPath]) throws -> [DocumentSnapshot] {
         var found: [DocumentPath: DocumentSnapshot] = [:]
         for snapshot in try rows.map(snapshot) { found[snapshot.path] = snapshot }
         // In the order asked for, as every engine answers.

@@ -76,7 +76,7 @@ package final class RoundTripCounter {
         process.arguments = ["-c", Self.script, directory, target, countFile]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessEnvironment.gate.withLock { _ in try process.run() }
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: directory + "/.s.PGSQL.5432")
             || !FileManager.default.fileExists(atPath: countFile)

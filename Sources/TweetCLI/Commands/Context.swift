@@ -106,6 +106,9 @@ final class Context {
                 storeDirectory: storeDirectory, stateDirectory: state, foldThreshold: foldThreshold,
                 compaction: .background(start: BackgroundCompaction.start), createIfMissing: createsStore,
                 actingAs: options.actingAs)
+        // Rows show short IDs (JSON keeps whole ones); a server is asked for them with the page
+        // they are on, which saves a round trip, while the local store reads them as fast apart.
+        if !options.json, services.store.readsAreRoundTrips { services.tweets.prefetchShortIDs() }
         opened = services
         return services
     }

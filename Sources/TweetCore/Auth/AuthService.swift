@@ -82,10 +82,12 @@ public final class AuthService: Sendable {
     private func verifiedUid(_ saved: SessionStore.Session?) async throws -> String? {
         guard let saved, saved.store == storeName, let token = saved.token else { return nil }
         let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
-        // The user's filters and notification state come in the same read: nearly every command
-        // that checks a session then lists something they filter, and a listing's banner counts
-        // the unread notifications.
-        let alongside = [ViewerFilters.path(of: saved.uid), NotificationBatch.statePath(of: saved.uid)]
+        // The user's filters come in the same read: nearly every command that checks a session
+        // then lists something they filter. From a server, so does their notification state, which
+        // a listing's banner counts from: a round trip saved is worth the document read.
+        let alongside =
+            [ViewerFilters.path(of: saved.uid)]
+            + (store.readsAreRoundTrips ? [NotificationBatch.statePath(of: saved.uid)] : [])
         let found = try await store.getDocuments([path] + alongside)
         guard let known = found.first(where: { $0.path == path }), known.data["uid"]?.stringValue == saved.uid else {
             return nil

@@ -43,17 +43,55 @@ extension TweetService {
     /// ``minimumShortIDLength`` characters: one read of the store for them all.
     /// - Returns: The short forms, by ID.
     public func shortIDs(_ ids: [String]) async throws -> [String: String] {
-        // An ID no longer than a short one, or not made like one, is shown whole.
-        let shortened = ids.filter { $0.utf8.count > Self.minimumShortIDLength && Self.isIDText($0) }
-        let lengths = try await store.uniquePrefixLengths(
-            in: Collections.tweets, of: shortened, minimum: Self.minimumShortIDLength)
         var result: [String: String] = [:]
         result.reserveCapacity(ids.count)
         for id in ids { result[id] = id }
+        // Those read with their page are taken; the rest are read now.
+        let known = shortForms.withLock { forms -> [String: String] in
+            guard !forms.known.isEmpty else { return [:] }
+            var taken: [String: String] = [:]
+            for id in ids { if let form = forms.known.removeValue(forKey: id) { taken[id] = form } }
+            return taken
+        }
+        var shortened = Self.shortenable(ids)
+        if !known.isEmpty {
+            result.merge(known) { _, form in form }
+            shortened.removeAll { known[$0] != nil }
+        }
+        guard !shortened.isEmpty else { return result }
+        let lengths = try await store.uniquePrefixLengths(
+            in: Collections.tweets, of: shortened, minimum: Self.minimumShortIDLength)
         for (id, length) in zip(shortened, lengths) {
             result[id] = String(decoding: id.utf8.prefix(length), as: UTF8.self)
         }
         return result
+    }
+
+    /// Joins the pages read from now on with their IDs' short forms, in the same read, for
+    /// ``shortIDs(_:)``: for a front end whose rows show them.
+    public func prefetchShortIDs() {
+        shortForms.withLock { $0.wanted = true }
+    }
+
+    /// Keeps the short forms `lengths` gives `ids`, for ``shortIDs(_:)`` to take.
+    func keepShortForms(of ids: [String], lengths: [Int]) {
+        guard !ids.isEmpty else { return }
+        shortForms.withLock { forms in
+            // A long-lived front end that reads pages it never shows keeps no more than a few.
+            if forms.known.count > Self.keptShortForms { forms.known.removeAll() }
+            for (id, length) in zip(ids, lengths) {
+                forms.known[id] = String(decoding: id.utf8.prefix(length), as: UTF8.self)
+            }
+        }
+    }
+
+    /// The most short forms kept unshown.
+    static let keptShortForms = 1000
+
+    /// The IDs of `ids` a short form is shown for: an ID no longer than a short one, or not made
+    /// like one, is shown whole.
+    static func shortenable(_ ids: some Sequence<String>) -> [String] {
+        ids.filter { $0.utf8.count > minimumShortIDLength && isIDText($0) }
     }
 
     /// Whether `text` holds only the characters IDs are made of.

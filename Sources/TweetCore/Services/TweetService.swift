@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import TweetStore
 import TweetSystem
 import TwitterText
@@ -14,6 +15,9 @@ public final class TweetService: Sendable {
     let auth: AuthService
     let users: UserService
     let ids: IDGenerator
+    /// Whether pages are joined with their IDs' short forms (``prefetchShortIDs()``), and the
+    /// forms read so, for ``shortIDs(_:)`` to take.
+    let shortForms = Mutex<(wanted: Bool, known: [String: String])>((false, [:]))
 
     public init(store: any DocumentStore, auth: AuthService, users: UserService, ids: IDGenerator = .random) {
         self.store = store
@@ -591,13 +595,19 @@ public final class TweetService: Sendable {
                 others[snapshot.documentID] = try snapshot.data(as: TweetRecord.self).tweet
             }
         }
-        // The authors and the viewer's likes and retweets of the page, in one batched read.
+        // The authors and the viewer's likes and retweets of the page, in one batched read, with
+        // the short forms of its IDs when rows will show them.
         let me = try await auth.currentUid()
         let likes = me.map { store.collection(Collections.likes(of: $0)) }
         let mine = me.map { store.collection(Collections.retweeted(by: $0)) }
         let marks = [likes, mine].compactMap { $0 }.flatMap { collection in page.map { collection.document($0.id) } }
-        let (authors, existing) = try await users.fetchUsers(
-            withUids: page.map(\.uid) + others.values.map(\.uid) + replyOwners.values + alsoUsers, alongside: marks)
+        // (The rows show each tweet's ID and its quoted tweet's, as ``shortIDs(_:)`` is asked.)
+        let shown = page.map(\.id) + page.compactMap { $0.quoteId.flatMap { others[$0]?.id } }
+        let shortening = shortForms.withLock { $0.wanted } ? Self.shortenable(shown) : []
+        let (authors, existing, lengths) = try await users.fetchUsers(
+            withUids: page.map(\.uid) + others.values.map(\.uid) + replyOwners.values + alsoUsers, alongside: marks,
+            shortening: shortening)
+        keepShortForms(of: shortening, lengths: lengths)
         let hidden = try await users.hiddenProtected(
             Set(page.map(\.uid) + page.compactMap { $0.quoteId.flatMap { others[$0]?.uid } }).compactMap {
                 authors[$0]

@@ -68,19 +68,34 @@ public final class UserService: Sendable {
     func fetchUsers(withUids uids: some Sequence<String>, alongside paths: [DocumentPath]) async throws -> (
         users: [String: User], existing: Set<DocumentPath>
     ) {
+        let found = try await fetchUsers(withUids: uids, alongside: paths, shortening: [])
+        return (found.users, found.existing)
+    }
+
+    /// ``fetchUsers(withUids:alongside:)``, with the short lengths of the tweet IDs `ids` in the
+    /// same round trip (``DocumentStore/getDocuments(_:uniquePrefixLengthsIn:of:minimum:)``).
+    func fetchUsers(withUids uids: some Sequence<String>, alongside paths: [DocumentPath], shortening ids: [String])
+        async throws -> (users: [String: User], existing: Set<DocumentPath>, lengths: [Int])
+    {
         let userPaths = Set(uids).map { users.document($0) }
-        guard !userPaths.isEmpty || !paths.isEmpty else { return ([:], []) }
+        guard !userPaths.isEmpty || !paths.isEmpty else { return ([:], [], []) }
         var result: [String: User] = [:]
         var existing: Set<DocumentPath> = []
         let me = try await auth.currentUid()
-        for snapshot in try await store.getDocuments(userPaths + paths) {
+        let (snapshots, lengths) =
+            ids.isEmpty
+            ? (try await store.getDocuments(userPaths + paths), [])
+            : try await store.getDocuments(
+                userPaths + paths, uniquePrefixLengthsIn: Collections.tweets, of: ids,
+                minimum: TweetService.minimumShortIDLength)
+        for snapshot in snapshots {
             if snapshot.path.collection == Collections.users {
                 result[snapshot.documentID] = try user(from: snapshot, signedIn: me)
             } else {
                 existing.insert(snapshot.path)
             }
         }
-        return (result, existing)
+        return (result, existing, lengths)
     }
 
     /// All users, by username (the course's `fetchUsers`).
