@@ -57,9 +57,13 @@ struct LibPQ: @unchecked Sendable {
     let encryptPasswordConn:
         @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) ->
             UnsafeMutablePointer<CChar>?
-    let enterPipelineMode: @convention(c) (OpaquePointer?) -> Int32
-    let exitPipelineMode: @convention(c) (OpaquePointer?) -> Int32
-    let pipelineSync: @convention(c) (OpaquePointer?) -> Int32
+    /// Pipeline mode (libpq 14 and later), in which reads that wait on nothing go together;
+    /// without it they go one after another.
+    let pipeline:
+        (
+            enter: @convention(c) (OpaquePointer?) -> Int32, exit: @convention(c) (OpaquePointer?) -> Int32,
+            sync: @convention(c) (OpaquePointer?) -> Int32
+        )?
 
     /// libpq, loaded once.
     static let shared: Result<LibPQ, PostgresError> = load()
@@ -98,8 +102,11 @@ struct LibPQ: @unchecked Sendable {
                     sendQueryParams: try symbol("PQsendQueryParams"), consumeInput: try symbol("PQconsumeInput"),
                     isBusy: try symbol("PQisBusy"), socket: try symbol("PQsocket"),
                     notifies: try symbol("PQnotifies"), encryptPasswordConn: try symbol("PQencryptPasswordConn"),
-                    enterPipelineMode: try symbol("PQenterPipelineMode"),
-                    exitPipelineMode: try symbol("PQexitPipelineMode"), pipelineSync: try symbol("PQpipelineSync")))
+                    // Optional: a libpq older than 14 has none, and reads then go one at a time.
+                    pipeline: try? (
+                        symbol("PQenterPipelineMode"), symbol("PQexitPipelineMode"), symbol("PQpipelineSync")
+                    )
+                ))
         } catch let error as PostgresError {
             return .failure(error)
         } catch {

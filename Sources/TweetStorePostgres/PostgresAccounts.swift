@@ -166,13 +166,22 @@ extension PostgresDocumentStore: AccountServer {
         }
     }
 
-    /// Whether the server asks `login`'s role for its password on this store's route. One that
-    /// trusts the route (`trust` in pg_hba.conf) lets anyone in as any account or device.
-    public func checksPasswords(of login: DeviceLogin) -> Bool {
+    /// Whether the server asks `login`'s role for its password on this store's route: `false` when
+    /// a wrong one gets in (`trust` in pg_hba.conf lets anyone in as any account or device), `nil`
+    /// when the attempt failed for another reason and says nothing either way.
+    public func checksPasswords(of login: DeviceLogin) -> Bool? {
         var wrong = location
         wrong.device = DeviceLogin(role: login.role, password: Self.randomPassword())
-        // Refused for whatever cause, a wrong password did not get in.
-        return (try? PostgresConnection(wrong)) == nil
+        do {
+            _ = try PostgresConnection(wrong)
+            return false
+        } catch PostgresError.unreachable(_, let reason)
+            where [PostgresError.refusedLogin, PostgresError.endedDevice].contains(reason)
+        {
+            return true
+        } catch {
+            return nil
+        }
     }
 
     private func setUp(on connection: PostgresConnection) throws -> DeviceLogin {

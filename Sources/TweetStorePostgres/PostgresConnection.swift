@@ -159,7 +159,7 @@ package final class PostgresConnection {
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
         // Not with a BEGIN, whose isolation level must come before any statement of its transaction.
-        if let prelude, isIdle, !sql.hasPrefix("BEGIN") {
+        if let prelude, isIdle, pq.pipeline != nil, !sql.hasPrefix("BEGIN") {
             self.prelude = nil
             let outcomes = try pipeline([(prelude, []), (sql, parameters)])
             preludeOutcome = outcomes[0]
@@ -174,7 +174,7 @@ package final class PostgresConnection {
     /// ``prelude`` ahead of them; inside one, one after another. Each one's rows, in order; the
     /// first one's error, if any failed.
     func executeTogether(_ statements: [(sql: String, parameters: [String?])]) throws -> [[[String?]]] {
-        guard isIdle, statements.count > 1 || prelude != nil else {
+        guard isIdle, pq.pipeline != nil, statements.count > 1 || prelude != nil else {
             return try statements.map { try execute($0.sql, $0.parameters) }
         }
         let ahead = prelude
@@ -197,18 +197,25 @@ package final class PostgresConnection {
         -> [Result<[[String?]], PostgresError>]
     {
         guard !abandoned else { throw PostgresError.lost(name, message: "it stopped answering") }
-        guard pq.enterPipelineMode(connection) == 1 else {
+        guard let mode = pq.pipeline else { throw PostgresError.lost(name, message: "this libpq has no pipeline mode") }
+        // Refused before anything is sent, so that the connection stays as it was.
+        if statements.contains(where: { $0.parameters.contains { $0?.utf8.contains(0) == true } }) {
+            throw PostgresError.statement(state: "22021", message: "a value holds the character U+0000")
+        }
+        guard mode.enter(connection) == 1 else {
             throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
         }
         var outcomes: [Result<[[String?]], PostgresError>] = []
         do {
             for statement in statements { try send(statement.sql, statement.parameters) }
-            guard pq.pipelineSync(connection) == 1 else {
+            guard mode.sync(connection) == 1 else {
                 throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
             }
-            let start = ContinuousClock.now
             for _ in statements {
                 var outcome: Result<[[String?]], PostgresError>?
+                // Each statement has the server's statement timeout of its own, so the client's
+                // deadline starts again with each.
+                let start = ContinuousClock.now
                 // A statement's results end with no result.
                 while let result = try nextResult(since: start) {
                     defer { pq.clear(result) }
@@ -221,7 +228,7 @@ package final class PostgresConnection {
                 }
                 outcomes.append(outcome ?? .failure(.lost(name, message: "a statement had no answer")))
             }
-            guard let sync = try nextResult(since: start) else {
+            guard let sync = try nextResult(since: .now) else {
                 throw PostgresError.lost(name, message: "the round trip did not end")
             }
             defer { pq.clear(sync) }
@@ -233,7 +240,7 @@ package final class PostgresConnection {
             abandoned = true
             throw error
         }
-        guard pq.exitPipelineMode(connection) == 1 else {
+        guard mode.exit(connection) == 1 else {
             abandoned = true
             throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
         }

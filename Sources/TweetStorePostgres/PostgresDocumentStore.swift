@@ -184,8 +184,10 @@ public actor PostgresDocumentStore: DocumentStore {
             // Sent, but the round trip itself failed: the body's error says how.
             if case .failure(let error) = outcome { throw error }
         case nil:
-            // Never sent (the body sent nothing, or only in a transaction of its own): asked now.
+            // Never sent (the body sent nothing, or only in a transaction of its own): asked now,
+            // if the connection can still be asked; otherwise the body's error says why not.
             connection.prelude = nil
+            if case .failure(let error) = outcome, !connection.isIdle { throw error }
             try checkSchema(connection)
         }
         connection.isSplit = writesThroughRules
@@ -211,6 +213,24 @@ public actor PostgresDocumentStore: DocumentStore {
 
     public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
         try await reading(orEmpty: []) { try Self.run(query, on: $0).map(query.projected) }
+    }
+
+    /// The queries in one round trip (libpq's pipeline mode), then merged as the protocol's
+    /// default merges them: a timeline's tweets and retweets wait on nothing but the page.
+    public func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(
+        query: Int, snapshot: DocumentSnapshot
+    )] {
+        let shaped = queries.map { $0.wholeDocuments.limit(to: min($0.limit ?? limit, limit)) }
+        return try await reading(orEmpty: []) { connection in
+            let statements = try shaped.map { try PostgresQuery($0, split: connection.isSplit) }
+            let results = try connection.executeTogether(statements.map { ($0.sql, $0.statement.parameters) })
+            var rows: [(query: Int, snapshot: DocumentSnapshot)] = []
+            for (position, (query, result)) in zip(shaped, results).enumerated() {
+                // The rows are the query's already; selecting them again keeps the one set of rules exact.
+                rows += query.select(from: try result.map(Self.snapshot)).map { (position, query.projected($0)) }
+            }
+            return Query.merged(rows, of: queries, limit: limit)
+        }
     }
 
     public func count(_ query: Query) async throws -> Int {

@@ -75,5 +75,15 @@ struct AccountsTests {
         let refused = try cli.run(["switch", "bob"])
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("error: the session of @bob has ended; sign in with: "))
+
+        // The active account's session ends elsewhere: listed so too, not an error.
+        try cli.login("bob", password: "new horse!")
+        let again = try cli.run(
+            ["password", "--password-stdin"], stdin: "new horse!\nthird horse!\n",
+            environment: ["XDG_STATE_HOME": state])
+        #expect(again.status == 0, "\(again.stderr)")
+        let listed = try cli.run(["accounts"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout == "  @ada\n* @bob  (session ended: sign in again)\n", "\(listed.stdout)")
     }
 }

@@ -8,15 +8,18 @@ import TweetTestSupport
 /// database set up for many people.
 @Suite(.serialized, .enabled(if: PostgresCluster.isAvailable))
 struct PostgresRoundTripTests {
-    /// Each reading command and the most round trips it may make after connecting. These are what
-    /// the engine makes now, so that none grows unnoticed; the target is 2 (see docs/BENCHMARK.md).
+    /// Each reading command and the most round trips it may make after connecting, in order: Ada
+    /// has an unread notification until `notifications` marks it seen. These are what the engine
+    /// makes now, so that none grows unnoticed; the target is 2 (see docs/BENCHMARK.md).
     static let budgets: [(arguments: [String], trips: Int)] = [
-        (["feed"], 3), (["feed", "--following"], 6), (["profile", "@cy"], 8),
-        (["profile", "@cy", "--tab", "likes"], 8),
+        (["feed"], 4), (["feed", "--following"], 6), (["profile", "@cy"], 6),
+        (["profile", "@cy", "--tab", "likes"], 7),
         (["search", "garden"], 6), (["search", "#garden"], 6), (["bookmarks"], 4), (["trends"], 2),
-        (["explore", "c"], 2), (["whoami"], 2), (["show", "TWEET"], 3), (["thread", "TWEET"], 5),
+        (["explore", "c"], 2), (["whoami"], 3), (["show", "TWEET"], 3), (["thread", "TWEET"], 5),
         // Reads, then marks what it showed as seen: a write transaction of its own.
-        (["notifications"], 11),
+        (["notifications"], 12),
+        // Nothing unread now: the unread count is the one the session check read.
+        (["feed"], 3), (["whoami"], 2),
     ]
 
     @Test(arguments: [false, true])

@@ -31,10 +31,16 @@ struct AdminCommand: Command {
         let store = PostgresDocumentStore(location: try context.postgresLocation(given), indexes: AppServices.indexes)
         let guest = try await store.setUpForManyPeople()
         let uri = PostgresLocation.replacingUser(of: given, with: guest)
-        if await !store.checksPasswords(of: guest) {
+        switch await store.checksPasswords(of: guest) {
+        case false?:
             Output.writeError(
                 "warning: the server let the guest in with a wrong password on this route (trust in pg_hba.conf); "
                     + "whoever comes in that way can act as any account, so ask for scram-sha-256 there\n")
+        case nil:
+            Output.writeError(
+                "warning: could not tell whether the server asks for passwords on this route; "
+                    + "check that pg_hba.conf asks for scram-sha-256 on every route people use\n")
+        case true?: break
         }
         try context.screen.write(
             TerminalText(

@@ -102,12 +102,17 @@ public final class AuthService: Sendable {
     /// account other than the active one is asked through its own device: the active device may
     /// not read another account's session.
     private func isSignedIn(_ saved: SessionStore.Session, active: String?) async throws -> Bool {
-        if saved.uid != active, saved.store == storeName, let device = saved.device,
-            let server = store as? any AccountServer
-        {
-            return try await server.isSignedIn(device)
+        guard saved.store == storeName, let device = saved.device, let server = store as? any AccountServer else {
+            return try await verifiedUid(saved) != nil
         }
-        return try await verifiedUid(saved) != nil
+        if saved.uid != active { return try await server.isSignedIn(device) }
+        do {
+            return try await verifiedUid(saved) != nil
+        } catch {
+            // The active device's own connection fails once its session ended: that is an answer.
+            if try await !server.isSignedIn(device) { return false }
+            throw error
+        }
     }
 
     /// Drops the documents the session check read: after a block, a mute or a marker moved, they

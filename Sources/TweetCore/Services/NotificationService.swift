@@ -169,13 +169,15 @@ public final class NotificationService: Sendable {
     public func unreadCount() async throws -> Int {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
-        // The state and filters as the session check read them, if it did just now.
-        let checkedState = auth.checked(statePath, of: me)
-        if let checkedState, NotificationBatch.state(checkedState).unread == 0 { return 0 }
+        // The state as the session check read it just now, when it says nothing is unread: what
+        // this command did since can only have taken notifications away (nobody notifies
+        // themselves), so it still holds. Any other count is read again.
+        if let checkedState = auth.checked(statePath, of: me), NotificationBatch.state(checkedState).unread == 0 {
+            return 0
+        }
         let checked = auth.checkedFilters(of: me)
-        let found = try await store.getDocuments(
-            (checkedState == nil ? [statePath] : []) + (checked == nil ? [ViewerFilters.path(of: me)] : []))
-        let state = NotificationBatch.state(checkedState ?? found.first { $0.path == statePath }?.data)
+        let found = try await store.getDocuments([statePath] + (checked == nil ? [ViewerFilters.path(of: me)] : []))
+        let state = NotificationBatch.state(found.first { $0.path == statePath }?.data)
         guard state.unread > 0, state.unread <= Self.countedUnreadLimit else { return state.unread }
         let filter = RowFilter(
             ViewerFilters(fields: checked ?? found.first { $0.path != statePath }?.data), now: Date(),
@@ -198,13 +200,13 @@ public final class NotificationService: Sendable {
     {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
-        let fields: JSONObject?
-        if let checked = auth.checked(statePath, of: me) {
-            fields = checked
+        // As in ``unreadCount()``: the checked state stands only when nothing was unread.
+        let state: (unread: Int, seen: Date?)
+        if let checked = auth.checked(statePath, of: me), NotificationBatch.state(checked).unread == 0 {
+            state = NotificationBatch.state(checked)
         } else {
-            fields = try await store.getDocument(statePath)?.data
+            state = NotificationBatch.state(try await store.getDocument(statePath)?.data)
         }
-        let state = NotificationBatch.state(fields)
         if unreadOnly && state.unread == 0 && before == nil { return [] }
         return try await notifications(
             of: me, limit: limit, before: before, unreadOnly: unreadOnly, state: state,

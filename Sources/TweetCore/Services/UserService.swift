@@ -285,8 +285,10 @@ public final class UserService: Sendable {
             }
         }
         guard let found else {
-            // Not a uid: a username, then its counters and follow.
+            // Not a uid: a username, then its account, counters and follow in one batch, as for a
+            // uid (once: an account gone in between is not looked up again).
             let user = try await fetchUser(matching: candidate)
+            guard user.id == candidate else { return try await lookUpProfile(matching: user.id) }
             return (user, try await fetchStats(forUid: user.id), try await followStatus(of: user.id))
         }
         let stats: UserStats
