@@ -159,11 +159,9 @@ package final class PostgresConnection {
     @discardableResult
     package func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
         // Not with a BEGIN, whose isolation level must come before any statement of its transaction.
-        if let prelude, isIdle, pq.pipeline != nil, !sql.hasPrefix("BEGIN") {
-            self.prelude = nil
-            let outcomes = try pipeline([(prelude, []), (sql, parameters)])
-            preludeOutcome = outcomes[0]
-            return try outcomes[1].get()
+        // Only where executeTogether pipelines: otherwise it runs each statement through here.
+        if prelude != nil, isIdle, pq.pipeline != nil, !sql.hasPrefix("BEGIN") {
+            return try executeTogether([(sql, parameters)])[0]
         }
         let result = try run(sql, parameters)
         defer { pq.clear(result) }

@@ -49,12 +49,16 @@ package enum PostgresCluster {
         try createDatabase(name, socket: socket)
         let owner = uri(socket, schema: nil).replacingOccurrences(of: "/tweetcli?", with: "/\(name)?")
         let setup = try CLIRunner(location: owner).run(["admin", "setup"])
-        let guest = setup.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("postgresql://") }
-        guard setup.status == 0, let guest else {
+        guard setup.status == 0, let guest = guestLocation(printedBy: setup) else {
             throw ClusterError(description: "admin setup failed: \(setup.stderr)")
         }
         return guest
+    }
+
+    /// The guest's connection string that `admin setup` printed, if it did.
+    package static func guestLocation(printedBy setup: CLIRunner.Result) -> String? {
+        setup.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("postgresql://") }
     }
 
     /// Makes a database of the cluster (`name` is the test's own, never from outside).

@@ -96,9 +96,8 @@ struct NetworkNamespaceTests {
         try server.psql("ALTER ROLE teacher CREATEROLE")
         let setup = try teacher.run(["admin", "setup"], succeeds: true)
         #expect(setup.stderr.isEmpty, "the server checks passwords: \(setup.stderr)")
-        let guest = try #require(
-            setup.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .first { $0.hasPrefix("postgresql://") && $0.contains("sslmode=verify-full") })
+        let guest = try #require(PostgresCluster.guestLocation(printedBy: setup))
+        #expect(guest.contains("sslmode=verify-full"), "\(guest)")
         #expect(!guest.contains("teacher") && !guest.contains(PostgresTLSTests.password), "\(guest)")
         let ada = try Client(namespace: network.clients[0], uri: guest)
         let bob = try Client(

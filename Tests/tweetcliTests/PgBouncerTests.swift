@@ -78,10 +78,7 @@ struct PgBouncerTests {
         guard let bouncer = try bouncer() else { return }
         let setup = try CLIRunner(location: try bouncer.freshDatabase()).run(["admin", "setup"])
         #expect(setup.status == 0, "\(setup.stderr)")
-        guard
-            let guest = setup.stdout.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) })
-                .first(where: { $0.hasPrefix("postgresql://") })
-        else { return }
+        guard let guest = PostgresCluster.guestLocation(printedBy: setup) else { return }
         let ada = try CLIRunner(location: guest)
         let bob = try CLIRunner(location: guest)
         try ada.register("ada", fullname: "Ada")

@@ -365,8 +365,7 @@ struct PostgresAccountsTests {
         try server.psql("ALTER ROLE teacher CREATEROLE")
         let setup = try CLIRunner(location: server.uri()).run(["admin", "setup"])
         #expect(setup.status == 0 && setup.stderr.isEmpty, "a server that checks passwords: \(setup.stderr)")
-        let guest = setup.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("postgresql://") }
+        let guest = PostgresCluster.guestLocation(printedBy: setup)
         #expect(
             guest?.contains("sslmode=verify-full") == true && guest?.contains("teacher") == false, "\(setup.stdout)")
         return setup.status == 0 ? guest : nil
