@@ -21,7 +21,8 @@ public struct ScratchCluster: Sendable {
     public let directory: String
     private let asPostgres: Bool
 
-    private var data: String { directory + "/data" }
+    /// The cluster's data directory, where its `pg_hba.conf` and TLS files go.
+    public var data: String { directory + "/data" }
 
     /// The newest PostgreSQL's programs in Debian's place, `/usr/lib/postgresql/VERSION/bin`.
     public static func binaries() -> String? {

@@ -79,26 +79,27 @@ struct PostgresTLSTests {
 /// certificate signed by a CA made here, and SCRAM-SHA-256 passwords; `teacher` owns the database.
 struct TLSServer {
     let cluster: ScratchCluster
+    let certificates: ScratchCertificates
     let port: Int
     /// Another port on the loopback, nothing listening.
     let closedPort: Int
     var directory: String { cluster.directory }
-    var authority: String { directory + "/ca.crt" }
-    var otherAuthority: String { directory + "/other-ca.crt" }
+    var authority: String { certificates.authority }
+    var otherAuthority: String { certificates.otherAuthority }
 
     /// Starts one listening on `addresses` (its certificate names each, and localhost), its
     /// `pg_ctl` run by `launcher` (`ip netns exec NAME`); `nil` (the test does not run) where
     /// PostgreSQL or openssl is missing, unless CI requires the PostgreSQL tests.
     static func start(addresses: [String] = ["127.0.0.1"], launcher: [String] = []) throws -> TLSServer? {
-        guard ScratchCluster.binaries() != nil, FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
+        guard ScratchCluster.binaries() != nil, ScratchCertificates.isAvailable else {
             #expect(!PostgresCluster.isRequired, "PostgreSQL and openssl are needed (Scripts/packages.sh)")
             return nil
         }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tweetcli-tls-\(UUID().uuidString)")
             .path
         let cluster = try ScratchCluster.create(in: root)
-        let data = root + "/data"
-        try Self.makeCertificates(in: root, serverFiles: data, addresses: addresses)
+        let data = cluster.data
+        let certificates = try ScratchCertificates.make(in: root, serverFiles: data, addresses: addresses)
         try """
         local all all trust
         hostssl all all 0.0.0.0/0 scram-sha-256
@@ -121,47 +122,14 @@ struct TLSServer {
                 lastError = error
                 continue
             }
-            let server = TLSServer(cluster: cluster, port: port, closedPort: port == 59_999 ? 59_998 : port + 1)
+            let server = TLSServer(
+                cluster: cluster, certificates: certificates, port: port, closedPort: port == 59_999 ? 59_998 : port + 1
+            )
             try server.psql("CREATE ROLE teacher LOGIN PASSWORD '\(PostgresTLSTests.password)'")
             try server.psql("CREATE DATABASE tweetcli OWNER teacher")
             return server
         }
         throw lastError ?? TLSServerError("the server did not start")
-    }
-
-    /// A CA, a server certificate it signs for localhost and 127.0.0.1, and another CA that signs
-    /// nothing here. The server's key and certificate go to `serverFiles`, the postgres user's.
-    private static func makeCertificates(in directory: String, serverFiles: String, addresses: [String]) throws {
-        func openssl(_ arguments: [String]) throws {
-            let ended = try ChildProcess.run(
-                "/usr/bin/openssl", arguments: ["openssl"] + arguments,
-                options: .init(standardOutput: .file(directory + "/openssl.log"), standardError: .descriptor(1)))
-            guard ended == .exited(0) else { throw TLSServerError("openssl \(arguments.first ?? "") failed") }
-        }
-        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        for name in ["ca", "other-ca"] {
-            try openssl(
-                ["req", "-x509"] + curve + [
-                    "-keyout", "\(directory)/\(name).key", "-out", "\(directory)/\(name).crt", "-days", "2",
-                    "-subj", "/CN=tweetcli test \(name)",
-                ])
-        }
-        try openssl(
-            ["req"] + curve + [
-                "-keyout", "\(serverFiles)/server.key", "-out", "\(directory)/server.csr", "-subj", "/CN=localhost",
-            ])
-        try "subjectAltName=DNS:localhost\(addresses.map { ",IP:" + $0 }.joined())\n".write(
-            toFile: directory + "/server.ext", atomically: false, encoding: .utf8)
-        try openssl([
-            "x509", "-req", "-in", "\(directory)/server.csr", "-CA", "\(directory)/ca.crt", "-CAkey",
-            "\(directory)/ca.key", "-CAcreateserial", "-out", "\(serverFiles)/server.crt", "-days", "2", "-extfile",
-            "\(directory)/server.ext",
-        ])
-        // The server reads its key only if no one else can.
-        chmod(serverFiles + "/server.key", 0o600)
-        if geteuid() == 0, let user = getpwnam("postgres")?.pointee.pw_uid {
-            for file in ["server.key", "server.crt"] { chown(serverFiles + "/" + file, user, gid_t.max) }
-        }
     }
 
     /// A connection URI for the `tweetcli` database as `teacher`, over TCP and TLS.

@@ -32,7 +32,7 @@ struct Benchmark {
             ? version.prefix(2).joined(separator: " ") : "PostgreSQL " + version.dropFirst(2).prefix(1).joined()
 
         let server = try PostgresServer.startIfNeeded(
-            for: options.engine, executables: executables, workspace: workspace, launcher: launcher)
+            for: options, executables: executables, workspace: workspace, launcher: launcher)
         defer { server?.stop() }
         let builder = DatasetBuilder(
             executables: executables, launcher: launcher, workspace: workspace, options: options, server: server)

@@ -1,7 +1,8 @@
 /// The command line of `tweetbench`.
 struct BenchmarkOptions: Equatable {
     static let usage = """
-        usage: Benchmarks/.build/release/tweetbench [--engine local|postgresql] [--tweets N] [--small N] [--runs R]
+        usage: Benchmarks/.build/release/tweetbench [--engine local|postgresql [--connection socket|tls|pgbouncer]]
+                                                    [--tweets N] [--small N] [--runs R]
                                                     [--users U] [--follows F] [--seed S] [--query Q] [--keep DIR]
                                                     [--huge N [--huge-users U]] [--markdown]
                Benchmarks/.build/release/tweetbench --write-stall [--stall-posts N] [--stall-tweets N] [--engine E]
@@ -19,6 +20,10 @@ struct BenchmarkOptions: Equatable {
 
           --engine E    local (a store directory, against sqlite3; the default) or postgresql (a
                         throwaway PostgreSQL cluster in the workspace, against psql)
+          --connection C  how tweetcli and psql reach the PostgreSQL engine's server: socket (a Unix
+                        socket, the default), tls (TCP on the loopback with TLS, verify-full against
+                        the benchmark's own certificate authority, and a SCRAM-SHA-256 password), or
+                        pgbouncer (a PgBouncer in transaction pooling mode, on a Unix socket)
           --tweets N    tweets (and likes) in the large data set (default 1000000)
           --small N     tweets (and likes) in the small data set, for the growth ratio (default 10000)
           --runs R      timed runs per command after one warm-up, at least 5 (default 5)
@@ -51,6 +56,8 @@ struct BenchmarkOptions: Equatable {
         """
 
     var engine = Engine.local
+    /// How the clients reach the PostgreSQL engine's server.
+    var connection = PostgresServer.Connection.socket
     var tweets = 1_000_000
     var small = 10_000
     var runs = 5
@@ -114,6 +121,12 @@ struct BenchmarkOptions: Equatable {
                     throw BenchmarkError.usage("--engine must be local or postgresql, not '\(text)'")
                 }
                 self.engine = engine
+            case "--connection":
+                let text = try value()
+                guard let connection = PostgresServer.Connection(rawValue: text) else {
+                    throw BenchmarkError.usage("--connection must be socket, tls or pgbouncer, not '\(text)'")
+                }
+                self.connection = connection
             case "--tweets": tweets = try number(atLeast: 1)
             case "--small": small = try number(atLeast: 1)
             case "--runs": runs = try number(atLeast: 5)
@@ -145,6 +158,9 @@ struct BenchmarkOptions: Equatable {
             case "--write-archive-to": writeArchiveTo = try value()
             default: throw BenchmarkError.usage("unknown option '\(argument)'; run 'tweetbench --help' to see them")
             }
+        }
+        guard wantsHelp || connection == .socket || engine == .postgresql else {
+            throw BenchmarkError.usage("--connection is for --engine postgresql")
         }
         guard wantsHelp || writeStall || archiveImport || small < tweets else {
             throw BenchmarkError.usage("--small (\(small)) must be less than --tweets (\(tweets))")

@@ -82,7 +82,7 @@ struct WriteStall {
         ProgressLog.note("write stall: working in \(workspace.path)\(workspace.isKept ? "" : " (removed at the end)")")
         let launcher = ProcessLauncher.inWorkspace(workspace)
         let server = try PostgresServer.startIfNeeded(
-            for: options.engine, executables: executables, workspace: workspace, launcher: launcher)
+            for: options, executables: executables, workspace: workspace, launcher: launcher)
         defer { server?.stop() }
         let store: String
         if let server {
