@@ -193,6 +193,8 @@ extension PostgresDocumentStore: AccountServer {
         {
             try connection.execute(statement)
         }
+        // A database made by an earlier build gets the key functions' faster form.
+        try Self.createKeyFunctions(on: connection)
         let fresh = "tweetcli_" + String(Self.randomPassword().prefix(8))
         try connection.execute(
             "INSERT INTO tweetcli_setup VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING", [fresh, Self.randomPassword()])

@@ -45,7 +45,7 @@ package final class PostgresConnection {
         name = location.displayName
         let pq = try LibPQ.get()
         self.pq = pq
-        let given = location.options ?? ProcessInfo.processInfo.environment["PGOPTIONS"]
+        let given = location.options ?? PostgresLocation.environment("PGOPTIONS")
         let connectTimeout = location.effectiveConnectTimeout
         deadline = location.timeouts.clientDeadline(options: given)
         timeouts = location.timeouts

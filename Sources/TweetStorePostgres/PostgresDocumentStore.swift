@@ -135,6 +135,7 @@ public actor PostgresDocumentStore: DocumentStore {
                 return
             }
             for statement in PostgresSQL.createSchema { try connection.execute(statement) }
+            try Self.createKeyFunctions(on: connection)
             for index in indexes { try connection.execute(try PostgresSQL.createIndex(index)) }
             let present = try connection.execute("SELECT count(*) FROM tweetcli_schema").first?.first ?? nil
             if present == "0" {
@@ -149,6 +150,14 @@ public actor PostgresDocumentStore: DocumentStore {
             throw error
         }
         hasSchema = true
+    }
+
+    /// Makes (or remakes) the key functions in the form this server keeps best.
+    static func createKeyFunctions(on connection: PostgresConnection) throws {
+        let version = try connection.execute(PostgresSQL.serverVersionRead).first?.first ?? nil
+        for statement in PostgresSQL.keyFunctions(serverVersion: version.flatMap { Int($0) } ?? 0) {
+            try connection.execute(statement)
+        }
     }
 
     func waitForTransactions() async throws {

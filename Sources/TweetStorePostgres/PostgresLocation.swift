@@ -3,6 +3,10 @@ import FoundationEssentials
 import TweetStore
 import TweetSystem
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A PostgreSQL store's location: a libpq connection URI (`postgresql://…` or `postgres://…`,
 /// Unix sockets through a `host=` parameter), parsed by libpq itself.
 public struct PostgresLocation: Sendable, Equatable {
@@ -140,11 +144,19 @@ public struct PostgresLocation: Sendable, Equatable {
 
     /// `host:port/database` with libpq's defaults named, for messages and the session's key.
     public var displayName: String {
-        let environment = ProcessInfo.processInfo.environment
-        let host = host ?? environment["PGHOST"] ?? "localhost"
-        let port = port ?? environment["PGPORT"] ?? "5432"
-        let database = database ?? environment["PGDATABASE"] ?? user ?? environment["PGUSER"] ?? "(default)"
+        let environment = Self.environment
+        let host = host ?? environment("PGHOST") ?? "localhost"
+        let port = port ?? environment("PGPORT") ?? "5432"
+        let database = database ?? environment("PGDATABASE") ?? user ?? environment("PGUSER") ?? "(default)"
         return "postgresql://\(host.hasPrefix("/") ? "[\(host)]" : host):\(port)/\(database)"
+    }
+}
+
+extension PostgresLocation {
+    /// One of libpq's environment variables, read as libpq reads it (`getenv`): every command
+    /// names its store, and ProcessInfo would copy the whole environment each time.
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }
 

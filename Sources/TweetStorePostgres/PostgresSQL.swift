@@ -34,23 +34,6 @@ enum PostgresSQL {
         "CREATE TABLE IF NOT EXISTS tweetcli_clock (id integer PRIMARY KEY, last_ms bigint NOT NULL)",
         "INSERT INTO tweetcli_clock VALUES (1, 0) ON CONFLICT (id) DO NOTHING",
         """
-        CREATE OR REPLACE FUNCTION tweetcli_rank(x jsonb) RETURNS integer
-        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-          SELECT CASE jsonb_typeof(x) WHEN 'null' THEN 0 WHEN 'boolean' THEN 1 WHEN 'number' THEN 2
-            WHEN 'string' THEN 3 WHEN 'array' THEN 4 ELSE 5 END $$
-        """,
-        """
-        CREATE OR REPLACE FUNCTION tweetcli_num(x jsonb) RETURNS numeric
-        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-          SELECT CASE jsonb_typeof(x) WHEN 'number' THEN x::numeric
-            WHEN 'boolean' THEN CASE WHEN x::boolean THEN 1 ELSE 0 END ELSE 0 END $$
-        """,
-        """
-        CREATE OR REPLACE FUNCTION tweetcli_str(x jsonb) RETURNS text
-        LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-          SELECT CASE jsonb_typeof(x) WHEN 'string' THEN x #>> '{}' WHEN 'array' THEN x::text ELSE '' END $$
-        """,
-        """
         CREATE TABLE IF NOT EXISTS tweetcli_documents (
           collection text COLLATE "C" NOT NULL,
           id text COLLATE "C" NOT NULL,
@@ -59,6 +42,38 @@ enum PostgresSQL {
           PRIMARY KEY (collection, id))
         """,
     ]
+
+    /// The three key functions, for a server whose version is `serverVersion`
+    /// (`server_version_num`). From PostgreSQL 14 their bodies are SQL-standard (`RETURN`), which
+    /// the server keeps parsed: every index expression and query that calls them has them inlined
+    /// when a connection first plans against the documents table, and a body kept as text is
+    /// parsed again for each call. Both forms compute the same values, so either one may replace
+    /// the other under existing indexes.
+    static func keyFunctions(serverVersion: Int) -> [String] {
+        let bodies = [
+            (
+                "tweetcli_rank", "integer",
+                "CASE jsonb_typeof(x) WHEN 'null' THEN 0 WHEN 'boolean' THEN 1 WHEN 'number' THEN 2 "
+                    + "WHEN 'string' THEN 3 WHEN 'array' THEN 4 ELSE 5 END"
+            ),
+            (
+                "tweetcli_num", "numeric",
+                "CASE jsonb_typeof(x) WHEN 'number' THEN x::numeric "
+                    + "WHEN 'boolean' THEN CASE WHEN x::boolean THEN 1 ELSE 0 END ELSE 0 END"
+            ),
+            (
+                "tweetcli_str", "text",
+                "CASE jsonb_typeof(x) WHEN 'string' THEN x #>> '{}' WHEN 'array' THEN x::text ELSE '' END"
+            ),
+        ]
+        return bodies.map { name, type, body in
+            "CREATE OR REPLACE FUNCTION \(name)(x jsonb) RETURNS \(type) LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+                + (serverVersion >= 140_000 ? "RETURN \(body)" : "AS $$ SELECT \(body) $$")
+        }
+    }
+
+    /// The server's version number, as ``keyFunctions(serverVersion:)`` takes it.
+    static let serverVersionRead = "SELECT current_setting('server_version_num')::integer"
 
     /// A field as a JSONB expression: `data->'a'->'b'` for `a.b`. Field names come from the
     /// services' code, not from users; anything but letters, digits and `_` is refused rather
@@ -306,8 +321,11 @@ struct PostgresQuery {
     /// A PostgreSQL array literal of `strings`: each element quoted, `"` and `\\` escaped.
     static func arrayLiteral(_ strings: [String]) -> String {
         "{"
-            + strings.map {
-                "\"" + $0.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\"")
+            + strings.map { text in
+                // IDs and paths hold neither character: most elements are copied as they are.
+                let plain = !text.utf8.contains { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }
+                return "\""
+                    + (plain ? text : text.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\""))
                     + "\""
             }
             .joined(separator: ",") + "}"
