@@ -43,6 +43,12 @@ public protocol DocumentStore: Sendable {
     /// already asked for is cheaper than reading them later; `false` for a store on this machine.
     var readsAreRoundTrips: Bool { get }
 
+    /// Says that `query` is likely the next one run, before a read it does not depend on (a
+    /// listing's page before the session check): a server engine sends it in that read's round
+    /// trip and answers ``runQuery(_:)`` of the same query from it, once and for a moment; a
+    /// write in between forgets it. The default does nothing.
+    func prefetch(_ query: Query) async
+
     /// ``getDocuments(_:)`` and ``uniquePrefixLengths(in:of:minimum:)`` at once: a page's
     /// documents and the short forms of the IDs it shows. A server engine asks both in one round
     /// trip; the default asks one, then the other.
@@ -215,6 +221,8 @@ extension DocumentStore {
     }
 
     public var readsAreRoundTrips: Bool { false }
+
+    public func prefetch(_ query: Query) async {}
 
     public func getDocuments(
         _ paths: [DocumentPath], uniquePrefixLengthsIn collection: String, of ids: [String], minimum: Int

@@ -36,6 +36,13 @@ package final class PostgresConnection {
     var prelude: String?
     /// What ``prelude`` came to, once sent: its rows, or its error.
     private var preludeOutcome: Result<[[String?]], PostgresError>?
+    /// Reads to send after the next statements, in the same round trip: those a service said it
+    /// would ask next (see ``PostgresDocumentStore/prefetch(_:)``). After the statements, so that
+    /// one that fails leaves their answers as they are.
+    var extras: [(sql: String, parameters: [String?])] = []
+    /// What ``extras`` came to, once sent, with each statement, in their order.
+    private var extraOutcomes:
+        [(statement: (sql: String, parameters: [String?]), outcome: Result<[[String?]], PostgresError>)] = []
     /// The statement and lock timeouts, set in each transaction when the start-up packet could not.
     private let timeouts: PostgresTimeouts
 
@@ -160,7 +167,7 @@ package final class PostgresConnection {
     package func execute(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
         // Not with a BEGIN, whose isolation level must come before any statement of its transaction.
         // Only where executeTogether pipelines: otherwise it runs each statement through here.
-        if prelude != nil, isIdle, pq.pipeline != nil, !sql.hasPrefix("BEGIN") {
+        if prelude != nil || !extras.isEmpty, isIdle, pq.pipeline != nil, !sql.hasPrefix("BEGIN") {
             return try executeTogether([(sql, parameters)])[0]
         }
         let result = try run(sql, parameters)
@@ -169,17 +176,28 @@ package final class PostgresConnection {
     }
 
     /// Runs `statements` (none a `BEGIN`) in one round trip outside a transaction, with a pending
-    /// ``prelude`` ahead of them; inside one, one after another. Each one's rows, in order; the
-    /// first one's error, if any failed.
+    /// ``prelude`` ahead of them and pending ``extras`` after; inside one, one after another. Each
+    /// one's rows, in order; the first one's error, if any failed.
     func executeTogether(_ statements: [(sql: String, parameters: [String?])]) throws -> [[[String?]]] {
-        guard isIdle, pq.pipeline != nil, statements.count > 1 || prelude != nil else {
+        guard isIdle, pq.pipeline != nil, statements.count > 1 || prelude != nil || !extras.isEmpty else {
             return try statements.map { try execute($0.sql, $0.parameters) }
         }
-        let ahead = prelude
+        let (ahead, after) = (prelude, extras)
         prelude = nil
-        var outcomes = try pipeline((ahead.map { [($0, [])] } ?? []) + statements)
+        extras = []
+        var outcomes = try pipeline((ahead.map { [($0, [])] } ?? []) + statements + after)
         if ahead != nil { preludeOutcome = outcomes.removeFirst() }
-        return try outcomes.map { try $0.get() }
+        extraOutcomes = Array(zip(after, outcomes.suffix(after.count))).map { ($0, $1) }
+        return try outcomes.prefix(statements.count).map { try $0.get() }
+    }
+
+    /// What ``extras`` came to, taken once: each statement with its rows or error, in order; empty
+    /// when they were not sent.
+    func takeExtraOutcomes()
+        -> [(statement: (sql: String, parameters: [String?]), outcome: Result<[[String?]], PostgresError>)]
+    {
+        defer { extraOutcomes = [] }
+        return extraOutcomes
     }
 
     /// What ``prelude`` came to, taken once: `nil` when it was not sent (yet).

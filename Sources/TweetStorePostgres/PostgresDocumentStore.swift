@@ -26,6 +26,21 @@ public actor PostgresDocumentStore: DocumentStore {
     /// Whether writes go through the rules' `tweetcli_apply` (a database set up for many people)
     /// rather than straight to the table.
     private var writesThroughRules = false
+    /// Queries a service said it would run next (``prefetch(_:)``), sent with the next read.
+    private var pendingPrefetches: [Query] = []
+    /// What prefetched queries' statements answered, each taken once and only within
+    /// ``prefetchedMoment``; a write forgets them all.
+    private var prefetched: [PrefetchKey: (rows: [[String?]], at: ContinuousClock.Instant)] = [:]
+
+    /// A statement as sent: its SQL and parameters.
+    private struct PrefetchKey: Hashable {
+        let sql: String
+        let parameters: [String?]
+    }
+
+    /// How long a prefetched answer stands for the store: one command's time, as the session
+    /// check's documents do (``AuthService``).
+    static let prefetchedMoment = Duration.seconds(2)
 
     /// A store on the server at `location`; nothing connects until the first call.
     /// - Parameters:
@@ -172,19 +187,25 @@ public actor PostgresDocumentStore: DocumentStore {
         guard connection.prelude != nil else {
             // A connection that found no schema before asks again: another process may have made it.
             if !hasSchema { try checkSchema(connection) }
-            return hasSchema ? try body(connection) : empty
+            guard hasSchema else { return empty }
+            attachPrefetches(to: connection)
+            defer { keepPrefetched(from: connection) }
+            return try body(connection)
         }
         // A new connection: the read goes with the schema's check, in one round trip, on the
         // guess that a device's login is to a database set up for many people (it always is) and
         // any other login is not. A wrong guess reads the same documents: the owner's reads
         // through the view of both halves, and the guest may read none either way.
         connection.isSplit = location.device != nil
+        attachPrefetches(to: connection)
         let outcome: Result<T, any Error>
         do {
             outcome = .success(try body(connection))
         } catch {
             outcome = .failure(error)
         }
+        // Answers to a wrong guess of the split are kept under statements no one will ask.
+        keepPrefetched(from: connection)
         switch connection.takePreludeOutcome() {
         case .success(let rows): try takeSchema(rows.first)
         case .failure(.statement(state: "42P01", _)): return empty
@@ -221,7 +242,58 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
-        try await reading(orEmpty: []) { try Self.run(query, on: $0).map(query.projected) }
+        try await reading(orEmpty: []) { connection in
+            let sql = try PostgresQuery(query, split: connection.isSplit)
+            let rows =
+                try takePrefetched(sql, from: connection)
+                ?? connection.execute(sql.sql, sql.statement.parameters)
+            // The rows are the query's already; selecting them again keeps the one set of rules exact.
+            return query.select(from: try rows.map(Self.snapshot)).map(query.projected)
+        }
+    }
+
+    /// Sends `query` with the next read, in its round trip, and keeps its rows for a moment
+    /// (``prefetchedMoment``) for the ``runQuery(_:)`` that asks for them; a write before forgets
+    /// them. A text search is decided in Swift (see ``PostgresQuery``) and is not sent ahead.
+    public func prefetch(_ query: Query) async {
+        guard query.textSearch == nil else { return }
+        pendingPrefetches.append(query)
+    }
+
+    /// Puts the pending prefetches on `connection`, to go after the next statements it sends.
+    private func attachPrefetches(to connection: PostgresConnection) {
+        guard !pendingPrefetches.isEmpty else { return }
+        defer { pendingPrefetches = [] }
+        // A query this engine cannot write as SQL is not sent ahead; asked for, it fails then.
+        connection.extras = pendingPrefetches.compactMap { query in
+            (try? PostgresQuery(query, split: connection.isSplit)).map { ($0.sql, $0.statement.parameters) }
+        }
+    }
+
+    /// Keeps what the prefetches `connection` sent came to; unsent ones are dropped.
+    private func keepPrefetched(from connection: PostgresConnection) {
+        connection.extras = []
+        for (statement, outcome) in connection.takeExtraOutcomes() {
+            // One that failed is asked again when it is needed, and fails or not then.
+            guard case .success(let rows) = outcome else { continue }
+            prefetched[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = (rows, .now)
+        }
+    }
+
+    /// The rows a prefetch of `statement` brought, taken once; `nil` when none did, or too long
+    /// ago. The same statement still waiting to be sent with this one is not sent twice.
+    private func takePrefetched(_ statement: PostgresQuery, from connection: PostgresConnection) -> [[String?]]? {
+        let key = PrefetchKey(sql: statement.sql, parameters: statement.statement.parameters)
+        connection.extras.removeAll { $0.sql == key.sql && $0.parameters == key.parameters }
+        guard let found = prefetched.removeValue(forKey: key), ContinuousClock.now - found.at < Self.prefetchedMoment
+        else { return nil }
+        return found.rows
+    }
+
+    /// Forgets prefetched answers: a write may change what they would say.
+    private func forgetPrefetched() {
+        pendingPrefetches = []
+        prefetched = [:]
     }
 
     /// The queries in one round trip (libpq's pipeline mode), then merged as the protocol's
@@ -461,6 +533,7 @@ public actor PostgresDocumentStore: DocumentStore {
 
     /// The connection for a write, with the schema made first if this use of the store may.
     func writableConnection() throws -> PostgresConnection {
+        forgetPrefetched()
         let connection = try connected()
         try checkSchema(connection)
         if !hasSchema {

@@ -192,4 +192,37 @@ struct PostgresEngineTests {
         #expect(standard.first?.first == "0|0|")
         #expect(standard[7].first == "3|0|abc")
     }
+
+    /// A prefetched query goes in the next read's round trip: answered from there once (another
+    /// connection's write after it is not in that answer), then read afresh; a write of the
+    /// store's own in between forgets it.
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func aPrefetchedQueryIsAnsweredOnceFromTheReadItWentWith() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let store = PostgresDocumentStore(location: location)
+        let other = PostgresDocumentStore(location: location)
+        let notes = store.collection("notes")
+        try await store.setData(["n": .integer(1)], at: notes.document("a"))
+        let query = notes.order(by: "n", descending: true).limit(to: 10)
+        func numbers(_ snapshots: [DocumentSnapshot]) -> [Int64] {
+            snapshots.compactMap { $0.data["n"]?.integerValue }
+        }
+
+        await store.prefetch(query)
+        #expect(try await store.getDocument(notes.document("a")) != nil)
+        try await other.setData(["n": .integer(2)], at: other.collection("notes").document("b"))
+        #expect(numbers(try await query.getDocuments()) == [1], "answered from the round trip it went with")
+        #expect(numbers(try await query.getDocuments()) == [2, 1], "taken once, then read afresh")
+
+        await store.prefetch(query)
+        #expect(try await store.getDocument(notes.document("a")) != nil)
+        try await store.setData(["n": .integer(3)], at: notes.document("c"))
+        #expect(numbers(try await query.getDocuments()) == [3, 2, 1], "a write of its own forgets it")
+
+        // Asked for before any other read, it is sent once, with itself.
+        await store.prefetch(query)
+        #expect(numbers(try await query.getDocuments()) == [3, 2, 1])
+        try await other.setData(["n": .integer(4)], at: other.collection("notes").document("d"))
+        #expect(numbers(try await query.getDocuments()) == [4, 3, 2, 1], "nothing was left over to answer from")
+    }
 }

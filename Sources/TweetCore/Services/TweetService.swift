@@ -38,6 +38,15 @@ public final class TweetService: Sendable {
         try await page(tweets.query, limit: limit, before: before, appliesMutes: true)
     }
 
+    /// Says that ``fetchTweets(limit:before:)``'s first page comes next: on a server, its first
+    /// read goes in the round trip of the next read (the session check), which it waits on only
+    /// when the viewer's filters make that read larger (see ``DocumentStore/prefetch(_:)``).
+    public func prefetchTweets(limit: Int = 20) async {
+        guard store.readsAreRoundTrips else { return }
+        let first = Self.readSize(needed: limit, limit: limit, filtered: false, read: 0, shown: 0)
+        await store.prefetch(Self.pageOrder(tweets.query, limit: limit).limit(to: first))
+    }
+
     /// The newest tweets of the users the signed-in user follows, and their own.
     /// With their retweets: a tweet several of them retweeted appears once, at its newest retweet.
     public func fetchFollowingTweets(limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
@@ -445,10 +454,15 @@ public final class TweetService: Sendable {
 
     /// Runs `query` newest first from after tweet `before`, and joins the page.
     /// With `account`, the page is of that account's tweets, which must be visible to the viewer.
+    /// A listing's query as ``page(_:limit:before:appliesMutes:account:)`` reads it.
+    private static func pageOrder(_ query: Query, limit: Int) -> Query {
+        query.order(by: "timestamp", descending: true).limit(to: limit)
+    }
+
     private func page(_ query: Query, limit: Int, before: String?, appliesMutes: Bool, account: String? = nil)
         async throws -> [Tweet]
     {
-        var query = query.order(by: "timestamp", descending: true).limit(to: limit)
+        var query = Self.pageOrder(query, limit: limit)
         // The cursor, the viewer's filters and whether they may see the account in one read.
         let me = try await auth.currentUid()
         let cursorPath = before.map { tweets.document($0) }

@@ -75,6 +75,7 @@ public final class FeedViewModel: ErrorRecording {
         try await perform {
             var follows: [TwtxtFollow] = []
             var skipped: [SkippedTwtxtFollow] = []
+            if case .everyone = source, before == nil { await services.tweets.prefetchTweets(limit: limit + 1) }
             try await services.reading {
                 let fetched: [Tweet]
                 switch source {
