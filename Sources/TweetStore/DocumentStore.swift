@@ -43,6 +43,11 @@ public protocol DocumentStore: Sendable {
     /// already asked for is cheaper than reading them later; `false` for a store on this machine.
     var readsAreRoundTrips: Bool { get }
 
+    /// How many writes this store object has begun, so that what a service read before can be
+    /// known to be as the store still is (no write of this process since); `nil` for an engine
+    /// that does not count them, whose earlier reads are never taken as current.
+    var writesBegun: Int? { get }
+
     /// Says that `query` is likely the next one run, before a read it does not depend on (a
     /// listing's page before the session check): a server engine sends it in that read's round
     /// trip and answers ``runQuery(_:)`` of the same query from it, once and for a moment; a
@@ -223,6 +228,8 @@ extension DocumentStore {
     public var readsAreRoundTrips: Bool { false }
 
     public func prefetch(_ query: Query) async {}
+
+    public var writesBegun: Int? { nil }
 
     public func getDocuments(
         _ paths: [DocumentPath], uniquePrefixLengthsIn collection: String, of ids: [String], minimum: Int

@@ -15,6 +15,7 @@ extension PostgresDocumentStore: AccountServer {
 
     public func registerAccount(_ account: NewAccount, sessionName: String) async throws -> DeviceLogin {
         try await waitForTransactions()
+        noteWrite()
         let connection = try connected()
         let device = Self.randomPassword()
         let rows = try Self.refusals {
@@ -35,6 +36,7 @@ extension PostgresDocumentStore: AccountServer {
 
     public func signIn(identifier: String, password: String, sessionName: String) async throws -> SignedInDevice {
         try await waitForTransactions()
+        noteWrite()
         let account = try accountConnection(identifier: identifier, password: password) {
             AccountServerRefusal.invalidCredentials
         }
@@ -59,6 +61,7 @@ extension PostgresDocumentStore: AccountServer {
 
     public func changePassword(current: String, new: String, username: String) async throws -> Int {
         try await waitForTransactions()
+        noteWrite()
         let account = try accountConnection(identifier: username, password: current) {
             AccountServerRefusal.wrongPassword
         }
@@ -71,6 +74,7 @@ extension PostgresDocumentStore: AccountServer {
 
     public func signOutDevice() async throws {
         try await waitForTransactions()
+        noteWrite()
         guard location.device != nil else { return }
         try Self.refusals { _ = try connected().execute("SELECT tweetcli_close_device()") }
         use(nil)
@@ -89,6 +93,7 @@ extension PostgresDocumentStore: AccountServer {
 
     public func closeAccount() async throws {
         try await waitForTransactions()
+        noteWrite()
         try Self.refusals { _ = try connected().execute("SELECT tweetcli_close_account()") }
     }
 

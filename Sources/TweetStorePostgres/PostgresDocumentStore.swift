@@ -26,6 +26,8 @@ public actor PostgresDocumentStore: DocumentStore {
     /// Whether writes go through the rules' `tweetcli_apply` (a database set up for many people)
     /// rather than straight to the table.
     private var writesThroughRules = false
+    /// How many writes this store has begun (``writesBegun``).
+    private nonisolated let writes = Mutex(0)
     /// Queries a service said it would run next (``prefetch(_:)``), sent with the next read.
     private var pendingPrefetches: [Query] = []
     /// What prefetched queries' statements answered, each taken once and only within
@@ -39,8 +41,13 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     /// How long a prefetched answer stands for the store: one command's time, as the session
-    /// check's documents do (``AuthService``).
-    static let prefetchedMoment = Duration.seconds(2)
+    /// check's documents do (``AuthService``). Tests that run beside many others make it longer.
+    package var prefetchedMoment = Duration.seconds(2)
+
+    /// Sets ``prefetchedMoment``.
+    package func keepPrefetchedAnswers(for moment: Duration) {
+        prefetchedMoment = moment
+    }
 
     /// A store on the server at `location`; nothing connects until the first call.
     /// - Parameters:
@@ -72,6 +79,8 @@ public actor PostgresDocumentStore: DocumentStore {
     public func use(_ device: DeviceLogin?) {
         current.withLock { $0.device = device }
         connection = nil
+        // Another login may read other rows of the same statements.
+        noteWrite()
     }
 
     /// The connection, opened (and the schema's version checked) on first use.
@@ -264,9 +273,13 @@ public actor PostgresDocumentStore: DocumentStore {
     private func attachPrefetches(to connection: PostgresConnection) {
         guard !pendingPrefetches.isEmpty else { return }
         defer { pendingPrefetches = [] }
-        // A query this engine cannot write as SQL is not sent ahead; asked for, it fails then.
+        // A query this engine cannot write as SQL, or with a value the server refuses (U+0000,
+        // which would fail the whole round trip), is not sent ahead; asked for, it fails then.
         connection.extras = pendingPrefetches.compactMap { query in
-            (try? PostgresQuery(query, split: connection.isSplit)).map { ($0.sql, $0.statement.parameters) }
+            guard let statement = try? PostgresQuery(query, split: connection.isSplit),
+                !statement.statement.parameters.contains(where: { $0?.utf8.contains(0) == true })
+            else { return nil }
+            return (statement.sql, statement.statement.parameters)
         }
     }
 
@@ -285,7 +298,7 @@ public actor PostgresDocumentStore: DocumentStore {
     private func takePrefetched(_ statement: PostgresQuery, from connection: PostgresConnection) -> [[String?]]? {
         let key = PrefetchKey(sql: statement.sql, parameters: statement.statement.parameters)
         connection.extras.removeAll { $0.sql == key.sql && $0.parameters == key.parameters }
-        guard let found = prefetched.removeValue(forKey: key), ContinuousClock.now - found.at < Self.prefetchedMoment
+        guard let found = prefetched.removeValue(forKey: key), ContinuousClock.now - found.at < prefetchedMoment
         else { return nil }
         return found.rows
     }
@@ -531,9 +544,18 @@ public actor PostgresDocumentStore: DocumentStore {
         }
     }
 
+    public nonisolated var writesBegun: Int? { writes.withLock { $0 } }
+
+    /// Counts a write about to begin, and forgets prefetched answers it may make old: every write
+    /// calls it first (``writableConnection()``, the account functions, a change of login).
+    func noteWrite() {
+        writes.withLock { $0 += 1 }
+        forgetPrefetched()
+    }
+
     /// The connection for a write, with the schema made first if this use of the store may.
     func writableConnection() throws -> PostgresConnection {
-        forgetPrefetched()
+        noteWrite()
         let connection = try connected()
         try checkSchema(connection)
         if !hasSchema {

@@ -201,6 +201,8 @@ struct PostgresEngineTests {
         let location = try PostgresLocation(try PostgresCluster.freshLocation())
         let store = PostgresDocumentStore(location: location)
         let other = PostgresDocumentStore(location: location)
+        // Beside the other suites a step can take seconds: the answers stand for the whole test.
+        await store.keepPrefetchedAnswers(for: .seconds(600))
         let notes = store.collection("notes")
         try await store.setData(["n": .integer(1)], at: notes.document("a"))
         let query = notes.order(by: "n", descending: true).limit(to: 10)

@@ -64,6 +64,8 @@ struct NotificationsCommand: Command {
         // Marking what was shown as seen is a write too: the wake it causes finds nothing new.
         while true {
             guard try changes.wait() else { continue }
+            // The notification state the session check read may be what changed.
+            try context.services().auth.forgetCheckedDocuments()
             try await viewModel.load(limit: Limits.page.upperBound, unreadOnly: unread)
             let fresh = viewModel.notifications.filter { !seen.contains($0.id) && $0.timestamp >= newest }
             guard !fresh.isEmpty else { continue }

@@ -91,6 +91,8 @@ struct FeedCommand: Command {
         try context.screen.write(context.hint(.dim("Watching for new tweets; Ctrl-C stops.") + "\n"))
         while true {
             guard try changes.wait() else { continue }
+            // What the session check read along (whom the account follows) may be what changed.
+            try context.services().auth.forgetCheckedDocuments()
             var fresh: [Tweet] = []
             var before: String?
             // Page by page down to the newest shown, so a burst larger than a page is not cut;

@@ -278,6 +278,9 @@ struct TUIApp {
     /// The store changed: the screen's list read again, merged into what is shown without moving
     /// it (new rows of a list that grows at the top wait in the bar).
     mutating func storeChanged() async {
+        // What the session check read along (the bell's state, whom the account follows) may be
+        // what changed.
+        services.auth.forgetCheckedDocuments()
         do {
             let fresh = try await read(place, limit: max(Self.page, view.rows.count))
             if place.growsAtTop {

@@ -29,10 +29,14 @@ public final class AuthService: Sendable {
     /// command's listings and counts to use rather than read again. They stand for the moment of
     /// the check only (``checkedMoment``): a later action of a long-lived process reads afresh.
     private let checkedDocuments =
-        Mutex<(uid: String, at: ContinuousClock.Instant, fields: [DocumentPath: JSONObject?])?>(nil)
+        Mutex<(uid: String, at: ContinuousClock.Instant, writes: Int?, fields: [DocumentPath: JSONObject?])?>(nil)
+
+    /// More documents of the account the next session check reads along (see
+    /// ``readWithNextCheck(_:)``), by the uid the session file names.
+    private let nextAlongside = Mutex<(@Sendable (String) -> [DocumentPath])?>(nil)
 
     /// How long after the session check the documents read with it are used: one command's time.
-    static let checkedMoment = Duration.seconds(2)
+    let checkedMoment: Duration
 
     /// - Parameters:
     ///   - store: where users and credentials live.
@@ -40,10 +44,13 @@ public final class AuthService: Sendable {
     ///   - storeName: the store's location, recorded in the session so a session is never used for another store.
     ///   - hasher: the password hasher (yescrypt).
     ///   - ids: the uid generator.
+    ///   - checkedMoment: how long the documents the session check read stand: 2 s, one
+    ///     command's time (tests that run beside many others make it longer).
     public init(
         store: any DocumentStore, session: SessionStore, storeName: String, hasher: PasswordHasher = PasswordHasher(),
-        ids: IDGenerator = .random
+        ids: IDGenerator = .random, checkedMoment: Duration = .seconds(2)
     ) {
+        self.checkedMoment = checkedMoment
         self.store = store
         self.session = session
         self.storeName = storeName
@@ -79,7 +86,18 @@ public final class AuthService: Sendable {
         return uid
     }
 
+    /// Has the next session check read `paths` of the account too, in the same batch, for the
+    /// listing that follows to take with ``checkedSinceNoWrite(_:of:)`` (on a server, where a read
+    /// is a round trip: a following feed's list of whom the account follows).
+    func readWithNextCheck(_ paths: @escaping @Sendable (String) -> [DocumentPath]) {
+        nextAlongside.withLock { $0 = paths }
+    }
+
     private func verifiedUid(_ saved: SessionStore.Session?) async throws -> String? {
+        let asked = nextAlongside.withLock { asked in
+            defer { asked = nil }
+            return asked
+        }
         guard let saved, saved.store == storeName, let token = saved.token else { return nil }
         let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
         // The user's filters come in the same read: nearly every command that checks a session
@@ -87,14 +105,17 @@ public final class AuthService: Sendable {
         // a listing's banner counts from: a round trip saved is worth the document read.
         let alongside =
             [ViewerFilters.path(of: saved.uid)]
-            + (store.readsAreRoundTrips ? [NotificationBatch.statePath(of: saved.uid)] : [])
+            + (store.readsAreRoundTrips
+                ? [NotificationBatch.statePath(of: saved.uid)] + (asked?(saved.uid) ?? []) : [])
+        // Counted before the read: a write that begins while it waits makes what it read old.
+        let writes = store.writesBegun
         let found = try await store.getDocuments([path] + alongside)
         guard let known = found.first(where: { $0.path == path }), known.data["uid"]?.stringValue == saved.uid else {
             return nil
         }
         var fields: [DocumentPath: JSONObject?] = [:]
         for other in alongside { fields[other] = .some(found.first { $0.path == other }?.data) }
-        checkedDocuments.withLock { $0 = (saved.uid, .now, fields) }
+        checkedDocuments.withLock { $0 = (saved.uid, .now, writes, fields) }
         return saved.uid
     }
 
@@ -115,9 +136,9 @@ public final class AuthService: Sendable {
         }
     }
 
-    /// Drops the documents the session check read: after a block, a mute or a marker moved, they
-    /// are out of date.
-    func forgetCheckedDocuments() {
+    /// Drops the documents the session check read: after a block, a mute or a marker moved, or
+    /// when a watch wakes because the store changed, they are out of date.
+    public func forgetCheckedDocuments() {
         checkedDocuments.withLock { $0 = nil }
     }
 
@@ -130,10 +151,23 @@ public final class AuthService: Sendable {
     /// The fields at `path` of `uid` as the session check read them; `nil` when not read, read
     /// for someone else, or too long ago.
     func checked(_ path: DocumentPath, of uid: String) -> JSONObject?? {
-        checkedDocuments.withLock { checked in
-            guard let checked, checked.uid == uid, ContinuousClock.now - checked.at < Self.checkedMoment,
+        checked(path, of: uid, unwritten: false)
+    }
+
+    /// ``checked(_:of:)``, only if this process has written nothing to the store since the check
+    /// (an engine that does not count its writes never says so): then the fields are as the
+    /// store still has them, whatever they say.
+    func checkedSinceNoWrite(_ path: DocumentPath, of uid: String) -> JSONObject?? {
+        checked(path, of: uid, unwritten: true)
+    }
+
+    private func checked(_ path: DocumentPath, of uid: String, unwritten: Bool) -> JSONObject?? {
+        let writes = unwritten ? store.writesBegun : nil
+        return checkedDocuments.withLock { checked in
+            guard let checked, checked.uid == uid, ContinuousClock.now - checked.at < checkedMoment,
                 let fields = checked.fields[path]
             else { return nil }
+            if unwritten, writes == nil || checked.writes != writes { return nil }
             return .some(fields)
         }
     }

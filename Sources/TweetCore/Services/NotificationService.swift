@@ -171,16 +171,22 @@ public final class NotificationService: Sendable {
         let statePath = NotificationBatch.statePath(of: me)
         // The state as the session check read it just now, when it says nothing is unread: what
         // this command did since can only have taken notifications away (nobody notifies
-        // themselves), so it still holds. Any other count is read again.
+        // themselves), so it still holds. Any other count is read again, unless this process has
+        // written nothing since the check (a listing): then the state is as the store has it.
         if let checkedState = auth.checked(statePath, of: me), NotificationBatch.state(checkedState).unread == 0 {
             return 0
         }
         let checked = auth.checkedFilters(of: me)
-        let found = try await store.getDocuments([statePath] + (checked == nil ? [ViewerFilters.path(of: me)] : []))
-        let state = NotificationBatch.state(found.first { $0.path == statePath }?.data)
+        let current = auth.checkedSinceNoWrite(statePath, of: me)
+        let found =
+            current != nil && checked != nil
+            ? []
+            : try await store.getDocuments(
+                (current == nil ? [statePath] : []) + (checked == nil ? [ViewerFilters.path(of: me)] : []))
+        let state = NotificationBatch.state(current ?? found.first { $0.path == statePath }?.data)
         guard state.unread > 0, state.unread <= Self.countedUnreadLimit else { return state.unread }
         let filter = RowFilter(
-            ViewerFilters(fields: checked ?? found.first { $0.path != statePath }?.data), now: Date(),
+            ViewerFilters(fields: checked ?? found.first { $0.path == ViewerFilters.path(of: me) }?.data), now: Date(),
             appliesMutes: true)
         guard !filter.isEmpty else { return state.unread }
         return try await notifications(
@@ -200,10 +206,13 @@ public final class NotificationService: Sendable {
     {
         let me = try await auth.requireUid()
         let statePath = NotificationBatch.statePath(of: me)
-        // As in ``unreadCount()``: the checked state stands only when nothing was unread.
+        // As in ``unreadCount()``: the checked state stands when nothing was unread, or when this
+        // process has written nothing since.
         let state: (unread: Int, seen: Date?)
         if let checked = auth.checked(statePath, of: me), NotificationBatch.state(checked).unread == 0 {
             state = NotificationBatch.state(checked)
+        } else if let current = auth.checkedSinceNoWrite(statePath, of: me) {
+            state = NotificationBatch.state(current)
         } else {
             state = NotificationBatch.state(try await store.getDocument(statePath)?.data)
         }

@@ -306,7 +306,15 @@ public final class UserService: Sendable {
     public func followingUids(of uid: String) async throws -> [String] {
         let (statsPath, listPath) = (StatsCounter.path(of: uid), FollowingList.path(of: uid))
         var (stats, list): (JSONObject?, JSONObject?) = (nil, nil)
-        for snapshot in try await store.getDocuments([statsPath, listPath]) {
+        // As the session check read them (``prefetchFollowingUids()``), while this process has
+        // written nothing since; otherwise read now.
+        var known = false
+        if let checkedStats = auth.checkedSinceNoWrite(statsPath, of: uid),
+            let checkedList = auth.checkedSinceNoWrite(listPath, of: uid)
+        {
+            (stats, list, known) = (checkedStats, checkedList, true)
+        }
+        for snapshot in known ? [] : try await store.getDocuments([statsPath, listPath]) {
             if snapshot.path == statsPath {
                 stats = snapshot.data
             } else if snapshot.path == listPath {
@@ -317,6 +325,13 @@ public final class UserService: Sendable {
         // Their IDs are the uids: nothing of the documents themselves is decoded.
         return try await store.collection(Collections.following(of: uid)).query.select([]).getDocuments()
             .map(\.documentID)
+    }
+
+    /// Says that the signed-in account's ``followingUids(of:)`` comes next: on a server, what it
+    /// reads goes with the session check, in the same round trip.
+    public func prefetchFollowingUids() {
+        guard store.readsAreRoundTrips else { return }
+        auth.readWithNextCheck { uid in [StatsCounter.path(of: uid), FollowingList.path(of: uid)] }
     }
 
     /// Following, followers and tweets of `uid`: one read of its counters (counted, for a store

@@ -75,7 +75,10 @@ public final class FeedViewModel: ErrorRecording {
         try await perform {
             var follows: [TwtxtFollow] = []
             var skipped: [SkippedTwtxtFollow] = []
-            if case .everyone = source, before == nil { await services.tweets.prefetchTweets(limit: limit + 1) }
+            switch source {
+            case .everyone: if before == nil { await services.tweets.prefetchTweets(limit: limit + 1) }
+            case .following: services.users.prefetchFollowingUids()
+            }
             try await services.reading {
                 let fetched: [Tweet]
                 switch source {

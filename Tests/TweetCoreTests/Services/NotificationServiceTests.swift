@@ -185,3 +185,41 @@ struct NotificationServiceTests {
         await #expect(throws: AuthError.notSignedIn) { try await bell.unreadCount() }
     }
 }
+
+/// On a server, the session check reads the notification state with the session, and the unread
+/// count takes it from there while this process has written nothing since: a round trip saved.
+/// After a write of its own, the count is read again.
+struct NotificationCountOnAServerTests {
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func theStateTheSessionCheckReadStandsUntilAWriteOfThisProcess() async throws {
+        let env = try TestEnvironment()
+        // Beside the other suites a step can take seconds: what the check read stands for the test.
+        let readerStore = try env.makeStore(.postgres)
+        let reader = AppServices(
+            store: readerStore,
+            auth: AuthService(
+                store: readerStore, session: SessionStore(path: env.sessionPath), storeName: env.storeDirectory,
+                ids: .seeded(5), checkedMoment: .seconds(600)),
+            ids: .seeded(6))
+        // Another process on the same database, with a session file of its own.
+        let store = try env.makeStore(.postgres)
+        let writer = AppServices(
+            store: store,
+            auth: AuthService(
+                store: store, session: SessionStore(path: env.path("elsewhere/session.json")),
+                storeName: env.storeDirectory, ids: .seeded(7)),
+            ids: .seeded(8))
+        let ada = try await env.addUser("ada", to: writer)
+        let bob = try await env.addUser("bob", to: writer)
+        let tweet = try await env.post("hello", as: ada, in: writer)
+        try await env.signIn(bob, in: writer)
+        _ = try await writer.tweets.likeTweet(id: tweet.id)
+
+        try await env.signIn(ada, in: reader)
+        #expect(try await reader.auth.currentUid() == ada.id)  // the check: one unread
+        try await writer.tweets.retweet(id: tweet.id)
+        #expect(try await reader.notifications.unreadCount() == 1, "the count the check read")
+        _ = try await reader.tweets.uploadTweet(caption: "a write of this process")
+        #expect(try await reader.notifications.unreadCount() == 2, "read again after a write")
+    }
+}

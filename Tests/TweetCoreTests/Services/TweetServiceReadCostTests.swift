@@ -106,7 +106,7 @@ struct TweetServiceReadCostTests {
         counting.reset()
         _ = try await services.tweets.fetchTweets(limit: 5)
         #expect(counting.counts.getDocuments == 1, "the same command's next listing: \(counting.counts)")
-        try await Task.sleep(for: AuthService.checkedMoment)
+        try await Task.sleep(for: services.auth.checkedMoment)
         counting.reset()
         _ = try await services.tweets.fetchTweets(limit: 5)
         #expect(counting.counts.getDocuments == 2, "a later listing reads them afresh: \(counting.counts)")
