@@ -237,6 +237,7 @@ struct PostgresQuery {
         if let search = query.textSearch {
             for field in search.fields { _ = try PostgresSQL.field(field) }
             if search.fields.isEmpty { conditions.append("FALSE") }
+            if let prefilter = try Self.prefilter(search, statement: &statement) { conditions.append(prefilter) }
         }
         // The sort keys, each with its direction; the document's path last.
         var keys: [(String, Bool)] = []
@@ -277,6 +278,31 @@ struct PostgresQuery {
         }
         sql = "SELECT \(columns) FROM \(table) WHERE \(filter) ORDER BY \(order)"
         if let limit = query.limit, query.textSearch == nil { sql += " LIMIT \(statement.bind(String(limit)))" }
+    }
+
+    /// What the server can rule out of a text search of ASCII text without deciding it: a field
+    /// that is all ASCII and does not contain the text in any case (`ILIKE`, which folds only
+    /// ASCII letters under the C collation, as lowercasing ASCII does in Swift). A field holding
+    /// anything else is left to Swift, whose case folding and Unicode equivalence the server's
+    /// do not match (`K`, the Kelvin sign, lowercases to `k`). So the rows are always a superset of
+    /// Swift's answer, and a search among many users reads the few that may match, not all.
+    /// `nil` (no condition) for text that is not ASCII.
+    private static func prefilter(_ search: Query.TextSearch, statement: inout BoundStatement) throws -> String? {
+        // U+0000 cannot be bound: Swift alone decides such text, as before.
+        guard !search.fields.isEmpty, search.text.utf8.allSatisfy({ $0 > 0 && $0 < 0x80 }) else { return nil }
+        var escaped = ""
+        for character in search.text.unicodeScalars {
+            if character == "\\" || character == "%" || character == "_" { escaped.unicodeScalars.append("\\") }
+            escaped.unicodeScalars.append(character)
+        }
+        let pattern = statement.bind("%" + escaped + "%")
+        let alternatives = try search.fields.map { field in
+            let value = try PostgresSQL.field(field)
+            let text = "(\(value) #>> '{}')"
+            return "(jsonb_typeof(\(value)) = 'string' AND (\(text) ILIKE \(pattern) "
+                + "OR octet_length(\(text)) <> char_length(\(text))))"
+        }
+        return "(" + alternatives.joined(separator: " OR ") + ")"
     }
 
     /// A page over "field in [values]": each value's own first page (LATERAL, so each is one index

@@ -227,4 +227,34 @@ struct PostgresEngineTests {
         try await other.setData(["n": .integer(4)], at: other.collection("notes").document("d"))
         #expect(numbers(try await query.getDocuments()) == [4, 3, 2, 1], "nothing was left over to answer from")
     }
+
+    /// A text search of ASCII text is narrowed on the server (`ILIKE`) to the fields that may
+    /// match, and decided in Swift as before: the answer is the one Swift gives, with LIKE's own
+    /// characters taken literally and a field Swift folds differently (the Kelvin sign) kept.
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func aTextSearchIsNarrowedOnTheServerWithoutLosingWhatSwiftFinds() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let store = PostgresDocumentStore(location: location)
+        let people = store.collection("people")
+        let names = [
+            "a": "Ada Lovelace", "b": "Bo\u{212A}",  // KELVIN SIGN, which Swift lowercases to "k"
+            "c": "50% off_now", "d": "back\\slash", "e": "Plain", "f": "Kim",
+        ]
+        for (id, name) in names { try await store.setData(["name": .string(name)], at: people.document(id)) }
+        func found(_ text: String) async throws -> [String] {
+            try await people.order(by: "name").whereAny(["name"], containsText: text.lowercased()).getDocuments()
+                .map(\.documentID).sorted()
+        }
+        #expect(try await found("ada") == ["a"])
+        #expect(try await found("k") == ["b", "d", "f"])
+        #expect(try await found("%") == ["c"])
+        #expect(try await found("_") == ["c"])
+        #expect(try await found("\\") == ["d"])
+        #expect(try await found("0% o") == ["c"])
+        // The server's rows for "ada": the match, and the one field it leaves to Swift.
+        let sql = try PostgresQuery(
+            people.order(by: "name").whereAny(["name"], containsText: "ada"), split: false)
+        let rows = try PostgresConnection(location).execute(sql.sql, sql.statement.parameters)
+        #expect(rows.compactMap { $0[1] }.sorted() == ["a", "b"])
+    }
 }

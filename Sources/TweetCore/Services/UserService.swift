@@ -126,9 +126,9 @@ public final class UserService: Sendable {
         guard !needle.isEmpty else { return try await fetchUsers(limit: limit) }
         // The local engine reads users in username order (its index) until the page is full,
         // skipping those whose stored line cannot contain the text without decoding them: a page
-        // of a common text reads a page's worth of users, not all of them. (PostgreSQL leaves the
-        // text to Swift, so it still sends every user.) The sort is the same bytes' order, kept
-        // for engines that answer in another.
+        // of a common text reads a page's worth of users, not all of them. (PostgreSQL sends the
+        // users whose names may contain ASCII text, and Swift decides.) The sort is the same
+        // bytes' order, kept for engines that answer in another.
         var query = users.order(by: "username").whereAny(["username", "fullname"], containsText: needle)
         if let limit { query = query.limit(to: limit) }
         var matches = try await query.getDocuments()
