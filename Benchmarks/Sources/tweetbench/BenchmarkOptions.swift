@@ -33,8 +33,9 @@ struct BenchmarkOptions: Equatable {
           --query Q     what explore searches for (default: the signed-in user's first 3 letters)
           --keep DIR    build in DIR (new or empty) and keep it, instead of a temporary directory
           --huge N      also a third data set of N tweets (and likes), timed with the others and
-                        held to issue 11's targets (10000000 for issue 11: about an hour, and
-                        about 50 GB of disk at its peak)
+                        held to the 10M targets (issue 11's locally, issue 46's on PostgreSQL);
+                        10000000 takes about an hour locally and 80 minutes on PostgreSQL, and
+                        40 to 50 GB of disk at its peak
           --huge-users U  users in the third data set (default 10000), following --follows each
           --markdown    print the report as Markdown, for the README
 
