@@ -42,7 +42,7 @@ public actor PostgresDocumentStore: DocumentStore {
 
     /// How long a prefetched answer stands for the store: one command's time, as the session
     /// check's documents do (``AuthService``). Tests that run beside many others make it longer.
-    package var prefetchedMoment = Duration.seconds(2)
+    private var prefetchedMoment = Duration.seconds(2)
 
     /// Sets ``prefetchedMoment``.
     package func keepPrefetchedAnswers(for moment: Duration) {
@@ -252,12 +252,7 @@ public actor PostgresDocumentStore: DocumentStore {
 
     public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
         try await reading(orEmpty: []) { connection in
-            let sql = try PostgresQuery(query, split: connection.isSplit)
-            let rows =
-                try takePrefetched(sql, from: connection)
-                ?? connection.execute(sql.sql, sql.statement.parameters)
-            // The rows are the query's already; selecting them again keeps the one set of rules exact.
-            return query.select(from: try rows.map(Self.snapshot)).map(query.projected)
+            try Self.run(query, on: connection) { takePrefetched($0, from: connection) }.map(query.projected)
         }
     }
 
@@ -465,9 +460,13 @@ public actor PostgresDocumentStore: DocumentStore {
         return paths.compactMap { found[$0] }
     }
 
-    private static func run(_ query: Query, on connection: PostgresConnection) throws -> [DocumentSnapshot] {
+    /// `query`'s documents, from what `prefetched` has for its statement if anything, else read.
+    private static func run(
+        _ query: Query, on connection: PostgresConnection,
+        prefetched: (PostgresQuery) -> [[String?]]? = { _ in nil }
+    ) throws -> [DocumentSnapshot] {
         let sql = try PostgresQuery(query, split: connection.isSplit)
-        let rows = try connection.execute(sql.sql, sql.statement.parameters)
+        let rows = try prefetched(sql) ?? connection.execute(sql.sql, sql.statement.parameters)
         // The rows are the query's already; selecting them again keeps the one set of rules exact.
         return query.select(from: try rows.map(snapshot))
     }

@@ -452,13 +452,13 @@ public final class TweetService: Sendable {
 
     // MARK: Pages
 
-    /// Runs `query` newest first from after tweet `before`, and joins the page.
-    /// With `account`, the page is of that account's tweets, which must be visible to the viewer.
     /// A listing's query as ``page(_:limit:before:appliesMutes:account:)`` reads it.
     private static func pageOrder(_ query: Query, limit: Int) -> Query {
         query.order(by: "timestamp", descending: true).limit(to: limit)
     }
 
+    /// Runs `query` newest first from after tweet `before`, and joins the page.
+    /// With `account`, the page is of that account's tweets, which must be visible to the viewer.
     private func page(_ query: Query, limit: Int, before: String?, appliesMutes: Bool, account: String? = nil)
         async throws -> [Tweet]
     {
