@@ -14,7 +14,9 @@ enum Key: Equatable {
 /// the escape sequences of the arrows and the paging keys, in both the CSI (`ESC [ A`) and SS3
 /// (`ESC O A`) forms terminals and tmux send. A sequence it does not know is dropped whole, never
 /// read as the keys it is made of. An ESC alone at the end of what was read is the Escape key:
-/// terminals send a sequence in one write.
+/// terminals send a sequence in one write. An ESC before a plain key is the Escape key and then
+/// that key, not Alt and the key: the app binds no Alt keys, and while it is busy, an Escape
+/// pressed and then `/` arrive in one read.
 struct KeyDecoder {
     private var pending: [UInt8] = []
 
@@ -83,12 +85,9 @@ struct KeyDecoder {
         case UInt8(ascii: "O"):
             guard bytes.count >= 2 else { return nil }
             return (csi("", final: bytes[bytes.startIndex + 1]), 2)
-        case 0x1B:
-            // ESC ESC: the first was the Escape key.
-            return (.escape, 0)
         default:
-            // Alt and a key: the key.
-            return (Self.plain(introducer), 1)
+            // ESC ESC, or ESC and a plain key: the Escape key, and the next byte read on its own.
+            return (.escape, 0)
         }
     }
 
@@ -111,9 +110,5 @@ struct KeyDecoder {
         case ("", UInt8(ascii: "Z")): return .backTab
         default: return nil
         }
-    }
-
-    private static func plain(_ byte: UInt8) -> Key? {
-        byte < 0x80 && byte >= 0x20 ? .character(Character(Unicode.Scalar(byte))) : nil
     }
 }

@@ -37,6 +37,11 @@ struct TUIViewTests {
         #expect(decoder.keys(from: [0x1B, 0x5B, 0x36]) == [], "half a Page Down waits")
         #expect(decoder.keys(from: [0x7E, 0x03, 0x1A, 0x0D]) == [.pageDown, .control("c"), .control("z"), .enter])
         #expect(decoder.keys(from: [0x1B]) == [.escape])
+        // Escape and then a key, read together while the app was busy, are both kept.
+        #expect(
+            decoder.keys(from: Array("\u{1B}/n\u{1B}\u{1B}".utf8)) == [
+                .escape, .character("/"), .character("n"), .escape, .escape,
+            ])
         // An unknown sequence is dropped whole, never read as the keys it is made of.
         #expect(decoder.keys(from: Array("\u{1B}[99;5uq".utf8)) == [.character("q")])
         // Clicks and the wheel, as SGR mouse reports; a release is not a press.
