@@ -54,6 +54,10 @@ public protocol DocumentStore: Sendable {
     /// write in between forgets it. The default does nothing.
     func prefetch(_ query: Query) async
 
+    /// ``prefetch(_:)`` for the documents at `paths`: ``getDocuments(_:)`` of the same paths, or
+    /// ``getDocument(_:)`` of the one path, is answered from it. The default does nothing.
+    func prefetch(documentsAt paths: [DocumentPath]) async
+
     /// ``getDocuments(_:)`` and ``uniquePrefixLengths(in:of:minimum:)`` at once: a page's
     /// documents and the short forms of the IDs it shows. A server engine asks both in one round
     /// trip; the default asks one, then the other.
@@ -228,6 +232,8 @@ extension DocumentStore {
     public var readsAreRoundTrips: Bool { false }
 
     public func prefetch(_ query: Query) async {}
+
+    public func prefetch(documentsAt paths: [DocumentPath]) async {}
 
     public var writesBegun: Int? { nil }
 

@@ -28,11 +28,18 @@ public actor PostgresDocumentStore: DocumentStore {
     private var writesThroughRules = false
     /// How many writes this store has begun (``writesBegun``).
     private nonisolated let writes = Mutex(0)
-    /// Queries a service said it would run next (``prefetch(_:)``), sent with the next read.
-    private var pendingPrefetches: [Query] = []
+    /// Queries and documents a service said it would read next (``prefetch(_:)``,
+    /// ``prefetch(documentsAt:)``), sent with the next read.
+    private var pendingPrefetches: [Prefetch] = []
     /// What prefetched queries' statements answered, each taken once and only within
     /// ``prefetchedMoment``; a write forgets them all.
     private var prefetched: [PrefetchKey: (rows: [[String?]], at: ContinuousClock.Instant)] = [:]
+
+    /// What a service said it would read next.
+    private enum Prefetch {
+        case query(Query)
+        case documents([DocumentPath])
+    }
 
     /// A statement as sent: its SQL and parameters.
     private struct PrefetchKey: Hashable {
@@ -243,11 +250,25 @@ public actor PostgresDocumentStore: DocumentStore {
     }
 
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
-        try await reading(orEmpty: nil) { try Self.document(at: path, on: $0) }
+        try await reading(orEmpty: nil) { connection in
+            if let rows = takePrefetched(
+                Self.documentsStatement(at: [path], split: connection.isSplit), from: connection)
+            {
+                return try Self.documents(from: rows, at: [path]).first
+            }
+            return try Self.document(at: path, on: connection)
+        }
     }
 
     public func getDocuments(_ paths: [DocumentPath]) async throws -> [DocumentSnapshot] {
-        try await reading(orEmpty: []) { try Self.documents(at: paths, on: $0) }
+        try await reading(orEmpty: []) { connection in
+            guard !paths.isEmpty else { return [] }
+            let statement = Self.documentsStatement(at: paths, split: connection.isSplit)
+            if let rows = takePrefetched(statement, from: connection) {
+                return try Self.documents(from: rows, at: paths)
+            }
+            return try Self.documents(from: try connection.execute(statement.sql, statement.parameters), at: paths)
+        }
     }
 
     public func runQuery(_ query: Query) async throws -> [DocumentSnapshot] {
@@ -261,7 +282,13 @@ public actor PostgresDocumentStore: DocumentStore {
     /// them. A text search is decided in Swift (see ``PostgresQuery``) and is not sent ahead.
     public func prefetch(_ query: Query) async {
         guard query.textSearch == nil else { return }
-        pendingPrefetches.append(query)
+        pendingPrefetches.append(.query(query))
+    }
+
+    /// ``prefetch(_:)`` for ``getDocuments(_:)`` of `paths`, or ``getDocument(_:)`` of one.
+    public func prefetch(documentsAt paths: [DocumentPath]) async {
+        guard !paths.isEmpty else { return }
+        pendingPrefetches.append(.documents(paths))
     }
 
     /// Puts the pending prefetches on `connection`, to go after the next statements it sends.
@@ -270,11 +297,16 @@ public actor PostgresDocumentStore: DocumentStore {
         defer { pendingPrefetches = [] }
         // A query this engine cannot write as SQL, or with a value the server refuses (U+0000,
         // which would fail the whole round trip), is not sent ahead; asked for, it fails then.
-        connection.extras = pendingPrefetches.compactMap { query in
-            guard let statement = try? PostgresQuery(query, split: connection.isSplit),
-                !statement.statement.parameters.contains(where: { $0?.utf8.contains(0) == true })
-            else { return nil }
-            return (statement.sql, statement.statement.parameters)
+        connection.extras = pendingPrefetches.compactMap { prefetch in
+            let statement: (sql: String, parameters: [String?])
+            switch prefetch {
+            case .query(let query):
+                guard let sql = try? PostgresQuery(query, split: connection.isSplit) else { return nil }
+                statement = (sql.sql, sql.statement.parameters)
+            case .documents(let paths): statement = Self.documentsStatement(at: paths, split: connection.isSplit)
+            }
+            guard !statement.parameters.contains(where: { $0?.utf8.contains(0) == true }) else { return nil }
+            return statement
         }
     }
 
@@ -291,7 +323,15 @@ public actor PostgresDocumentStore: DocumentStore {
     /// The rows a prefetch of `statement` brought, taken once; `nil` when none did, or too long
     /// ago. The same statement still waiting to be sent with this one is not sent twice.
     private func takePrefetched(_ statement: PostgresQuery, from connection: PostgresConnection) -> [[String?]]? {
-        let key = PrefetchKey(sql: statement.sql, parameters: statement.statement.parameters)
+        takePrefetched((statement.sql, statement.statement.parameters), from: connection)
+    }
+
+    /// ``takePrefetched(_:from:)`` of a statement's SQL and parameters.
+    private func takePrefetched(_ statement: (sql: String, parameters: [String?]), from connection: PostgresConnection)
+        -> [[String?]]?
+    {
+        guard !prefetched.isEmpty || !connection.extras.isEmpty else { return nil }
+        let key = PrefetchKey(sql: statement.sql, parameters: statement.parameters)
         connection.extras.removeAll { $0.sql == key.sql && $0.parameters == key.parameters }
         guard let found = prefetched.removeValue(forKey: key), ContinuousClock.now - found.at < prefetchedMoment
         else { return nil }

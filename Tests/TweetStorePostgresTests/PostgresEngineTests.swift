@@ -228,6 +228,44 @@ struct PostgresEngineTests {
         #expect(numbers(try await query.getDocuments()) == [4, 3, 2, 1], "nothing was left over to answer from")
     }
 
+    /// Prefetched documents go in the next read's round trip too: `getDocuments` of the same paths,
+    /// or `getDocument` of the one path, is answered from there once; other paths, or the same in
+    /// another order, are read afresh; a write of the store's own in between forgets them.
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func prefetchedDocumentsAreAnsweredOnceFromTheReadTheyWentWith() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let store = PostgresDocumentStore(location: location)
+        let other = PostgresDocumentStore(location: location)
+        await store.keepPrefetchedAnswers(for: .seconds(600))
+        let notes = store.collection("notes")
+        let (a, b) = (notes.document("a"), notes.document("b"))
+        try await store.setData(["n": .integer(1)], at: a)
+        try await store.setData(["n": .integer(1)], at: b)
+        func numbers(_ snapshots: [DocumentSnapshot]) -> [Int64] {
+            snapshots.compactMap { $0.data["n"]?.integerValue }
+        }
+        func change(_ path: DocumentPath, to number: Int64) async throws {
+            try await other.setData(["n": .integer(number)], at: path)
+        }
+
+        await store.prefetch(documentsAt: [a, b])
+        await store.prefetch(documentsAt: [b])
+        _ = try await store.runQuery(notes.query)
+        try await change(a, to: 2)
+        try await change(b, to: 2)
+        #expect(numbers(try await store.getDocuments([b, a])) == [2, 2], "another order is another read")
+        #expect(numbers(try await store.getDocuments([a, b])) == [1, 1], "answered from the round trip it went with")
+        #expect(try await store.getDocument(b)?.data["n"] == .integer(1), "one path, from its own prefetch")
+        #expect(numbers(try await store.getDocuments([a, b])) == [2, 2], "taken once, then read afresh")
+        #expect(try await store.getDocument(b)?.data["n"] == .integer(2))
+
+        await store.prefetch(documentsAt: [a])
+        _ = try await store.runQuery(notes.query)
+        try await change(a, to: 3)
+        try await store.setData(["n": .integer(9)], at: notes.document("c"))
+        #expect(try await store.getDocument(a)?.data["n"] == .integer(3), "a write of its own forgets them")
+    }
+
     /// A text search of ASCII text is narrowed on the server (`ILIKE`) to the fields that may
     /// match, and decided in Swift as before: the answer is the one Swift gives, with LIKE's own
     /// characters taken literally and a field Swift folds differently (the Kelvin sign) kept.

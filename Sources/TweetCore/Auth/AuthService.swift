@@ -35,6 +35,10 @@ public final class AuthService: Sendable {
     /// ``readWithNextCheck(_:)``), by the uid the session file names.
     private let nextAlongside = Mutex<(@Sendable (String) -> [DocumentPath])?>(nil)
 
+    /// Queries of the account the next session check sends ahead (see
+    /// ``prefetchWithNextCheck(_:)``), by the uid the session file names.
+    private let nextPrefetches = Mutex<(@Sendable (String) -> [Query])?>(nil)
+
     /// How long after the session check the documents read with it are used: one command's time.
     let checkedMoment: Duration
 
@@ -80,7 +84,12 @@ public final class AuthService: Sendable {
     public func currentUid() async throws -> String? {
         if let viewer = Self.actionViewer, viewer.service == ObjectIdentifier(self) { return viewer.uid }
         let stamp = session.stamp()
-        if let known = knownSession.withLock({ $0 }), known.stamp == stamp { return known.uid }
+        if let known = knownSession.withLock({ $0 }), known.stamp == stamp {
+            // No check to go with: what was asked of one is read when needed, not at a later check.
+            nextAlongside.withLock { $0 = nil }
+            nextPrefetches.withLock { $0 = nil }
+            return known.uid
+        }
         let uid = try await verifiedUid(try session.load())
         knownSession.withLock { $0 = (stamp, uid) }
         return uid
@@ -93,12 +102,25 @@ public final class AuthService: Sendable {
         nextAlongside.withLock { $0 = paths }
     }
 
+    /// Has the next session check send `queries` of the account ahead, in the same round trip
+    /// (``DocumentStore/prefetch(_:)``), for the listing that follows to run: its own bookmarks.
+    /// They are asked by the uid the session file names; the listing runs them by the uid the
+    /// check confirmed, so a prefetch for any other uid is never used.
+    func prefetchWithNextCheck(_ queries: @escaping @Sendable (String) -> [Query]) {
+        nextPrefetches.withLock { $0 = queries }
+    }
+
     private func verifiedUid(_ saved: SessionStore.Session?) async throws -> String? {
         let asked = nextAlongside.withLock { asked in
             defer { asked = nil }
             return asked
         }
+        let ahead = nextPrefetches.withLock { ahead in
+            defer { ahead = nil }
+            return ahead
+        }
         guard let saved, saved.store == storeName, let token = saved.token else { return nil }
+        for query in ahead?(saved.uid) ?? [] { await store.prefetch(query) }
         let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
         // The user's filters come in the same read: nearly every command that checks a session
         // then lists something they filter. From a server, so does their notification state, which

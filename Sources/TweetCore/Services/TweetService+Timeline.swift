@@ -137,7 +137,7 @@ extension TweetService {
     public func fetchBookmarks(limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         let me = try await auth.requireUid()
         let bookmarks = store.collection(Collections.bookmarks(of: me))
-        var query = bookmarks.order(by: "timestamp", descending: true).limit(to: limit)
+        var query = Self.bookmarkMarkers(of: me, limit: limit, in: store)
         if let before {
             guard let cursor = try await store.getDocument(bookmarks.document(before)) else {
                 throw TweetError.notFound(before)
@@ -148,12 +148,31 @@ extension TweetService {
         return try await markedTweets(query, limit: limit, filter: try await rowFilter(appliesMutes: false))
     }
 
+    /// Says that the signed-in account's first page of bookmarks comes next: on a server, its
+    /// markers are read with the session check, in the same round trip.
+    public func prefetchBookmarks(limit: Int = 20) {
+        guard store.readsAreRoundTrips else { return }
+        auth.prefetchWithNextCheck { [store] uid in [Self.bookmarkMarkers(of: uid, limit: limit, in: store)] }
+    }
+
+    /// The first page of `uid`'s bookmarks as ``markedTweets(_:limit:filter:)`` reads it.
+    private static func bookmarkMarkers(of uid: String, limit: Int, in store: any DocumentStore) -> Query {
+        markerPage(
+            store.collection(Collections.bookmarks(of: uid)).order(by: "timestamp", descending: true)
+                .limit(to: limit))
+    }
+
+    /// A page of markers, as ``markedTweets(_:limit:filter:)`` reads them: their times only.
+    private static func markerPage(_ markers: Query) -> Query {
+        markers.select(["timestamp"])
+    }
+
     /// The tweets that markers (likes, bookmarks) name, in the markers' order: `markers` is their
     /// query, ordered by time and limited to `limit`. Tweets the filter hides are read past, a
     /// page of markers at a time, as are those of protected accounts the viewer may not see; a
     /// marker whose tweet is gone is left out.
     func markedTweets(_ markers: Query, limit: Int, filter: RowFilter) async throws -> [Tweet] {
-        var query = markers.select(["timestamp"])
+        var query = Self.markerPage(markers)
         var kept: [Tweet] = []
         while true {
             let page = try await query.getDocuments()
@@ -387,6 +406,19 @@ extension TweetService {
     /// Tweet `id` in its conversation: the tweets it replies to up to the root, then its replies and
     /// theirs, depth first, each one's replies oldest first, at most `limit` of them.
     /// - Throws: ``TweetError/notFound(_:)``.
+    /// Says that ``fetchThread(id:limit:)`` of `id` comes next: on a server, the tweet and its
+    /// first replies go in the round trip of the next read (the session check).
+    public func prefetchThread(id: String, limit: Int = 20) async {
+        guard store.readsAreRoundTrips else { return }
+        await store.prefetch(documentsAt: [tweetsCollection.document(id)])
+        await store.prefetch(repliesQuery(to: id, limit: limit + 1))
+    }
+
+    /// The first `limit` replies to tweet `id`, oldest first.
+    private func repliesQuery(to id: String, limit: Int) -> Query {
+        tweetsCollection.whereField("replyToId", isEqualTo: .string(id)).order(by: "timestamp").limit(to: limit)
+    }
+
     public func fetchThread(id: String, limit: Int = 20) async throws -> Conversation {
         guard let snapshot = try await store.getDocument(tweetsCollection.document(id)) else {
             throw TweetError.notFound(id)
@@ -395,8 +427,6 @@ extension TweetService {
         if let author = snapshot.data["uid"]?.stringValue, filter.filters.isBlocked(author) {
             try await requireReachable(author)
         }
-        // The tweet itself first: one the viewer may not see is an error that says why.
-        let tweet = try await joined(snapshot, filter: filter)
         // Up the chain; a cycle (only a damaged store has one) or a very deep chain stops the walk.
         var chain: [DocumentSnapshot] = []
         var deletedAncestor: String?
@@ -441,15 +471,23 @@ extension TweetService {
             // Tweets written before reply counts were kept are asked too.
             if let count = node.data["replyCount"]?.integerValue, count == 0 { continue }
             guard visited.insert(node.documentID).inserted || node.documentID == id else { continue }
-            let children = try await tweetsCollection.whereField("replyToId", isEqualTo: .string(node.documentID))
-                .order(by: "timestamp").limit(to: limit - replies.count + 1).getDocuments()
+            let children = try await repliesQuery(to: node.documentID, limit: limit - replies.count + 1).getDocuments()
             stack += children.reversed().map { ($0, depth + 1) }
         }
-        // Ancestors and replies of protected accounts the viewer may not see are left out by the join.
+        // All joined at once. Ancestors and replies of protected accounts the viewer may not see
+        // are left out by the join; the tweet itself so left out is an error that says why.
         let depths = Dictionary(replies.map { ($0.0.documentID, $0.1) }, uniquingKeysWith: { first, _ in first })
+        let ancestors = chain.reversed().map(\.documentID)
+        let (joined, people) = try await hydrate(
+            [snapshot] + chain.reversed() + replies.map(\.0), alsoUsers: [], filter: filter)
+        guard let tweet = joined.first(where: { $0.id == id }) else {
+            let uid = snapshot.data["uid"]?.stringValue ?? ""
+            throw ProtectionError.protected(username: people[uid]?.username ?? uid)
+        }
+        let byID = Dictionary(joined.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var conversation = Conversation(
-            ancestors: try await hydrate(chain.reversed(), filter: filter), deletedAncestor: deletedAncestor,
-            tweet: tweet, replies: try await hydrate(replies.map(\.0), filter: filter), hasMoreReplies: hasMore)
+            ancestors: ancestors.compactMap { byID[$0] }, deletedAncestor: deletedAncestor, tweet: tweet,
+            replies: replies.compactMap { byID[$0.0.documentID] }, hasMoreReplies: hasMore)
         for index in conversation.replies.indices {
             conversation.replies[index].depth = depths[conversation.replies[index].id] ?? 1
         }

@@ -115,7 +115,13 @@ public final class TweetService: Sendable {
     /// ``fetchTweet(withID:)``; with `keepsHidden`, a protected account's tweet too: the one a
     /// signed-in user just took their like, retweet or bookmark back from.
     func fetchTweet(withID id: String, keepsHidden: Bool) async throws -> Tweet {
-        guard let snapshot = try await store.getDocument(tweets.document(id)) else { throw TweetError.notFound(id) }
+        let path = tweets.document(id)
+        if store.readsAreRoundTrips {
+            // The join needs the session checked: on a server, the tweet goes in that round trip.
+            await store.prefetch(documentsAt: [path])
+            _ = try await auth.currentUid()
+        }
+        guard let snapshot = try await store.getDocument(path) else { throw TweetError.notFound(id) }
         return try await joined(snapshot, keepsHidden: keepsHidden)
     }
 

@@ -37,12 +37,28 @@ public final class UserService: Sendable {
     /// The user with `username` (with or without "@", any case).
     /// - Throws: ``UserError/notFound(_:)`` when there is none.
     public func fetchUser(withUsername username: String) async throws -> User {
-        let name = (username.hasPrefix("@") ? String(username.dropFirst()) : username).lowercased()
-        guard
-            let snapshot = try await users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
-                .getDocuments().first
-        else { throw UserError.notFound("@\(name)") }
+        let name = Self.lookUpName(username)
+        guard let snapshot = try await usernameLookUp(name).getDocuments().first else {
+            throw UserError.notFound("@\(name)")
+        }
         return try await user(from: snapshot)
+    }
+
+    /// A username as the lookup reads it: without "@", in lower case.
+    private static func lookUpName(_ username: String) -> String {
+        (username.hasPrefix("@") ? String(username.dropFirst()) : username).lowercased()
+    }
+
+    /// The query that finds the account named `name` (see ``lookUpName(_:)``).
+    private func usernameLookUp(_ name: String) -> Query {
+        users.whereField("username", isEqualTo: .string(name)).limit(to: 1)
+    }
+
+    /// Says that ``fetchUser(matching:)`` of `reference` comes next: on a server, an `@username`'s
+    /// lookup goes in the round trip of the next read (the session check).
+    public func prefetchUser(matching reference: String) async {
+        guard store.readsAreRoundTrips, reference.hasPrefix("@") else { return }
+        await store.prefetch(usernameLookUp(Self.lookUpName(reference)))
     }
 
     /// A user named either way: `@username`, else a uid, else a bare username.

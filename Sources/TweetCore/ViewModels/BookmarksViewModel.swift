@@ -21,6 +21,7 @@ public final class BookmarksViewModel: ErrorRecording {
     }
 
     public func load(limit: Int = 20, before: String? = nil) async throws {
+        if before == nil { services.tweets.prefetchBookmarks(limit: limit + 1) }
         try await read(services) {
             let page = Page(try await services.tweets.fetchBookmarks(limit: limit + 1, before: before), limit: limit)
             listing.page = page

@@ -78,6 +78,7 @@ public final class ProfileViewModel: ErrorRecording {
 
     /// Loads the user (if needed), the stats, the follow state and a page of the selected tab.
     public func load(limit: Int = 20, before: String? = nil) async throws {
+        if user == nil, let reference { await services.users.prefetchUser(matching: reference) }
         try await read(services) {
             let me = try await services.auth.currentUid()
             let user: User

@@ -30,6 +30,7 @@ public final class ThreadViewModel: ErrorRecording {
 
     /// Loads the conversation with at most `limit` replies.
     public func load(limit: Int = 20) async throws {
+        await services.tweets.prefetchThread(id: tweetID, limit: limit)
         try await read(services) {
             state.conversation = try await services.tweets.fetchThread(id: tweetID, limit: limit)
         }
