@@ -14,7 +14,7 @@ struct PostgresRoundTripTests {
     static let budgets: [(arguments: [String], trips: Int)] = [
         (["feed"], 2), (["feed", "--following"], 4), (["profile", "@cy"], 5),
         (["profile", "@cy", "--tab", "likes"], 6),
-        (["search", "garden"], 6), (["search", "#garden"], 6), (["bookmarks"], 3), (["trends"], 2),
+        (["search", "garden"], 4), (["search", "#garden"], 4), (["bookmarks"], 3), (["trends"], 2),
         (["explore", "c"], 2), (["whoami"], 2), (["show", "TWEET"], 2), (["thread", "TWEET"], 2),
         // Reads, then marks what it showed as seen: a write transaction of its own.
         (["notifications"], 11),

@@ -381,6 +381,17 @@ extension TweetService {
     /// - Parameter before: the ID of the last tweet of the previous page.
     /// - Throws: ``SearchError``, ``UserError/notFound(_:)`` for an unknown `from:` user,
     ///   ``TweetError/notFound(_:)`` for a `before` that is no tweet.
+    /// Says that ``search(_:limit:before:)`` of `text` comes next: on a server, its terms'
+    /// documents (and the lookup of a `from:` author) go in the round trip of the next read (the
+    /// session check).
+    public func prefetchSearch(_ text: String, before: String? = nil) async {
+        // A query that does not parse sends nothing ahead: the search says why.
+        guard store.readsAreRoundTrips, let query = try? SearchQuery(text) else { return }
+        if let name = query.author { await users.prefetchUser(matching: "@" + name) }
+        if let before { await store.prefetch(documentsAt: [store.collection(Collections.tweets).document(before)]) }
+        await store.prefetch(documentsAt: query.terms.map(SearchIndex.termPath))
+    }
+
     public func search(_ text: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         let query = try SearchQuery(text)
         var author: String?
@@ -544,7 +555,8 @@ private enum SearchCandidates {
                         before.map { ByteOrder.precedes(id, $0) } ?? true
                     }
                 }
-                query = page.isEmpty ? nil : page.last.map { buckets.start(after: $0) }
+                // Fewer buckets than asked for: the term has no more, and nothing is read to see so.
+                query = page.count < limit ? nil : page.last.map { buckets.start(after: $0) }
             }
             let taken = Array(pending.prefix(count))
             pending.removeFirst(taken.count)
