@@ -37,7 +37,7 @@ public final class AuthService: Sendable {
 
     /// Queries of the account the next session check sends ahead (see
     /// ``prefetchWithNextCheck(_:)``), by the uid the session file names.
-    private let nextPrefetches = Mutex<(@Sendable (String) -> [Query])?>(nil)
+    private let nextPrefetches = Mutex<[@Sendable (String) -> [Query]]>([])
 
     /// How long after the session check the documents read with it are used: one command's time.
     let checkedMoment: Duration
@@ -87,7 +87,7 @@ public final class AuthService: Sendable {
         if let known = knownSession.withLock({ $0 }), known.stamp == stamp {
             // No check to go with: what was asked of one is read when needed, not at a later check.
             nextAlongside.withLock { $0 = nil }
-            nextPrefetches.withLock { $0 = nil }
+            nextPrefetches.withLock { $0 = [] }
             return known.uid
         }
         let uid = try await verifiedUid(try session.load())
@@ -107,7 +107,7 @@ public final class AuthService: Sendable {
     /// They are asked by the uid the session file names; the listing runs them by the uid the
     /// check confirmed, so a prefetch for any other uid is never used.
     func prefetchWithNextCheck(_ queries: @escaping @Sendable (String) -> [Query]) {
-        nextPrefetches.withLock { $0 = queries }
+        nextPrefetches.withLock { $0.append(queries) }
     }
 
     private func verifiedUid(_ saved: SessionStore.Session?) async throws -> String? {
@@ -116,11 +116,11 @@ public final class AuthService: Sendable {
             return asked
         }
         let ahead = nextPrefetches.withLock { ahead in
-            defer { ahead = nil }
+            defer { ahead = [] }
             return ahead
         }
         guard let saved, saved.store == storeName, let token = saved.token else { return nil }
-        for query in ahead?(saved.uid) ?? [] { await store.prefetch(query) }
+        for query in ahead.flatMap({ $0(saved.uid) }) { await store.prefetch(query) }
         let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
         // The user's filters come in the same read: nearly every command that checks a session
         // then lists something they filter. From a server, so does their notification state, which

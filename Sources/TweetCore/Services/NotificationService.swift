@@ -222,6 +222,22 @@ public final class NotificationService: Sendable {
             filter: try await tweets.rowFilter(appliesMutes: true), joined: true)
     }
 
+    /// `uid`'s notifications, newest first, so the unread ones come first and the first read one
+    /// ends an unread listing.
+    private static func newestFirst(of uid: String, limit: Int, in store: any DocumentStore) -> Query {
+        store.collection(Collections.notifications(of: uid)).order(by: "timestamp", descending: true).limit(to: limit)
+    }
+
+    /// Says that the signed-in account's first page of ``fetchNotifications(limit:before:unreadOnly:)``
+    /// comes next: on a server, its first batch goes with the session check, in the same round
+    /// trip (the size a viewer without filters reads; one with filters reads more, then).
+    public func prefetchNotifications(limit: Int = 20) {
+        guard store.readsAreRoundTrips else { return }
+        auth.prefetchWithNextCheck { [store] uid in
+            [Self.newestFirst(of: uid, limit: limit, in: store).limit(to: limit)]
+        }
+    }
+
     /// ``fetchNotifications(limit:before:unreadOnly:)`` with the state and filter read; not
     /// `joined`, the notifications shown are found from the documents of their tweets and authors
     /// alone, without the people and tweets a listing shows (to count them).
@@ -230,8 +246,7 @@ public final class NotificationService: Sendable {
         filter: RowFilter, joined: Bool
     ) async throws -> [ActivityNotification] {
         let collection = store.collection(Collections.notifications(of: me))
-        // Newest first, so the unread ones come first and the first read one ends an unread listing.
-        let query = collection.order(by: "timestamp", descending: true).limit(to: limit)
+        let query = Self.newestFirst(of: me, limit: limit, in: store)
         var paged = query
         if let before {
             guard let cursor = try await store.getDocument(collection.document(before)) else {

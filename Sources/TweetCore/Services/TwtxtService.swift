@@ -87,13 +87,23 @@ public final class TwtxtService: Sendable {
     /// The signed-in user's feeds, by nick. Documents that are not a feed are left out.
     public func follows() async throws -> [TwtxtFollow] {
         let me = try await auth.requireUid()
-        let documents = try await store.collection(Collections.twtxtFollowing(of: me)).query.limit(
-            to: Self.maximumFollows
-        ).getDocuments()
+        let documents = try await Self.followsQuery(of: me, in: store).getDocuments()
         // A damaged document is left out rather than failing every feed --following.
         return documents.compactMap { try? $0.data(as: TwtxtFollow.self) }.sorted {
             ($0.nick.lowercased(), $0.url) < ($1.nick.lowercased(), $1.url)
         }
+    }
+
+    /// The documents of `uid`'s followed feeds, as ``follows()`` reads them.
+    private static func followsQuery(of uid: String, in store: any DocumentStore) -> Query {
+        store.collection(Collections.twtxtFollowing(of: uid)).query.limit(to: maximumFollows)
+    }
+
+    /// Says that the signed-in account's ``followsToRead()`` comes next: on a server, its follows
+    /// are read with the session check, in the same round trip.
+    public func prefetchFollows() {
+        guard store.readsAreRoundTrips else { return }
+        auth.prefetchWithNextCheck { [store] uid in [Self.followsQuery(of: uid, in: store)] }
     }
 
     /// The feeds `feed --following` reads, and those it skips: a document whose address fails

@@ -77,7 +77,9 @@ public final class FeedViewModel: ErrorRecording {
             var skipped: [SkippedTwtxtFollow] = []
             switch source {
             case .everyone: if before == nil { await services.tweets.prefetchTweets(limit: limit + 1) }
-            case .following: services.users.prefetchFollowingUids()
+            case .following:
+                services.users.prefetchFollowingUids()
+                if twtxt != nil { services.twtxt.prefetchFollows() }
             }
             try await services.reading {
                 let fetched: [Tweet]

@@ -22,6 +22,7 @@ public final class NotificationsViewModel: ErrorRecording {
 
     /// Loads a page, newest first, optionally after notification `before`, or only the unread ones.
     public func load(limit: Int = 20, before: String? = nil, unreadOnly: Bool = false) async throws {
+        if before == nil { services.notifications.prefetchNotifications(limit: limit + 1) }
         try await read(services) {
             let page = Page(
                 try await services.notifications.fetchNotifications(
