@@ -58,6 +58,9 @@ public protocol DocumentStore: Sendable {
     /// ``getDocument(_:)`` of the one path, is answered from it. The default does nothing.
     func prefetch(documentsAt paths: [DocumentPath]) async
 
+    /// ``prefetch(_:)`` for ``runMergedQuery(_:limit:)`` of the same queries and limit.
+    func prefetch(mergedQuery queries: [Query], limit: Int) async
+
     /// ``getDocuments(_:)`` and ``uniquePrefixLengths(in:of:minimum:)`` at once: a page's
     /// documents and the short forms of the IDs it shows. A server engine asks both in one round
     /// trip; the default asks one, then the other.
@@ -234,6 +237,8 @@ extension DocumentStore {
     public func prefetch(_ query: Query) async {}
 
     public func prefetch(documentsAt paths: [DocumentPath]) async {}
+
+    public func prefetch(mergedQuery queries: [Query], limit: Int) async {}
 
     public var writesBegun: Int? { nil }
 

@@ -285,6 +285,16 @@ public actor PostgresDocumentStore: DocumentStore {
         pendingPrefetches.append(.query(query))
     }
 
+    /// ``prefetch(_:)`` for ``runMergedQuery(_:limit:)``: each of its statements.
+    public func prefetch(mergedQuery queries: [Query], limit: Int) async {
+        for query in Self.shaped(queries, limit: limit) { await prefetch(query) }
+    }
+
+    /// The queries ``runMergedQuery(_:limit:)`` sends for `queries`: each within `limit`.
+    private static func shaped(_ queries: [Query], limit: Int) -> [Query] {
+        queries.map { $0.wholeDocuments.limit(to: min($0.limit ?? limit, limit)) }
+    }
+
     /// ``prefetch(_:)`` for ``getDocuments(_:)`` of `paths`, or ``getDocument(_:)`` of one.
     public func prefetch(documentsAt paths: [DocumentPath]) async {
         guard !paths.isEmpty else { return }
@@ -349,14 +359,23 @@ public actor PostgresDocumentStore: DocumentStore {
     public func runMergedQuery(_ queries: [Query], limit: Int) async throws -> [(
         query: Int, snapshot: DocumentSnapshot
     )] {
-        let shaped = queries.map { $0.wholeDocuments.limit(to: min($0.limit ?? limit, limit)) }
+        let shaped = Self.shaped(queries, limit: limit)
         return try await reading(orEmpty: []) { connection in
             let statements = try shaped.map { try PostgresQuery($0, split: connection.isSplit) }
-            let results = try connection.executeTogether(statements.map { ($0.sql, $0.statement.parameters) })
+            // Those prefetched are taken; the rest go together.
+            var results = statements.map { takePrefetched($0, from: connection) }
+            let unanswered = results.indices.filter { results[$0] == nil }
+            if !unanswered.isEmpty {
+                let read = try connection.executeTogether(
+                    unanswered.map { (statements[$0].sql, statements[$0].statement.parameters) })
+                for (index, rows) in zip(unanswered, read) { results[index] = rows }
+            }
             var rows: [(query: Int, snapshot: DocumentSnapshot)] = []
             for (position, (query, result)) in zip(shaped, results).enumerated() {
                 // The rows are the query's already; selecting them again keeps the one set of rules exact.
-                rows += query.select(from: try result.map(Self.snapshot)).map { (position, query.projected($0)) }
+                rows += query.select(from: try (result ?? []).map(Self.snapshot)).map {
+                    (position, query.projected($0))
+                }
             }
             return Query.merged(rows, of: queries, limit: limit)
         }

@@ -148,6 +148,30 @@ extension TweetService {
         return try await markedTweets(query, limit: limit, filter: try await rowFilter(appliesMutes: false))
     }
 
+    /// Says that the first page of `uid`'s profile tab `tab` comes next: on a server, its first
+    /// read, and what says whether the viewer may see the account, go with the next read (the
+    /// account's own documents). The first reads are those of a viewer without filters; one whose
+    /// filters make them larger reads them then.
+    public func prefetchProfileTab(_ tab: TweetFilter, uid: String, limit: Int) async throws {
+        guard store.readsAreRoundTrips else { return }
+        let me = try await auth.currentUid()
+        let reads = filterReads(Self.accountPaths(uid, viewer: me), viewer: me).all
+        if !reads.isEmpty { await store.prefetch(documentsAt: reads) }
+        switch tab {
+        case .tweets:
+            let (tweets, retweets) = accountTimeline(of: uid)
+            await store.prefetch(mergedQuery: [Self.newestFirst(tweets), Self.newestFirst(retweets)], limit: limit)
+        case .replies, .media:
+            await store.prefetch(Self.pageOrder(accountTweets(of: uid, tab: tab), limit: limit).limit(to: limit))
+        case .likes: await store.prefetch(Self.markerPage(likedFirstPage(of: uid, limit: limit)))
+        }
+    }
+
+    /// `query` newest first, as a timeline merges it.
+    private static func newestFirst(_ query: Query) -> Query {
+        query.order(by: "timestamp", descending: true)
+    }
+
     /// Says that the signed-in account's first page of bookmarks comes next: on a server, its
     /// markers are read with the session check, in the same round trip.
     public func prefetchBookmarks(limit: Int = 20) {
@@ -211,8 +235,8 @@ extension TweetService {
         // already; on an earlier one it is newer than the cursor, so only that window is asked.
         var cursorTime: Date?
         var cursorRetweet: String?  // the cursor's retweet ID, when the page before ended on a retweet
-        var tweets = tweetQuery.order(by: "timestamp", descending: true)
-        var retweets = retweetQuery.order(by: "timestamp", descending: true)
+        var tweets = Self.newestFirst(tweetQuery)
+        var retweets = Self.newestFirst(retweetQuery)
         if let before {
             if RetweetKey.isRetweet(before) {
                 guard let cursor = try await store.getDocument(retweetsCollection.document(before)) else {

@@ -63,25 +63,38 @@ public final class TweetService: Sendable {
     /// - Throws: ``ProtectionError/protected(username:)`` when `uid` is protected and the
     ///   signed-in user is not an approved follower (as do the Replies and Likes tabs).
     public func fetchTweets(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
-        try await timeline(
-            tweets: tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isEqualTo: .null),
-            retweets: store.collection(Collections.retweets).whereField("uid", isEqualTo: .string(uid)),
-            retweeters: [uid], limit: limit, before: before, filter: try await accountFilter(uid))
+        let (tweets, retweets) = accountTimeline(of: uid)
+        return try await timeline(
+            tweets: tweets, retweets: retweets, retweeters: [uid], limit: limit, before: before,
+            filter: try await accountFilter(uid))
+    }
+
+    /// The tweets (not replies) and retweets of `uid`, which the Tweets tab merges.
+    func accountTimeline(of uid: String) -> (tweets: Query, retweets: Query) {
+        (
+            tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isEqualTo: .null),
+            store.collection(Collections.retweets).whereField("uid", isEqualTo: .string(uid))
+        )
     }
 
     /// The newest replies of `uid` (the profile's Replies tab).
     public func fetchReplies(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         try await page(
-            tweets.whereField("uid", isEqualTo: .string(uid)).whereField("replyToId", isNotEqualTo: .null),
-            limit: limit, before: before, appliesMutes: false, account: uid)
+            accountTweets(of: uid, tab: .replies), limit: limit, before: before, appliesMutes: false, account: uid)
     }
 
     /// The newest tweets and replies of `uid` that have photos (the profile's Media tab). The
     /// query reads `uid`'s tweets newest first and keeps those with photos.
     public func fetchMedia(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         try await page(
-            tweets.whereField("uid", isEqualTo: .string(uid)).whereField("images", isNotEqualTo: .null),
-            limit: limit, before: before, appliesMutes: false, account: uid)
+            accountTweets(of: uid, tab: .media), limit: limit, before: before, appliesMutes: false, account: uid)
+    }
+
+    /// The tweets of `uid` the Replies or the Media tab lists.
+    func accountTweets(of uid: String, tab: TweetFilter) -> Query {
+        let own = tweets.whereField("uid", isEqualTo: .string(uid))
+        return tab == .media
+            ? own.whereField("images", isNotEqualTo: .null) : own.whereField("replyToId", isNotEqualTo: .null)
     }
 
     /// The replies to one tweet, oldest first (a thread).
@@ -94,7 +107,7 @@ public final class TweetService: Sendable {
     /// The tweets `uid` likes, the newest like first (the profile's Likes tab).
     public func fetchLikedTweets(forUid uid: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         let likes = store.collection(Collections.likes(of: uid))
-        var query = likes.order(by: "timestamp", descending: true).limit(to: limit)
+        var query = likedFirstPage(of: uid, limit: limit)
         if let before {
             guard let cursor = try await store.getDocument(likes.document(before)) else {
                 throw TweetError.notFound(before)
@@ -103,6 +116,11 @@ public final class TweetService: Sendable {
         }
         // deleteTweet removes a tweet's likes in the same transaction, so every like has its tweet.
         return try await markedTweets(query, limit: limit, filter: try await accountFilter(uid))
+    }
+
+    /// The first `limit` of `uid`'s likes, the newest first.
+    func likedFirstPage(of uid: String, limit: Int) -> Query {
+        store.collection(Collections.likes(of: uid)).order(by: "timestamp", descending: true).limit(to: limit)
     }
 
     /// One tweet, with its author.
@@ -459,7 +477,7 @@ public final class TweetService: Sendable {
     // MARK: Pages
 
     /// A listing's query as ``page(_:limit:before:appliesMutes:account:)`` reads it.
-    private static func pageOrder(_ query: Query, limit: Int) -> Query {
+    static func pageOrder(_ query: Query, limit: Int) -> Query {
         query.order(by: "timestamp", descending: true).limit(to: limit)
     }
 
@@ -567,12 +585,20 @@ public final class TweetService: Sendable {
         filter: RowFilter, documents: [DocumentSnapshot]
     ) {
         let me = try await auth.currentUid()
-        let checked = me.flatMap { auth.checkedFilters(of: $0) }
-        let own = checked == nil ? me.map { ViewerFilters.path(of: $0) } : nil
-        let all = paths + [own].compactMap { $0 }
+        let (all, own, checked) = filterReads(paths, viewer: me)
         let found = all.isEmpty ? [] : try await store.getDocuments(all)
         let filters = ViewerFilters(fields: checked ?? found.first { $0.path == own }?.data)
         return (RowFilter(filters, now: Date(), appliesMutes: appliesMutes), found.filter { $0.path != own })
+    }
+
+    /// What ``rowFilter(appliesMutes:alongside:)`` reads for `viewer`: `paths`, then their own
+    /// filters (`own`) unless the session check read them (`checked`).
+    func filterReads(_ paths: [DocumentPath], viewer: String?) -> (
+        all: [DocumentPath], own: DocumentPath?, checked: JSONObject??
+    ) {
+        let checked = viewer.flatMap { auth.checkedFilters(of: $0) }
+        let own = checked == nil ? viewer.map { ViewerFilters.path(of: $0) } : nil
+        return (paths + [own].compactMap { $0 }, own, checked)
     }
 
     /// Decodes a page of tweet documents and joins their authors, the tweets they reply to and

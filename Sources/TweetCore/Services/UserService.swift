@@ -253,10 +253,10 @@ public final class UserService: Sendable {
     /// uid is read in one batch with its counters, the follow and a request to follow: one round
     /// trip to a server.
     /// - Throws: ``UserError/notFound(_:)``, or ``SafetyError`` when a block keeps the two apart.
-    public func fetchProfile(matching reference: String?) async throws -> (
-        user: User, stats: UserStats, status: FollowStatus
-    ) {
-        let profile = try await lookUpProfile(matching: reference)
+    public func fetchProfile(
+        matching reference: String?, prefetching: @Sendable (String) async throws -> Void = { _ in }
+    ) async throws -> (user: User, stats: UserStats, status: FollowStatus) {
+        let profile = try await lookUpProfile(matching: reference, prefetching: prefetching)
         if let me = try await auth.currentUid(), me != profile.user.id {
             let fields: JSONObject?
             if let checked = auth.checkedFilters(of: me) {
@@ -272,9 +272,9 @@ public final class UserService: Sendable {
         return profile
     }
 
-    private func lookUpProfile(matching reference: String?) async throws -> (
-        user: User, stats: UserStats, status: FollowStatus
-    ) {
+    private func lookUpProfile(matching reference: String?, prefetching: @Sendable (String) async throws -> Void)
+        async throws -> (user: User, stats: UserStats, status: FollowStatus)
+    {
         let me = try await auth.currentUid()
         let candidate: String
         if let reference { candidate = reference } else { candidate = try await auth.requireUid() }
@@ -286,6 +286,7 @@ public final class UserService: Sendable {
             let statsPath = StatsCounter.path(of: candidate)
             let followPath = me.map { Self.followingPath(of: $0, candidate) }
             let requestPath = me.map { Self.requestPath(to: candidate, from: $0) }
+            try await prefetching(candidate)
             for snapshot in try await store.getDocuments(
                 [userPath, statsPath] + [followPath, requestPath].compactMap { $0 })
             {
@@ -304,7 +305,9 @@ public final class UserService: Sendable {
             // Not a uid: a username, then its account, counters and follow in one batch, as for a
             // uid (once: an account gone in between is not looked up again).
             let user = try await fetchUser(matching: candidate)
-            guard user.id == candidate else { return try await lookUpProfile(matching: user.id) }
+            guard user.id == candidate else {
+                return try await lookUpProfile(matching: user.id, prefetching: prefetching)
+            }
             return (user, try await fetchStats(forUid: user.id), try await followStatus(of: user.id))
         }
         let stats: UserStats
