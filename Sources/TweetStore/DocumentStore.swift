@@ -61,6 +61,16 @@ public protocol DocumentStore: Sendable {
     /// ``prefetch(_:)`` for ``runMergedQuery(_:limit:)`` of the same queries and limit.
     func prefetch(mergedQuery queries: [Query], limit: Int) async
 
+    /// The documents of `query`, and the documents of `collection` that have their IDs (a page of
+    /// bookmarks and the tweets they mark); one that does not exist is left out. A server engine
+    /// reads both in one round trip; the default reads the query, then the documents it names.
+    func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (
+        documents: [DocumentSnapshot], named: [DocumentSnapshot]
+    )
+
+    /// ``prefetch(_:)`` for ``runQuery(_:withDocumentsNamedByIDsIn:)`` of the same query and collection.
+    func prefetch(_ query: Query, withDocumentsNamedByIDsIn collection: String) async
+
     /// ``getDocuments(_:)`` and ``uniquePrefixLengths(in:of:minimum:)`` at once: a page's
     /// documents and the short forms of the IDs it shows. A server engine asks both in one round
     /// trip; the default asks one, then the other.
@@ -239,6 +249,16 @@ extension DocumentStore {
     public func prefetch(documentsAt paths: [DocumentPath]) async {}
 
     public func prefetch(mergedQuery queries: [Query], limit: Int) async {}
+
+    public func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (
+        documents: [DocumentSnapshot], named: [DocumentSnapshot]
+    ) {
+        let documents = try await runQuery(query)
+        let paths = documents.map { DocumentPath(collection: collection, documentID: $0.documentID) }
+        return (documents, paths.isEmpty ? [] : try await getDocuments(paths))
+    }
+
+    public func prefetch(_ query: Query, withDocumentsNamedByIDsIn collection: String) async {}
 
     public var writesBegun: Int? { nil }
 

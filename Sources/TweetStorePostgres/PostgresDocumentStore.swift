@@ -39,6 +39,7 @@ public actor PostgresDocumentStore: DocumentStore {
     private enum Prefetch {
         case query(Query)
         case documents([DocumentPath])
+        case named(Query, collection: String)
     }
 
     /// A statement as sent: its SQL and parameters.
@@ -285,6 +286,52 @@ public actor PostgresDocumentStore: DocumentStore {
         pendingPrefetches.append(.query(query))
     }
 
+    /// The documents of `query` and, in the same statement, those of `collection` with their IDs.
+    public func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (
+        documents: [DocumentSnapshot], named: [DocumentSnapshot]
+    ) {
+        try await reading(orEmpty: ([], [])) { connection in
+            let statement = try Self.namedStatement(query, in: collection, split: connection.isSplit)
+            let rows =
+                try takePrefetched(statement, from: connection)
+                ?? connection.execute(statement.sql, statement.parameters)
+            var (found, named): ([DocumentSnapshot], [DocumentSnapshot]) = ([], [])
+            for row in rows {
+                guard let part = row.first else { continue }
+                let snapshot = try Self.snapshot(Array(row.dropFirst()))
+                if part == "0" { found.append(snapshot) } else { named.append(snapshot) }
+            }
+            // The rows are the query's already; selecting them again keeps the one set of rules exact.
+            let documents = query.select(from: found).map(query.projected)
+            let kept = Set(documents.map(\.documentID))
+            return (documents, named.filter { $0.path.collection == collection && kept.contains($0.documentID) })
+        }
+    }
+
+    /// ``prefetch(_:)`` for ``runQuery(_:withDocumentsNamedByIDsIn:)``.
+    public func prefetch(_ query: Query, withDocumentsNamedByIDsIn collection: String) async {
+        guard query.textSearch == nil else { return }
+        pendingPrefetches.append(.named(query, collection: collection))
+    }
+
+    /// `query`'s rows (`0` first) and the rows of `collection` with their IDs (`1` first), in one
+    /// statement: the query's, used twice, so the server reads it once.
+    private static func namedStatement(_ query: Query, in collection: String, split: Bool) throws -> (
+        sql: String, parameters: [String?]
+    ) {
+        var page = try PostgresQuery(query, split: split)
+        let named = page.statement.bind(collection)
+        let table = PostgresSQL.table(forGroupOf: [collection], split: split)
+        return (
+            """
+            WITH page AS (\(page.sql))
+            SELECT '0', collection, id, data FROM page UNION ALL
+            SELECT '1', d.collection, d.id, d.data::text FROM page
+            JOIN \(table) d ON d.collection = \(named) COLLATE "C" AND d.id = page.id COLLATE "C"
+            """, page.statement.parameters
+        )
+    }
+
     /// ``prefetch(_:)`` for ``runMergedQuery(_:limit:)``: each of its statements.
     public func prefetch(mergedQuery queries: [Query], limit: Int) async {
         for query in Self.shaped(queries, limit: limit) { await prefetch(query) }
@@ -314,8 +361,15 @@ public actor PostgresDocumentStore: DocumentStore {
                 guard let sql = try? PostgresQuery(query, split: connection.isSplit) else { return nil }
                 statement = (sql.sql, sql.statement.parameters)
             case .documents(let paths): statement = Self.documentsStatement(at: paths, split: connection.isSplit)
+            case .named(let query, let collection):
+                guard let named = try? Self.namedStatement(query, in: collection, split: connection.isSplit) else {
+                    return nil
+                }
+                statement = named
             }
             guard !statement.parameters.contains(where: { $0?.utf8.contains(0) == true }) else { return nil }
+            // Asked again: an answer kept from before is older than this one will be.
+            prefetched[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = nil
             return statement
         }
     }

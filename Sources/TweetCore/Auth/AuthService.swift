@@ -35,9 +35,9 @@ public final class AuthService: Sendable {
     /// ``readWithNextCheck(_:)``), by the uid the session file names.
     private let nextAlongside = Mutex<(@Sendable (String) -> [DocumentPath])?>(nil)
 
-    /// Queries of the account the next session check sends ahead (see
-    /// ``prefetchWithNextCheck(_:)``), by the uid the session file names.
-    private let nextPrefetches = Mutex<[@Sendable (String) -> [Query]]>([])
+    /// What of the account the next session check sends ahead (see ``prefetchWithNextCheck(_:)``),
+    /// by the uid the session file names.
+    private let nextPrefetches = Mutex<[@Sendable (String) async -> Void]>([])
 
     /// How long after the session check the documents read with it are used: one command's time.
     let checkedMoment: Duration
@@ -82,12 +82,13 @@ public final class AuthService: Sendable {
     /// The signed-in uid: the session file's token, checked against `sessions/{name}` in the store,
     /// so that a session file edited to another uid signs nobody in; `nil` when signed out.
     public func currentUid() async throws -> String? {
-        if let viewer = Self.actionViewer, viewer.service == ObjectIdentifier(self) { return viewer.uid }
+        if let viewer = Self.actionViewer, viewer.service == ObjectIdentifier(self) {
+            forgetNextCheckAsks()
+            return viewer.uid
+        }
         let stamp = session.stamp()
         if let known = knownSession.withLock({ $0 }), known.stamp == stamp {
-            // No check to go with: what was asked of one is read when needed, not at a later check.
-            nextAlongside.withLock { $0 = nil }
-            nextPrefetches.withLock { $0 = [] }
+            forgetNextCheckAsks()
             return known.uid
         }
         let uid = try await verifiedUid(try session.load())
@@ -102,12 +103,19 @@ public final class AuthService: Sendable {
         nextAlongside.withLock { $0 = paths }
     }
 
-    /// Has the next session check send `queries` of the account ahead, in the same round trip
-    /// (``DocumentStore/prefetch(_:)``), for the listing that follows to run: its own bookmarks.
-    /// They are asked by the uid the session file names; the listing runs them by the uid the
-    /// check confirmed, so a prefetch for any other uid is never used.
-    func prefetchWithNextCheck(_ queries: @escaping @Sendable (String) -> [Query]) {
-        nextPrefetches.withLock { $0.append(queries) }
+    /// Has the next session check send reads of the account ahead, in the same round trip: `ask`
+    /// says them to the store (``DocumentStore/prefetch(_:)``) for the listing that follows (its
+    /// own bookmarks). They are asked by the uid the session file names; the listing reads by the
+    /// uid the check confirmed, so a prefetch for any other uid is never used.
+    func prefetchWithNextCheck(_ ask: @escaping @Sendable (String) async -> Void) {
+        nextPrefetches.withLock { $0.append(ask) }
+    }
+
+    /// No check goes now: what was asked to go with one is read when needed, not at a later
+    /// check (a long-lived process, inside ``withViewer(_:)``, would otherwise gather them).
+    private func forgetNextCheckAsks() {
+        nextAlongside.withLock { $0 = nil }
+        nextPrefetches.withLock { $0 = [] }
     }
 
     private func verifiedUid(_ saved: SessionStore.Session?) async throws -> String? {
@@ -120,7 +128,7 @@ public final class AuthService: Sendable {
             return ahead
         }
         guard let saved, saved.store == storeName, let token = saved.token else { return nil }
-        for query in ahead.flatMap({ $0(saved.uid) }) { await store.prefetch(query) }
+        for ask in ahead { await ask(saved.uid) }
         let path = DocumentPath(collection: Collections.sessions, documentID: try PasswordHasher.tokenName(token))
         // The user's filters come in the same read: nearly every command that checks a session
         // then lists something they filter. From a server, so does their notification state, which

@@ -234,7 +234,7 @@ public final class NotificationService: Sendable {
     public func prefetchNotifications(limit: Int = 20) {
         guard store.readsAreRoundTrips else { return }
         auth.prefetchWithNextCheck { [store] uid in
-            [Self.newestFirst(of: uid, limit: limit, in: store).limit(to: limit)]
+            await store.prefetch(Self.newestFirst(of: uid, limit: limit, in: store).limit(to: limit))
         }
     }
 

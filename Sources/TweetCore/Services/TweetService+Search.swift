@@ -375,12 +375,6 @@ public struct Trends: Equatable, Sendable {
 }
 
 extension TweetService {
-    /// The tweets that match `text`, newest first (see ``SearchQuery``): every term, and the author
-    /// of `from:`. The rarest term's buckets (or the author's tweets, if fewer) give the candidates,
-    /// newest first; each is checked against the rest of the query from its own caption.
-    /// - Parameter before: the ID of the last tweet of the previous page.
-    /// - Throws: ``SearchError``, ``UserError/notFound(_:)`` for an unknown `from:` user,
-    ///   ``TweetError/notFound(_:)`` for a `before` that is no tweet.
     /// Says that ``search(_:limit:before:)`` of `text` comes next: on a server, its terms'
     /// documents (and the lookup of a `from:` author) go in the round trip of the next read (the
     /// session check).
@@ -392,6 +386,12 @@ extension TweetService {
         await store.prefetch(documentsAt: query.terms.map(SearchIndex.termPath))
     }
 
+    /// The tweets that match `text`, newest first (see ``SearchQuery``): every term, and the author
+    /// of `from:`. The rarest term's buckets (or the author's tweets, if fewer) give the candidates,
+    /// newest first; each is checked against the rest of the query from its own caption.
+    /// - Parameter before: the ID of the last tweet of the previous page.
+    /// - Throws: ``SearchError``, ``UserError/notFound(_:)`` for an unknown `from:` user,
+    ///   ``TweetError/notFound(_:)`` for a `before` that is no tweet.
     public func search(_ text: String, limit: Int = 20, before: String? = nil) async throws -> [Tweet] {
         let query = try SearchQuery(text)
         var author: String?

@@ -163,7 +163,9 @@ extension TweetService {
             await store.prefetch(mergedQuery: [Self.newestFirst(tweets), Self.newestFirst(retweets)], limit: limit)
         case .replies, .media:
             await store.prefetch(Self.pageOrder(accountTweets(of: uid, tab: tab), limit: limit).limit(to: limit))
-        case .likes: await store.prefetch(Self.markerPage(likedFirstPage(of: uid, limit: limit)))
+        case .likes:
+            await store.prefetch(
+                Self.markerPage(likedFirstPage(of: uid, limit: limit)), withDocumentsNamedByIDsIn: Collections.tweets)
         }
     }
 
@@ -176,7 +178,10 @@ extension TweetService {
     /// markers are read with the session check, in the same round trip.
     public func prefetchBookmarks(limit: Int = 20) {
         guard store.readsAreRoundTrips else { return }
-        auth.prefetchWithNextCheck { [store] uid in [Self.bookmarkMarkers(of: uid, limit: limit, in: store)] }
+        auth.prefetchWithNextCheck { [store] uid in
+            await store.prefetch(
+                Self.bookmarkMarkers(of: uid, limit: limit, in: store), withDocumentsNamedByIDsIn: Collections.tweets)
+        }
     }
 
     /// The first page of `uid`'s bookmarks as ``markedTweets(_:limit:filter:)`` reads it.
@@ -199,8 +204,8 @@ extension TweetService {
         var query = Self.markerPage(markers)
         var kept: [Tweet] = []
         while true {
-            let page = try await query.getDocuments()
-            let found = try await store.getDocuments(page.map { tweetsCollection.document($0.documentID) })
+            // The markers and their tweets in one read.
+            let (page, found) = try await store.runQuery(query, withDocumentsNamedByIDsIn: Collections.tweets)
             let byID = Dictionary(found.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
             let shown = page.compactMap { marker in
                 byID[marker.documentID].flatMap { filter.hides(tweet: $0) ? nil : $0 }
@@ -427,9 +432,6 @@ extension TweetService {
 
     // MARK: Conversations
 
-    /// Tweet `id` in its conversation: the tweets it replies to up to the root, then its replies and
-    /// theirs, depth first, each one's replies oldest first, at most `limit` of them.
-    /// - Throws: ``TweetError/notFound(_:)``.
     /// Says that ``fetchThread(id:limit:)`` of `id` comes next: on a server, the tweet and its
     /// first replies go in the round trip of the next read (the session check).
     public func prefetchThread(id: String, limit: Int = 20) async {
@@ -443,6 +445,9 @@ extension TweetService {
         tweetsCollection.whereField("replyToId", isEqualTo: .string(id)).order(by: "timestamp").limit(to: limit)
     }
 
+    /// Tweet `id` in its conversation: the tweets it replies to up to the root, then its replies and
+    /// theirs, depth first, each one's replies oldest first, at most `limit` of them.
+    /// - Throws: ``TweetError/notFound(_:)``.
     public func fetchThread(id: String, limit: Int = 20) async throws -> Conversation {
         guard let snapshot = try await store.getDocument(tweetsCollection.document(id)) else {
             throw TweetError.notFound(id)
@@ -470,6 +475,8 @@ extension TweetService {
         var above = 0
         var aboveIsLowerBound = false
         if chain.count == Self.maximumAncestors, var next = parent {
+            // A long count: first, that the viewer may see the tweet at all.
+            _ = try await joined(snapshot, filter: filter)
             while above < Self.maximumCountedAbove {
                 guard let found = try await store.getDocument(tweetsCollection.document(next)) else { break }
                 above += 1

@@ -286,7 +286,8 @@ public final class UserService: Sendable {
             let statsPath = StatsCounter.path(of: candidate)
             let followPath = me.map { Self.followingPath(of: $0, candidate) }
             let requestPath = me.map { Self.requestPath(to: candidate, from: $0) }
-            try await prefetching(candidate)
+            // Only for what can be a uid: a username is shorter, and is looked up first.
+            if candidate.utf8.count == IDGenerator.length { try await prefetching(candidate) }
             for snapshot in try await store.getDocuments(
                 [userPath, statsPath] + [followPath, requestPath].compactMap { $0 })
             {

@@ -88,9 +88,10 @@ public final class ProfileViewModel: ErrorRecording {
                 state.stats = try await services.users.fetchStats(forUid: user.id)
             } else {
                 // The first load reads the user, the counters and the follow together.
-                let (tab, tweets) = (selectedFilter, services.tweets)
+                // The tab's first page goes with the account's documents; a later one is read then.
+                let (tab, tweets, first) = (selectedFilter, services.tweets, before == nil)
                 let profile = try await services.users.fetchProfile(matching: reference) { uid in
-                    try await tweets.prefetchProfileTab(tab, uid: uid, limit: limit + 1)
+                    if first { try await tweets.prefetchProfileTab(tab, uid: uid, limit: limit + 1) }
                 }
                 (user, state.stats, state.followStatus) = (profile.user, profile.stats, profile.status)
                 state.user = user
