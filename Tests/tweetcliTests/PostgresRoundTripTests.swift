@@ -14,7 +14,7 @@ struct PostgresRoundTripTests {
     static let budgets: [(arguments: [String], trips: Int)] = [
         (["feed"], 2), (["feed", "--following"], 3), (["profile", "@cy"], 3),
         (["profile", "@cy", "--tab", "likes"], 3), (["profile", "@cy", "--tab", "replies"], 3),
-        (["profile", "@cy", "--tab", "media"], 3),
+        (["profile", "@cy", "--tab", "media"], 3), (["profile", "CY"], 2), (["profile"], 2),
         (["search", "garden"], 4), (["search", "#garden"], 4), (["bookmarks"], 2), (["trends"], 2),
         (["explore", "c"], 2), (["whoami"], 2), (["show", "TWEET"], 2), (["thread", "TWEET"], 2),
         // Reads, then marks what it showed as seen: a write transaction of its own.
@@ -31,7 +31,7 @@ struct PostgresRoundTripTests {
             setUp ? try PostgresCluster.setUpLocation() : try PostgresCluster.freshLocation(), socket: socket)
         let ada = try CLIRunner(location: store)
         let cy = try CLIRunner(location: store)
-        try cy.register("cy", fullname: "Cy")
+        let cyUid = try cy.register("cy", fullname: "Cy")
         let tweet = try cy.post("a #garden in the city")
         try ada.register("ada", fullname: "Ada")
         for arguments in [
@@ -48,7 +48,7 @@ struct PostgresRoundTripTests {
 
         var made: [String] = []
         for (arguments, budget) in Self.budgets {
-            let command = arguments.map { $0 == "TWEET" ? tweet : $0 }
+            let command = arguments.map { $0 == "TWEET" ? tweet : $0 == "CY" ? cyUid : $0 }
             let start = relay.answers
             let result = try ada.run(command)
             #expect(result.status == 0, "\(command): \(result.stderr)")

@@ -155,7 +155,19 @@ extension TweetService {
     public func prefetchProfileTab(_ tab: TweetFilter, uid: String, limit: Int) async throws {
         guard store.readsAreRoundTrips else { return }
         let me = try await auth.currentUid()
-        let reads = filterReads(Self.accountPaths(uid, viewer: me), viewer: me).all
+        await prefetchProfileTab(
+            tab, uid: uid, reads: filterReads(Self.accountPaths(uid, viewer: me), viewer: me).all, limit: limit)
+    }
+
+    /// ``prefetchProfileTab(_:uid:limit:)`` ahead of the session check, for the account `viewer`
+    /// the session names: the check reads their filters, so the tab will not.
+    func prefetchProfileTab(_ tab: TweetFilter, uid: String, viewer: String, limit: Int) async {
+        guard store.readsAreRoundTrips else { return }
+        await prefetchProfileTab(tab, uid: uid, reads: Self.accountPaths(uid, viewer: viewer), limit: limit)
+    }
+
+    /// The tab's first read, with `reads`: what says whether the viewer may see the account.
+    private func prefetchProfileTab(_ tab: TweetFilter, uid: String, reads: [DocumentPath], limit: Int) async {
         if !reads.isEmpty { await store.prefetch(documentsAt: reads) }
         switch tab {
         case .tweets:

@@ -272,6 +272,22 @@ public final class UserService: Sendable {
         return profile
     }
 
+    /// What a profile reads of account `uid` for `viewer`, in one batch: the account, its counters,
+    /// and the viewer's follow of it and request to follow it.
+    private static func profilePaths(of uid: String, viewer: String?) -> [DocumentPath] {
+        [userPath(uid), StatsCounter.path(of: uid)]
+            + [viewer.map { followingPath(of: $0, uid) }, viewer.map { requestPath(to: uid, from: $0) }].compactMap {
+                $0
+            }
+    }
+
+    /// Says that ``fetchProfile(matching:prefetching:)`` of account `uid` comes next, for
+    /// `viewer`: on a server, what it reads of the account goes ahead with the next read.
+    func prefetchProfile(of uid: String, viewer: String?) async {
+        guard store.readsAreRoundTrips else { return }
+        await store.prefetch(documentsAt: Self.profilePaths(of: uid, viewer: viewer))
+    }
+
     private func lookUpProfile(matching reference: String?, prefetching: @Sendable (String) async throws -> Void)
         async throws -> (user: User, stats: UserStats, status: FollowStatus)
     {
@@ -285,12 +301,9 @@ public final class UserService: Sendable {
             let userPath = users.document(candidate)
             let statsPath = StatsCounter.path(of: candidate)
             let followPath = me.map { Self.followingPath(of: $0, candidate) }
-            let requestPath = me.map { Self.requestPath(to: candidate, from: $0) }
             // Only for what can be a uid: a username is shorter, and is looked up first.
             if candidate.utf8.count == IDGenerator.length { try await prefetching(candidate) }
-            for snapshot in try await store.getDocuments(
-                [userPath, statsPath] + [followPath, requestPath].compactMap { $0 })
-            {
+            for snapshot in try await store.getDocuments(Self.profilePaths(of: candidate, viewer: me)) {
                 if snapshot.path == userPath {
                     found = try user(from: snapshot, signedIn: me)
                 } else if snapshot.path == statsPath {

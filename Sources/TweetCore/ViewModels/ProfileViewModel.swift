@@ -78,7 +78,19 @@ public final class ProfileViewModel: ErrorRecording {
 
     /// Loads the user (if needed), the stats, the follow state and a page of the selected tab.
     public func load(limit: Int = 20, before: String? = nil) async throws {
-        if user == nil, let reference { await services.users.prefetchUser(matching: reference) }
+        // The own profile's or a uid's first page goes with the session check, by the uid the
+        // session names; an @username's lookup does, and the page then goes with the account.
+        let tab = selectedFilter
+        let byUid = user == nil && before == nil && reference.map { $0.utf8.count == IDGenerator.length } ?? true
+        if byUid {
+            services.auth.prefetchWithNextCheck { [services, reference] me in
+                let uid = reference ?? me
+                await services.users.prefetchProfile(of: uid, viewer: me)
+                await services.tweets.prefetchProfileTab(tab, uid: uid, viewer: me, limit: limit + 1)
+            }
+        } else if user == nil, let reference {
+            await services.users.prefetchUser(matching: reference)
+        }
         try await read(services) {
             let me = try await services.auth.currentUid()
             let user: User
@@ -89,7 +101,7 @@ public final class ProfileViewModel: ErrorRecording {
             } else {
                 // The first load reads the user, the counters and the follow together.
                 // The tab's first page goes with the account's documents; a later one is read then.
-                let (tab, tweets, first) = (selectedFilter, services.tweets, before == nil)
+                let (tweets, first) = (services.tweets, before == nil && !byUid)
                 let profile = try await services.users.fetchProfile(matching: reference) { uid in
                     if first { try await tweets.prefetchProfileTab(tab, uid: uid, limit: limit + 1) }
                 }
