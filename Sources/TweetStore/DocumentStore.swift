@@ -61,15 +61,17 @@ public protocol DocumentStore: Sendable {
     /// ``prefetch(_:)`` for ``runMergedQuery(_:limit:)`` of the same queries and limit.
     func prefetch(mergedQuery queries: [Query], limit: Int) async
 
-    /// The documents of `query`, and the documents of `collection` that have their IDs (a page of
-    /// bookmarks and the tweets they mark); one that does not exist is left out. A server engine
-    /// reads both in one round trip; the default reads the query, then the documents it names.
-    func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (
+    /// The documents of `query`, and the documents of `collection` they name: by their own IDs
+    /// (`field` `nil`: a page of bookmarks and the tweets they mark), or by the string in their
+    /// `field` (notifications and their tweets), which the query must select. One that does not
+    /// exist is left out. A server engine reads both in one round trip; the default reads the
+    /// query, then the documents it names.
+    func runQuery(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async throws -> (
         documents: [DocumentSnapshot], named: [DocumentSnapshot]
     )
 
-    /// ``prefetch(_:)`` for ``runQuery(_:withDocumentsNamedByIDsIn:)`` of the same query and collection.
-    func prefetch(_ query: Query, withDocumentsNamedByIDsIn collection: String) async
+    /// ``prefetch(_:)`` for ``runQuery(_:withDocumentsIn:namedBy:)`` of the same arguments.
+    func prefetch(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async
 
     /// ``getDocuments(_:)`` and ``uniquePrefixLengths(in:of:minimum:)`` at once: a page's
     /// documents and the short forms of the IDs it shows. A server engine asks both in one round
@@ -250,15 +252,33 @@ extension DocumentStore {
 
     public func prefetch(mergedQuery queries: [Query], limit: Int) async {}
 
-    public func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (
+    public func runQuery(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async throws -> (
         documents: [DocumentSnapshot], named: [DocumentSnapshot]
     ) {
         let documents = try await runQuery(query)
-        let paths = documents.map { DocumentPath(collection: collection, documentID: $0.documentID) }
+        var seen: Set<String> = []
+        let paths = documents.compactMap { document -> DocumentPath? in
+            guard let id = field.map({ document.data[$0]?.stringValue }) ?? document.documentID,
+                seen.insert(id).inserted
+            else { return nil }
+            return DocumentPath(collection: collection, documentID: id)
+        }
         return (documents, paths.isEmpty ? [] : try await getDocuments(paths))
     }
 
-    public func prefetch(_ query: Query, withDocumentsNamedByIDsIn collection: String) async {}
+    public func prefetch(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async {}
+
+    /// ``runQuery(_:withDocumentsIn:namedBy:)`` of the documents with the query's IDs.
+    public func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (
+        documents: [DocumentSnapshot], named: [DocumentSnapshot]
+    ) {
+        try await runQuery(query, withDocumentsIn: collection, namedBy: nil)
+    }
+
+    /// ``prefetch(_:withDocumentsIn:namedBy:)`` of the documents with the query's IDs.
+    public func prefetch(_ query: Query, withDocumentsNamedByIDsIn collection: String) async {
+        await prefetch(query, withDocumentsIn: collection, namedBy: nil)
+    }
 
     public var writesBegun: Int? { nil }
 

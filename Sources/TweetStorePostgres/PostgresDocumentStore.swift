@@ -39,7 +39,7 @@ public actor PostgresDocumentStore: DocumentStore {
     private enum Prefetch {
         case query(Query)
         case documents([DocumentPath])
-        case named(Query, collection: String)
+        case named(Query, collection: String, field: String?)
     }
 
     /// A statement as sent: its SQL and parameters.
@@ -286,12 +286,12 @@ public actor PostgresDocumentStore: DocumentStore {
         pendingPrefetches.append(.query(query))
     }
 
-    /// The documents of `query` and, in the same statement, those of `collection` with their IDs.
-    public func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (
+    /// The documents of `query` and, in the same statement, those of `collection` they name.
+    public func runQuery(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async throws -> (
         documents: [DocumentSnapshot], named: [DocumentSnapshot]
     ) {
         try await reading(orEmpty: ([], [])) { connection in
-            let statement = try Self.namedStatement(query, in: collection, split: connection.isSplit)
+            let statement = try Self.namedStatement(query, in: collection, by: field, split: connection.isSplit)
             let rows =
                 try takePrefetched(statement, from: connection)
                 ?? connection.execute(statement.sql, statement.parameters)
@@ -302,32 +302,47 @@ public actor PostgresDocumentStore: DocumentStore {
                 if part == "0" { found.append(snapshot) } else { named.append(snapshot) }
             }
             // The rows are the query's already; selecting them again keeps the one set of rules exact.
-            let documents = query.select(from: found).map(query.projected)
-            let kept = Set(documents.map(\.documentID))
-            return (documents, named.filter { $0.path.collection == collection && kept.contains($0.documentID) })
+            let selected = query.select(from: found)
+            let kept = Set(
+                selected.compactMap { document in
+                    field.map { document.data[$0]?.stringValue } ?? document.documentID
+                })
+            var seen: Set<String> = []
+            return (
+                selected.map(query.projected),
+                named.filter {
+                    $0.path.collection == collection && kept.contains($0.documentID)
+                        && seen.insert($0.documentID).inserted
+                }
+            )
         }
     }
 
-    /// ``prefetch(_:)`` for ``runQuery(_:withDocumentsNamedByIDsIn:)``.
-    public func prefetch(_ query: Query, withDocumentsNamedByIDsIn collection: String) async {
+    /// ``prefetch(_:)`` for ``runQuery(_:withDocumentsIn:namedBy:)``.
+    public func prefetch(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async {
         guard query.textSearch == nil else { return }
-        pendingPrefetches.append(.named(query, collection: collection))
+        pendingPrefetches.append(.named(query, collection: collection, field: field))
     }
 
-    /// `query`'s rows (`0` first) and the rows of `collection` with their IDs (`1` first), in one
-    /// statement: the query's, used twice, so the server reads it once.
-    private static func namedStatement(_ query: Query, in collection: String, split: Bool) throws -> (
-        sql: String, parameters: [String?]
-    ) {
+    /// `query`'s rows (`0` first) and the rows of `collection` they name (`1` first), by their IDs
+    /// or by the string in their `field`, in one statement: the query's, used twice, so the server
+    /// reads it once.
+    private static func namedStatement(_ query: Query, in collection: String, by field: String?, split: Bool) throws
+        -> (sql: String, parameters: [String?])
+    {
         var page = try PostgresQuery(query, split: split)
         let named = page.statement.bind(collection)
+        // The field as the page's text holds it (checked as every queried field is).
+        let key =
+            try field.map { "((page.data::jsonb)\(try PostgresSQL.field($0).dropFirst(4)) #>> '{}')" } ?? "page.id"
+
         let table = PostgresSQL.table(forGroupOf: [collection], split: split)
         return (
             """
             WITH page AS (\(page.sql))
             SELECT '0', collection, id, data FROM page UNION ALL
             SELECT '1', d.collection, d.id, d.data::text FROM page
-            JOIN \(table) d ON d.collection = \(named) COLLATE "C" AND d.id = page.id COLLATE "C"
+            JOIN \(table) d ON d.collection = \(named) COLLATE "C" AND d.id = \(key) COLLATE "C"
             """, page.statement.parameters
         )
     }
@@ -361,8 +376,10 @@ public actor PostgresDocumentStore: DocumentStore {
                 guard let sql = try? PostgresQuery(query, split: connection.isSplit) else { return nil }
                 statement = (sql.sql, sql.statement.parameters)
             case .documents(let paths): statement = Self.documentsStatement(at: paths, split: connection.isSplit)
-            case .named(let query, let collection):
-                guard let named = try? Self.namedStatement(query, in: collection, split: connection.isSplit) else {
+            case .named(let query, let collection, let field):
+                guard
+                    let named = try? Self.namedStatement(query, in: collection, by: field, split: connection.isSplit)
+                else {
                     return nil
                 }
                 statement = named

@@ -42,4 +42,28 @@ struct NamedDocumentsTests {
             marks.whereField("at", isEqualTo: .integer(99)), withDocumentsNamedByIDsIn: "tweets")
         #expect(none.documents.isEmpty && none.named.isEmpty)
     }
+
+    /// By a field instead: each named once however many rows name it; a row without the field,
+    /// or naming nothing that exists, names nothing.
+    @Test(arguments: StoreLayout.allCases)
+    func rowsNameDocumentsByAFieldOnce(_ layout: StoreLayout) async throws {
+        let store = try env.makeStore(layout, indexes: [IndexDefinition("bell", ["at"])])
+        let bell = store.collection("users/u/bell")
+        let rows: [(String, JSONObject)] = [
+            ("n1", ["at": .integer(1), "tweetId": .string("t1")]),
+            ("n2", ["at": .integer(2), "tweetId": .string("t2")]),
+            ("n3", ["at": .integer(3), "tweetId": .string("t1")]), ("n4", ["at": .integer(4)]),
+            ("n5", ["at": .integer(5), "tweetId": .string("gone")]),
+            ("n6", ["at": .integer(6), "tweetId": .string("t3")]),
+        ]
+        for (id, fields) in rows { try await store.setData(fields, at: bell.document(id)) }
+        for id in ["t1", "t2", "t3", "n1"] {
+            try await store.setData(["caption": .string("tweet \(id)")], at: store.collection("tweets").document(id))
+        }
+        let page = bell.order(by: "at", descending: true).limit(to: 5)
+        let (documents, named) = try await store.runQuery(page, withDocumentsIn: "tweets", namedBy: "tweetId")
+        #expect(documents.map(\.documentID) == ["n6", "n5", "n4", "n3", "n2"])
+        #expect(named.map(\.documentID).sorted() == ["t1", "t2", "t3"], "t1 once; not n1, the rows' own ID")
+        #expect(named.first { $0.documentID == "t2" }?.data["caption"] == .string("tweet t2"))
+    }
 }

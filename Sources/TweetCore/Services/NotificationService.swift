@@ -234,7 +234,10 @@ public final class NotificationService: Sendable {
     public func prefetchNotifications(limit: Int = 20) {
         guard store.readsAreRoundTrips else { return }
         auth.prefetchWithNextCheck { [store] uid in
-            await store.prefetch(Self.newestFirst(of: uid, limit: limit, in: store).limit(to: limit))
+            await store.prefetch(
+                Self.newestFirst(of: uid, limit: limit, in: store).limit(to: limit),
+                withDocumentsIn: Collections.tweets,
+                namedBy: "tweetId")
         }
     }
 
@@ -272,7 +275,13 @@ public final class NotificationService: Sendable {
                     : TweetService.readSize(
                         needed: missing - pending.count, limit: limit, filtered: !filter.isEmpty, read: rowsRead,
                         shown: rowsShown)
-                let batch = try await paged.limit(to: size).getDocuments()
+                // A listing's batch comes with its tweets, in one read; a count reads only the
+                // tweets that decide, after it.
+                let (batch, withTweets) =
+                    joined
+                    ? try await store.runQuery(
+                        paged.limit(to: size), withDocumentsIn: Collections.tweets, namedBy: "tweetId")
+                    : (try await paged.limit(to: size).getDocuments(), [])
                 rowsRead += batch.count
                 exhausted = batch.count < size
                 if let last = batch.last { paged = query.start(after: last) }
@@ -299,7 +308,9 @@ public final class NotificationService: Sendable {
                 }
                 // The tweets a listing shows, or only those that decide, for a count.
                 let ids = Set(page.filter { joined || Self.needsItsTweet($0) }.compactMap(\.tweetId))
-                let read = ids.isEmpty ? [] : try await store.getDocuments(ids.map { tweetsCollection.document($0) })
+                let read =
+                    joined || ids.isEmpty
+                    ? withTweets : try await store.getDocuments(ids.map { tweetsCollection.document($0) })
                 let byID = Dictionary(read.map { ($0.documentID, $0) }, uniquingKeysWith: { first, _ in first })
                 for notification in page {
                     let tweet = notification.tweetId.flatMap { byID[$0] }
