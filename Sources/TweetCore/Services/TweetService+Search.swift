@@ -378,12 +378,29 @@ extension TweetService {
     /// Says that ``search(_:limit:before:)`` of `text` comes next: on a server, its terms'
     /// documents (and the lookup of a `from:` author) go in the round trip of the next read (the
     /// session check).
-    public func prefetchSearch(_ text: String, before: String? = nil) async {
+    public func prefetchSearch(_ text: String, limit: Int = 20, before: String? = nil) async {
         // A query that does not parse sends nothing ahead: the search says why.
         guard store.readsAreRoundTrips, let query = try? SearchQuery(text) else { return }
         if let name = query.author { await users.prefetchUser(matching: "@" + name) }
         if let before { await store.prefetch(documentsAt: [store.collection(Collections.tweets).document(before)]) }
         await store.prefetch(documentsAt: query.terms.map(SearchIndex.termPath))
+        // One term's first buckets too, as a viewer without filters reads them: the open bucket
+        // alone, or a few, as the term's document will say (both are asked; see Candidates).
+        if before == nil, query.author == nil, query.terms.count == 1, let term = query.terms.first {
+            let buckets = Self.newestBuckets(of: term, in: store)
+            let size = max(limit, 20)
+            for count in [1, Self.bucketsToRead(size)] { await store.prefetch(buckets.limit(to: count)) }
+        }
+    }
+
+    /// A term's buckets, the newest first.
+    private static func newestBuckets(of term: String, in store: any DocumentStore) -> Query {
+        store.collection(SearchIndex.bucketsCollection(term)).order(by: "start", descending: true)
+    }
+
+    /// How many buckets of posts' size hold `count` IDs, with room for those a filter leaves.
+    static func bucketsToRead(_ count: Int) -> Int {
+        count / SearchIndex.bucketSize + 2
     }
 
     /// The tweets that match `text`, newest first (see ``SearchQuery``): every term, and the author
@@ -415,7 +432,7 @@ extension TweetService {
         {
             let buckets =
                 before.map { SearchIndex.bucketHolding($0, term: term, store: store) }
-                ?? store.collection(SearchIndex.bucketsCollection(term)).order(by: "start", descending: true)
+                ?? Self.newestBuckets(of: term, in: store)
             // Without `before` the first bucket read is the open one, whose size the term says.
             let newest = before == nil ? rarest.data["openSize"]?.integerValue.map { Int(clamping: $0) } : nil
             candidates = .buckets(term: term, before: before, query: buckets, pending: [], newest: newest)
@@ -547,7 +564,7 @@ private enum SearchCandidates {
                 // times a page); otherwise enough buckets of posts' size. A size that lies costs
                 // one more read, never a result.
                 let needed = count - pending.count
-                let limit = newest.map { $0 >= needed } == true ? 1 : needed / SearchIndex.bucketSize + 2
+                let limit = newest.map { $0 >= needed } == true ? 1 : TweetService.bucketsToRead(needed)
                 newest = nil
                 let page = try await buckets.limit(to: limit).getDocuments()
                 for bucket in page {

@@ -21,7 +21,7 @@ public final class SearchViewModel: ErrorRecording {
     }
 
     public func search(_ text: String, limit: Int = 20, before: String? = nil) async throws {
-        await services.tweets.prefetchSearch(text, before: before)
+        await services.tweets.prefetchSearch(text, limit: limit + 1, before: before)
         try await read(services) {
             let page = Page(try await services.tweets.search(text, limit: limit + 1, before: before), limit: limit)
             listing.page = page
