@@ -63,7 +63,7 @@ public protocol DocumentStore: Sendable {
 
     /// The documents of `query`, and the documents of `collection` they name: by their own IDs
     /// (`field` `nil`: a page of bookmarks and the tweets they mark), or by the string in their
-    /// `field` (notifications and their tweets), which the query must select. One that does not
+    /// top-level `field` (notifications and their tweets), which the query must select. One that does not
     /// exist is left out. A server engine reads both in one round trip; the default reads the
     /// query, then the documents it names.
     func runQuery(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async throws -> (

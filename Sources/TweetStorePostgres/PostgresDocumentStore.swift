@@ -330,6 +330,10 @@ public actor PostgresDocumentStore: DocumentStore {
     private static func namedStatement(_ query: Query, in collection: String, by field: String?, split: Bool) throws
         -> (sql: String, parameters: [String?])
     {
+        // A field of the rows themselves, as Swift reads it back: not a path into them.
+        if let field, field.contains(".") {
+            throw StoreError.io(path: "the PostgreSQL store", reason: "documents cannot be named by \(field)")
+        }
         var page = try PostgresQuery(query, split: split)
         let named = page.statement.bind(collection)
         // The field as the page's text holds it (checked as every queried field is).

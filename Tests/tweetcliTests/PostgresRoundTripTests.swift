@@ -57,6 +57,16 @@ struct PostgresRoundTripTests {
             #expect(
                 trips <= budget, "\(arguments.joined(separator: " ")) made \(trips) round trips, more than \(budget)")
         }
+        // Signed out (on the owner's database, where one may read): no session check to go with,
+        // so the tab's first page goes with the account's documents.
+        if !setUp {
+            let start = relay.answers
+            let result = try CLIRunner(location: store).run(["profile", cyUid])
+            #expect(result.status == 0, "signed-out profile: \(result.stderr)")
+            let trips = relay.answers - start - startup
+            made.append("profile CY (signed out): \(trips)")
+            #expect(trips <= 2, "a signed-out profile made \(trips) round trips, more than 2")
+        }
         print("round trips (\(setUp ? "set up" : "owner")): \(made.joined(separator: ", "))")
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Observation
+import Synchronization
 import TweetStore
 
 /// A profile: header, stats and one tab of tweets (the course's `ProfileViewModel`).
@@ -80,10 +81,13 @@ public final class ProfileViewModel: ErrorRecording {
     public func load(limit: Int = 20, before: String? = nil) async throws {
         // The own profile's or a uid's first page goes with the session check, by the uid the
         // session names; an @username's lookup does, and the page then goes with the account.
+        // (A process that checked already, or a signed-out viewer, has no check: the page then
+        // goes with the account's documents, as for a username.)
         let tab = selectedFilter
-        let byUid = user == nil && before == nil && reference.map { $0.utf8.count == IDGenerator.length } ?? true
-        if byUid {
+        let askedAhead = AskedAhead()
+        if user == nil, before == nil, reference.map({ $0.utf8.count == IDGenerator.length }) ?? true {
             services.auth.prefetchWithNextCheck { [services, reference] me in
+                askedAhead.mark()
                 let uid = reference ?? me
                 await services.users.prefetchProfile(of: uid, viewer: me)
                 await services.tweets.prefetchProfileTab(tab, uid: uid, viewer: me, limit: limit + 1)
@@ -101,7 +105,7 @@ public final class ProfileViewModel: ErrorRecording {
             } else {
                 // The first load reads the user, the counters and the follow together.
                 // The tab's first page goes with the account's documents; a later one is read then.
-                let (tweets, first) = (services.tweets, before == nil && !byUid)
+                let (tweets, first) = (services.tweets, before == nil && !askedAhead.isMarked)
                 let profile = try await services.users.fetchProfile(matching: reference) { uid in
                     if first { try await tweets.prefetchProfileTab(tab, uid: uid, limit: limit + 1) }
                 }
@@ -163,4 +167,12 @@ public final class ProfileViewModel: ErrorRecording {
         case .media: return try await services.tweets.fetchMedia(forUid: uid, limit: limit, before: before)
         }
     }
+}
+
+/// Whether the reads a load asked to go with the session check were asked: a check may not come.
+private final class AskedAhead: Sendable {
+    private let marked = Mutex(false)
+
+    func mark() { marked.withLock { $0 = true } }
+    var isMarked: Bool { marked.withLock { $0 } }
 }
