@@ -151,6 +151,27 @@ package final class PostgresConnection {
         }
     }
 
+    /// ``begin(_:)``, then `first`, the transaction's first statement, in one round trip where the
+    /// connection pipelines: `first`'s rows. If it fails, the transaction is left open, aborted,
+    /// for the caller's `ROLLBACK`, as after any failed statement in one.
+    package func begin(_ how: String = "", then first: (sql: String, parameters: [String?])) throws -> [[String?]] {
+        guard prelude == nil, extras.isEmpty, isIdle, pq.pipeline != nil else {
+            try begin(how)
+            return try execute(first.sql, first.parameters)
+        }
+        var statements: [(sql: String, parameters: [String?])] = [(how.isEmpty ? "BEGIN" : "BEGIN " + how, [])]
+        if isPooled {
+            statements += [
+                ("SET LOCAL statement_timeout = '\(timeouts.statement)s'", []),
+                ("SET LOCAL lock_timeout = '\(timeouts.lock)s'", []),
+            ]
+        }
+        let outcomes = try pipeline(statements + [first])
+        // The first error is the one to report: a later statement's is only that it was skipped.
+        for outcome in outcomes.dropLast() { _ = try outcome.get() }
+        return try outcomes[outcomes.count - 1].get()
+    }
+
     /// `password`'s SCRAM-SHA-256 verifier, made by libpq on this machine, so that the password
     /// itself never goes to the server.
     package func scramVerifier(_ password: String) throws -> String {

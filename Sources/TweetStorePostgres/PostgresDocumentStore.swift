@@ -648,7 +648,9 @@ public actor PostgresDocumentStore: DocumentStore {
         load: (PostgresConnection, [Transaction.Write]) throws -> Void = { _, _ in }
     ) async throws -> T {
         let connection = try begun ?? writableConnection()
-        if begun == nil { try connection.begin() }
+        // A plain transaction's BEGIN and its clock go in one round trip.
+        let together = begun == nil && version == nil
+        if begun == nil, !together { try connection.begin() }
         do {
             var changed = true
             if let version {
@@ -656,7 +658,9 @@ public actor PostgresDocumentStore: DocumentStore {
                 let rows = try connection.execute("SELECT last_ms FROM tweetcli_clock WHERE id = 1 FOR UPDATE")
                 changed = (rows.first?.first ?? nil) != version
             }
-            let time = try Self.commitTime(on: connection, now: clock(), throughRules: writesThroughRules)
+            let tick = Self.clockTick(now: clock(), throughRules: writesThroughRules)
+            let time = try Self.commitTime(
+                from: together ? connection.begin(then: tick) : connection.execute(tick.sql, tick.parameters))
             let reads = TransactionReads()
             let transaction = Transaction(
                 reader: PostgresTransactionReader(store: self, number: number, reads: reads), time: time)
@@ -703,14 +707,24 @@ public actor PostgresDocumentStore: DocumentStore {
     private static func commitTime(on connection: PostgresConnection, now: Date, throughRules: Bool = false) throws
         -> Date
     {
-        // Under the rules, the server's own clock.
-        let rows =
-            try throughRules
-            ? connection.execute("SELECT tweetcli_begin_write()")
-            : connection.execute(
+        let tick = clockTick(now: now, throughRules: throughRules)
+        return try commitTime(from: connection.execute(tick.sql, tick.parameters))
+    }
+
+    /// The statement that moves the clock for a transaction committing at `now`, and says to when.
+    /// Under the rules, the server's own clock.
+    private static func clockTick(now: Date, throughRules: Bool) -> (sql: String, parameters: [String?]) {
+        throughRules
+            ? ("SELECT tweetcli_begin_write()", [])
+            : (
                 "UPDATE tweetcli_clock SET last_ms = greatest($1::bigint, last_ms + 1) WHERE id = 1 "
                     + "RETURNING last_ms, pg_notify('\(PostgresChangeWatch.channel)', current_schema())",
-                [String(Int64((now.timeIntervalSince1970 * 1000).rounded()))])
+                [String(Int64((now.timeIntervalSince1970 * 1000).rounded()))]
+            )
+    }
+
+    /// The commit time a clock tick's `rows` say.
+    private static func commitTime(from rows: [[String?]]) throws -> Date {
         guard let text = rows.first?.first ?? nil, let milliseconds = Int64(text) else {
             throw StoreError.io(path: "the PostgreSQL store", reason: "its clock row is missing")
         }
