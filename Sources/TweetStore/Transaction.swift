@@ -10,6 +10,17 @@ public protocol TransactionReader: Sendable {
     func document(at path: DocumentPath) async throws -> JSONObject?
     /// The documents `query` selects, as committed before the transaction.
     func query(_ query: Query) async throws -> [DocumentSnapshot]
+    /// The documents at `paths` as committed before the transaction, by path (`nil` for one not
+    /// there): a server engine reads them in one round trip; the default reads one at a time.
+    func documents(at paths: [DocumentPath]) async throws -> [DocumentPath: JSONObject?]
+}
+
+extension TransactionReader {
+    public func documents(at paths: [DocumentPath]) async throws -> [DocumentPath: JSONObject?] {
+        var found: [DocumentPath: JSONObject?] = [:]
+        for path in paths where found[path] == nil { found[path] = .some(try await document(at: path)) }
+        return found
+    }
 }
 
 /// The reads and writes of one ``DocumentStore/runTransaction(_:)`` call.
@@ -31,6 +42,9 @@ public final class Transaction: Sendable {
 
     private let reader: any TransactionReader
     private let pending = Mutex<[Write]>([])
+    /// Documents read so far (`nil` inside: read and not there): a transaction's reads all see the
+    /// state before it, so a second read of one is answered from here.
+    private let read = Mutex<[DocumentPath: JSONObject?]>([:])
 
     /// The store's clock when the transaction began (Firestore's server timestamp). Never earlier
     /// than any transaction committed before it, so time order is commit order.
@@ -47,7 +61,25 @@ public final class Transaction: Sendable {
 
     /// The document at `path` as committed before this transaction, or `nil`.
     public func getDocument(_ path: DocumentPath) async throws -> DocumentSnapshot? {
-        try await reader.document(at: path).map { DocumentSnapshot(path: path, data: $0) }
+        let fields: JSONObject?
+        if let known = read.withLock({ $0[path] }) {
+            fields = known
+        } else {
+            fields = try await reader.document(at: path)
+            read.withLock { $0[path] = .some(fields) }
+        }
+        return fields.map { DocumentSnapshot(path: path, data: $0) }
+    }
+
+    /// Reads the documents at `paths` now, together (one round trip on a server), for the
+    /// ``getDocument(_:)`` calls that follow to take: what a body will read, said at once.
+    public func readAhead(_ paths: [DocumentPath]) async throws {
+        let unread = read.withLock { known in paths.filter { known[$0] == nil } }
+        guard !unread.isEmpty else { return }
+        let found = try await reader.documents(at: unread)
+        read.withLock { known in
+            for path in unread { known[path] = .some(found[path] ?? nil) }
+        }
     }
 
     /// The documents `query` selects, as committed before this transaction.

@@ -1200,6 +1200,12 @@ public actor PostgresDocumentStore: DocumentStore {
         try document(at: path, on: connection)?.data
     }
 
+    fileprivate static func transactionDocuments(_ paths: [DocumentPath], _ connection: PostgresConnection) throws
+        -> [DocumentSnapshot]
+    {
+        try documents(at: paths, on: connection)
+    }
+
     fileprivate static func transactionQuery(_ query: Query, _ connection: PostgresConnection) throws
         -> [DocumentSnapshot]
     {
@@ -1217,6 +1223,19 @@ private struct PostgresTransactionReader: TransactionReader {
         let fields = try await store.transactionRead(number) { try PostgresDocumentStore.transactionDocument(path, $0) }
         reads.documents.withLock { $0[path] = .some(fields) }
         return fields
+    }
+
+    func documents(at paths: [DocumentPath]) async throws -> [DocumentPath: JSONObject?] {
+        let found = try await store.transactionRead(number) {
+            try PostgresDocumentStore.transactionDocuments(paths, $0)
+        }
+        var byPath: [DocumentPath: JSONObject?] = [:]
+        for path in paths { byPath[path] = .some(nil) }
+        for snapshot in found { byPath[snapshot.path] = .some(snapshot.data) }
+        reads.documents.withLock { known in
+            for (path, fields) in byPath { known[path] = fields }
+        }
+        return byPath
     }
 
     func query(_ query: Query) async throws -> [DocumentSnapshot] {

@@ -75,6 +75,30 @@ struct TransactionTests {
         #expect(try await makeStore(layout).getDocument(path("b")) == nil)
     }
 
+    /// Documents read ahead, together, are what the body's reads then find: as the store was
+    /// before the transaction, the missing ones missing, its own writes not among them; and the
+    /// commit resolves an update against them as against any read.
+    @Test(arguments: StoreLayout.allCases)
+    func documentsReadAheadAreTheStateBeforeTheTransaction(_ layout: StoreLayout) async throws {
+        let store = try makeStore(layout)
+        try await store.setData(["n": .integer(1)], at: path("a"))
+        try await store.setData(["n": .integer(2)], at: path("b"))
+        let seen = try await store.runTransaction { transaction in
+            try await transaction.readAhead([path("a"), path("missing"), path("b"), path("a")])
+            transaction.setData(["n": .integer(10)], at: path("a"))
+            transaction.updateData(["n": .increment(5)], at: path("b"))
+            var seen: [Int64?] = []
+            for name in ["a", "b", "missing", "c"] {
+                seen.append(try await transaction.getDocument(path(name))?.data["n"]?.integerValue)
+            }
+            return seen
+        }
+        #expect(seen == [1, 2, nil, nil])
+        #expect(try await store.getDocument(path("a"))?.data == ["n": .integer(10)])
+        #expect(try await store.getDocument(path("b"))?.data == ["n": .integer(7)])
+        #expect(try await store.getDocument(path("missing")) == nil)
+    }
+
     @Test(arguments: StoreLayout.allCases)
     func updatingAMissingDocumentFailsTheWholeTransaction(_ layout: StoreLayout) async throws {
         let store = try makeStore(layout)

@@ -18,11 +18,11 @@ struct PostgresRoundTripTests {
         (["search", "garden"], 3), (["search", "#garden"], 3), (["bookmarks"], 2), (["trends"], 2),
         (["explore", "c"], 2), (["whoami"], 2), (["show", "TWEET"], 2), (["thread", "TWEET"], 2),
         // Reads, then marks what it showed as seen: a write transaction of its own.
-        (["notifications"], 9),
+        (["notifications"], 8),
         // Nothing unread now.
         (["feed"], 2), (["whoami"], 2),
         // Writes (issue 46 asks 2 of reads only): what they make now, so that none grows unnoticed.
-        (["unlike", "TWEET"], 11), (["like", "TWEET"], 12),
+        (["unlike", "TWEET"], 9), (["like", "TWEET"], 8),
     ]
 
     @Test(arguments: [false, true])

@@ -99,8 +99,21 @@ package struct NotificationBatch {
         return (max(0, unread), fields?["seen"]?.stringValue.flatMap(Timestamp.date(from:)))
     }
 
+    /// What ``apply(in:store:)`` reads: each recipient's state and each changed notification.
+    func reads(in store: any DocumentStore) -> [DocumentPath] {
+        changes.flatMap { change in
+            [
+                Self.statePath(of: change.recipient),
+                store.collection(Collections.notifications(of: change.recipient)).document(
+                    ActivityNotification.key(change.kind, from: change.from, tweetID: change.tweetID)),
+            ]
+        }
+    }
+
     /// Writes the changes in `transaction`, and each recipient's new unread count.
     func apply(in transaction: Transaction, store: any DocumentStore) async throws {
+        // All it reads, in one read.
+        try await transaction.readAhead(reads(in: store))
         var byRecipient: [String: [Change]] = [:]
         var order: [String] = []
         for change in changes {

@@ -30,6 +30,24 @@ struct Toggle: Sendable {
         notification?.tweetID == nil ? target.documentID : target.data["uid"]?.stringValue ?? ""
     }
 
+    /// What ``set(_:in:change:)`` reads once `target` is read: when setting, the actor's filters
+    /// and the owner's account and the actor's follow of it; the owner's notification state and
+    /// the notification itself.
+    private func reads(after target: DocumentSnapshot, on: Bool, in store: any DocumentStore) -> [DocumentPath] {
+        var paths: [DocumentPath] = []
+        if on, let owner = ownerUid(of: target) {
+            paths += [
+                ViewerFilters.path(of: actor), UserService.userPath(owner), UserService.followingPath(of: actor, owner),
+            ]
+        }
+        if let notification {
+            var batch = NotificationBatch()
+            batch.notify(owner(of: target), notification.kind, from: actor, tweetID: notification.tweetID)
+            paths += batch.reads(in: store)
+        }
+        return paths
+    }
+
     /// Sets the mark (`on`) or clears it, running `change` in the same transaction when the mark
     /// changes.
     /// - Parameter change: the writes beside the marker's own, given the transaction, the target,
@@ -43,9 +61,13 @@ struct Toggle: Sendable {
     ) async throws -> Bool {
         let toggle = self
         return try await store.runTransaction { transaction in
+            // What is marked and the mark in one read; then, once its owner is known, what the
+            // checks and the notification read, in another.
+            try await transaction.readAhead([toggle.target, toggle.marker])
             guard let target = try await transaction.getDocument(toggle.target) else { throw toggle.notFound }
             let mark = try await transaction.getDocument(toggle.marker)
             guard (mark == nil) == on else { return false }
+            try await transaction.readAhead(toggle.reads(after: target, on: on, in: store))
             // Setting a mark reaches the owner of the thing marked, which a block forbids; clearing
             // one is always allowed.
             if on, let owner = toggle.ownerUid(of: target) {
