@@ -67,7 +67,11 @@ struct Toggle: Sendable {
             guard let target = try await transaction.getDocument(toggle.target) else { throw toggle.notFound }
             let mark = try await transaction.getDocument(toggle.marker)
             guard (mark == nil) == on else { return false }
-            try await transaction.readAhead(toggle.reads(after: target, on: on, in: store))
+            // (On a server: here, where each read is its own, a protected account's follow is read
+            // only when it decides.)
+            if store.readsAreRoundTrips {
+                try await transaction.readAhead(toggle.reads(after: target, on: on, in: store))
+            }
             // Setting a mark reaches the owner of the thing marked, which a block forbids; clearing
             // one is always allowed.
             if on, let owner = toggle.ownerUid(of: target) {
