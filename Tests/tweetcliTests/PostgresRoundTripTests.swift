@@ -22,7 +22,7 @@ struct PostgresRoundTripTests {
         // Nothing unread now.
         (["feed"], 2), (["whoami"], 2),
         // Writes (issue 46 asks 2 of reads only): what they make now, so that none grows unnoticed.
-        (["unlike", "TWEET"], 9), (["like", "TWEET"], 8),
+        (["unlike", "TWEET"], 9), (["like", "TWEET"], 8), (["post", "another #garden in the city"], 11),
     ]
 
     @Test(arguments: [false, true])

@@ -119,7 +119,19 @@ package enum SearchIndex {
         tweetID: String, time: Date, caption: String, entities: TweetEntities, countsTrends: Bool = true,
         in transaction: Transaction
     ) async throws {
-        for term in SearchTerms.terms(caption: caption, entities: entities) {
+        let terms = SearchTerms.terms(caption: caption, entities: entities)
+        // The terms' documents in one read, then their open buckets in another (on a server, two
+        // round trips however many terms); the loop below then reads them from the transaction.
+        try await transaction.readAhead(terms.map(termPath))
+        var open: [DocumentPath] = []
+        for term in terms {
+            guard let name = try await transaction.getDocument(termPath(term))?.data["open"]?.stringValue else {
+                continue
+            }
+            open.append(DocumentPath(collection: bucketsCollection(term), documentID: name))
+        }
+        try await transaction.readAhead(open)
+        for term in terms {
             let path = termPath(term)
             var fields = try await transaction.getDocument(path)?.data ?? [:]
             let count = fields["tweets"]?.integerValue ?? 0
