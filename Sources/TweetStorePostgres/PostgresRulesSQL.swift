@@ -106,6 +106,122 @@ enum PostgresRulesSQL {
               SELECT coalesce((SELECT e->'new' = 'null' AND e->'old'->>'uid' = p_me
                 FROM (SELECT p_docs->(jsonb_build_array('tweets', p_id)::text) AS e) AS x), false) $$
             """,
+            // ASCII letters lowered whatever the server's locale: how tweetcli folds an ASCII term.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_ascii_lower(p text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+              SELECT translate(p, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') $$
+            """,
+            // A tweet's hashtags or mentions as its entities keep them.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_entities(p_tweet jsonb, p_kind text) RETURNS SETOF text
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT jsonb_array_elements_text(CASE WHEN jsonb_typeof(p_tweet->'entities'->p_kind) = 'array'
+                THEN p_tweet->'entities'->p_kind ELSE '[]' END) $$
+            """,
+            // Whether a new tweet may be indexed under a term (a search document's ID, `/` and `%`
+            // escaped). An ASCII term is a hashtag, a mention or a word of plain ASCII text; terms
+            // of other text are folded as only tweetcli knows, so they need only some text beyond ASCII.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_may_index(p_tweet jsonb, p_term text) RETURNS boolean
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT CASE left(t, 1)
+                WHEN '#' THEN EXISTS (SELECT 1 FROM tweetcli_entities(p_tweet, 'hashtags') AS h
+                  WHERE octet_length(h) <> length(h) OR left(tweetcli_ascii_lower(h), 40) = substr(t, 2))
+                WHEN '@' THEN EXISTS (SELECT 1 FROM tweetcli_entities(p_tweet, 'mentions') AS m
+                  WHERE tweetcli_ascii_lower(m) = substr(t, 2))
+                ELSE octet_length(c) <> length(c) OR position(t IN tweetcli_ascii_lower(c)) > 0 END
+              FROM (SELECT replace(replace(p_term, '%2F', '/'), '%25', '%') AS t,
+                coalesce(p_tweet->>'caption', '') AS c) AS x $$
+            """,
+            // What a transaction did to a term's buckets, counted by tweet ID: the IDs it put in
+            // (each the writer's tweet made now, whose text holds the term) less those it took out
+            // (each the writer's tweet deleted now). An ID moved from one bucket to another counts
+            // nothing. NULL when any other ID went in or out, or one went in twice.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_index_net(p_docs jsonb, p_me text, p_term text) RETURNS integer
+            LANGUAGE sql IMMUTABLE AS $$
+              WITH moved AS (
+                SELECT x.id, sum(x.n) AS n FROM jsonb_each(p_docs) AS t(k, e), LATERAL (
+                  SELECT v, 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(e->'new'->'ids') = 'array'
+                    THEN e->'new'->'ids' ELSE '[]' END) AS v
+                  UNION ALL
+                  SELECT v, -1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(e->'old'->'ids') = 'array'
+                    THEN e->'old'->'ids' ELSE '[]' END) AS v) AS x(id, n)
+                WHERE e->>'c' = 'terms/' || p_term || '/buckets'
+                GROUP BY x.id HAVING sum(x.n) <> 0),
+              judged AS (SELECT n, p_docs->(jsonb_build_array('tweets', id)::text) AS tweet FROM moved)
+              SELECT CASE WHEN bool_and(coalesce(
+                  (n = 1 AND tweet->'old' = 'null' AND tweet->'new'->>'uid' = p_me
+                    AND tweetcli_may_index(tweet->'new', p_term))
+                  OR (n = -1 AND tweet->'new' = 'null' AND tweet->'old'->>'uid' = p_me), false)) IS NOT FALSE
+                THEN coalesce(sum(n), 0)::integer END
+              FROM judged $$
+            """,
+            // Whether a bucket's IDs are strings in byte order, each once.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_is_id_list(p_ids jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+              SELECT NOT EXISTS (SELECT 1 FROM (SELECT v, lag(v) OVER (ORDER BY o) AS before
+                FROM jsonb_array_elements(p_ids) WITH ORDINALITY AS a(v, o)) AS x
+                WHERE jsonb_typeof(v) <> 'string' OR (before IS NOT NULL
+                  AND NOT ((before #>> '{}') COLLATE "C" < (v #>> '{}') COLLATE "C"))) $$
+            """,
+            // An hour's count of one hashtag as tweetcli reads it: `[as written, tweets]`, else 0.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_trend_count(p_entry jsonb) RETURNS numeric LANGUAGE sql IMMUTABLE AS $$
+              SELECT CASE WHEN jsonb_typeof(p_entry) = 'array' THEN
+                CASE WHEN jsonb_array_length(p_entry) = 2 AND jsonb_typeof(p_entry->0) = 'string'
+                  AND tweetcli_is_count(p_entry->1) THEN tweetcli_int(p_entry->1) ELSE 0 END
+                ELSE 0 END $$
+            """,
+            // The writer's tweets of hour `p_hour` (`yyyyMMddHH`) that count in trends, made (+1) or
+            // deleted (-1) by the transaction.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_hour_tweets(p_docs jsonb, p_me text, p_hour text)
+            RETURNS TABLE (n integer, tweet jsonb) LANGUAGE sql IMMUTABLE AS $$
+              SELECT x.n, x.tweet FROM (
+                SELECT CASE WHEN e->'old' = 'null' THEN 1 ELSE -1 END AS n,
+                  CASE WHEN e->'old' = 'null' THEN e->'new' ELSE e->'old' END AS tweet
+                FROM jsonb_each(p_docs) AS t(k, e)
+                WHERE e->>'c' = 'tweets' AND (e->'old' = 'null') <> (e->'new' = 'null')) AS x
+              WHERE x.tweet->>'uid' = p_me AND coalesce(x.tweet->'untrended', 'false') <> 'true'
+                AND regexp_replace(left(x.tweet->>'timestamp', 13), '[^0-9]', '', 'g') = p_hour $$
+            """,
+            // Whether a tweet has a hashtag that folds to `p_key` (one of another alphabet might;
+            // only tweetcli knows), or one in its caption when it keeps no entities.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_has_hashtag(p_tweet jsonb, p_key text) RETURNS boolean
+            LANGUAGE sql IMMUTABLE AS $$
+              SELECT CASE WHEN jsonb_typeof(p_tweet->'entities'->'hashtags') = 'array' THEN
+                EXISTS (SELECT 1 FROM tweetcli_entities(p_tweet, 'hashtags') AS h
+                  WHERE octet_length(h) <> length(h) OR left(tweetcli_ascii_lower(h), 40) = p_key)
+                ELSE position('#' IN coalesce(p_tweet->>'caption', '')) > 0 END $$
+            """,
+            // Whether a change of an hour's trend counts goes beyond what the writer's tweets of that
+            // hour, posted or deleted now, account for: each moves each of its hashtags by one.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_trend_fault(p_docs jsonb, p_me text, p_hour text, p_old jsonb,
+              p_new jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+              WITH tweets AS (SELECT * FROM tweetcli_hour_tweets(p_docs, p_me, p_hour)),
+              tags AS (
+                SELECT key, p_old->'tags'->key AS was_entry, p_new->'tags'->key AS now_entry,
+                  tweetcli_trend_count(p_old->'tags'->key) AS was, tweetcli_trend_count(p_new->'tags'->key) AS now
+                FROM (SELECT jsonb_object_keys(CASE WHEN jsonb_typeof(p_old->'tags') = 'object' THEN p_old->'tags'
+                    ELSE '{}' END) AS key
+                  UNION SELECT jsonb_object_keys(CASE WHEN jsonb_typeof(p_new->'tags') = 'object' THEN p_new->'tags'
+                    ELSE '{}' END)) AS k),
+              judged AS (
+                SELECT tags.*, now - was AS delta,
+                  (SELECT count(*) FROM tweets WHERE n = 1 AND tweetcli_has_hashtag(tweet, key)) AS made,
+                  (SELECT count(*) FROM tweets WHERE n = -1 AND tweetcli_has_hashtag(tweet, key)) AS gone
+                FROM tags)
+              SELECT EXISTS (SELECT 1 FROM judged WHERE (now_entry IS NOT NULL AND now = 0)
+                  OR delta > made OR delta < -gone
+                  OR (now > 0 AND was > 0 AND now_entry->0 IS DISTINCT FROM was_entry->0)
+                  OR (now > 0 AND was = 0 AND NOT EXISTS (SELECT 1 FROM tweets, tweetcli_entities(tweet, 'hashtags') AS h
+                    WHERE n = 1 AND h = now_entry->>0)))
+                OR (SELECT coalesce(sum(delta), 0) FROM judged WHERE delta > 0) > (SELECT count(*) FROM tweets,
+                  LATERAL (SELECT DISTINCT h FROM tweetcli_entities(tweet, 'hashtags') AS h) AS x WHERE n = 1) $$
+            """,
             """
             CREATE OR REPLACE FUNCTION tweetcli_computed(me text, c text, i text, old jsonb, new jsonb, docs jsonb)
             RETURNS jsonb LANGUAGE plpgsql \(header) AS $$
@@ -331,8 +447,58 @@ enum PostgresRulesSQL {
                   OR tweetcli_uids_without(new, me) IS DISTINCT FROM tweetcli_uids_without(old, me)) THEN
                   PERFORM tweetcli_refuse('only its owner changes whom they follow');
                 END IF;
-              ELSIF s[1] IN ('terms', 'trend-hours') THEN
-                RETURN;  -- Search and trend indexes, which every post updates; reindex rebuilds them.
+              ELSIF s[1] = 'terms' AND array_length(s, 1) = 3 AND s[3] = 'buckets' THEN
+                -- `terms/{term}/buckets/{start}`: tweet IDs with the term, named by the first it held.
+                IF NOT removed THEN
+                  IF jsonb_typeof(new->'ids') IS DISTINCT FROM 'array' OR new->>'start' IS DISTINCT FROM i
+                    OR jsonb_typeof(new->'start') IS DISTINCT FROM 'string' OR (new - 'start' - 'ids') <> '{}'::jsonb THEN
+                    PERFORM tweetcli_refuse('a search bucket is a list of tweet IDs named by its first');
+                  END IF;
+                  IF jsonb_array_length(new->'ids') = 0 OR NOT tweetcli_is_id_list(new->'ids')
+                    OR (jsonb_array_length(new->'ids') > 64 AND jsonb_array_length(new->'ids') >
+                      CASE WHEN jsonb_typeof(old->'ids') = 'array' THEN jsonb_array_length(old->'ids') ELSE 0 END) THEN
+                    PERFORM tweetcli_refuse('a search bucket holds up to 64 tweet IDs in order, each once');
+                  END IF;
+                END IF;
+                IF tweetcli_index_net(docs, me, s[2]) IS NULL THEN
+                  PERFORM tweetcli_refuse('the search index changes only with one''s own tweets, posted or deleted');
+                END IF;
+              ELSIF c = 'terms' THEN
+                -- A term's count of tweets and its newest bucket.
+                net := tweetcli_index_net(docs, me, i);
+                IF net IS NULL THEN
+                  PERFORM tweetcli_refuse('the search index changes only with one''s own tweets, posted or deleted');
+                END IF;
+                IF removed THEN
+                  IF net >= 0 OR tweetcli_int(old->'tweets') + net > 0 THEN
+                    PERFORM tweetcli_refuse('a search term goes only with its last tweet');
+                  END IF;
+                  RETURN;
+                END IF;
+                IF (new - ARRAY['tweets', 'open', 'openSize']) IS DISTINCT FROM
+                  (CASE WHEN made THEN '{}'::jsonb ELSE old - ARRAY['tweets', 'open', 'openSize'] END)
+                  OR NOT tweetcli_is_count(new->'tweets')
+                  OR (new ? 'openSize' AND NOT tweetcli_is_count(new->'openSize')) THEN
+                  PERFORM tweetcli_refuse('a search term holds its count of tweets and its newest bucket');
+                END IF;
+                delta := tweetcli_int(new->'tweets') - tweetcli_int(old->'tweets');
+                IF NOT (delta = net OR (net < 0 AND delta > net AND delta <= 0)) THEN
+                  PERFORM tweetcli_refuse('a search term''s count changes only with its tweets');
+                END IF;
+                -- Its newest bucket stays, goes with the bucket, or is one the same transaction wrote.
+                IF new->'open' IS DISTINCT FROM old->'open' AND coalesce(new->'open', 'null') <> 'null'
+                  AND (jsonb_typeof(new->'open') <> 'string' OR coalesce(docs->(jsonb_build_array('terms/' || i
+                    || '/buckets', new->>'open')::text)->'new', 'null') = 'null') THEN
+                  PERFORM tweetcli_refuse('a search term''s newest bucket is one its transaction wrote');
+                END IF;
+              ELSIF c = 'trend-hours' THEN
+                IF NOT removed AND (jsonb_typeof(new->'tags') IS DISTINCT FROM 'object' OR (new - 'tags') <> '{}'::jsonb)
+                THEN
+                  PERFORM tweetcli_refuse('an hour''s trends are its hashtags'' counts');
+                END IF;
+                IF tweetcli_trend_fault(docs, me, i, old, new) THEN
+                  PERFORM tweetcli_refuse('trends change only with one''s own tweets of that hour, posted or deleted');
+                END IF;
               ELSE
                 PERFORM tweetcli_refuse('the collection ' || c || ' is not one tweetcli writes');
               END IF;
@@ -458,7 +624,11 @@ enum PostgresRulesSQL {
         "tweetcli_int(jsonb)", "tweetcli_is_count(jsonb)", "tweetcli_uids_without(jsonb, text)",
         "tweetcli_made(jsonb, text, text)",
         "tweetcli_tweets_made(jsonb, text, text, text)", "tweetcli_collection_made(jsonb, text)",
-        "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_computed(text, text, text, jsonb, jsonb, jsonb)",
+        "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_ascii_lower(text)", "tweetcli_entities(jsonb, text)",
+        "tweetcli_may_index(jsonb, text)", "tweetcli_index_net(jsonb, text, text)", "tweetcli_is_id_list(jsonb)",
+        "tweetcli_trend_count(jsonb)", "tweetcli_hour_tweets(jsonb, text, text)", "tweetcli_has_hashtag(jsonb, text)",
+        "tweetcli_trend_fault(jsonb, text, text, jsonb, jsonb)",
+        "tweetcli_computed(text, text, text, jsonb, jsonb, jsonb)",
         "tweetcli_check(text, text, text, jsonb, jsonb, jsonb)",
         "tweetcli_apply(jsonb)",
     ]

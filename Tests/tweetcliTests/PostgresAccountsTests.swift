@@ -173,7 +173,12 @@ struct PostgresAccountsTests {
         ]
         let adas = try ada.post("to be deleted")
         try bob.run(["like", adas])
-        steps += [(ada, ["delete", adas, "--force"]), (bob, ["delete", bobs, "--force"])]
+        // The search and trend indexes of text in other alphabets, which only tweetcli folds.
+        let foreign = try ada.post("猫が好きです #東京 #ＳＷＩＦＴ Café @bob")
+        steps += [
+            (ada, ["delete", adas, "--force"]), (bob, ["delete", bobs, "--force"]), (ada, ["search", "#swift"]),
+            (ada, ["delete", foreign, "--force"]),
+        ]
         for (cli, arguments) in steps {
             let result = try cli.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
@@ -204,8 +209,38 @@ struct PostgresAccountsTests {
 
         // What a hostile program holding Ada's device login tries, straight from psql.
         let carols = try carol.post("carol's own")
+        // Carol's account is protected, so her hashtags are not in trends; Bob's are.
+        _ = try bob.post("bob's #garden")
         #expect(try ada.run(["like", carols]).status == 0)
         let adaDevice = try device(in: ada)
+        func owner(_ sql: String) throws -> String { try server.psql(sql, database: "tweetcli") }
+        let ownBucket = try owner("SELECT id FROM tweetcli_public WHERE collection = 'terms/own/buckets' LIMIT 1")
+        let hour = try owner(
+            "SELECT id FROM tweetcli_public WHERE collection = 'trend-hours' AND data->'tags' ? 'garden'")
+        let store =
+            "SELECT md5(string_agg(collection || ' ' || id || ' ' || data::text, ',' ORDER BY collection, id)) "
+            + "FROM tweetcli_documents"
+        let before = try owner(store)
+        // A tweet of Ada's own, made in the same transaction as what is tried with it.
+        let digits = Array(hour)
+        #expect(digits.count == 10, "\(hour)")
+        let stamp =
+            "\(String(digits.prefix(4)))-\(String(digits.dropFirst(4).prefix(2)))-\(String(digits.dropFirst(6).prefix(2)))"
+            + "T\(String(digits.dropFirst(8)))" + ":00:00.000Z"
+        // The hour's counts with `cats` counted once more, and `garden` by `extra`.
+        func hourWith(garden extra: Int) throws -> String {
+            try owner(
+                "SELECT jsonb_set(data, '{tags}', data->'tags' || jsonb_build_object('cats', '[\"cats\", 1]'::jsonb, "
+                    + "'garden', jsonb_build_array('garden', (data->'tags'->'garden'->>1)::int + \(extra))))::text "
+                    + "FROM tweetcli_public WHERE collection = 'trend-hours' AND id = '\(hour)'")
+        }
+        let ownBuckets =
+            #"{"op":"set","c":"terms/cats/buckets","i":"forgedtweet000000003","#
+            + #""d":{"start":"forgedtweet000000003","ids":["forgedtweet000000003"]}},"#
+            + #"{"op":"set","c":"terms","i":"cats","d":{"tweets":1,"open":"forgedtweet000000003","openSize":1}}"#
+        let ownTweet =
+            #"{"op":"set","c":"tweets","i":"forgedtweet000000003","d":{"uid":"\#(adaUid)","caption":"hi #cats","#
+            + #""timestamp":"\#(stamp)","entities":{"hashtags":["cats"],"mentions":[],"urls":[]}}}"#
         func write(_ writes: String) throws -> (status: Int32, output: String) {
             try psql(server, uri: adaDevice, "SELECT tweetcli_apply('\(writes)'::jsonb)")
         }
@@ -290,7 +325,39 @@ struct PostgresAccountsTests {
                 #"[{"op":"set","c":"following/\#(adaUid)/notifications","i":"x","d":{"from":"\#(bobUid)"}}]"#
             ),
             ("an unknown collection", #"[{"op":"set","c":"admin","i":"x","d":{}}]"#),
+            ("a search term deleted", #"[{"op":"delete","c":"terms","i":"own"}]"#),
+            ("a search term's count", #"[{"op":"update","c":"terms","i":"own","u":{"tweets":{"value":1000}}}]"#),
+            (
+                "another's tweet out of the search index",
+                #"[{"op":"delete","c":"terms/own/buckets","i":"\#(ownBucket)"}]"#
+            ),
+            (
+                "a tweet made up into the search index",
+                #"[{"op":"set","c":"terms/own/buckets","i":"00000000000000000001","#
+                    + #""d":{"start":"00000000000000000001","ids":["00000000000000000001"]}}]"#
+            ),
+            (
+                "one's own tweet under a word it does not hold",
+                "[\(ownTweet)," + #"{"op":"set","c":"terms/own/buckets","i":"forgedtweet000000003","#
+                    + #""d":{"start":"forgedtweet000000003","ids":["forgedtweet000000003"]}}]"#
+            ),
+            (
+                "a trend pumped",
+                #"[{"op":"set","c":"trend-hours","i":"\#(hour)","d":{"tags":{"garden":["garden",1000]}}}]"#
+            ),
+            (
+                "a trend moved by one's own tweet of another hashtag",
+                "[\(ownTweet),\(ownBuckets)," + #"{"op":"set","c":"trend-hours","i":"\#(hour)","d":"#
+                    + (try hourWith(garden: 1)) + "}]"
+            ),
         ]
+        // What a post of Ada's own writes to the indexes passes (rolled back, so the store stays).
+        let honest =
+            "[\(ownTweet),\(ownBuckets)," + #"{"op":"set","c":"trend-hours","i":"\#(hour)","d":"#
+            + (try hourWith(garden: 0)) + "}]"
+        let passes = try psql(
+            server, uri: adaDevice, "BEGIN; SELECT tweetcli_apply('\(honest)'::jsonb); ROLLBACK")
+        #expect(passes.status == 0 && !passes.output.contains("refuse"), "\(passes)")
         for (name, writes) in attacks {
             let attempt = try write(writes)
             #expect(attempt.status != 0 && attempt.output.contains("refuse"), "\(name): \(attempt)")
@@ -325,6 +392,7 @@ struct PostgresAccountsTests {
                 (read.status == 0 && read.output.isEmpty) || read.output.contains("permission denied"),
                 "\(sql): \(read)")
         }
+        #expect(try owner(store) == before, "the attacks changed the store")
         let blob = try psql(
             server, uri: adaDevice,
             "INSERT INTO tweetcli_blobs (address, data) VALUES (repeat('0', 64), 'not its hash'::bytea)")
