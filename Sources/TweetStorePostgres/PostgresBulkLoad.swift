@@ -21,15 +21,25 @@ final class PostgresBulkLoad: Sendable {
         var recordCount = 0
         /// Whether the records have been sorted (they are then read, and no more may come).
         var sorted = false
+        var direct = false
+        /// Whether a COPY into the store's table is under way (a direct load keeps one open from
+        /// its first batch to its last).
+        var copying = false
     }
 
     private let state: Mutex<State>
     private let name: String
+    /// Whether the documents go straight into the store's own table (empty, without its indexes,
+    /// which ``PostgresDocumentStore`` builds at the commit) rather than a temporary one.
+    let loadsDirectly: Bool
 
     /// Opens the connection and, in the one transaction the whole load is, makes the temporary
     /// tables: a pooler in transaction mode (PgBouncer) keeps a client on one server connection
     /// only for a transaction, and a temporary table lives on its server connection.
-    init(location: PostgresLocation) throws {
+    ///
+    /// `intoEmptyTable`, run in that transaction first, may make the store's table ready to take
+    /// the documents straight, and says whether it did.
+    init(location: PostgresLocation, intoEmptyTable: ((PostgresConnection) throws -> Bool)? = nil) throws {
         let connection = try PostgresConnection(location)
         try connection.begin()
         // A load and the sort of millions of records take as long as they take; this connection
@@ -40,6 +50,7 @@ final class PostgresBulkLoad: Sendable {
         try connection.execute("SET LOCAL idle_in_transaction_session_timeout = 0")
         connection.waitsWithoutDeadline = true
         try connection.execute("SET LOCAL work_mem = '64MB'")
+        loadsDirectly = try intoEmptyTable?(connection) ?? false
         try connection.execute(
             """
             CREATE TEMPORARY TABLE tweetcli_bulk_documents (
@@ -52,7 +63,7 @@ final class PostgresBulkLoad: Sendable {
               value bytea NOT NULL) ON COMMIT DROP
             """)
         name = location.displayName
-        state = Mutex(State(connection: connection))
+        state = Mutex(State(connection: connection, direct: loadsDirectly))
     }
 
     /// Takes a produced document.
@@ -93,6 +104,7 @@ final class PostgresBulkLoad: Sendable {
             guard !state.sorted, let connection = state.connection else {
                 throw StoreError.io(path: "a bulk write", reason: "its records were sorted already")
             }
+            try Self.endCopy(&state)
             try Self.copyRecords(&state)
             state.sorted = true
             try connection.execute(
@@ -131,6 +143,7 @@ final class PostgresBulkLoad: Sendable {
     func finish() throws -> PostgresConnection {
         try state.withLock { state in
             try Self.copyDocuments(&state)
+            try Self.endCopy(&state)
             guard let connection = state.connection else {
                 throw StoreError.io(path: "a bulk write", reason: "it was committed already")
             }
@@ -142,9 +155,18 @@ final class PostgresBulkLoad: Sendable {
     private static func copyDocuments(_ state: inout State) throws {
         guard !state.documents.isEmpty, let connection = state.connection else { return }
         do {
-            try connection.copy(
-                into: "tweetcli_bulk_documents", columns: ["collection", "id", "group_id", "data"],
-                rows: state.documents)
+            if state.direct {
+                // Straight in, the rows written frozen, in one COPY that the server works through
+                // while the producer makes the next batch; a path given twice is found when the
+                // primary key is built.
+                if !state.copying {
+                    try connection.beginCopy(into: "tweetcli_documents", columns: columns, freeze: true)
+                    state.copying = true
+                }
+                try connection.putCopyRows(state.documents)
+            } else {
+                try connection.copy(into: "tweetcli_bulk_documents", columns: columns, rows: state.documents)
+            }
         } catch PostgresError.statement(state: "23505", _) {
             // The key the server names is the first repeated one; the batch says no more.
             throw StoreError.duplicateDocument(path: duplicate(in: state.documents) ?? "a document of the bulk write")
@@ -162,7 +184,17 @@ final class PostgresBulkLoad: Sendable {
         return nil
     }
 
+    private static let columns = ["collection", "id", "group_id", "data"]
+
+    /// Ends a direct load's COPY, before the connection does anything else.
+    private static func endCopy(_ state: inout State) throws {
+        guard state.copying, let connection = state.connection else { return }
+        state.copying = false
+        try connection.endCopy()
+    }
+
     private static func copyRecords(_ state: inout State) throws {
+        try endCopy(&state)
         guard !state.records.isEmpty, let connection = state.connection else { return }
         try connection.copy(into: "tweetcli_bulk_records", columns: ["position", "key", "value"], rows: state.records)
         state.records.removeAll(keepingCapacity: true)

@@ -435,10 +435,22 @@ package final class PostgresConnection {
     /// Streams `rows` into `table` with `COPY … FROM STDIN` (libpq's `PQputCopyData`): each row's
     /// columns as text, escaped for COPY's text format.
     func copy(into table: String, columns: [String], rows: some Sequence<[String]>, freeze: Bool = false) throws {
+        try beginCopy(into: table, columns: columns, freeze: freeze)
+        try putCopyRows(rows)
+        try endCopy()
+    }
+
+    /// Starts a `COPY … FROM STDIN` that ``putCopyRows(_:)`` feeds, as rows come, and ``endCopy()``
+    /// ends: the server takes each batch in while the client makes the next.
+    func beginCopy(into table: String, columns: [String], freeze: Bool = false) throws {
         let start = try run(
             "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN\(freeze ? " WITH (FREEZE)" : "")", [],
             expectCopy: true)
         pq.clear(start)
+    }
+
+    /// Sends rows of the COPY under way, each row's columns as text, escaped for COPY's text format.
+    func putCopyRows(_ rows: some Sequence<[String]>) throws {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         func flush() throws {
@@ -467,6 +479,10 @@ package final class PostgresConnection {
             if buffer.count >= 1 << 20 { try flush() }
         }
         if !buffer.isEmpty { try flush() }
+    }
+
+    /// Ends the COPY under way and waits for the server to say whether it took every row.
+    func endCopy() throws {
         guard pq.putCopyEnd(connection, nil) == 1 else {
             throw PostgresError.lost(name, message: Self.text(pq.errorMessage(connection)))
         }

@@ -984,11 +984,34 @@ public actor PostgresDocumentStore: DocumentStore {
         from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
     ) async throws {
         try await refuseBulkWritesUnderRules()
-        let load = try PostgresBulkLoad(location: location)
+        // An empty store's table takes the documents straight (a seed's millions are then written
+        // once, not into a temporary table and again into the store's), so its schema comes first.
+        if try writableConnection().execute("SELECT 1 FROM tweetcli_documents LIMIT 1").isEmpty {
+            let load = try PostgresBulkLoad(location: location) { try self.emptyForLoad($0) }
+            if load.loadsDirectly {
+                try await produce { path, fields in try load.add(path, fields) }
+                try await waitForTransactions()
+                let connection = try load.finish()
+                _ = try Self.commitTime(on: connection, now: clock())
+                try restoreIndexes(afterLoadOn: connection)
+                try connection.execute("COMMIT")
+                return
+            }
+            try await importDocuments(requiringEmpty: collection, through: load, from: produce)
+        } else {
+            try await importDocuments(
+                requiringEmpty: collection, through: try PostgresBulkLoad(location: location), from: produce)
+        }
+    }
+
+    /// ``importDocuments(requiringEmpty:from:)`` through a temporary table.
+    private func importDocuments(
+        requiringEmpty collection: String?, through load: PostgresBulkLoad,
+        from produce: sending (_ add: (DocumentPath, JSONObject) throws -> Void) async throws -> Void
+    ) async throws {
         try await produce { path, fields in try load.add(path, fields) }
         // As in a bulk write: no transaction of this process open on the store's connection, the
-        // last batch found sound, then the schema if it is missing (the load's transaction is the
-        // import's).
+        // last batch found sound (the load's transaction is the import's).
         try await waitForTransactions()
         let connection = try load.finish()
         _ = try writableConnection()
@@ -1142,6 +1165,13 @@ public actor PostgresDocumentStore: DocumentStore {
     /// transaction lets COPY write the rows frozen: no later pass over millions of rows to set
     /// their hint bits or freeze them.
     private func withoutIndexes(on connection: PostgresConnection, _ fill: () throws -> Void) throws {
+        try dropIndexes(forLoadOn: connection)
+        try fill()
+        try restoreIndexes(afterLoadOn: connection)
+    }
+
+    /// The first half of ``withoutIndexes(on:_:)``.
+    private func dropIndexes(forLoadOn connection: PostgresConnection) throws {
         try connection.execute("SET LOCAL maintenance_work_mem = '512MB'")
         // A load of millions of documents takes longer than any statement of a command should:
         // no statement timeout for the rest of this transaction, on the server or here.
@@ -1153,10 +1183,39 @@ public actor PostgresDocumentStore: DocumentStore {
         // their own; the services have none, and keeping it up made every seed slower.
         try connection.execute("DROP INDEX IF EXISTS tweetcli_documents_group")
         for index in indexes { try connection.execute("DROP INDEX IF EXISTS \(PostgresSQL.indexName(index))") }
-        try fill()
-        try connection.execute("ALTER TABLE tweetcli_documents ADD PRIMARY KEY (collection, id)")
+    }
+
+    /// The second half of ``withoutIndexes(on:_:)``.
+    /// - Throws: ``StoreError/duplicateDocument(path:)`` for a path loaded twice.
+    private func restoreIndexes(afterLoadOn connection: PostgresConnection) throws {
+        try connection.execute("SAVEPOINT tweetcli_key")
+        do {
+            try connection.execute("ALTER TABLE tweetcli_documents ADD PRIMARY KEY (collection, id)")
+        } catch PostgresError.statement(state: "23505", _) {
+            // The server's message names the index, not the key: the rows say which path it was.
+            try connection.execute("ROLLBACK TO SAVEPOINT tweetcli_key")
+            let twice = try connection.execute(
+                "SELECT collection, id FROM tweetcli_documents GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 1"
+            ).first
+            guard let twice, twice.count == 2, let collection = twice[0], let id = twice[1] else {
+                throw StoreError.duplicateDocument(path: "a document of the bulk write")
+            }
+            throw StoreError.duplicateDocument(path: DocumentPath(collection: collection, documentID: id).description)
+        }
         for index in indexes { try connection.execute(try PostgresSQL.createIndex(index)) }
         try connection.execute("ANALYZE tweetcli_documents")
+    }
+
+    /// Makes the store's table ready to take a bulk load straight, in the load's transaction, if
+    /// it is empty: the clock row held first (every writer takes it before the table, so no
+    /// deadlock) for the whole load, then the table itself, found empty again and emptied of its
+    /// indexes. Commands of other processes wait meanwhile, within their timeouts.
+    private func emptyForLoad(_ connection: PostgresConnection) throws -> Bool {
+        try connection.execute("SELECT 1 FROM tweetcli_clock WHERE id = 1 FOR UPDATE")
+        try connection.execute("LOCK TABLE tweetcli_documents IN ACCESS EXCLUSIVE MODE")
+        guard try connection.execute("SELECT 1 FROM tweetcli_documents LIMIT 1").isEmpty else { return false }
+        try dropIndexes(forLoadOn: connection)
+        return true
     }
 
     public func exportDocuments(_ body: @Sendable ([DocumentSnapshot]) throws -> Void) async throws {
