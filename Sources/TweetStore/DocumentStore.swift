@@ -73,6 +73,12 @@ public protocol DocumentStore: Sendable {
     /// ``prefetch(_:)`` for ``runQuery(_:withDocumentsIn:namedBy:)`` of the same arguments.
     func prefetch(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async
 
+    /// The prefetches `reads` asks, given a stand-in for the ID of the first document of
+    /// `lookup` (an account found by its username), which the caller asked ahead just before
+    /// (``prefetch(_:)``): a server engine finds that ID on the server and sends them in the same
+    /// round trip, and answers each as if asked with the ID. The default does nothing.
+    func prefetch(dependingOnFirstIDOf lookup: Query, _ reads: @Sendable (String) async -> Void) async
+
     /// ``getDocuments(_:)`` and ``uniquePrefixLengths(in:of:minimum:)`` at once: a page's
     /// documents and the short forms of the IDs it shows. A server engine asks both in one round
     /// trip; the default asks one, then the other.
@@ -267,6 +273,8 @@ extension DocumentStore {
     }
 
     public func prefetch(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async {}
+
+    public func prefetch(dependingOnFirstIDOf lookup: Query, _ reads: @Sendable (String) async -> Void) async {}
 
     /// ``runQuery(_:withDocumentsIn:namedBy:)`` of the documents with the query's IDs.
     public func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (

@@ -40,7 +40,18 @@ public actor PostgresDocumentStore: DocumentStore {
         case query(Query)
         case documents([DocumentPath])
         case named(Query, collection: String, field: String?)
+        /// Reads made with ``lookupStandIn`` for the ID of the lookup's first document.
+        case dependent(lookup: Query, [Prefetch])
     }
+
+    /// What ``prefetch(dependingOnFirstIDOf:_:)`` gives for the ID it does not know yet: no ID or
+    /// path any engine makes holds `~`.
+    static let lookupStandIn = "~tweetcli-lookup~"
+
+    /// Statements sent with ``lookupStandIn`` replaced by a lookup on the server, by what they
+    /// are as sent: the statement as made, and the lookup's, whose answer says what they are
+    /// answers to.
+    private var sentDependents: [PrefetchKey: (made: PrefetchKey, lookup: PrefetchKey)] = [:]
 
     /// A statement as sent: its SQL and parameters.
     private struct PrefetchKey: Hashable {
@@ -367,41 +378,134 @@ public actor PostgresDocumentStore: DocumentStore {
         pendingPrefetches.append(.documents(paths))
     }
 
+    /// ``prefetch(_:)`` and its kin for the reads `reads` asks with ``lookupStandIn`` for the ID of
+    /// `lookup`'s first document (an account found by its username), which must have been asked
+    /// ahead just before. Each goes in the same round trip with the ID found on the server (a
+    /// subquery of the lookup's statement), and its answer is kept, once the lookup's says what
+    /// the ID is, for the statement `reads` would have made with it.
+    public func prefetch(dependingOnFirstIDOf lookup: Query, _ reads: @Sendable (String) async -> Void) async {
+        guard lookup.textSearch == nil else { return }
+        let start = pendingPrefetches.count
+        await reads(Self.lookupStandIn)
+        // A write meanwhile forgot what was asked; what a concurrent task asked goes as it is.
+        guard pendingPrefetches.count > start else { return }
+        let asked = Array(pendingPrefetches[start...])
+        pendingPrefetches.removeSubrange(start...)
+        pendingPrefetches.append(.dependent(lookup: lookup, asked))
+    }
+
     /// Puts the pending prefetches on `connection`, to go after the next statements it sends.
     private func attachPrefetches(to connection: PostgresConnection) {
         guard !pendingPrefetches.isEmpty else { return }
         defer { pendingPrefetches = [] }
-        // A query this engine cannot write as SQL, or with a value the server refuses (U+0000,
-        // which would fail the whole round trip), is not sent ahead; asked for, it fails then.
-        connection.extras = pendingPrefetches.compactMap { prefetch in
-            let statement: (sql: String, parameters: [String?])
-            switch prefetch {
-            case .query(let query):
-                guard let sql = try? PostgresQuery(query, split: connection.isSplit) else { return nil }
-                statement = (sql.sql, sql.statement.parameters)
-            case .documents(let paths): statement = Self.documentsStatement(at: paths, split: connection.isSplit)
-            case .named(let query, let collection, let field):
-                guard
-                    let named = try? Self.namedStatement(query, in: collection, by: field, split: connection.isSplit)
-                else {
-                    return nil
-                }
-                statement = named
+        sentDependents = [:]
+        var statements: [(sql: String, parameters: [String?])] = []
+        for prefetch in pendingPrefetches {
+            guard case .dependent(let lookup, let asked) = prefetch else {
+                if let statement = statement(for: prefetch, split: connection.isSplit) { statements.append(statement) }
+                continue
             }
-            guard !statement.parameters.contains(where: { $0?.utf8.contains(0) == true }) else { return nil }
-            // Asked again: an answer kept from before is older than this one will be.
-            prefetched[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = nil
-            return statement
+            guard let found = try? PostgresQuery(lookup, split: connection.isSplit) else { continue }
+            let lookupKey = PrefetchKey(sql: found.sql, parameters: found.statement.parameters)
+            for read in asked {
+                guard let made = statement(for: read, split: connection.isSplit) else { continue }
+                guard made.parameters.contains(where: { $0?.contains(Self.lookupStandIn) == true }) else {
+                    statements.append(made)
+                    continue
+                }
+                // The stand-in only ever goes into parameters; a statement with it in its text
+                // would not be the one later asked for.
+                guard !made.sql.contains(Self.lookupStandIn) else { continue }
+                let sent = Self.substitutingLookup(in: made, by: (found.sql, found.statement.parameters))
+                sentDependents[PrefetchKey(sql: sent.sql, parameters: sent.parameters)] = (
+                    PrefetchKey(sql: made.sql, parameters: made.parameters), lookupKey
+                )
+                statements.append(sent)
+            }
         }
+        connection.extras = statements
+    }
+
+    /// The statement a prefetch sends, or `nil` for one not sent ahead: a query this engine
+    /// cannot write as SQL, or with a value the server refuses (U+0000, which would fail the whole
+    /// round trip); asked for, it fails then. Its answer kept from before is dropped: asked again,
+    /// it is older than this one will be.
+    private func statement(for prefetch: Prefetch, split: Bool) -> (sql: String, parameters: [String?])? {
+        let statement: (sql: String, parameters: [String?])
+        switch prefetch {
+        case .query(let query):
+            guard let sql = try? PostgresQuery(query, split: split) else { return nil }
+            statement = (sql.sql, sql.statement.parameters)
+        case .documents(let paths): statement = Self.documentsStatement(at: paths, split: split)
+        case .named(let query, let collection, let field):
+            guard let named = try? Self.namedStatement(query, in: collection, by: field, split: split) else {
+                return nil
+            }
+            statement = named
+        case .dependent: return nil
+        }
+        guard !statement.parameters.contains(where: { $0?.utf8.contains(0) == true }) else { return nil }
+        prefetched[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = nil
+        return statement
+    }
+
+    /// `statement` with each parameter holding ``lookupStandIn`` made to hold, on the server, the
+    /// ID of the first row of `lookup` instead (none: the parameter is null, and the statement
+    /// finds nothing); `lookup`'s parameters follow `statement`'s.
+    static func substitutingLookup(
+        in statement: (sql: String, parameters: [String?]), by lookup: (sql: String, parameters: [String?])
+    ) -> (sql: String, parameters: [String?]) {
+        let offset = statement.parameters.count
+        let lookupSQL = renumberingParameters(lookup.sql) { "$\($0 + offset)" }
+        let found = "(SELECT l.id FROM (\(lookupSQL)) AS l LIMIT 1)"
+        let sql = renumberingParameters(statement.sql) { number in
+            guard number >= 1, number <= offset,
+                statement.parameters[number - 1]?.contains(lookupStandIn) == true
+            else { return "$\(number)" }
+            return "replace($\(number)::text, '\(lookupStandIn)', \(found))"
+        }
+        return (sql, statement.parameters + lookup.parameters)
+    }
+
+    /// `sql` with each parameter reference (`$` and digits) written as `write` says.
+    private static func renumberingParameters(_ sql: String, _ write: (Int) -> String) -> String {
+        var result = ""
+        var rest = Substring(sql)
+        while let dollar = rest.firstIndex(of: "$") {
+            result += rest[..<dollar]
+            let digits = rest[rest.index(after: dollar)...].prefix { $0.isASCII && $0.isNumber }
+            if let number = Int(digits) {
+                result += write(number)
+            } else {
+                result += "$"
+            }
+            rest = rest[rest.index(dollar, offsetBy: 1 + digits.count)...]
+        }
+        return result + rest
     }
 
     /// Keeps what the prefetches `connection` sent came to; unsent ones are dropped.
     private func keepPrefetched(from connection: PostgresConnection) {
         connection.extras = []
+        var dependents: [(made: PrefetchKey, lookup: PrefetchKey, rows: [[String?]])] = []
         for (statement, outcome) in connection.takeExtraOutcomes() {
             // One that failed is asked again when it is needed, and fails or not then.
             guard case .success(let rows) = outcome else { continue }
-            prefetched[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = (rows, .now)
+            let key = PrefetchKey(sql: statement.sql, parameters: statement.parameters)
+            if let sent = sentDependents[key] {
+                dependents.append((sent.made, sent.lookup, rows))
+            } else {
+                prefetched[key] = (rows, .now)
+            }
+        }
+        sentDependents = [:]
+        // Each answers the statement made with the ID the lookup found, as its answer says.
+        for (made, lookup, rows) in dependents {
+            guard let first = prefetched[lookup]?.rows.first, first.count > 1, let id = first[1],
+                !id.contains(Self.lookupStandIn)
+            else { continue }
+            let parameters = made.parameters.map { $0?.replacingEvery(Self.lookupStandIn, with: id) }
+            prefetched[PrefetchKey(sql: made.sql, parameters: parameters)] = (rows, .now)
         }
     }
 

@@ -266,6 +266,57 @@ struct PostgresEngineTests {
         #expect(try await store.getDocument(a)?.data["n"] == .integer(3), "a write of its own forgets them")
     }
 
+    /// Reads made by the ID a lookup finds go in the lookup's round trip, the ID found on the
+    /// server: each is answered once from there, as if asked with the ID (in a document's ID, a
+    /// collection's path or a query's value); a lookup that finds nobody leaves no answer.
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func readsByALookedUpIDGoInTheLookupsRoundTrip() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let store = PostgresDocumentStore(location: location)
+        let other = PostgresDocumentStore(location: location)
+        await store.keepPrefetchedAnswers(for: .seconds(600))
+        let people = store.collection("people")
+        let posts = store.collection("posts")
+        try await store.setData(["username": .string("ada")], at: people.document("u1"))
+        try await store.setData(["username": .string("bo")], at: people.document("u2"))
+        try await store.setData(["uid": .string("u1"), "n": .integer(1)], at: posts.document("p1"))
+        try await store.setData(["uid": .string("u2"), "n": .integer(1)], at: posts.document("p2"))
+        try await store.setData(["n": .integer(1)], at: store.collection("stats").document("u1"))
+        try await store.setData(["n": .integer(1)], at: store.collection("people/u1/likes").document("p2"))
+        func numbers(_ snapshots: [DocumentSnapshot]) -> [Int64] { snapshots.compactMap { $0.data["n"]?.integerValue } }
+        func ask(_ name: String) async {
+            let lookup = people.whereField("username", isEqualTo: .string(name)).limit(to: 1)
+            await store.prefetch(lookup)
+            await store.prefetch(dependingOnFirstIDOf: lookup) { [store] id in
+                await store.prefetch(store.collection("posts").whereField("uid", isEqualTo: .string(id)))
+                await store.prefetch(documentsAt: [store.collection("stats").document(id)])
+                await store.prefetch(store.collection("people/\(id)/likes").query)
+            }
+        }
+        let adas = posts.whereField("uid", isEqualTo: .string("u1"))
+        let stats = store.collection("stats").document("u1")
+        let likes = store.collection("people/u1/likes").query
+
+        await ask("ada")
+        _ = try await store.runQuery(store.collection("elsewhere").query)
+        try await other.setData(["uid": .string("u1"), "n": .integer(2)], at: posts.document("p1"))
+        try await other.setData(["n": .integer(2)], at: stats)
+        try await other.setData(["n": .integer(2)], at: other.collection("people/u1/likes").document("p2"))
+        #expect(
+            try await people.whereField("username", isEqualTo: .string("ada")).limit(to: 1).getDocuments()
+                .map(\.documentID) == ["u1"])
+        #expect(numbers(try await store.runQuery(adas)) == [1], "a value, answered from the lookup's round trip")
+        #expect(try await store.getDocument(stats)?.data["n"] == .integer(1), "a document's ID, from there too")
+        #expect(numbers(try await store.runQuery(likes)) == [1], "a collection's path, from there too")
+        #expect(numbers(try await store.runQuery(adas)) == [2], "taken once, then read afresh")
+        #expect(try await store.getDocument(stats)?.data["n"] == .integer(2))
+
+        await ask("nobody")
+        _ = try await store.runQuery(store.collection("elsewhere").query)
+        try await other.setData(["uid": .string("u1"), "n": .integer(3)], at: posts.document("p1"))
+        #expect(numbers(try await store.runQuery(adas)) == [3], "no answer kept for a lookup that found nobody")
+    }
+
     /// A text search of ASCII text is narrowed on the server (`ILIKE`) to the fields that may
     /// match, and decided in Swift as before: the answer is the one Swift gives, with LIKE's own
     /// characters taken literally and a field Swift folds differently (the Kelvin sign) kept.

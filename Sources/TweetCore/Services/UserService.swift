@@ -61,6 +61,16 @@ public final class UserService: Sendable {
         await store.prefetch(usernameLookUp(Self.lookUpName(reference)))
     }
 
+    /// ``prefetchUser(matching:)``, and what `reads` asks for the account the lookup finds, given
+    /// a stand-in for its uid: on a server, all of it goes in the round trip of the next read, the
+    /// uid found there.
+    func prefetchUser(matching reference: String, andThen reads: @Sendable (String) async -> Void) async {
+        guard store.readsAreRoundTrips, reference.hasPrefix("@") else { return }
+        let lookup = usernameLookUp(Self.lookUpName(reference))
+        await store.prefetch(lookup)
+        await store.prefetch(dependingOnFirstIDOf: lookup, reads)
+    }
+
     /// A user named either way: `@username`, else a uid, else a bare username.
     public func fetchUser(matching reference: String) async throws -> User {
         if reference.hasPrefix("@") { return try await fetchUser(withUsername: reference) }

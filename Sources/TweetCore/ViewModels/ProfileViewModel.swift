@@ -80,7 +80,8 @@ public final class ProfileViewModel: ErrorRecording {
     /// Loads the user (if needed), the stats, the follow state and a page of the selected tab.
     public func load(limit: Int = 20, before: String? = nil) async throws {
         // The own profile's or a uid's first page goes with the session check, by the uid the
-        // session names; an @username's lookup does, and the page then goes with the account.
+        // session names; an @username's lookup does, with the account and its page by the uid the
+        // lookup finds on the server.
         // (A process that checked already, or a signed-out viewer, has no check: the page then
         // goes with the account's documents, as for a username.)
         let tab = selectedFilter
@@ -91,6 +92,15 @@ public final class ProfileViewModel: ErrorRecording {
                 let uid = reference ?? me
                 await services.users.prefetchProfile(of: uid, viewer: me)
                 await services.tweets.prefetchProfileTab(tab, uid: uid, viewer: me, limit: limit + 1)
+            }
+        } else if user == nil, before == nil, let reference, reference.hasPrefix("@") {
+            // The lookup, and what the account's uid says to read, found on the server.
+            services.auth.prefetchWithNextCheck { [services] me in
+                askedAhead.mark()
+                await services.users.prefetchUser(matching: reference) { uid in
+                    await services.users.prefetchProfile(of: uid, viewer: me)
+                    await services.tweets.prefetchProfileTab(tab, uid: uid, viewer: me, limit: limit + 1)
+                }
             }
         } else if user == nil, let reference {
             await services.users.prefetchUser(matching: reference)
