@@ -79,6 +79,14 @@ public protocol DocumentStore: Sendable {
     /// round trip, and answers each as if asked with the ID. The default does nothing.
     func prefetch(dependingOnFirstIDOf lookup: Query, _ reads: @Sendable (String) async -> Void) async
 
+    /// ``prefetch(documentsAt:)`` of the documents of `collection` that the last `count` strings
+    /// of the array `field` (top-level) across `query`'s rows name, the rows in order and each
+    /// one's array from its end (a posting list's newest entries), asked before `query`'s answer
+    /// is known: a server engine finds them on the server, in one round trip, for the
+    /// ``getDocuments(_:)`` of those paths in that order. The default does nothing.
+    func prefetch(documentsIn collection: String, namedByLast count: Int, of field: String, across query: Query)
+        async
+
     /// ``getDocuments(_:)`` and ``uniquePrefixLengths(in:of:minimum:)`` at once: a page's
     /// documents and the short forms of the IDs it shows. A server engine asks both in one round
     /// trip; the default asks one, then the other.
@@ -275,6 +283,10 @@ extension DocumentStore {
     public func prefetch(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async {}
 
     public func prefetch(dependingOnFirstIDOf lookup: Query, _ reads: @Sendable (String) async -> Void) async {}
+
+    public func prefetch(documentsIn collection: String, namedByLast count: Int, of field: String, across query: Query)
+        async
+    {}
 
     /// ``runQuery(_:withDocumentsIn:namedBy:)`` of the documents with the query's IDs.
     public func runQuery(_ query: Query, withDocumentsNamedByIDsIn collection: String) async throws -> (

@@ -42,6 +42,9 @@ public actor PostgresDocumentStore: DocumentStore {
         case named(Query, collection: String, field: String?)
         /// Reads made with ``lookupStandIn`` for the ID of the lookup's first document.
         case dependent(lookup: Query, [Prefetch])
+        /// The documents of `collection` the last `count` strings of array `field` across the
+        /// rows of `query` name.
+        case namedByLast(Int, field: String, query: Query, collection: String)
     }
 
     /// What ``prefetch(dependingOnFirstIDOf:_:)`` gives for the ID it does not know yet: no ID or
@@ -52,6 +55,10 @@ public actor PostgresDocumentStore: DocumentStore {
     /// are as sent: the statement as made, and the lookup's, whose answer says what they are
     /// answers to.
     private var sentDependents: [PrefetchKey: (made: PrefetchKey, lookup: PrefetchKey)] = [:]
+
+    /// Statements sent for ``prefetch(documentsIn:namedByLast:of:across:)``, by what they are as
+    /// sent: the collection named, whose paths their first row lists.
+    private var sentArrayNamed: [PrefetchKey: String] = [:]
 
     /// A statement as sent: its SQL and parameters.
     private struct PrefetchKey: Hashable {
@@ -394,17 +401,68 @@ public actor PostgresDocumentStore: DocumentStore {
         pendingPrefetches.append(.dependent(lookup: lookup, asked))
     }
 
+    /// The documents of `collection` that the last `count` strings of the array `field` across
+    /// `query`'s rows name (the rows in order, each one's array from its end: a posting list's
+    /// newest entries), found on the server in the round trip of the next read; kept for the
+    /// ``getDocuments(_:)`` of those paths in that order. Both halves of the answer come from one
+    /// statement: the paths it chose, then their documents, so that they always agree.
+    public func prefetch(documentsIn collection: String, namedByLast count: Int, of field: String, across query: Query)
+        async
+    {
+        guard query.textSearch == nil, count > 0 else { return }
+        pendingPrefetches.append(.namedByLast(count, field: field, query: query, collection: collection))
+    }
+
+    /// The statement of ``prefetch(documentsIn:namedByLast:of:across:)``: first a row of nulls
+    /// and the IDs chosen as a JSON array, then their documents.
+    private static func lastNamedStatement(
+        _ count: Int, field: String, query: Query, collection: String, split: Bool
+    ) throws -> (sql: String, parameters: [String?]) {
+        guard !field.contains(".") else {
+            throw StoreError.io(path: "the PostgreSQL store", reason: "documents cannot be named by \(field)")
+        }
+        var rows = try PostgresQuery(query, split: split)
+        let named = rows.statement.bind(collection)
+        let array = "(q.data::jsonb)\(try PostgresSQL.field(field).dropFirst(4))"
+        let table = PostgresSQL.table(forGroupOf: [collection], split: split)
+        return (
+            """
+            WITH q AS (SELECT s.data, row_number() OVER () AS n FROM (\(rows.sql)) AS s),
+            chosen AS (SELECT i, r FROM (SELECT t.i, row_number() OVER (ORDER BY q.n, e.o DESC) AS r
+              FROM q, jsonb_array_elements(CASE WHEN jsonb_typeof(\(array)) = 'array' THEN \(array) ELSE '[]' END)
+              WITH ORDINALITY AS e(v, o), LATERAL (SELECT e.v #>> '{}' AS i WHERE jsonb_typeof(e.v) = 'string') AS t
+              ) AS x WHERE r <= \(count))
+            SELECT NULL, NULL, coalesce((SELECT json_agg(i ORDER BY r) FROM chosen), '[]')::text UNION ALL
+            SELECT d.collection, d.id, d.data::text FROM chosen
+            JOIN \(table) d ON d.collection = \(named) COLLATE "C" AND d.id = chosen.i COLLATE "C"
+            """, rows.statement.parameters
+        )
+    }
+
     /// Puts the pending prefetches on `connection`, to go after the next statements it sends.
     private func attachPrefetches(to connection: PostgresConnection) {
         guard !pendingPrefetches.isEmpty else { return }
         defer { pendingPrefetches = [] }
         sentDependents = [:]
+        sentArrayNamed = [:]
         var statements: [(sql: String, parameters: [String?])] = []
         for prefetch in pendingPrefetches {
+            if case .namedByLast(let count, let field, let query, let collection) = prefetch {
+                // One this engine cannot write is not sent ahead: asked for, it fails then.
+                guard
+                    let statement = try? Self.lastNamedStatement(
+                        count, field: field, query: query, collection: collection, split: connection.isSplit),
+                    !statement.parameters.contains(where: { $0?.utf8.contains(0) == true })
+                else { continue }
+                sentArrayNamed[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = collection
+                statements.append(statement)
+                continue
+            }
             guard case .dependent(let lookup, let asked) = prefetch else {
                 if let statement = statement(for: prefetch, split: connection.isSplit) { statements.append(statement) }
                 continue
             }
+            // A lookup this engine cannot write sends nothing that depends on it.
             guard let found = try? PostgresQuery(lookup, split: connection.isSplit) else { continue }
             let lookupKey = PrefetchKey(sql: found.sql, parameters: found.statement.parameters)
             for read in asked {
@@ -434,15 +492,17 @@ public actor PostgresDocumentStore: DocumentStore {
         let statement: (sql: String, parameters: [String?])
         switch prefetch {
         case .query(let query):
+            // Not sent ahead, as the doc comment says.
             guard let sql = try? PostgresQuery(query, split: split) else { return nil }
             statement = (sql.sql, sql.statement.parameters)
         case .documents(let paths): statement = Self.documentsStatement(at: paths, split: split)
         case .named(let query, let collection, let field):
+            // Not sent ahead, as the doc comment says.
             guard let named = try? Self.namedStatement(query, in: collection, by: field, split: split) else {
                 return nil
             }
             statement = named
-        case .dependent: return nil
+        case .dependent, .namedByLast: return nil
         }
         guard !statement.parameters.contains(where: { $0?.utf8.contains(0) == true }) else { return nil }
         prefetched[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = nil
@@ -494,11 +554,14 @@ public actor PostgresDocumentStore: DocumentStore {
             let key = PrefetchKey(sql: statement.sql, parameters: statement.parameters)
             if let sent = sentDependents[key] {
                 dependents.append((sent.made, sent.lookup, rows))
+            } else if let collection = sentArrayNamed[key] {
+                keepLastNamed(rows, in: collection, split: connection.isSplit)
             } else {
                 prefetched[key] = (rows, .now)
             }
         }
         sentDependents = [:]
+        sentArrayNamed = [:]
         // Each answers the statement made with the ID the lookup found, as its answer says.
         for (made, lookup, rows) in dependents {
             guard let first = prefetched[lookup]?.rows.first, first.count > 1, let id = first[1],
@@ -507,6 +570,22 @@ public actor PostgresDocumentStore: DocumentStore {
             let parameters = made.parameters.map { $0?.replacingEvery(Self.lookupStandIn, with: id) }
             prefetched[PrefetchKey(sql: made.sql, parameters: parameters)] = (rows, .now)
         }
+    }
+
+    /// Keeps the documents a ``lastNamedStatement(_:field:query:collection:split:)`` found for
+    /// the ``getDocuments(_:)`` of the paths its first row lists, in that order.
+    private func keepLastNamed(_ rows: [[String?]], in collection: String, split: Bool) {
+        // An answer that does not say its paths is dropped: they are read when asked.
+        guard let listed = rows.first(where: { $0.count == 3 && $0[0] == nil && $0[1] == nil }),
+            let text = listed[2], case .array(let values)? = try? JSONValue.parse(Array(text.utf8))
+        else { return }
+        let ids = values.compactMap(\.stringValue)
+        guard !ids.isEmpty, ids.count == values.count else { return }
+        let statement = Self.documentsStatement(
+            at: ids.map { DocumentPath(collection: collection, documentID: $0) }, split: split)
+        prefetched[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = (
+            rows.filter { !($0.count == 3 && $0[0] == nil && $0[1] == nil) }, .now
+        )
     }
 
     /// The rows a prefetch of `statement` brought, taken once; `nil` when none did, or too long

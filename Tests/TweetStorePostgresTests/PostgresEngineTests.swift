@@ -317,6 +317,43 @@ struct PostgresEngineTests {
         #expect(numbers(try await store.runQuery(adas)) == [3], "no answer kept for a lookup that found nobody")
     }
 
+    /// The documents a page's arrays name, newest first, go in the page's round trip: the rows in
+    /// order, each array from its end, up to the count; answered once for the same paths in the
+    /// same order, and for no other.
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func documentsNamedByAPagesArraysGoInItsRoundTrip() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let store = PostgresDocumentStore(location: location)
+        let other = PostgresDocumentStore(location: location)
+        await store.keepPrefetchedAnswers(for: .seconds(600))
+        let buckets = store.collection("terms/x/buckets")
+        let tweets = store.collection("tweets")
+        try await store.setData(
+            ["start": .string("a1"), "ids": .array(["a1", "a2", "a3"].map { .string($0) })], at: buckets.document("a1"))
+        try await store.setData(
+            ["start": .string("a4"), "ids": .array(["a4", "a5"].map { .string($0) })], at: buckets.document("a4"))
+        try await store.setData(["start": .string("a0"), "ids": .string("not a list")], at: buckets.document("a0"))
+        for id in ["a1", "a2", "a3", "a4", "a5"] {
+            try await store.setData(["n": .integer(1)], at: tweets.document(id))
+        }
+        let newest = buckets.order(by: "start", descending: true)
+        func numbers(_ snapshots: [DocumentSnapshot]) -> [Int64] { snapshots.compactMap { $0.data["n"]?.integerValue } }
+        func paths(_ ids: [String]) -> [DocumentPath] { ids.map { tweets.document($0) } }
+
+        await store.prefetch(newest.limit(to: 2))
+        await store.prefetch(documentsIn: "tweets", namedByLast: 4, of: "ids", across: newest.limit(to: 2))
+        await store.prefetch(documentsIn: "tweets", namedByLast: 9, of: "ids", across: newest)
+        _ = try await store.runQuery(store.collection("elsewhere").query)
+        for id in ["a1", "a2", "a3", "a4", "a5"] {
+            try await other.setData(["n": .integer(2)], at: other.collection("tweets").document(id))
+        }
+        #expect(numbers(try await store.getDocuments(paths(["a4", "a5", "a3", "a2"]))) == [2, 2, 2, 2])
+        #expect(numbers(try await store.getDocuments(paths(["a5", "a4", "a3", "a2"]))) == [1, 1, 1, 1])
+        #expect(numbers(try await store.getDocuments(paths(["a5", "a4", "a3", "a2"]))) == [2, 2, 2, 2])
+        // A row whose field is no list names nothing.
+        #expect(numbers(try await store.getDocuments(paths(["a5", "a4", "a3", "a2", "a1"]))) == [1, 1, 1, 1, 1])
+    }
+
     /// A text search of ASCII text is narrowed on the server (`ILIKE`) to the fields that may
     /// match, and decided in Swift as before: the answer is the one Swift gives, with LIKE's own
     /// characters taken literally and a field Swift folds differently (the Kelvin sign) kept.

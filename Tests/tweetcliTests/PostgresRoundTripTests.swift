@@ -15,7 +15,7 @@ struct PostgresRoundTripTests {
         (["feed"], 2), (["feed", "--following"], 3), (["profile", "@cy"], 2),
         (["profile", "@cy", "--tab", "likes"], 2), (["profile", "@cy", "--tab", "replies"], 2),
         (["profile", "@cy", "--tab", "media"], 2), (["profile", "CY"], 2), (["profile"], 2),
-        (["search", "garden"], 3), (["search", "#garden"], 3), (["bookmarks"], 2), (["trends"], 2),
+        (["search", "garden"], 2), (["search", "#garden"], 2), (["bookmarks"], 2), (["trends"], 2),
         (["explore", "c"], 2), (["whoami"], 2), (["show", "TWEET"], 2), (["thread", "TWEET"], 2),
         // Reads, then marks what it showed as seen: a write transaction of its own.
         (["notifications"], 8),

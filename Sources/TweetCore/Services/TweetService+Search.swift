@@ -397,11 +397,16 @@ extension TweetService {
         if let before { await store.prefetch(documentsAt: [store.collection(Collections.tweets).document(before)]) }
         await store.prefetch(documentsAt: query.terms.map(SearchIndex.termPath))
         // One term's first buckets too, as a viewer without filters reads them: the open bucket
-        // alone, or a few, as the term's document will say (both are asked; see Candidates).
+        // alone, or a few, as the term's document will say (both are asked; see Candidates); and
+        // the newest tweets either names, found on the server.
         if before == nil, query.author == nil, query.terms.count == 1, let term = query.terms.first {
             let buckets = Self.newestBuckets(of: term, in: store)
             let size = max(limit, 20)
-            for count in [1, Self.bucketsToRead(size)] { await store.prefetch(buckets.limit(to: count)) }
+            for count in [1, Self.bucketsToRead(size)] {
+                await store.prefetch(buckets.limit(to: count))
+                await store.prefetch(
+                    documentsIn: Collections.tweets, namedByLast: size, of: "ids", across: buckets.limit(to: count))
+            }
         }
     }
 
