@@ -106,6 +106,14 @@ enum PostgresRulesSQL {
               SELECT coalesce((SELECT e->'new' = 'null' AND e->'old'->>'uid' = p_me
                 FROM (SELECT p_docs->(jsonb_build_array('tweets', p_id)::text) AS e) AS x), false) $$
             """,
+            // The first 8 characters of a tweet's ID made at `p_ms` (milliseconds since 1970): base
+            // 62 in ASCII order, as tweetcli's IDGenerator makes them.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_time_id(p_ms bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+              SELECT string_agg(substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz',
+                (floor(greatest(p_ms, 0) / (62::numeric ^ k))::bigint % 62)::integer + 1, 1), '' ORDER BY k DESC)
+              FROM generate_series(0, 7) AS k $$
+            """,
             // ASCII letters lowered whatever the server's locale: how tweetcli folds an ASCII term.
             """
             CREATE OR REPLACE FUNCTION tweetcli_ascii_lower(p text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
@@ -133,10 +141,10 @@ enum PostgresRulesSQL {
               FROM (SELECT replace(replace(p_term, '%2F', '/'), '%25', '%') AS t,
                 coalesce(p_tweet->>'caption', '') AS c) AS x $$
             """,
-            // What a transaction did to a term's buckets, counted by tweet ID: the IDs it put in
-            // (each the writer's tweet made now, whose text holds the term) less those it took out
-            // (each the writer's tweet deleted now). An ID moved from one bucket to another counts
-            // nothing. NULL when any other ID went in or out, or one went in twice.
+            // What a transaction did to a term's buckets, counted by tweet ID: the IDs it put in a
+            // bucket (each the writer's tweet made now, whose text holds the term) less those it
+            // took out of one (each the writer's tweet deleted now). NULL when any other ID went in
+            // or out, moved between buckets included: only the owner's reindex moves them.
             """
             CREATE OR REPLACE FUNCTION tweetcli_index_net(p_docs jsonb, p_me text, p_term text) RETURNS integer
             LANGUAGE sql IMMUTABLE AS $$
@@ -148,7 +156,7 @@ enum PostgresRulesSQL {
                   SELECT v, -1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(e->'old'->'ids') = 'array'
                     THEN e->'old'->'ids' ELSE '[]' END) AS v) AS x(id, n)
                 WHERE e->>'c' = 'terms/' || p_term || '/buckets'
-                GROUP BY x.id HAVING sum(x.n) <> 0),
+                GROUP BY t.k, x.id HAVING sum(x.n) <> 0),
               judged AS (SELECT n, p_docs->(jsonb_build_array('tweets', id)::text) AS tweet FROM moved)
               SELECT CASE WHEN bool_and(coalesce(
                   (n = 1 AND tweet->'old' = 'null' AND tweet->'new'->>'uid' = p_me
@@ -511,6 +519,7 @@ enum PostgresRulesSQL {
               docs jsonb := '{}';
               keys text[] := '{}';
               w jsonb; k text; cur jsonb; f text; ch jsonb; n numeric; v_old jsonb; d jsonb;
+              v_stamp text; v_prefix text;
             BEGIN
               IF me IS NULL AND NOT tweetcli_is_owner() THEN
                 RAISE EXCEPTION 'only a signed-in account writes' USING ERRCODE = '\(PostgresAccountsSQL.notAnAccount)';
@@ -593,6 +602,23 @@ enum PostgresRulesSQL {
                 -- passing would tell what they hold.
                 CONTINUE WHEN d->'old' = d->'new'
                   AND NOT (tweetcli_is_private(d->>'c') AND NOT tweetcli_owns_private(me, d->>'c', d->>'i'));
+                -- What is new happens now, by the server's clock as this transaction moved it: a
+                -- time set ahead would keep a tweet, a retweet or a notification on top of every
+                -- listing, and a tweet's ID (which search orders by) begins with its time.
+                IF d->'new' <> 'null' AND d->'new' ? 'timestamp'
+                  AND (d->'old' = 'null' OR d->'new'->'timestamp' IS DISTINCT FROM d->'old'->'timestamp') THEN
+                  IF v_stamp IS NULL THEN
+                    SELECT to_char(timestamp 'epoch' + last_ms * interval '1 millisecond',
+                      'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), tweetcli_time_id(last_ms) INTO v_stamp, v_prefix
+                      FROM tweetcli_clock WHERE id = 1;
+                  END IF;
+                  IF d->'new'->'timestamp' IS DISTINCT FROM to_jsonb(v_stamp) THEN
+                    PERFORM tweetcli_refuse('what is new is dated now, by the server''s clock');
+                  END IF;
+                  IF d->>'c' = 'tweets' AND d->'old' = 'null' AND left(d->>'i', 8) IS DISTINCT FROM v_prefix THEN
+                    PERFORM tweetcli_refuse('a new tweet''s ID begins with its time');
+                  END IF;
+                END IF;
                 PERFORM tweetcli_check(me, d->>'c', d->>'i', d->'old', d->'new', docs);
               END LOOP;
               FOREACH k IN ARRAY keys LOOP
@@ -624,7 +650,8 @@ enum PostgresRulesSQL {
         "tweetcli_int(jsonb)", "tweetcli_is_count(jsonb)", "tweetcli_uids_without(jsonb, text)",
         "tweetcli_made(jsonb, text, text)",
         "tweetcli_tweets_made(jsonb, text, text, text)", "tweetcli_collection_made(jsonb, text)",
-        "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_ascii_lower(text)", "tweetcli_entities(jsonb, text)",
+        "tweetcli_deletes_own_tweet(jsonb, text, text)", "tweetcli_time_id(bigint)", "tweetcli_ascii_lower(text)",
+        "tweetcli_entities(jsonb, text)",
         "tweetcli_may_index(jsonb, text)", "tweetcli_index_net(jsonb, text, text)", "tweetcli_is_id_list(jsonb)",
         "tweetcli_trend_count(jsonb)", "tweetcli_hour_tweets(jsonb, text, text)", "tweetcli_has_hashtag(jsonb, text)",
         "tweetcli_trend_fault(jsonb, text, text, jsonb, jsonb)",

@@ -207,7 +207,9 @@ struct PostgresAccountsTests {
         #expect(try carol.run(["unblock", "@bob"]).status == 0)
         #expect(try bob.run(["profile", "@carol"]).status == 0)
 
-        // What a hostile program holding Ada's device login tries, straight from psql.
+        // What a hostile program holding Ada's device login tries, straight from psql. Bob's post
+        // and the attacks on its hour's trends below share a clock hour.
+        while Int(Date().timeIntervalSince1970) % 3600 > 3540 { Thread.sleep(forTimeInterval: 5) }
         let carols = try carol.post("carol's own")
         // Carol's account is protected, so her hashtags are not in trends; Bob's are.
         _ = try bob.post("bob's #garden")
@@ -221,12 +223,8 @@ struct PostgresAccountsTests {
             "SELECT md5(string_agg(collection || ' ' || id || ' ' || data::text, ',' ORDER BY collection, id)) "
             + "FROM tweetcli_documents"
         let before = try owner(store)
-        // A tweet of Ada's own, made in the same transaction as what is tried with it.
-        let digits = Array(hour)
-        #expect(digits.count == 10, "\(hour)")
-        let stamp =
-            "\(String(digits.prefix(4)))-\(String(digits.dropFirst(4).prefix(2)))-\(String(digits.dropFirst(6).prefix(2)))"
-            + "T\(String(digits.dropFirst(8)))" + ":00:00.000Z"
+        // A tweet of Ada's own, made in the same transaction as what is tried with it, dated and
+        // named by the time the transaction's clock gives (`write` fills in @STAMP@ and @ID@).
         // The hour's counts with `cats` counted once more, and `garden` by `extra`.
         func hourWith(garden extra: Int) throws -> String {
             try owner(
@@ -235,14 +233,23 @@ struct PostgresAccountsTests {
                     + "FROM tweetcli_public WHERE collection = 'trend-hours' AND id = '\(hour)'")
         }
         let ownBuckets =
-            #"{"op":"set","c":"terms/cats/buckets","i":"forgedtweet000000003","#
-            + #""d":{"start":"forgedtweet000000003","ids":["forgedtweet000000003"]}},"#
-            + #"{"op":"set","c":"terms","i":"cats","d":{"tweets":1,"open":"forgedtweet000000003","openSize":1}}"#
+            #"{"op":"set","c":"terms/cats/buckets","i":"@ID@forgedtweet","#
+            + #""d":{"start":"@ID@forgedtweet","ids":["@ID@forgedtweet"]}},"#
+            + #"{"op":"set","c":"terms","i":"cats","d":{"tweets":1,"open":"@ID@forgedtweet","openSize":1}}"#
         let ownTweet =
-            #"{"op":"set","c":"tweets","i":"forgedtweet000000003","d":{"uid":"\#(adaUid)","caption":"hi #cats","#
-            + #""timestamp":"\#(stamp)","entities":{"hashtags":["cats"],"mentions":[],"urls":[]}}}"#
+            #"{"op":"set","c":"tweets","i":"@ID@forgedtweet","d":{"uid":"\#(adaUid)","caption":"hi #cats","#
+            + #""timestamp":"@STAMP@","entities":{"hashtags":["cats"],"mentions":[],"urls":[]}}}"#
+        // The writes as a client sends them: the clock moved first, in the same transaction.
+        func apply(_ writes: String) -> String {
+            let base62 = "'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'"
+            return "WITH t AS (SELECT tweetcli_begin_write() AS ms) SELECT tweetcli_apply(replace(replace('\(writes)', "
+                + "'@STAMP@', to_char(timestamp 'epoch' + ms * interval '1 millisecond', "
+                + "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')), '@ID@', (SELECT string_agg(substr(\(base62), "
+                + "(floor(ms / (62::numeric ^ k))::bigint % 62)::integer + 1, 1), '' ORDER BY k DESC) "
+                + "FROM generate_series(0, 7) AS k))::jsonb) FROM t"
+        }
         func write(_ writes: String) throws -> (status: Int32, output: String) {
-            try psql(server, uri: adaDevice, "SELECT tweetcli_apply('\(writes)'::jsonb)")
+            try psql(server, uri: adaDevice, apply(writes))
         }
         let attacks: [(String, String)] = [
             (
@@ -342,6 +349,29 @@ struct PostgresAccountsTests {
                     + #""d":{"start":"forgedtweet000000003","ids":["forgedtweet000000003"]}}]"#
             ),
             (
+                "a tweet dated ahead, to stay on top",
+                #"[{"op":"set","c":"tweets","i":"@ID@forgedtweet","d":{"uid":"\#(adaUid)","caption":"pinned","#
+                    + #""timestamp":"2099-01-01T00:00:00.000Z"}}]"#
+            ),
+            (
+                "a tweet whose ID sorts after every other",
+                #"[{"op":"set","c":"tweets","i":"zzzzzzzzforgedtweet","d":{"uid":"\#(adaUid)","caption":"first","#
+                    + #""timestamp":"@STAMP@"}}]"#
+            ),
+            (
+                "a retweet dated ahead",
+                #"[{"op":"set","c":"retweets","i":"forgedretweet","d":{"uid":"\#(adaUid)","tweetId":"\#(carols)","#
+                    + #""timestamp":"2099-01-01T00:00:00.000Z"}}]"#
+            ),
+            (
+                "an ID moved between a term's buckets",
+                #"[{"op":"set","c":"tweets","i":"@ID@forgedtweet","d":{"uid":"\#(adaUid)","caption":"own","#
+                    + #""timestamp":"@STAMP@","entities":{"hashtags":[],"mentions":[],"urls":[]}}},"#
+                    + #"{"op":"delete","c":"terms/own/buckets","i":"\#(ownBucket)"},"#
+                    + #"{"op":"set","c":"terms/own/buckets","i":"@ID@forgedtweet","#
+                    + #""d":{"start":"@ID@forgedtweet","ids":["\#(carols)","@ID@forgedtweet"]}}]"#
+            ),
+            (
                 "a trend pumped",
                 #"[{"op":"set","c":"trend-hours","i":"\#(hour)","d":{"tags":{"garden":["garden",1000]}}}]"#
             ),
@@ -355,8 +385,7 @@ struct PostgresAccountsTests {
         let honest =
             "[\(ownTweet),\(ownBuckets)," + #"{"op":"set","c":"trend-hours","i":"\#(hour)","d":"#
             + (try hourWith(garden: 0)) + "}]"
-        let passes = try psql(
-            server, uri: adaDevice, "BEGIN; SELECT tweetcli_apply('\(honest)'::jsonb); ROLLBACK")
+        let passes = try psql(server, uri: adaDevice, "BEGIN; \(apply(honest)); ROLLBACK")
         #expect(passes.status == 0 && !passes.output.contains("refuse"), "\(passes)")
         for (name, writes) in attacks {
             let attempt = try write(writes)
