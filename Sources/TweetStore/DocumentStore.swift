@@ -79,6 +79,14 @@ public protocol DocumentStore: Sendable {
     /// round trip, and answers each as if asked with the ID. The default does nothing.
     func prefetch(dependingOnFirstIDOf lookup: Query, _ reads: @Sendable (String) async -> Void) async
 
+    /// The prefetches `reads` asks, given a stand-in to use as one value of a list (`field in
+    /// [values]`) for the strings of the array `field` of the document at `path` (whom an account
+    /// follows): a server engine fills the list in on the server, in the next read's round trip,
+    /// and answers each for the list it used, if the one asked later is the same. The default
+    /// does nothing.
+    func prefetch(dependingOnList field: String, at path: DocumentPath, _ reads: @Sendable (String) async -> Void)
+        async
+
     /// ``prefetch(documentsAt:)`` of the documents of `collection` that the last `count` strings
     /// of the array `field` (top-level) across `query`'s rows name, the rows in order and each
     /// one's array from its end (a posting list's newest entries), asked before `query`'s answer
@@ -283,6 +291,12 @@ extension DocumentStore {
     public func prefetch(_ query: Query, withDocumentsIn collection: String, namedBy field: String?) async {}
 
     public func prefetch(dependingOnFirstIDOf lookup: Query, _ reads: @Sendable (String) async -> Void) async {}
+
+    public func prefetch(
+        dependingOnList field: String, at path: DocumentPath, _ reads: @Sendable (String) async -> Void
+    )
+        async
+    {}
 
     public func prefetch(documentsIn collection: String, namedByLast count: Int, of field: String, across query: Query)
         async

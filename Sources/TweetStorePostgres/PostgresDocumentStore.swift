@@ -45,6 +45,9 @@ public actor PostgresDocumentStore: DocumentStore {
         /// The documents of `collection` the last `count` strings of array `field` across the
         /// rows of `query` name.
         case namedByLast(Int, field: String, query: Query, collection: String)
+        /// Reads made with ``lookupStandIn`` in a list, for the strings of the array `field` of
+        /// the document at `path`.
+        case listDependent(path: DocumentPath, field: String, [Prefetch])
     }
 
     /// What ``prefetch(dependingOnFirstIDOf:_:)`` gives for the ID it does not know yet: no ID or
@@ -59,6 +62,11 @@ public actor PostgresDocumentStore: DocumentStore {
     /// Statements sent for ``prefetch(documentsIn:namedByLast:of:across:)``, by what they are as
     /// sent: the collection named, whose paths their first row lists.
     private var sentArrayNamed: [PrefetchKey: String] = [:]
+
+    /// Statements sent for ``prefetch(dependingOnList:at:_:)``, by what they are as sent: the
+    /// statement as made, and which of its parameters their first row gives as the server filled
+    /// them in.
+    private var sentListDependents: [PrefetchKey: (made: PrefetchKey, filled: [Int])] = [:]
 
     /// A statement as sent: its SQL and parameters.
     private struct PrefetchKey: Hashable {
@@ -391,14 +399,67 @@ public actor PostgresDocumentStore: DocumentStore {
     /// subquery of the lookup's statement), and its answer is kept, once the lookup's says what
     /// the ID is, for the statement `reads` would have made with it.
     public func prefetch(dependingOnFirstIDOf lookup: Query, _ reads: @Sendable (String) async -> Void) async {
-        guard lookup.textSearch == nil else { return }
+        guard lookup.textSearch == nil, let asked = await prefetches(askedBy: reads) else { return }
+        pendingPrefetches.append(.dependent(lookup: lookup, asked))
+    }
+
+    /// ``prefetch(_:)`` and its kin for the reads `reads` asks with ``lookupStandIn`` as one value
+    /// of a list (`field in [values]`), for the strings of the array `field` of the document at
+    /// `path` (whom an account follows). Each goes in the next read's round trip with the list
+    /// filled in on the server; its first row says the parameters as filled, and its answer is
+    /// kept for the statement with exactly those, which is the one asked later only if the list
+    /// read then is the same.
+    public func prefetch(
+        dependingOnList field: String, at path: DocumentPath, _ reads: @Sendable (String) async -> Void
+    )
+        async
+    {
+        guard let asked = await prefetches(askedBy: reads) else { return }
+        pendingPrefetches.append(.listDependent(path: path, field: field, asked))
+    }
+
+    /// What `reads` asks with ``lookupStandIn``, taken out of the pending prefetches.
+    private func prefetches(askedBy reads: @Sendable (String) async -> Void) async -> [Prefetch]? {
         let start = pendingPrefetches.count
         await reads(Self.lookupStandIn)
         // A write meanwhile forgot what was asked; what a concurrent task asked goes as it is.
-        guard pendingPrefetches.count > start else { return }
+        guard pendingPrefetches.count > start else { return nil }
         let asked = Array(pendingPrefetches[start...])
         pendingPrefetches.removeSubrange(start...)
-        pendingPrefetches.append(.dependent(lookup: lookup, asked))
+        return asked
+    }
+
+    /// `statement` with its parameters holding ``lookupStandIn`` as an element of an array
+    /// literal filled in, on the server, with the strings of the array `field` of the document at
+    /// `path` (each a plain ID), and a first row of nulls and those parameters as filled;
+    /// `path`'s collection and ID follow `statement`'s parameters.
+    static func fillingList(
+        in statement: (sql: String, parameters: [String?]), from field: String, at path: DocumentPath, split: Bool
+    ) throws -> (sql: String, parameters: [String?], filled: [Int]) {
+        let offset = statement.parameters.count
+        let array = "d." + (try PostgresSQL.field(field))
+        let table = PostgresSQL.table(forGroupOf: [path.collection], split: split)
+        let items =
+            "SELECT e.u FROM \(table) AS d, jsonb_array_elements_text(CASE WHEN jsonb_typeof(\(array)) = 'array' "
+            + "THEN \(array) ELSE '[]' END) AS e(u) WHERE d.collection = $\(offset + 1) COLLATE \"C\" "
+            + "AND d.id = $\(offset + 2) COLLATE \"C\" AND e.u ~ '^[A-Za-z0-9]+$'"
+        let quoted = "\"\(lookupStandIn)\""
+        var filled: [Int] = []
+        for (index, parameter) in statement.parameters.enumerated() where parameter?.contains(quoted) == true {
+            filled.append(index + 1)
+        }
+        // The list's other values and the document's, each once, in byte order, each quoted: the
+        // array literal the engine binds for `field in [values]` (PostgresSQL.arrayLiteral).
+        func fill(_ number: Int) -> String {
+            "(SELECT '{' || coalesce(string_agg('\"' || v || '\"', ',' ORDER BY v COLLATE \"C\"), '') || '}' FROM "
+                + "(SELECT v FROM unnest($\(number)::text[]) AS a(v) WHERE v <> '\(lookupStandIn)' UNION \(items)) "
+                + "AS x(v))"
+        }
+        let sql = renumberingParameters(statement.sql) { filled.contains($0) ? fill($0) : "$\($0)" }
+        let marker = "SELECT NULL, NULL, json_build_array(\(filled.map(fill).joined(separator: ", ")))::text"
+        return (
+            "\(marker) UNION ALL (\(sql))", statement.parameters + [path.collection, path.documentID], filled
+        )
     }
 
     /// The documents of `collection` that the last `count` strings of the array `field` across
@@ -445,8 +506,28 @@ public actor PostgresDocumentStore: DocumentStore {
         defer { pendingPrefetches = [] }
         sentDependents = [:]
         sentArrayNamed = [:]
+        sentListDependents = [:]
         var statements: [(sql: String, parameters: [String?])] = []
         for prefetch in pendingPrefetches {
+            if case .listDependent(let path, let field, let asked) = prefetch {
+                for read in asked {
+                    guard let made = statement(for: read, split: connection.isSplit) else { continue }
+                    let quoted = "\"\(Self.lookupStandIn)\""
+                    guard made.parameters.contains(where: { $0?.contains(quoted) == true }) else {
+                        statements.append(made)
+                        continue
+                    }
+                    // A list this engine cannot fill in is not sent ahead.
+                    guard !made.sql.contains(Self.lookupStandIn),
+                        let sent = try? Self.fillingList(in: made, from: field, at: path, split: connection.isSplit)
+                    else { continue }
+                    sentListDependents[PrefetchKey(sql: sent.sql, parameters: sent.parameters)] = (
+                        PrefetchKey(sql: made.sql, parameters: made.parameters), sent.filled
+                    )
+                    statements.append((sent.sql, sent.parameters))
+                }
+                continue
+            }
             if case .namedByLast(let count, let field, let query, let collection) = prefetch {
                 // One this engine cannot write is not sent ahead: asked for, it fails then.
                 guard
@@ -502,7 +583,7 @@ public actor PostgresDocumentStore: DocumentStore {
                 return nil
             }
             statement = named
-        case .dependent, .namedByLast: return nil
+        case .dependent, .namedByLast, .listDependent: return nil
         }
         guard !statement.parameters.contains(where: { $0?.utf8.contains(0) == true }) else { return nil }
         prefetched[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = nil
@@ -556,12 +637,15 @@ public actor PostgresDocumentStore: DocumentStore {
                 dependents.append((sent.made, sent.lookup, rows))
             } else if let collection = sentArrayNamed[key] {
                 keepLastNamed(rows, in: collection, split: connection.isSplit)
+            } else if let sent = sentListDependents[key] {
+                keepListFilled(rows, made: sent.made, filled: sent.filled)
             } else {
                 prefetched[key] = (rows, .now)
             }
         }
         sentDependents = [:]
         sentArrayNamed = [:]
+        sentListDependents = [:]
         // Each answers the statement made with the ID the lookup found, as its answer says.
         for (made, lookup, rows) in dependents {
             guard let first = prefetched[lookup]?.rows.first, first.count > 1, let id = first[1],
@@ -570,6 +654,22 @@ public actor PostgresDocumentStore: DocumentStore {
             let parameters = made.parameters.map { $0?.replacingEvery(Self.lookupStandIn, with: id) }
             prefetched[PrefetchKey(sql: made.sql, parameters: parameters)] = (rows, .now)
         }
+    }
+
+    /// Keeps the rows of a statement ``fillingList(in:from:at:split:)`` made, for `made` with the
+    /// parameters its first row says the server filled in.
+    private func keepListFilled(_ rows: [[String?]], made: PrefetchKey, filled: [Int]) {
+        func isMarker(_ row: [String?]) -> Bool { row.count == 3 && row[0] == nil && row[1] == nil }
+        // An answer that does not say its parameters is dropped: they are read when asked.
+        guard let marker = rows.first(where: isMarker), let text = marker[2],
+            case .array(let values)? = try? JSONValue.parse(Array(text.utf8)), values.count == filled.count
+        else { return }
+        var parameters = made.parameters
+        for (number, value) in zip(filled, values) {
+            guard let value = value.stringValue else { return }
+            parameters[number - 1] = value
+        }
+        prefetched[PrefetchKey(sql: made.sql, parameters: parameters)] = (rows.filter { !isMarker($0) }, .now)
     }
 
     /// Keeps the documents a ``lastNamedStatement(_:field:query:collection:split:)`` found for

@@ -317,6 +317,50 @@ struct PostgresEngineTests {
         #expect(numbers(try await store.runQuery(adas)) == [3], "no answer kept for a lookup that found nobody")
     }
 
+    /// A page over `field in [values]` whose values come from a document's list (whom an account
+    /// follows) goes in the next read's round trip, the list filled in on the server: answered
+    /// once for the same values, whatever their order, and not for another list.
+    @Test(.enabled(if: PostgresCluster.isAvailable))
+    func aPageOverAListInADocumentGoesInTheNextReadsRoundTrip() async throws {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let store = PostgresDocumentStore(location: location)
+        let other = PostgresDocumentStore(location: location)
+        await store.keepPrefetchedAnswers(for: .seconds(600))
+        let posts = store.collection("posts")
+        let list = store.collection("lists").document("me")
+        try await store.setData(["uids": .array(["u2", "u1", "not/plain", "u1"].map { .string($0) })], at: list)
+        for (id, uid) in [("p1", "u1"), ("p2", "u2"), ("p3", "u3"), ("p4", "me")] {
+            try await store.setData(["uid": .string(uid), "n": .integer(1)], at: posts.document(id))
+        }
+        func page(_ uids: [String]) -> Query {
+            posts.whereField("uid", in: uids.map { .string($0) }).order(by: "n", descending: true).limit(to: 10)
+        }
+        func ids(_ snapshots: [DocumentSnapshot]) -> [String] { snapshots.map(\.documentID).sorted() }
+        func numbers(_ snapshots: [DocumentSnapshot]) -> [Int64] { snapshots.compactMap { $0.data["n"]?.integerValue } }
+        func ask() async {
+            await store.prefetch(dependingOnList: "uids", at: list) { [store] followed in
+                await store.prefetch(
+                    store.collection("posts").whereField("uid", in: [.string(followed), .string("me")])
+                        .order(by: "n", descending: true).limit(to: 10))
+            }
+        }
+
+        await ask()
+        _ = try await store.runQuery(store.collection("elsewhere").query)
+        for (id, uid) in [("p1", "u1"), ("p2", "u2"), ("p3", "u3"), ("p4", "me")] {
+            try await other.setData(
+                ["uid": .string(uid), "n": .integer(2)], at: other.collection("posts").document(id))
+        }
+        let first = try await store.runQuery(page(["me", "u1", "u2"]))
+        #expect(ids(first) == ["p1", "p2", "p4"] && numbers(first) == [1, 1, 1], "from the read it went with")
+        #expect(numbers(try await store.runQuery(page(["me", "u1", "u2"]))) == [2, 2, 2], "taken once")
+
+        await ask()
+        _ = try await store.runQuery(store.collection("elsewhere").query)
+        try await other.setData(["uid": .string("u1"), "n": .integer(3)], at: other.collection("posts").document("p1"))
+        #expect(numbers(try await store.runQuery(page(["me", "u1"]))) == [3, 2], "another list is read afresh")
+    }
+
     /// The documents a page's arrays name, newest first, go in the page's round trip: the rows in
     /// order, each array from its end, up to the count; answered once for the same paths in the
     /// same order, and for no other.

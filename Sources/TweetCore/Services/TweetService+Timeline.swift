@@ -186,6 +186,24 @@ extension TweetService {
         query.order(by: "timestamp", descending: true)
     }
 
+    /// Says that ``fetchFollowingTweets(limit:before:)``'s first page comes next, as a viewer
+    /// without filters reads it: on a server, it goes with the session check, by the uid the
+    /// session names and with the list of whom that account follows filled in on the server.
+    public func prefetchFollowingTweets(limit: Int = 20) {
+        guard store.readsAreRoundTrips else { return }
+        let (tweets, retweets) = (tweetsCollection.query, retweetsCollection.query)
+        auth.prefetchWithNextCheck { [store] me in
+            await store.prefetch(dependingOnList: "uids", at: FollowingList.path(of: me)) { followed in
+                let values: [JSONValue] = [.string(followed), .string(me)]
+                await store.prefetch(
+                    mergedQuery: [
+                        Self.newestFirst(tweets.whereField("uid", in: values)),
+                        Self.newestFirst(retweets.whereField("uid", in: values)),
+                    ], limit: limit)
+            }
+        }
+    }
+
     /// Says that the signed-in account's first page of bookmarks comes next: on a server, its
     /// markers are read with the session check, in the same round trip.
     public func prefetchBookmarks(limit: Int = 20) {

@@ -79,6 +79,7 @@ public final class FeedViewModel: ErrorRecording {
             case .everyone: if before == nil { await services.tweets.prefetchTweets(limit: limit + 1) }
             case .following:
                 services.users.prefetchFollowingUids()
+                if before == nil { services.tweets.prefetchFollowingTweets(limit: limit + 1) }
                 if twtxt != nil { services.twtxt.prefetchFollows() }
             }
             try await services.reading {
