@@ -233,10 +233,7 @@ struct PostgresEngineTests {
     /// another order, are read afresh; a write of the store's own in between forgets them.
     @Test(.enabled(if: PostgresCluster.isAvailable))
     func prefetchedDocumentsAreAnsweredOnceFromTheReadTheyWentWith() async throws {
-        let location = try PostgresLocation(try PostgresCluster.freshLocation())
-        let store = PostgresDocumentStore(location: location)
-        let other = PostgresDocumentStore(location: location)
-        await store.keepPrefetchedAnswers(for: .seconds(600))
+        let (store, other) = try await Self.prefetchingStores()
         let notes = store.collection("notes")
         let (a, b) = (notes.document("a"), notes.document("b"))
         try await store.setData(["n": .integer(1)], at: a)
@@ -271,10 +268,7 @@ struct PostgresEngineTests {
     /// collection's path or a query's value); a lookup that finds nobody leaves no answer.
     @Test(.enabled(if: PostgresCluster.isAvailable))
     func readsByALookedUpIDGoInTheLookupsRoundTrip() async throws {
-        let location = try PostgresLocation(try PostgresCluster.freshLocation())
-        let store = PostgresDocumentStore(location: location)
-        let other = PostgresDocumentStore(location: location)
-        await store.keepPrefetchedAnswers(for: .seconds(600))
+        let (store, other) = try await Self.prefetchingStores()
         let people = store.collection("people")
         let posts = store.collection("posts")
         try await store.setData(["username": .string("ada")], at: people.document("u1"))
@@ -322,10 +316,7 @@ struct PostgresEngineTests {
     /// once for the same values, whatever their order, and not for another list.
     @Test(.enabled(if: PostgresCluster.isAvailable))
     func aPageOverAListInADocumentGoesInTheNextReadsRoundTrip() async throws {
-        let location = try PostgresLocation(try PostgresCluster.freshLocation())
-        let store = PostgresDocumentStore(location: location)
-        let other = PostgresDocumentStore(location: location)
-        await store.keepPrefetchedAnswers(for: .seconds(600))
+        let (store, other) = try await Self.prefetchingStores()
         let posts = store.collection("posts")
         let list = store.collection("lists").document("me")
         try await store.setData(["uids": .array(["u2", "u1", "not/plain", "u1"].map { .string($0) })], at: list)
@@ -366,10 +357,7 @@ struct PostgresEngineTests {
     /// same order, and for no other.
     @Test(.enabled(if: PostgresCluster.isAvailable))
     func documentsNamedByAPagesArraysGoInItsRoundTrip() async throws {
-        let location = try PostgresLocation(try PostgresCluster.freshLocation())
-        let store = PostgresDocumentStore(location: location)
-        let other = PostgresDocumentStore(location: location)
-        await store.keepPrefetchedAnswers(for: .seconds(600))
+        let (store, other) = try await Self.prefetchingStores()
         let buckets = store.collection("terms/x/buckets")
         let tweets = store.collection("tweets")
         try await store.setData(
@@ -426,5 +414,14 @@ struct PostgresEngineTests {
             people.order(by: "name").whereAny(["name"], containsText: "ada"), split: false)
         let rows = try PostgresConnection(location).execute(sql.sql, sql.statement.parameters)
         #expect(rows.compactMap { $0[1] }.sorted() == ["a", "b"])
+    }
+
+    /// A fresh store that keeps prefetched answers for as long as a test takes, and another
+    /// process's view of it, whose writes the first does not see in what it prefetched.
+    private static func prefetchingStores() async throws -> (PostgresDocumentStore, PostgresDocumentStore) {
+        let location = try PostgresLocation(try PostgresCluster.freshLocation())
+        let store = PostgresDocumentStore(location: location)
+        await store.keepPrefetchedAnswers(for: .seconds(600))
+        return (store, PostgresDocumentStore(location: location))
     }
 }
