@@ -309,12 +309,12 @@ struct PostgresQuery {
     /// range) as keys only, merged by the same keys; only the merged page's documents are then read
     /// out as text (turning every value's page into text first cost most of the query).
     ///
-    /// With more than one value, each value's first row comes first, and only the values whose
-    /// first rows are among the `limit` first of those read a page: a row of any other value comes
-    /// after its own first row, which comes after `limit` others. The following feed of 100 people
-    /// reads about 100 + 20 × 20 rows instead of 100 × 20. (With fewer values than the page holds
-    /// the heads cost one row each and choose them all; one form for every list lets a statement
-    /// asked ahead with a list the server fills in be the one later asked with the list.)
+    /// Each value's first row comes first, and only the values whose first rows are among the
+    /// `limit` first of those read a page: a row of any other value comes after its own first row,
+    /// which comes after `limit` others. The following feed of 100 people reads about 100 + 20 × 20
+    /// rows instead of 100 × 20. (With fewer values than the page holds the heads cost one row each
+    /// and choose them all; one form for every list lets a statement asked ahead with a list the
+    /// server fills in be the one later asked with the list, whatever its length.)
     private static func mergedPages(
         values: String, valueCount: Int, limit: Int, filter: String, keys: [(String, Bool)], table: String,
         statement: inout BoundStatement
@@ -330,7 +330,7 @@ struct PostgresQuery {
                 + "ORDER BY \(order) LIMIT \(limit)) AS page"
         }
         var chosen = "unnest(\(values)::text[]) AS value(value)"
-        if valueCount > 1 {
+        if valueCount > 0 {
             let heads =
                 "SELECT value.value, page.* FROM "
                 + pages(of: chosen, columns: named, limit: "1") + " ORDER BY \(merged("page")) LIMIT \(count)"
