@@ -455,10 +455,17 @@ public actor PostgresDocumentStore: DocumentStore {
                 + "(SELECT v FROM unnest($\(number)::text[]) AS a(v) WHERE v <> '\(lookupStandIn)' UNION \(items)) "
                 + "AS x(v))"
         }
-        let sql = renumberingParameters(statement.sql) { filled.contains($0) ? fill($0) : "$\($0)" }
-        let marker = "SELECT NULL, NULL, json_build_array(\(filled.map(fill).joined(separator: ", ")))::text"
+        // Filled once, for the statement and for its first row.
+        let sql = renumberingParameters(statement.sql) { number in
+            filled.contains(number) ? "(SELECT p\(number) FROM tweetcli_filled)" : "$\(number)"
+        }
+        let columns = filled.map { "\(fill($0)) AS p\($0)" }.joined(separator: ", ")
+        let marker =
+            "SELECT NULL, NULL, json_build_array(\(filled.map { "p\($0)" }.joined(separator: ", ")))::text "
+            + "FROM tweetcli_filled"
         return (
-            "\(marker) UNION ALL (\(sql))", statement.parameters + [path.collection, path.documentID], filled
+            "WITH tweetcli_filled AS MATERIALIZED (SELECT \(columns)) \(marker) UNION ALL (\(sql))",
+            statement.parameters + [path.collection, path.documentID], filled
         )
     }
 
