@@ -51,12 +51,15 @@ final class PostgresBulkLoad: Sendable {
         connection.waitsWithoutDeadline = true
         try connection.execute("SET LOCAL work_mem = '64MB'")
         loadsDirectly = try intoEmptyTable?(connection) ?? false
-        try connection.execute(
-            """
-            CREATE TEMPORARY TABLE tweetcli_bulk_documents (
-              collection text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, group_id text NOT NULL,
-              data jsonb NOT NULL, PRIMARY KEY (collection, id)) ON COMMIT DROP
-            """)
+        // A direct load's documents go to the store's table: no table of their own.
+        if !loadsDirectly {
+            try connection.execute(
+                """
+                CREATE TEMPORARY TABLE tweetcli_bulk_documents (
+                  collection text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, group_id text NOT NULL,
+                  data jsonb NOT NULL, PRIMARY KEY (collection, id)) ON COMMIT DROP
+                """)
+        }
         try connection.execute(
             """
             CREATE TEMPORARY TABLE tweetcli_bulk_records (position bigint NOT NULL, key bytea NOT NULL,
