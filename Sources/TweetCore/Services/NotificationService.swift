@@ -246,7 +246,8 @@ public final class NotificationService: Sendable {
     /// trip (the size a viewer without filters reads; one with filters reads more, then).
     public func prefetchNotifications(limit: Int = 20) {
         guard store.readsAreRoundTrips else { return }
-        auth.prefetchWithNextCheck { [store] uid in
+        let store = store
+        auth.prefetchWithNextCheck { uid in
             await store.prefetch(
                 Self.newestFirst(of: uid, limit: limit, in: store).limit(to: limit),
                 withDocumentsIn: Collections.tweets,

@@ -515,8 +515,8 @@ private struct ArchiveImport: Sendable {
                 guard
                     let merge = try await SearchIndex.mergeMissing(
                         ids, term: term, existing: read, store: store,
-                        document: { [store] in try await store.getDocument($0)?.data },
-                        query: { [store] in try await store.runQuery($0) })
+                        document: { try await store.getDocument($0)?.data },
+                        query: { try await store.runQuery($0) })
                 else { continue }
                 for (bucket, fields) in merge.buckets { try bulk.setData(fields, at: bucket) }
                 try bulk.setData(merge.fields, at: path)

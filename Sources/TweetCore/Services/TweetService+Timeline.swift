@@ -191,8 +191,8 @@ extension TweetService {
     /// session names and with the list of whom that account follows filled in on the server.
     public func prefetchFollowingTweets(limit: Int = 20) {
         guard store.readsAreRoundTrips else { return }
-        let (tweets, retweets) = (tweetsCollection.query, retweetsCollection.query)
-        auth.prefetchWithNextCheck { [store] me in
+        let (store, tweets, retweets) = (store, tweetsCollection.query, retweetsCollection.query)
+        auth.prefetchWithNextCheck { me in
             await store.prefetch(dependingOnList: "uids", at: FollowingList.path(of: me)) { followed in
                 let values: [JSONValue] = [.string(followed), .string(me)]
                 await store.prefetch(
@@ -208,7 +208,8 @@ extension TweetService {
     /// markers are read with the session check, in the same round trip.
     public func prefetchBookmarks(limit: Int = 20) {
         guard store.readsAreRoundTrips else { return }
-        auth.prefetchWithNextCheck { [store] uid in
+        let store = store
+        auth.prefetchWithNextCheck { uid in
             await store.prefetch(
                 Self.bookmarkMarkers(of: uid, limit: limit, in: store), withDocumentsNamedByIDsIn: Collections.tweets)
         }

@@ -103,7 +103,8 @@ public final class TwtxtService: Sendable {
     /// are read with the session check, in the same round trip.
     public func prefetchFollows() {
         guard store.readsAreRoundTrips else { return }
-        auth.prefetchWithNextCheck { [store] uid in await store.prefetch(Self.followsQuery(of: uid, in: store)) }
+        let store = store
+        auth.prefetchWithNextCheck { uid in await store.prefetch(Self.followsQuery(of: uid, in: store)) }
     }
 
     /// The feeds `feed --following` reads, and those it skips: a document whose address fails

@@ -84,10 +84,12 @@ public final class ProfileViewModel: ErrorRecording {
         // lookup finds on the server.
         // (A process that checked already, or a signed-out viewer, has no check: the page then
         // goes with the account's documents, as for a username.)
-        let tab = selectedFilter
+        // The closures below capture these without capture lists: a capture list makes an async
+        // closure run on the global executor, which starts a thread pool for one read.
+        let (tab, services, reference) = (selectedFilter, services, reference)
         let askedAhead = AskedAhead()
         if user == nil, before == nil, reference.map({ $0.utf8.count == IDGenerator.length }) ?? true {
-            services.auth.prefetchWithNextCheck { [services, reference] me in
+            services.auth.prefetchWithNextCheck { me in
                 askedAhead.mark()
                 let uid = reference ?? me
                 await services.users.prefetchProfile(of: uid, viewer: me)
@@ -95,7 +97,7 @@ public final class ProfileViewModel: ErrorRecording {
             }
         } else if user == nil, before == nil, let reference, reference.hasPrefix("@") {
             // The lookup, and what the account's uid says to read, found on the server.
-            services.auth.prefetchWithNextCheck { [services] me in
+            services.auth.prefetchWithNextCheck { me in
                 askedAhead.mark()
                 await services.users.prefetchUser(matching: reference) { uid in
                     await services.users.prefetchProfile(of: uid, viewer: me)
