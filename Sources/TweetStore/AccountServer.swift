@@ -23,6 +23,18 @@ public protocol AccountServer: Sendable {
     /// - Throws: ``AccountServerRefusal/invalidCredentials`` whether the account or the password was wrong.
     func signIn(identifier: String, password: String, sessionName: String) async throws -> SignedInDevice
 
+    /// Signs this device in to an account made before the server was set up, which keeps its
+    /// password only as a hash the server cannot check a password against: `hashing` hashes
+    /// `password` with the setting the server gives (the kept hash's algorithm, cost and salt), and
+    /// the server compares the two. Once they match, the account gets the role a registered one
+    /// has, with `password`, and the hash is gone: this happens once an account.
+    /// - Throws: ``AccountServerRefusal/invalidCredentials`` whether the account or the password was
+    ///   wrong, or what `hashing` throws.
+    func claimKeptAccount(
+        identifier: String, password: String, sessionName: String,
+        hashing: @Sendable (_ setting: String) throws -> String
+    ) async throws -> SignedInDevice
+
     /// Proves `password` of the account called `username` to the server.
     /// - Throws: ``AccountServerRefusal/wrongPassword`` when it is not the account's password.
     func verifyPassword(_ password: String, username: String) async throws

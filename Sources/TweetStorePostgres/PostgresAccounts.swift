@@ -54,6 +54,35 @@ extension PostgresDocumentStore: AccountServer {
         return SignedInDevice(uid: uid, username: username, device: login)
     }
 
+    public func claimKeptAccount(
+        identifier: String, password: String, sessionName: String,
+        hashing: @Sendable (_ setting: String) throws -> String
+    ) async throws -> SignedInDevice {
+        try await waitForTransactions()
+        noteWrite()
+        let connection = try connected()
+        let setting = try Self.refusals {
+            try connection.execute("SELECT tweetcli_kept_setting($1)", [identifier]).first?.first ?? nil
+        }
+        guard let setting else { throw AccountServerRefusal.invalidCredentials }
+        let hash = try hashing(setting)
+        let device = Self.randomPassword()
+        let rows = try Self.refusals {
+            try connection.execute(
+                "SELECT device_role, account_uid, account_username FROM tweetcli_claim($1, $2, $3, $4, $5)",
+                [
+                    identifier, hash, try connection.scramVerifier(password), try connection.scramVerifier(device),
+                    sessionName,
+                ])
+        }
+        guard let row = rows.first, row.count == 3, let role = row[0], let uid = row[1], let username = row[2] else {
+            throw AccountServerRefusal.refused("the server made no device")
+        }
+        let login = DeviceLogin(role: role, password: device)
+        use(login)
+        return SignedInDevice(uid: uid, username: username, device: login)
+    }
+
     public func verifyPassword(_ password: String, username: String) async throws {
         try await waitForTransactions()
         _ = try accountConnection(identifier: username, password: password) { AccountServerRefusal.wrongPassword }
@@ -136,6 +165,7 @@ extension PostgresDocumentStore: AccountServer {
             case PostgresAccountsSQL.usernameTaken: throw AccountServerRefusal.usernameTaken
             case PostgresAccountsSQL.emailTaken: throw AccountServerRefusal.emailTaken
             case PostgresAccountsSQL.notAnAccount: throw AccountServerRefusal.notSignedIn
+            case PostgresAccountsSQL.invalidCredentials: throw AccountServerRefusal.invalidCredentials
             default: throw AccountServerRefusal.refused(message)
             }
         }

@@ -13,6 +13,7 @@ enum PostgresAccountsSQL {
     static let emailTaken = "TW002"
     static let refusedField = "TW003"
     static let notAnAccount = "TW004"
+    static let invalidCredentials = "TW005"
 
     static let tables = [
         """
@@ -271,6 +272,85 @@ enum PostgresAccountsSQL {
               RETURN v_device;
             END $$
             """,
+            // An account made before the set-up keeps its password as a yescrypt hash in
+            // `credentials`, which the server cannot check a password against: its owner proves it by
+            // hashing the password with the hash's setting (its cost and salt) and handing in the
+            // hash, once. The account then gets its role, as a registered one has, and the hash goes.
+            // The account an identifier names that still keeps such a hash:
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_kept_uid(p_identifier text) RETURNS text
+            LANGUAGE sql STABLE \(header) AS $$
+              SELECT u.id FROM tweetcli_public u
+              WHERE u.collection = 'users' AND u.group_id = 'users'
+                AND (u.id = (SELECT r.uid FROM tweetcli_reserved_emails r WHERE r.email = lower(btrim(p_identifier)))
+                  OR (tweetcli_rank(u.data->'username') = 3 AND tweetcli_num(u.data->'username') = 0
+                    AND (tweetcli_str(u.data->'username') COLLATE "C") = lower(ltrim(btrim(p_identifier), '@'))))
+                AND NOT EXISTS (SELECT 1 FROM tweetcli_accounts a WHERE a.uid = u.id)
+                AND EXISTS (SELECT 1 FROM tweetcli_private c WHERE c.collection = 'credentials' AND c.id = u.id)
+              ORDER BY u.id LIMIT 1 $$
+            """,
+            // The setting of that hash; for an identifier that names no such account, a setting made
+            // from it and the set-up's secret, the same each time, so that the answer does not tell
+            // whether an email was registered.
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_kept_setting(p_identifier text) RETURNS text
+            LANGUAGE sql STABLE \(header) AS $$
+              SELECT coalesce(
+                (SELECT substring(c.data->>'passwordHash' FROM '^([$]y[$][./0-9A-Za-z]+[$][./0-9A-Za-z]+)[$][./0-9A-Za-z]+$')
+                 FROM tweetcli_private c WHERE c.collection = 'credentials' AND c.id = tweetcli_kept_uid(p_identifier)),
+                -- 21 characters of salt, then one of the four a 16-byte salt may end with.
+                (SELECT '$y$j9T$' || translate(left(encode(d, 'base64'), 21), '+/', './')
+                   || substr('./01', get_byte(d, 31) % 4 + 1, 1)
+                 FROM (SELECT sha256(convert_to(secret || ' setting ' || lower(ltrim(btrim(p_identifier), '@')),
+                   'UTF8')) AS d FROM tweetcli_setup) s)) $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_claim(p_identifier text, p_hash text, p_verifier text,
+              p_device_verifier text, p_session text)
+              RETURNS TABLE (device_role text, account_uid text, account_username text) LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_prefix text; v_uid text; v_kept text; v_username text; v_email text; v_account text;
+              v_device text; v_stamp text;
+            BEGIN
+              SELECT prefix INTO STRICT v_prefix FROM tweetcli_setup;
+              PERFORM tweetcli_require_verifier(p_verifier);
+              PERFORM tweetcli_require_verifier(p_device_verifier);
+              IF p_session IS NULL OR p_session !~ '^[A-Za-z0-9.-]{8,64}$' THEN
+                RAISE EXCEPTION 'the session''s name is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
+              END IF;
+              -- One at a time with registrations, so that the account's name and email stay its own.
+              PERFORM 1 FROM tweetcli_setup FOR UPDATE;
+              v_uid := tweetcli_kept_uid(p_identifier);
+              SELECT c.data->>'passwordHash' INTO v_kept FROM tweetcli_private c
+                WHERE c.collection = 'credentials' AND c.id = v_uid;
+              IF v_uid IS NULL OR v_kept IS NULL OR v_kept !~ '^[$]y[$]' OR p_hash IS DISTINCT FROM v_kept THEN
+                RAISE EXCEPTION 'the account or the password is wrong' USING ERRCODE = '\(invalidCredentials)';
+              END IF;
+              SELECT tweetcli_str(u.data->'username') INTO v_username FROM tweetcli_public u
+                WHERE u.collection = 'users' AND u.id = v_uid;
+              SELECT r.email INTO v_email FROM tweetcli_reserved_emails r WHERE r.uid = v_uid ORDER BY r.email LIMIT 1;
+              IF v_uid !~ '^[A-Za-z0-9]{20}$' OR v_username IS NULL OR v_username !~ '^[a-z0-9_]{1,15}$'
+                OR v_email IS NULL THEN
+                RAISE EXCEPTION 'the account''s documents are not ones tweetcli makes' USING ERRCODE = '\(refusedField)';
+              END IF;
+              IF EXISTS (SELECT 1 FROM tweetcli_accounts a WHERE a.username = v_username OR a.email = v_email) THEN
+                RAISE EXCEPTION 'the account''s name or email is another''s now' USING ERRCODE = '\(usernameTaken)';
+              END IF;
+              v_stamp := tweetcli_commit_stamp();
+              v_account := v_prefix || '_u_' || v_uid;
+              v_device := v_prefix || '_d_' || replace(gen_random_uuid()::text, '-', '');
+              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_account, p_verifier, v_prefix || '_users');
+              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_device_verifier, v_account);
+              PERFORM tweetcli_limit_role(v_account);
+              PERFORM tweetcli_limit_role(v_device);
+              INSERT INTO tweetcli_accounts VALUES (v_uid, v_account, v_username, v_email);
+              INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, v_uid, p_session);
+              INSERT INTO tweetcli_private (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
+                jsonb_build_object('uid', v_uid, 'created', v_stamp, 'lastUsed', v_stamp));
+              DELETE FROM tweetcli_private WHERE collection = 'credentials' AND id = v_uid;
+              DELETE FROM tweetcli_reserved_emails WHERE uid = v_uid;
+              RETURN QUERY SELECT v_device, v_uid, v_username;
+            END $$
+            """,
             // Devices ended while connected: their roles can be dropped once no session uses them.
             """
             CREATE OR REPLACE FUNCTION tweetcli_drop_closed_devices() RETURNS void LANGUAGE plpgsql \(header) AS $$
@@ -379,11 +459,13 @@ enum PostgresAccountsSQL {
         "tweetcli_commit_stamp()", "tweetcli_uid()",
         "tweetcli_account_role(text)",
         "tweetcli_register(text, text, text, text, text, text, text)", "tweetcli_drop_closed_devices()",
+        "tweetcli_kept_uid(text)", "tweetcli_kept_setting(text)", "tweetcli_claim(text, text, text, text, text)",
         "tweetcli_end_device(text)", "tweetcli_open_device(text, text)", "tweetcli_close_device()",
         "tweetcli_set_password(text, text)", "tweetcli_close_account()",
     ]
     static let guestFunctions = [
         "tweetcli_account_role(text)", "tweetcli_register(text, text, text, text, text, text, text)",
+        "tweetcli_kept_setting(text)", "tweetcli_claim(text, text, text, text, text)",
     ]
     static let userFunctions = [
         "tweetcli_uid()", "tweetcli_account_role(text)", "tweetcli_open_device(text, text)",

@@ -23,7 +23,7 @@ struct PostgresAccountsTests {
         for sql in [
             "SELECT count(*) FROM tweetcli_documents", "SELECT count(*) FROM tweetcli_accounts",
             "SELECT tweetcli_open_device('x', 'y')", "UPDATE tweetcli_clock SET last_ms = 0",
-            "CREATE TABLE intruder (x int)", "CREATE TEMP TABLE intruder (x int)",
+            "CREATE TABLE intruder (x int)", "CREATE TEMP TABLE intruder (x int)", "SELECT tweetcli_kept_uid('older')",
         ] {
             let attempt = try psql(server, uri: guest, sql)
             #expect(attempt.status != 0 && attempt.output.contains("permission denied"), "guest: \(sql): \(attempt)")
@@ -442,6 +442,83 @@ struct PostgresAccountsTests {
             "SELECT collection || ' ' || id || ' ' || data::text FROM tweetcli_public WHERE group_id = 'buckets'",
             database: "tweetcli")
         #expect(doctor.status == 0, "\(doctor.stdout) \(doctor.stderr) \(buckets)")
+    }
+
+    /// An account made while the database was one person's keeps its password as a yescrypt hash,
+    /// which the server cannot check a password against: its first sign-in after the set-up hashes
+    /// the password with that hash's setting, the server compares, and the account becomes a role
+    /// with that password, its hash gone. A wrong password, a forged hash from psql, or a second
+    /// try with the old hash gets nothing.
+    @Test func anAccountFromBeforeTheSetUpSignsInWithItsOwnPassword() throws {
+        guard let server = try TLSServer.start() else { return }
+        defer { server.stop() }
+        let owner = try CLIRunner(location: server.uri())
+        let adaUid = try owner.register("ada", fullname: "Ada")
+        let before = try owner.post("written before the set-up")
+        let bobUid = try CLIRunner(location: server.uri()).register("bob", fullname: "Bob")
+        func owners(_ sql: String) throws -> String { try server.psql(sql, database: "tweetcli") }
+        func kept(_ uid: String) throws -> String {
+            try owners(
+                "SELECT data->>'passwordHash' FROM tweetcli_documents WHERE collection = 'credentials' AND id = '\(uid)'"
+            )
+        }
+        let adaHash = try kept(adaUid)
+        #expect(adaHash.hasPrefix("$y$"), "\(adaHash)")
+        guard let guest = try setUp(server) else { return }
+
+        // A wrong password, by username or by email, says what any wrong password says, and changes nothing.
+        let phone = try CLIRunner(location: guest)
+        for identifier in [["--username", "ada"], ["--email", "ada@example.com"], ["--username", "nobody"]] {
+            let wrong = try phone.run(["login"] + identifier + ["--password-stdin"], stdin: "not her password\n")
+            #expect(wrong.status == 1 && wrong.stderr.contains("wrong email, username or password"), "\(wrong.stderr)")
+            #expect(wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
+        }
+        #expect(try kept(adaUid) == adaHash)
+        #expect(try owners("SELECT count(*) FROM tweetcli_accounts") == "0")
+
+        // The right one signs in; the account is a role now, with its email, and its kept hash is gone.
+        let login = try phone.run(
+            ["login", "--email", "ada@example.com", "--password-stdin"], stdin: "correct horse\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(try phone.run(["whoami"]).stdout.contains("@ada"))
+        #expect(try phone.run(["delete", before, "--force"]).status == 0, "her tweet from before is hers")
+        #expect(try kept(adaUid).isEmpty)
+        #expect(try owners("SELECT email FROM tweetcli_accounts WHERE uid = '\(adaUid)'") == "ada@example.com")
+        #expect(try owners("SELECT count(*) FROM tweetcli_reserved_emails WHERE uid = '\(adaUid)'") == "0")
+        // Another device signs in as any account does, through the role's password.
+        try CLIRunner(location: guest).login("ada")
+        let again = try CLIRunner(location: guest).run(
+            ["register", "--email", "eve@example.com", "--username", "ada", "--fullname", "Eve", "--password-stdin"],
+            stdin: "correct horse\n")
+        #expect(again.status == 1 && again.stderr.contains("the username @ada is taken"), "\(again.stderr)")
+
+        // What the guest may ask: a kept hash's setting, and for any other name a stand-in, the
+        // same each time, so that an unknown email looks like a known one.
+        let bobHash = try kept(bobUid)
+        let setting = try psql(server, uri: guest, "SELECT tweetcli_kept_setting('bob')").output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(setting.hasPrefix("$y$j9T$") && bobHash.hasPrefix(setting + "$"), "\(setting) \(bobHash)")
+        let standIns = try ["eve@example.com", "eve@example.com", "ada"].map {
+            try psql(server, uri: guest, "SELECT tweetcli_kept_setting('\($0)')").output
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(standIns[0] == standIns[1] && standIns[0] != standIns[2], "\(standIns)")
+        #expect(standIns.allSatisfy { $0.hasPrefix("$y$j9T$") && $0.count == setting.count }, "\(standIns)")
+        // A forged hash, or Ada's old one again, signs nobody in.
+        let verifier = "SCRAM-SHA-256$4096:c2FsdA==$c3RvcmVk:c2VydmVy"
+        for (name, hash) in [("bob", setting + "$forged"), ("ada", adaHash), ("ada@example.com", adaHash)] {
+            let claim = try psql(
+                server, uri: guest,
+                "SELECT * FROM tweetcli_claim('\(name)', '\(hash)', '\(verifier)', '\(verifier)', 'session-name-1')")
+            #expect(
+                claim.status != 0 && claim.output.contains("the account or the password is wrong"),
+                "\(name): \(claim.output)")
+        }
+        #expect(try kept(bobUid) == bobHash)
+        #expect(try owners("SELECT count(*) FROM tweetcli_accounts") == "1")
+        // Bob signs in by his password too.
+        try CLIRunner(location: guest).login("bob")
+        #expect(try kept(bobUid).isEmpty)
     }
 
     @Test func setUpNeedsTheOwnerAndARoleThatMakesRoles() throws {

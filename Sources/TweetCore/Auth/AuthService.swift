@@ -395,10 +395,20 @@ public final class AuthService: Sendable {
         case .username(let username): text = username
         }
         let token = Self.newToken()
+        let name = try PasswordHasher.tokenName(token)
         let signedIn: SignedInDevice
         do {
-            signedIn = try await server.signIn(
-                identifier: text, password: password, sessionName: try PasswordHasher.tokenName(token))
+            signedIn = try await server.signIn(identifier: text, password: password, sessionName: name)
+        } catch AccountServerRefusal.invalidCredentials {
+            // No role takes the password: the account may be one made before the server was set
+            // up, which the server checks by its kept hash, made again here from the password.
+            do {
+                signedIn = try await server.claimKeptAccount(identifier: text, password: password, sessionName: name) {
+                    try hasher.hash(password, setting: $0)
+                }
+            } catch let refusal as AccountServerRefusal {
+                throw Self.authError(refusal)
+            }
         } catch let refusal as AccountServerRefusal {
             throw Self.authError(refusal)
         }

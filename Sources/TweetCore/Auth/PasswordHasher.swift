@@ -38,6 +38,17 @@ public struct PasswordHasher: Sendable {
         return hash
     }
 
+    /// The yescrypt hash of `password` with `setting` (`$y$`, the cost and the salt, as a kept hash
+    /// begins), to compare with that hash.
+    /// - Throws: ``AuthError/passwordHashingFailed`` for a setting that is not yescrypt's (a
+    ///   server asking for a weaker hash gets none) or that libxcrypt refuses.
+    public func hash(_ password: String, setting: String) throws -> String {
+        guard setting.hasPrefix("$y$"), !setting.utf8.contains(0) else { throw AuthError.passwordHashingFailed }
+        let hash = try Self.crypt(password, setting: Array(setting.utf8CString))
+        guard hash.hasPrefix("$y$") else { throw AuthError.passwordHashingFailed }
+        return hash
+    }
+
     /// The name a session token is known by in the store: libxcrypt's HMAC-SHA1 construction
     /// (`$sha1$`, one round, a fixed salt), which for a random 128-bit token is as good as a
     /// plain hash and costs microseconds, since every signed-in command checks it.

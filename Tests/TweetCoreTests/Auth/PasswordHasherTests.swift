@@ -42,4 +42,22 @@ struct PasswordHasherTests {
         #expect(try salted.hash("other password") != first)
         #expect(hasher.verify("demo password", against: first))
     }
+
+    /// A server checks a kept hash by asking for its setting: the password hashed with it is the
+    /// kept hash, and only yescrypt's settings are used, so a server cannot ask for a weaker hash.
+    @Test func aKeptHashsSettingGivesThatHashAgainAndOnlyYescryptIsUsed() throws {
+        let kept = try hasher.hash("correct horse battery")
+        let end = try #require(kept.lastIndex(of: "$"))
+        let setting = String(kept[..<end])
+        #expect(try hasher.hash("correct horse battery", setting: setting) == kept)
+        #expect(try hasher.hash("correct horse batterY", setting: setting) != kept)
+        // A stand-in setting hashes too, as for a name nobody has: 22 characters of salt, the last
+        // one of the four that 16 bytes may end with.
+        #expect(try hasher.hash("anything", setting: "$y$j9T$q1Zx./ABCdefGHIjklMNO/").hasPrefix("$y$j9T$"))
+        for weaker in ["$1$abcdefgh", "$6$abcdefgh", "$2b$04$abcdefghijklmnopqrstuu", "ab", "", "$y$j9T$a\u{0}b"] {
+            #expect(throws: AuthError.passwordHashingFailed) {
+                try hasher.hash("correct horse battery", setting: weaker)
+            }
+        }
+    }
 }
