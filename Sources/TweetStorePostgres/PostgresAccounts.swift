@@ -61,8 +61,15 @@ extension PostgresDocumentStore: AccountServer {
         try await waitForTransactions()
         noteWrite()
         let connection = try connected()
-        let setting = try Self.refusals {
-            try connection.execute("SELECT tweetcli_kept_setting($1)", [identifier]).first?.first ?? nil
+        let setting: String?
+        do {
+            setting = try Self.refusals {
+                try connection.execute("SELECT tweetcli_kept_setting($1)", [identifier]).first?.first ?? nil
+            }
+        } catch PostgresError.statement(let state, _) where state == "42883" {
+            // A database set up by an earlier build has no such function until `admin setup` runs
+            // again: no account there is claimed this way, so the password was simply wrong.
+            throw AccountServerRefusal.invalidCredentials
         }
         guard let setting else { throw AccountServerRefusal.invalidCredentials }
         let hash = try hashing(setting)

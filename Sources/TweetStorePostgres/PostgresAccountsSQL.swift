@@ -289,14 +289,15 @@ enum PostgresAccountsSQL {
                 AND EXISTS (SELECT 1 FROM tweetcli_private c WHERE c.collection = 'credentials' AND c.id = u.id)
               ORDER BY u.id LIMIT 1 $$
             """,
-            // The setting of that hash; for an identifier that names no such account, a setting made
-            // from it and the set-up's secret, the same each time, so that the answer does not tell
-            // whether an email was registered.
+            // The setting of that hash (yescrypt's, as tweetcli makes it); for an identifier that names no
+            // such account, a setting made from it and the set-up's secret, the same each time, which
+            // looks like one. (Answers compared with each other still show that an email is a kept
+            // account's, and whose, as `pg_roles` does for a registered one's.)
             """
             CREATE OR REPLACE FUNCTION tweetcli_kept_setting(p_identifier text) RETURNS text
             LANGUAGE sql STABLE \(header) AS $$
               SELECT coalesce(
-                (SELECT substring(c.data->>'passwordHash' FROM '^([$]y[$][./0-9A-Za-z]+[$][./0-9A-Za-z]+)[$][./0-9A-Za-z]+$')
+                (SELECT substring(c.data->>'passwordHash' FROM '^([$]y[$]j9T[$][./0-9A-Za-z]{21}[./01])[$][./0-9A-Za-z]+$')
                  FROM tweetcli_private c WHERE c.collection = 'credentials' AND c.id = tweetcli_kept_uid(p_identifier)),
                 -- 21 characters of salt, then one of the four a 16-byte salt may end with.
                 (SELECT '$y$j9T$' || translate(left(encode(d, 'base64'), 21), '+/', './')
@@ -309,7 +310,7 @@ enum PostgresAccountsSQL {
               p_device_verifier text, p_session text)
               RETURNS TABLE (device_role text, account_uid text, account_username text) LANGUAGE plpgsql \(header) AS $$
             DECLARE v_prefix text; v_uid text; v_kept text; v_username text; v_email text; v_account text;
-              v_device text; v_stamp text;
+              v_device text; v_stamp text; v_round integer;
             BEGIN
               SELECT prefix INTO STRICT v_prefix FROM tweetcli_setup;
               PERFORM tweetcli_require_verifier(p_verifier);
@@ -317,14 +318,23 @@ enum PostgresAccountsSQL {
               IF p_session IS NULL OR p_session !~ '^[A-Za-z0-9.-]{8,64}$' THEN
                 RAISE EXCEPTION 'the session''s name is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
               END IF;
-              -- One at a time with registrations, so that the account's name and email stay its own.
-              PERFORM 1 FROM tweetcli_setup FOR UPDATE;
-              v_uid := tweetcli_kept_uid(p_identifier);
-              SELECT c.data->>'passwordHash' INTO v_kept FROM tweetcli_private c
-                WHERE c.collection = 'credentials' AND c.id = v_uid;
-              IF v_uid IS NULL OR v_kept IS NULL OR v_kept !~ '^[$]y[$]' OR p_hash IS DISTINCT FROM v_kept THEN
-                RAISE EXCEPTION 'the account or the password is wrong' USING ERRCODE = '\(invalidCredentials)';
-              END IF;
+              -- The hash is checked before the lock, so that a wrong password keeps no registration
+              -- waiting, then again under it (one at a time with registrations, so that the account's
+              -- name and email stay its own), since another device may have claimed it meanwhile.
+              -- Digests are compared, so that the time taken says nothing of where the two differ.
+              FOR v_round IN 1..2 LOOP
+                v_uid := tweetcli_kept_uid(p_identifier);
+                SELECT c.data->>'passwordHash' INTO v_kept FROM tweetcli_private c
+                  WHERE c.collection = 'credentials' AND c.id = v_uid;
+                IF v_uid IS NULL OR v_kept IS NULL OR v_kept !~ '^[$]y[$]' OR p_hash IS NULL
+                  OR sha256(convert_to(p_hash, 'UTF8')) <> sha256(convert_to(v_kept, 'UTF8')) THEN
+                  IF v_uid IS NOT NULL THEN
+                    RAISE LOG 'tweetcli: a wrong password for account %, made before the set-up', v_uid;
+                  END IF;
+                  RAISE EXCEPTION 'the account or the password is wrong' USING ERRCODE = '\(invalidCredentials)';
+                END IF;
+                IF v_round = 1 THEN PERFORM 1 FROM tweetcli_setup FOR UPDATE; END IF;
+              END LOOP;
               SELECT tweetcli_str(u.data->'username') INTO v_username FROM tweetcli_public u
                 WHERE u.collection = 'users' AND u.id = v_uid;
               SELECT r.email INTO v_email FROM tweetcli_reserved_emails r WHERE r.uid = v_uid ORDER BY r.email LIMIT 1;
@@ -333,7 +343,8 @@ enum PostgresAccountsSQL {
                 RAISE EXCEPTION 'the account''s documents are not ones tweetcli makes' USING ERRCODE = '\(refusedField)';
               END IF;
               IF EXISTS (SELECT 1 FROM tweetcli_accounts a WHERE a.username = v_username OR a.email = v_email) THEN
-                RAISE EXCEPTION 'the account''s name or email is another''s now' USING ERRCODE = '\(usernameTaken)';
+                RAISE EXCEPTION 'the account''s username or email is another account''s now'
+                  USING ERRCODE = '\(refusedField)';
               END IF;
               v_stamp := tweetcli_commit_stamp();
               v_account := v_prefix || '_u_' || v_uid;
@@ -344,6 +355,8 @@ enum PostgresAccountsSQL {
               PERFORM tweetcli_limit_role(v_device);
               INSERT INTO tweetcli_accounts VALUES (v_uid, v_account, v_username, v_email);
               INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, v_uid, p_session);
+              -- Sessions from before the set-up name no device: they go, as the hash does.
+              DELETE FROM tweetcli_private WHERE collection = 'sessions' AND data->>'uid' = v_uid;
               INSERT INTO tweetcli_private (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
                 jsonb_build_object('uid', v_uid, 'created', v_stamp, 'lastUsed', v_stamp));
               DELETE FROM tweetcli_private WHERE collection = 'credentials' AND id = v_uid;

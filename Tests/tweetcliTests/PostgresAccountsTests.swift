@@ -485,6 +485,11 @@ struct PostgresAccountsTests {
         #expect(try kept(adaUid).isEmpty)
         #expect(try owners("SELECT email FROM tweetcli_accounts WHERE uid = '\(adaUid)'") == "ada@example.com")
         #expect(try owners("SELECT count(*) FROM tweetcli_reserved_emails WHERE uid = '\(adaUid)'") == "0")
+        // Her session from before the set-up names no device, and is gone; this device's is hers.
+        #expect(
+            try owners(
+                "SELECT count(*) FROM tweetcli_documents WHERE collection = 'sessions' AND data->>'uid' = '\(adaUid)'")
+                == "1")
         // Another device signs in as any account does, through the role's password.
         try CLIRunner(location: guest).login("ada")
         let again = try CLIRunner(location: guest).run(

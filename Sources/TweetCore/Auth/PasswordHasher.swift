@@ -21,6 +21,9 @@ public struct PasswordHasher: Sendable {
         self.saltBytes = saltBytes
     }
 
+    /// How every hash ``hash(_:)`` makes begins: yescrypt at libxcrypt's default cost.
+    static let keptCost = "$y$j9T$"
+
     /// A yescrypt hash of `password` with a new salt (`$y$…`).
     /// - Throws: ``AuthError/passwordHashingFailed`` if libxcrypt refuses.
     public func hash(_ password: String) throws -> String {
@@ -38,12 +41,16 @@ public struct PasswordHasher: Sendable {
         return hash
     }
 
-    /// The yescrypt hash of `password` with `setting` (`$y$`, the cost and the salt, as a kept hash
-    /// begins), to compare with that hash.
-    /// - Throws: ``AuthError/passwordHashingFailed`` for a setting that is not yescrypt's (a
-    ///   server asking for a weaker hash gets none) or that libxcrypt refuses.
+    /// The yescrypt hash of `password` with `setting` (as a kept hash begins: `$y$`, the cost
+    /// ``hash(_:)`` uses, and a 16-byte salt), to compare with that hash.
+    /// - Throws: ``AuthError/passwordHashingFailed`` for any other setting (a server asking for a
+    ///   cheaper hash, or one costly enough to exhaust this machine, gets none) or one libxcrypt refuses.
     public func hash(_ password: String, setting: String) throws -> String {
-        guard setting.hasPrefix("$y$"), !setting.utf8.contains(0) else { throw AuthError.passwordHashingFailed }
+        let alphabet = Set("./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        let salt = setting.utf8.dropFirst(Self.keptCost.utf8.count)
+        guard setting.hasPrefix(Self.keptCost), salt.count == 22, salt.allSatisfy(alphabet.contains),
+            let last = salt.last, "./01".utf8.contains(last)
+        else { throw AuthError.passwordHashingFailed }
         let hash = try Self.crypt(password, setting: Array(setting.utf8CString))
         guard hash.hasPrefix("$y$") else { throw AuthError.passwordHashingFailed }
         return hash

@@ -47,6 +47,7 @@ struct PasswordHasherTests {
     /// kept hash, and only yescrypt's settings are used, so a server cannot ask for a weaker hash.
     @Test func aKeptHashsSettingGivesThatHashAgainAndOnlyYescryptIsUsed() throws {
         let kept = try hasher.hash("correct horse battery")
+        #expect(kept.hasPrefix(PasswordHasher.keptCost), "the cost a server's setting is held to")
         let end = try #require(kept.lastIndex(of: "$"))
         let setting = String(kept[..<end])
         #expect(try hasher.hash("correct horse battery", setting: setting) == kept)
@@ -54,7 +55,12 @@ struct PasswordHasherTests {
         // A stand-in setting hashes too, as for a name nobody has: 22 characters of salt, the last
         // one of the four that 16 bytes may end with.
         #expect(try hasher.hash("anything", setting: "$y$j9T$q1Zx./ABCdefGHIjklMNO/").hasPrefix("$y$j9T$"))
-        for weaker in ["$1$abcdefgh", "$6$abcdefgh", "$2b$04$abcdefghijklmnopqrstuu", "ab", "", "$y$j9T$a\u{0}b"] {
+        for weaker in [
+            "$1$abcdefgh", "$6$abcdefgh", "$2b$04$abcdefghijklmnopqrstuu", "ab", "", "$y$j9T$a\u{0}b",
+            // yescrypt at a lower or a far higher cost, or a salt of another length or alphabet.
+            "$y$j75$q1Zx./ABCdefGHIjklMNO/", "$y$jFT$q1Zx./ABCdefGHIjklMNO/", "$y$j9T$q1Zx./ABCdefGHIjklMN/",
+            "$y$j9T$q1Zx./ABCdefGHIjklMNO$", "$y$j9T$q1Zx./ABCdefGHIjklMNOp",
+        ] {
             #expect(throws: AuthError.passwordHashingFailed) {
                 try hasher.hash("correct horse battery", setting: weaker)
             }
