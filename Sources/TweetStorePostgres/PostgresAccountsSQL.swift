@@ -215,12 +215,34 @@ enum PostgresAccountsSQL {
                 (SELECT prefix || '_u_' || translate(left(encode(sha256(convert_to(secret || lower(btrim(p_identifier)),
                    'UTF8')), 'base64'), 20), '+/', 'Xy') FROM tweetcli_setup)) $$
             """,
+            // What registering and claiming an account both make: the account's role (with the
+            // password's verifier), this device's role in it, their rows, and the device's session.
+            // Returns the device's role.
             """
-            CREATE OR REPLACE FUNCTION tweetcli_register(p_uid text, p_username text, p_email text, p_fullname text,
+            CREATE OR REPLACE FUNCTION tweetcli_make_account(p_uid text, p_username text, p_email text,
               p_verifier text, p_device_verifier text, p_session text) RETURNS text LANGUAGE plpgsql \(header) AS $$
             DECLARE v_prefix text; v_account text; v_device text; v_stamp text;
             BEGIN
               SELECT prefix INTO STRICT v_prefix FROM tweetcli_setup;
+              v_stamp := tweetcli_commit_stamp();
+              v_account := v_prefix || '_u_' || p_uid;
+              v_device := v_prefix || '_d_' || replace(gen_random_uuid()::text, '-', '');
+              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_account, p_verifier, v_prefix || '_users');
+              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_device_verifier, v_account);
+              PERFORM tweetcli_limit_role(v_account);
+              PERFORM tweetcli_limit_role(v_device);
+              INSERT INTO tweetcli_accounts VALUES (p_uid, v_account, p_username, p_email);
+              INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, p_uid, p_session);
+              INSERT INTO tweetcli_private (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
+                jsonb_build_object('uid', p_uid, 'created', v_stamp, 'lastUsed', v_stamp));
+              RETURN v_device;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION tweetcli_register(p_uid text, p_username text, p_email text, p_fullname text,
+              p_verifier text, p_device_verifier text, p_session text) RETURNS text LANGUAGE plpgsql \(header) AS $$
+            DECLARE v_device text;
+            BEGIN
               IF p_uid IS NULL OR p_uid !~ '^[A-Za-z0-9]{20}$' THEN
                 RAISE EXCEPTION 'the account''s uid is not one tweetcli makes' USING ERRCODE = '\(refusedField)';
               END IF;
@@ -253,22 +275,12 @@ enum PostgresAccountsSQL {
                 OR EXISTS (SELECT 1 FROM tweetcli_reserved_emails WHERE email = p_email) THEN
                 RAISE EXCEPTION 'the email is taken' USING ERRCODE = '\(emailTaken)';
               END IF;
-              v_stamp := tweetcli_commit_stamp();
-              v_account := v_prefix || '_u_' || p_uid;
-              v_device := v_prefix || '_d_' || replace(gen_random_uuid()::text, '-', '');
-              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_account, p_verifier, v_prefix || '_users');
-              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_device_verifier, v_account);
-              PERFORM tweetcli_limit_role(v_account);
-              PERFORM tweetcli_limit_role(v_device);
-              INSERT INTO tweetcli_accounts VALUES (p_uid, v_account, p_username, p_email);
-              INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, p_uid, p_session);
+              v_device := tweetcli_make_account(p_uid, p_username, p_email, p_verifier, p_device_verifier, p_session);
               INSERT INTO tweetcli_public (collection, id, group_id, data) VALUES
                 ('users', p_uid, 'users', jsonb_build_object('username', p_username,
                   'fullname', p_fullname, 'profileImageUrl', NULL, 'bio', NULL, 'location', NULL, 'website', NULL,
                   'twtxtUrl', NULL, 'protected', false)),
                 ('user-stats', p_uid, 'user-stats', '{"following": 0, "followers": 0, "tweets": 0}');
-              INSERT INTO tweetcli_private (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
-                jsonb_build_object('uid', p_uid, 'created', v_stamp, 'lastUsed', v_stamp));
               RETURN v_device;
             END $$
             """,
@@ -309,10 +321,8 @@ enum PostgresAccountsSQL {
             CREATE OR REPLACE FUNCTION tweetcli_claim(p_identifier text, p_hash text, p_verifier text,
               p_device_verifier text, p_session text)
               RETURNS TABLE (device_role text, account_uid text, account_username text) LANGUAGE plpgsql \(header) AS $$
-            DECLARE v_prefix text; v_uid text; v_kept text; v_username text; v_email text; v_account text;
-              v_device text; v_stamp text; v_round integer;
+            DECLARE v_uid text; v_kept text; v_username text; v_email text; v_device text; v_round integer;
             BEGIN
-              SELECT prefix INTO STRICT v_prefix FROM tweetcli_setup;
               PERFORM tweetcli_require_verifier(p_verifier);
               PERFORM tweetcli_require_verifier(p_device_verifier);
               IF p_session IS NULL OR p_session !~ '^[A-Za-z0-9.-]{8,64}$' THEN
@@ -346,19 +356,9 @@ enum PostgresAccountsSQL {
                 RAISE EXCEPTION 'the account''s username or email is another account''s now'
                   USING ERRCODE = '\(refusedField)';
               END IF;
-              v_stamp := tweetcli_commit_stamp();
-              v_account := v_prefix || '_u_' || v_uid;
-              v_device := v_prefix || '_d_' || replace(gen_random_uuid()::text, '-', '');
-              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_account, p_verifier, v_prefix || '_users');
-              EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L IN ROLE %I', v_device, p_device_verifier, v_account);
-              PERFORM tweetcli_limit_role(v_account);
-              PERFORM tweetcli_limit_role(v_device);
-              INSERT INTO tweetcli_accounts VALUES (v_uid, v_account, v_username, v_email);
-              INSERT INTO tweetcli_devices (role, uid, session) VALUES (v_device, v_uid, p_session);
               -- Sessions from before the set-up name no device: they go, as the hash does.
               DELETE FROM tweetcli_private WHERE collection = 'sessions' AND data->>'uid' = v_uid;
-              INSERT INTO tweetcli_private (collection, id, group_id, data) VALUES ('sessions', p_session, 'sessions',
-                jsonb_build_object('uid', v_uid, 'created', v_stamp, 'lastUsed', v_stamp));
+              v_device := tweetcli_make_account(v_uid, v_username, v_email, p_verifier, p_device_verifier, p_session);
               DELETE FROM tweetcli_private WHERE collection = 'credentials' AND id = v_uid;
               DELETE FROM tweetcli_reserved_emails WHERE uid = v_uid;
               RETURN QUERY SELECT v_device, v_uid, v_username;
@@ -473,6 +473,7 @@ enum PostgresAccountsSQL {
         "tweetcli_account_role(text)",
         "tweetcli_register(text, text, text, text, text, text, text)", "tweetcli_drop_closed_devices()",
         "tweetcli_kept_uid(text)", "tweetcli_kept_setting(text)", "tweetcli_claim(text, text, text, text, text)",
+        "tweetcli_make_account(text, text, text, text, text, text)",
         "tweetcli_end_device(text)", "tweetcli_open_device(text, text)", "tweetcli_close_device()",
         "tweetcli_set_password(text, text)", "tweetcli_close_account()",
     ]
