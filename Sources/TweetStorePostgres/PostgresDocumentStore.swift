@@ -54,19 +54,21 @@ public actor PostgresDocumentStore: DocumentStore {
     /// path any engine makes holds `~`.
     static let lookupStandIn = "~tweetcli-lookup~"
 
-    /// Statements sent with ``lookupStandIn`` replaced by a lookup on the server, by what they
-    /// are as sent: the statement as made, and the lookup's, whose answer says what they are
-    /// answers to.
-    private var sentDependents: [PrefetchKey: (made: PrefetchKey, lookup: PrefetchKey)] = [:]
+    /// What a statement sent ahead answers, when that is not the statement as sent.
+    private enum SentAhead {
+        /// Sent with ``lookupStandIn`` replaced by a lookup on the server: the statement as made,
+        /// and the lookup's, whose answer says what it is an answer to.
+        case dependent(made: PrefetchKey, lookup: PrefetchKey)
+        /// Sent for ``prefetch(documentsIn:namedByLast:of:across:)``: the collection named, whose
+        /// paths its first row lists.
+        case arrayNamed(collection: String)
+        /// Sent for ``prefetch(dependingOnList:at:_:)``: the statement as made, and which of its
+        /// parameters its first row gives as the server filled them in.
+        case listDependent(made: PrefetchKey, filled: [Int])
+    }
 
-    /// Statements sent for ``prefetch(documentsIn:namedByLast:of:across:)``, by what they are as
-    /// sent: the collection named, whose paths their first row lists.
-    private var sentArrayNamed: [PrefetchKey: String] = [:]
-
-    /// Statements sent for ``prefetch(dependingOnList:at:_:)``, by what they are as sent: the
-    /// statement as made, and which of its parameters their first row gives as the server filled
-    /// them in.
-    private var sentListDependents: [PrefetchKey: (made: PrefetchKey, filled: [Int])] = [:]
+    /// The statements sent ahead that answer something else than themselves, by what they are as sent.
+    private var sentAhead: [PrefetchKey: SentAhead] = [:]
 
     /// A statement as sent: its SQL and parameters.
     private struct PrefetchKey: Hashable {
@@ -511,9 +513,7 @@ public actor PostgresDocumentStore: DocumentStore {
     private func attachPrefetches(to connection: PostgresConnection) {
         guard !pendingPrefetches.isEmpty else { return }
         defer { pendingPrefetches = [] }
-        sentDependents = [:]
-        sentArrayNamed = [:]
-        sentListDependents = [:]
+        sentAhead = [:]
         var statements: [(sql: String, parameters: [String?])] = []
         for prefetch in pendingPrefetches {
             if case .listDependent(let path, let field, let asked) = prefetch {
@@ -528,9 +528,8 @@ public actor PostgresDocumentStore: DocumentStore {
                     guard !made.sql.contains(Self.lookupStandIn),
                         let sent = try? Self.fillingList(in: made, from: field, at: path, split: connection.isSplit)
                     else { continue }
-                    sentListDependents[PrefetchKey(sql: sent.sql, parameters: sent.parameters)] = (
-                        PrefetchKey(sql: made.sql, parameters: made.parameters), sent.filled
-                    )
+                    sentAhead[PrefetchKey(sql: sent.sql, parameters: sent.parameters)] = .listDependent(
+                        made: PrefetchKey(sql: made.sql, parameters: made.parameters), filled: sent.filled)
                     statements.append((sent.sql, sent.parameters))
                 }
                 continue
@@ -542,7 +541,8 @@ public actor PostgresDocumentStore: DocumentStore {
                         count, field: field, query: query, collection: collection, split: connection.isSplit),
                     !statement.parameters.contains(where: { $0?.utf8.contains(0) == true })
                 else { continue }
-                sentArrayNamed[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = collection
+                sentAhead[PrefetchKey(sql: statement.sql, parameters: statement.parameters)] = .arrayNamed(
+                    collection: collection)
                 statements.append(statement)
                 continue
             }
@@ -563,9 +563,8 @@ public actor PostgresDocumentStore: DocumentStore {
                 // would not be the one later asked for.
                 guard !made.sql.contains(Self.lookupStandIn) else { continue }
                 let sent = Self.substitutingLookup(in: made, by: (found.sql, found.statement.parameters))
-                sentDependents[PrefetchKey(sql: sent.sql, parameters: sent.parameters)] = (
-                    PrefetchKey(sql: made.sql, parameters: made.parameters), lookupKey
-                )
+                sentAhead[PrefetchKey(sql: sent.sql, parameters: sent.parameters)] = .dependent(
+                    made: PrefetchKey(sql: made.sql, parameters: made.parameters), lookup: lookupKey)
                 statements.append(sent)
             }
         }
@@ -640,19 +639,14 @@ public actor PostgresDocumentStore: DocumentStore {
             // One that failed is asked again when it is needed, and fails or not then.
             guard case .success(let rows) = outcome else { continue }
             let key = PrefetchKey(sql: statement.sql, parameters: statement.parameters)
-            if let sent = sentDependents[key] {
-                dependents.append((sent.made, sent.lookup, rows))
-            } else if let collection = sentArrayNamed[key] {
-                keepLastNamed(rows, in: collection, split: connection.isSplit)
-            } else if let sent = sentListDependents[key] {
-                keepListFilled(rows, made: sent.made, filled: sent.filled)
-            } else {
-                prefetched[key] = (rows, .now)
+            switch sentAhead[key] {
+            case .dependent(let made, let lookup): dependents.append((made, lookup, rows))
+            case .arrayNamed(let collection): keepLastNamed(rows, in: collection, split: connection.isSplit)
+            case .listDependent(let made, let filled): keepListFilled(rows, made: made, filled: filled)
+            case nil: prefetched[key] = (rows, .now)
             }
         }
-        sentDependents = [:]
-        sentArrayNamed = [:]
-        sentListDependents = [:]
+        sentAhead = [:]
         // Each answers the statement made with the ID the lookup found, as its answer says.
         for (made, lookup, rows) in dependents {
             guard let first = prefetched[lookup]?.rows.first, first.count > 1, let id = first[1],
